@@ -1,0 +1,5 @@
+"""``python -m hasamigo`` runs the command line."""
+
+from hasamigo.cli import main
+
+main()

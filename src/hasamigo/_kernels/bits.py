@@ -1,0 +1,69 @@
+"""Bit tricks on uint64: population count, bit scans and the eight shift directions.
+
+Every constant is ``np.uint64``: mixing uint64 with a signed int silently gives float64 in
+numba (a test inspects the kernel signatures for float64).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from hasamigo._kernels.config import NJIT_INLINE
+
+U64 = np.uint64
+ZERO = U64(0)
+ONE = U64(1)
+FULL = U64(0xFFFFFFFFFFFFFFFF)
+NOT_A_FILE = U64(0xFEFEFEFEFEFEFEFE)  # every square but column a (a cell can move left into it)
+NOT_H_FILE = U64(0x7F7F7F7F7F7F7F7F)  # every square but column h
+
+
+@intrinsic
+def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(**NJIT_INLINE)
+def popcount(x):  # type: ignore[no-untyped-def]
+    """Number of set bits."""
+    return np.int64(_ctpop(U64(x)))
+
+
+@njit(**NJIT_INLINE)
+def lowest_square(x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit (64 for zero)."""
+    return np.int64(_cttz(U64(x)))
+
+
+@njit(**NJIT_INLINE)
+def highest_square(x):  # type: ignore[no-untyped-def]
+    """Index of the highest set bit (-1 for zero)."""
+    return np.int64(63) - np.int64(_ctlz(U64(x)))

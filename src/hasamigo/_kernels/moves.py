@@ -1,0 +1,167 @@
+"""Move generation, flips and perft on ``(player, opponent)`` pairs.
+
+Legal moves use shift-based parallel prefix (Kogge-Stone) in the eight directions; the
+flips of one move scan the eight rays from the square, each ray a precomputed mask, the
+first square that is not an opponent disc found with one bit scan.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hasamigo._kernels.bits import FULL, ONE, U64, ZERO, highest_square, lowest_square, popcount
+from hasamigo._kernels.config import NJIT, NJIT_INLINE
+
+INNER_COLUMNS = U64(0x7E7E7E7E7E7E7E7E)  # columns b..g: a run sideways never wraps through them
+
+
+def _ray_table() -> np.ndarray:
+    """``RAYS[d, sq]``: squares strictly beyond ``sq`` in direction ``d``, on the 8×8 grid.
+
+    Directions 0-3 go towards higher indices (E, S, SW, SE), 4-7 towards lower (W, N, NE, NW).
+    """
+    steps = [(0, 1), (1, 0), (1, -1), (1, 1), (0, -1), (-1, 0), (-1, 1), (-1, -1)]
+    rays = np.zeros((8, 64), dtype=np.uint64)
+    for d, (dr, dc) in enumerate(steps):
+        for sq in range(64):
+            r, c = divmod(sq, 8)
+            mask = 0
+            r, c = r + dr, c + dc
+            while 0 <= r < 8 and 0 <= c < 8:
+                mask |= 1 << (r * 8 + c)
+                r, c = r + dr, c + dc
+            rays[d, sq] = mask
+    return rays
+
+
+RAYS = _ray_table()
+
+
+@njit(**NJIT_INLINE)
+def _dir_moves_left(p, om, empty, s):  # type: ignore[no-untyped-def]
+    x = om & (p << s)
+    x |= om & (x << s)
+    pre = om & (om << s)
+    s2 = s + s
+    x |= pre & (x << s2)
+    x |= pre & (x << s2)
+    return empty & (x << s)
+
+
+@njit(**NJIT_INLINE)
+def _dir_moves_right(p, om, empty, s):  # type: ignore[no-untyped-def]
+    x = om & (p >> s)
+    x |= om & (x >> s)
+    pre = om & (om >> s)
+    s2 = s + s
+    x |= pre & (x >> s2)
+    x |= pre & (x >> s2)
+    return empty & (x >> s)
+
+
+@njit(**NJIT_INLINE)
+def legal_moves(p, o, mask):  # type: ignore[no-untyped-def]
+    """Bitboard of the squares where the player to move may play (no flips ⇒ not there)."""
+    empty = ~(p | o) & mask
+    oi = o & INNER_COLUMNS
+    s1 = U64(1)
+    s7 = U64(7)
+    s8 = U64(8)
+    s9 = U64(9)
+    m = _dir_moves_left(p, oi, empty, s1)
+    m |= _dir_moves_right(p, oi, empty, s1)
+    m |= _dir_moves_left(p, o, empty, s8)
+    m |= _dir_moves_right(p, o, empty, s8)
+    m |= _dir_moves_left(p, oi, empty, s7)
+    m |= _dir_moves_right(p, oi, empty, s7)
+    m |= _dir_moves_left(p, oi, empty, s9)
+    m |= _dir_moves_right(p, oi, empty, s9)
+    return m
+
+
+@njit(**NJIT)
+def legal_moves_mask(p, o, mask):  # type: ignore[no-untyped-def]
+    """Python entry point for :func:`legal_moves`."""
+    return legal_moves(U64(p), U64(o), U64(mask))
+
+
+@njit(**NJIT_INLINE)
+def flips(p, o, sq):  # type: ignore[no-untyped-def]
+    """Discs flipped when the player to move plays on ``sq`` (0 if none: not a legal move)."""
+    f = ZERO
+    not_o = ~o
+    for d in range(4):
+        ray = RAYS[d, sq]
+        blockers = ray & not_o
+        if blockers != ZERO:
+            b = blockers & (~blockers + ONE)
+            if b & p:
+                f |= ray & (b - ONE)
+    for d in range(4, 8):
+        ray = RAYS[d, sq]
+        blockers = ray & not_o
+        if blockers != ZERO:
+            h = highest_square(blockers)
+            if (p >> U64(h)) & ONE:
+                f |= ray & (FULL << U64(h + 1))
+    return f
+
+
+@njit(**NJIT)
+def flips_at(p, o, sq):  # type: ignore[no-untyped-def]
+    """Python entry point for :func:`flips`."""
+    return flips(U64(p), U64(o), np.int64(sq))
+
+
+@njit(**NJIT_INLINE)
+def _perft_enter(p, o, mask, d, sp_arr, so_arr, sm_arr, sd_arr, sp):  # type: ignore[no-untyped-def]
+    """Count or push the node ``(p, o)`` with ``d`` plies left; returns (leaves, new sp)."""
+    while True:
+        moves = legal_moves(p, o, mask)
+        if d == 1:
+            if moves != ZERO:
+                return popcount(moves), sp
+            return np.int64(1), sp  # a pass (or the end) is one leaf
+        if moves != ZERO:
+            sp_arr[sp] = p
+            so_arr[sp] = o
+            sm_arr[sp] = moves
+            sd_arr[sp] = d
+            return np.int64(0), sp + 1
+        if legal_moves(o, p, mask) == ZERO:
+            return np.int64(1), sp  # game over: counted once, whatever depth is left
+        p, o = o, p  # pass: a ply of its own
+        d -= 1
+
+
+@njit(**NJIT)
+def perft(p, o, mask, depth):  # type: ignore[no-untyped-def]
+    """Leaf count at ``depth`` plies; a pass is a ply, a finished game is one leaf.
+
+    Bulk counting at the last ply. Iterative with an explicit stack: recursive kernels
+    loaded from numba's cache have crashed (numba issue #6061).
+    """
+    if depth <= 0:
+        return np.int64(1)
+    sp_arr = np.empty(depth + 1, dtype=np.uint64)
+    so_arr = np.empty(depth + 1, dtype=np.uint64)
+    sm_arr = np.empty(depth + 1, dtype=np.uint64)
+    sd_arr = np.empty(depth + 1, dtype=np.int64)
+    total, sp = _perft_enter(U64(p), U64(o), U64(mask), np.int64(depth),
+                             sp_arr, so_arr, sm_arr, sd_arr, np.int64(0))
+    while sp > 0:
+        top = sp - 1
+        m = sm_arr[top]
+        if m == ZERO:
+            sp = top
+            continue
+        b = m & (~m + ONE)
+        sm_arr[top] = m ^ b
+        pp = sp_arr[top]
+        oo = so_arr[top]
+        f = flips(pp, oo, lowest_square(b))
+        leaves, sp = _perft_enter(oo ^ f, pp ^ f ^ b, U64(mask), sd_arr[top] - 1,
+                                  sp_arr, so_arr, sm_arr, sd_arr, sp)
+        total += leaves
+    return total

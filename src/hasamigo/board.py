@@ -1,0 +1,609 @@
+"""The board: position in absolute colours, side to move, legal moves, push/pop, outcome.
+
+Variants are subclasses with class-level metadata (see :mod:`hasamigo.variants`); the
+geometry is a mask of playable squares inside the 8×8 grid, so one set of kernels serves
+every board. Kernels work on ``(player, opponent)``; the conversion lives in :meth:`Board._pair`.
+
+>>> board = Board()
+>>> board.play("f5")
+Move.from_str('f5')
+>>> board.counts()
+(4, 1)
+>>> [str(m) for m in board.legal_moves]
+['f4', 'd6', 'f6']
+>>> board.pop()
+Move.from_str('f5')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from hasamigo._kernels.moves import flips_at, legal_moves_mask
+from hasamigo._kernels.moves import perft as _perft_kernel
+from hasamigo.errors import IllegalMoveError, IllegalReason, InvalidSquareError, ParseError
+from hasamigo.move import BLACK, PASS, PASS_TOKENS, WHITE, Color, Move
+from hasamigo.squares import BB_ALL, FILE_NAMES, Bitboard, Square, bits, square_name
+
+BLACK_CHARS = "Xx*●"
+WHITE_CHARS = "Oo○"
+EMPTY_CHARS = "-._"
+UNPLAYABLE_CHAR = "#"
+STARTS = ("cross", "parallel", "original")
+
+
+def _frame_mask(rows: int, cols: int, top: int, left: int) -> Bitboard:
+    mask = 0
+    for r in range(top, top + rows):
+        for c in range(left, left + cols):
+            mask |= 1 << (r * 8 + c)
+    return mask
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game under the official (JOF) scoring.
+
+    ``black`` and ``white`` are the official counts: empty squares go to the winner and a
+    tie splits the board (8×8: 32–32). ``black_discs``/``white_discs`` are the discs on
+    the board.
+
+    >>> o = Outcome.official(14, 1, squares=64)
+    >>> str(o), o.winner, o.disc_difference
+    ('63–1', Color.BLACK, 62)
+    """
+
+    black: int
+    white: int
+    black_discs: int
+    white_discs: int
+    winner: Color | None
+
+    @classmethod
+    def official(cls, black_discs: int, white_discs: int, *, squares: int = 64) -> Outcome:
+        """Score a finished board: empties to the winner, a tie shares the board."""
+        empties = squares - black_discs - white_discs
+        if empties < 0:
+            raise ValueError(f"{black_discs} + {white_discs} discs exceed {squares} squares")
+        if black_discs > white_discs:
+            return cls(black_discs + empties, white_discs, black_discs, white_discs, BLACK)
+        if white_discs > black_discs:
+            return cls(black_discs, white_discs + empties, black_discs, white_discs, WHITE)
+        half = squares // 2
+        return cls(half, half, black_discs, white_discs, None)
+
+    @property
+    def empties(self) -> int:
+        return self.black + self.white - self.black_discs - self.white_discs
+
+    @property
+    def disc_difference(self) -> int:
+        """Official black count minus white count (Black's point of view)."""
+        return self.black - self.white
+
+    def __str__(self) -> str:
+        return f"{self.black}–{self.white}"
+
+
+class Board:
+    """An Othello position with its move stack.
+
+    Colours are absolute (``board.black``, ``board.white`` bitboards, ``board.turn``).
+    ``push`` checks legality and raises :class:`IllegalMoveError` saying why; ``pop``
+    restores a snapshot. ``play`` takes text (``"f5"``, ``"pass"``) or a :class:`Move`.
+    """
+
+    # ---- variant metadata (subclasses override) ---------------------------------------
+    name: ClassVar[str] = "standard"
+    aliases: ClassVar[tuple[str, ...]] = ("othello", "8x8", "cross")
+    title: ClassVar[str] = "Othello 8×8"
+    rows: ClassVar[int] = 8
+    cols: ClassVar[int] = 8
+    top: ClassVar[int] = 0  # grid row of the variant's row 1
+    left: ClassVar[int] = 0  # grid column of the variant's column a
+    cut: ClassVar[Bitboard] = 0  # squares of the frame that are not playable
+    default_start: ClassVar[str] = "cross"
+    default_disc_limit: ClassVar[int | None] = None
+
+    black: Bitboard
+    white: Bitboard
+    turn: Color
+    move_stack: list[Move]
+
+    def __init__(
+        self,
+        position: str | None = None,
+        *,
+        start: str | None = None,
+        handicap: int = 0,
+        disc_limit: int | None | type[Ellipsis] = ...,  # type: ignore[valid-type]
+    ) -> None:
+        self.start = self.default_start if start is None else start
+        if self.start not in STARTS:
+            raise ValueError(f"unknown start {self.start!r}; expected one of {', '.join(STARTS)}")
+        limit = self.default_disc_limit if disc_limit is ... else disc_limit
+        if limit is not None and not (isinstance(limit, int) and limit > 0):
+            raise ValueError(f"disc limit must be a positive number of discs, not {limit!r}")
+        self.disc_limit: int | None = limit
+        self.handicap = handicap
+        self.move_stack = []
+        self._snapshots: list[tuple[Bitboard, Bitboard, Color, int, int]] = []
+        if position is not None:
+            if handicap:
+                raise ValueError("give either a position or a handicap, not both")
+            self._set_string(position)
+        else:
+            self._set_start(handicap)
+        self._hand = self._initial_hand()
+
+    # ---- geometry ----------------------------------------------------------------
+    _playable: ClassVar[Bitboard]
+    _playable_u64: ClassVar[np.uint64]
+    _centre_mask: ClassVar[Bitboard]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._init_geometry()
+
+    @classmethod
+    def _init_geometry(cls) -> None:
+        if not (1 <= cls.rows and cls.top + cls.rows <= 8 and 1 <= cls.cols and cls.left + cls.cols <= 8):
+            raise ValueError(f"{cls.__name__}: a {cls.rows}×{cls.cols} frame must fit in 8×8")
+        cls._playable = _frame_mask(cls.rows, cls.cols, cls.top, cls.left) & ~cls.cut & BB_ALL
+        cls._playable_u64 = np.uint64(cls._playable)
+        mid_r, mid_c = cls.rows // 2 - 1, cls.cols // 2 - 1
+        cls._centre_mask = sum(
+            1 << cls.local_square(mid_c + dc, mid_r + dr) for dr in (0, 1) for dc in (0, 1)
+        )
+
+    @classmethod
+    def playable(cls) -> Bitboard:
+        """Mask of the playable squares on the 8×8 grid."""
+        return cls._playable
+
+    @classmethod
+    def square_count(cls) -> int:
+        return cls.playable().bit_count()
+
+    @classmethod
+    def local_square(cls, col: int, row: int) -> Square:
+        """Grid index of the variant's ``col``/``row`` (0-based, a1 = top-left of the frame)."""
+        if not (0 <= col < cls.cols and 0 <= row < cls.rows):
+            raise InvalidSquareError(f"no square at column {col}, row {row} on {cls.title}")
+        return (cls.top + row) * 8 + cls.left + col
+
+    @classmethod
+    def square_name(cls, sq: Square) -> str:
+        """Name of a grid square in this variant's own coordinates (6×6: a1..f6)."""
+        if not (isinstance(sq, int) and 0 <= sq < 64 and cls.playable() >> sq & 1):
+            raise InvalidSquareError(f"square {sq!r} is not on {cls.title}")
+        row, col = divmod(sq, 8)
+        return f"{FILE_NAMES[col - cls.left]}{row - cls.top + 1}"
+
+    @classmethod
+    def parse_square(cls, name: str) -> Square:
+        """Grid index of a square named in this variant's coordinates, case-insensitive."""
+        text = name.strip().lower()
+        if len(text) < 2 or not text[1:].isdigit() or text[0] not in FILE_NAMES[: cls.cols]:
+            raise InvalidSquareError(f"not a square of {cls.title}: {name!r}")
+        col, row = FILE_NAMES.index(text[0]), int(text[1:]) - 1
+        if not 0 <= row < cls.rows:
+            raise InvalidSquareError(f"not a square of {cls.title}: {name!r}")
+        sq = cls.local_square(col, row)
+        if not cls.playable() >> sq & 1:
+            raise InvalidSquareError(f"{name!r} is cut from {cls.title}")
+        return sq
+
+    @classmethod
+    def parse_move(cls, text: str) -> Move:
+        """A move named in this variant's coordinates, or a pass token."""
+        if text.strip().lower() in PASS_TOKENS:
+            return PASS
+        return Move(cls.parse_square(text))
+
+    @classmethod
+    def move_name(cls, move: Move) -> str:
+        return "pass" if move.square is None else cls.square_name(move.square)
+
+    @classmethod
+    def corners(cls) -> tuple[Square, Square, Square, Square]:
+        """The frame's a1, h1-like, a8-like and h8-like corners (in handicap order a1, h8, h1, a8)."""
+        last_c, last_r = cls.cols - 1, cls.rows - 1
+        return (
+            cls.local_square(0, 0),
+            cls.local_square(last_c, last_r),
+            cls.local_square(last_c, 0),
+            cls.local_square(0, last_r),
+        )
+
+    # ---- set-up ------------------------------------------------------------------
+    def _set_start(self, handicap: int) -> None:
+        mid_r, mid_c = self.rows // 2 - 1, self.cols // 2 - 1
+        d4, e4 = self.local_square(mid_c, mid_r), self.local_square(mid_c + 1, mid_r)
+        d5, e5 = self.local_square(mid_c, mid_r + 1), self.local_square(mid_c + 1, mid_r + 1)
+        if self.start == "cross":
+            self.black, self.white = (1 << e4) | (1 << d5), (1 << d4) | (1 << e5)
+        elif self.start == "parallel":
+            self.black, self.white = (1 << d5) | (1 << e5), (1 << d4) | (1 << e4)
+        else:
+            self.black = self.white = 0
+        self.turn = BLACK
+        if handicap:
+            if not (isinstance(handicap, int) and 1 <= handicap <= 4):
+                raise ValueError(f"a handicap is 1 to 4 corner discs, not {handicap!r}")
+            # 1: a1; 2: a1, h8; 3: a1, h1, h8; 4: all four (JOF); White (the stronger) starts.
+            a1, h8, h1, a8 = self.corners()
+            chosen = {1: (a1,), 2: (a1, h8), 3: (a1, h1, h8), 4: (a1, h1, a8, h8)}[handicap]
+            for sq in chosen:
+                if not self.playable() >> sq & 1:
+                    raise ValueError(f"{self.title} has no corner {square_name(sq)} for a handicap")
+                self.black |= 1 << sq
+            self.turn = WHITE
+
+    def _set_string(self, text: str) -> None:
+        cells = "".join(text.split())
+        n = self.rows * self.cols
+        if len(cells) not in (n, n + 1):
+            raise ParseError(
+                f"a {self.title} position has {n} squares and an optional side to move; "
+                f"got {len(cells)} characters"
+            )
+        black = white = 0
+        playable = self.playable()
+        for i, ch in enumerate(cells[:n]):
+            sq = self.local_square(i % self.cols, i // self.cols)
+            on_board = bool(playable >> sq & 1)
+            if ch in BLACK_CHARS or ch in WHITE_CHARS:
+                if not on_board:
+                    raise ParseError(f"a disc on {square_name(sq)}, which is cut", column=i + 1)
+                if ch in BLACK_CHARS:
+                    black |= 1 << sq
+                else:
+                    white |= 1 << sq
+            elif ch == UNPLAYABLE_CHAR:
+                if on_board:
+                    raise ParseError(f"'#' on playable square {self.square_name(sq)}", column=i + 1)
+            elif ch not in EMPTY_CHARS:
+                raise ParseError(f"unexpected character {ch!r} for a square", column=i + 1)
+        turn = BLACK
+        if len(cells) == n + 1:
+            side = cells[n]
+            if side in "XxB*b":
+                turn = BLACK
+            elif side in "OoWw":
+                turn = WHITE
+            else:
+                raise ParseError(f"side to move must be X or O, not {side!r}", column=n + 1)
+        self.black, self.white, self.turn = black, white, turn
+
+    def _initial_hand(self) -> tuple[int, int]:
+        if self.disc_limit is None:
+            return (64, 64)
+        return (
+            self.disc_limit - self.black.bit_count() if self.start != "original" else self.disc_limit,
+            self.disc_limit - self.white.bit_count() if self.start != "original" else self.disc_limit,
+        )
+
+    @classmethod
+    def from_string(cls, text: str, **options: object) -> Board:
+        """A position from its board string (``to_string()``): cells then the side to move."""
+        return cls(text, **options)  # type: ignore[arg-type]
+
+    def to_string(self) -> str:
+        """Cells row by row (``X`` black, ``O`` white, ``-`` empty, ``#`` cut), a space, the side."""
+        out = []
+        playable = self.playable()
+        for r in range(self.rows):
+            for c in range(self.cols):
+                sq = self.local_square(c, r)
+                if self.black >> sq & 1:
+                    out.append("X")
+                elif self.white >> sq & 1:
+                    out.append("O")
+                elif playable >> sq & 1:
+                    out.append("-")
+                else:
+                    out.append(UNPLAYABLE_CHAR)
+        return "".join(out) + " " + self.turn.symbol
+
+    # ---- queries -----------------------------------------------------------------
+    def _pair(self, color: Color | None = None) -> tuple[int, int]:
+        """``(player, opponent)`` bitboards for ``color`` (default: the side to move)."""
+        color = self.turn if color is None else color
+        return (self.black, self.white) if color is BLACK else (self.white, self.black)
+
+    @property
+    def occupied(self) -> Bitboard:
+        return self.black | self.white
+
+    @property
+    def empties(self) -> Bitboard:
+        return self.playable() & ~self.occupied
+
+    def discs(self, color: Color) -> Bitboard:
+        return self.black if color is BLACK else self.white
+
+    def counts(self) -> tuple[int, int]:
+        """Discs on the board: ``(black, white)``."""
+        return self.black.bit_count(), self.white.bit_count()
+
+    def in_hand(self, color: Color) -> int | None:
+        """Discs ``color`` may still place under a disc limit (``None`` without one)."""
+        if self.disc_limit is None:
+            return None
+        return self._hand[0 if color is BLACK else 1]
+
+    def _in_placement_phase(self) -> bool:
+        return self.start == "original" and (self.occupied & self._centre()) != self._centre()
+
+    @classmethod
+    def _centre(cls) -> Bitboard:
+        return cls._centre_mask
+
+    def moves_mask(self, color: Color) -> Bitboard:
+        """Squares where ``color`` could play now if it were to move."""
+        if self.disc_limit is not None and self._hand[0 if color is BLACK else 1] <= 0:
+            return 0
+        if self._in_placement_phase():
+            return self._centre() & ~self.occupied
+        p, o = self._pair(color)
+        return int(legal_moves_mask(np.uint64(p), np.uint64(o), self._playable_u64))
+
+    def legal_moves_mask(self) -> Bitboard:
+        """Bitboard of the squares the side to move may play (0 when it must pass)."""
+        return self.moves_mask(self.turn)
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """Live view of the legal moves: squares, or the single forced pass."""
+        return LegalMoves(self)
+
+    def must_pass(self) -> bool:
+        """True when the side to move has no move but the game goes on."""
+        return not self.legal_moves_mask() and bool(self.moves_mask(self.turn.other))
+
+    def is_game_over(self) -> bool:
+        """Neither side can move: full board, both blocked, or one colour wiped out."""
+        return not self.legal_moves_mask() and not self.moves_mask(self.turn.other)
+
+    def outcome(self) -> Outcome | None:
+        """The official result if the game is over, else ``None``."""
+        if not self.is_game_over():
+            return None
+        b, w = self.counts()
+        return Outcome.official(b, w, squares=self.square_count())
+
+    def flips(self, move: Move | str) -> Bitboard:
+        """Discs that ``move`` would flip for the side to move (0 for a pass or a non-move)."""
+        move = self._as_move(move)
+        if move.square is None or self._in_placement_phase():
+            return 0
+        p, o = self._pair()
+        if (p | o) >> move.square & 1 or not self.playable() >> move.square & 1:
+            return 0
+        return int(flips_at(np.uint64(p), np.uint64(o), move.square))
+
+    def is_legal(self, move: Move | str) -> bool:
+        try:
+            move = self._as_move(move)
+        except InvalidSquareError:
+            return False
+        return self._illegal_reason(move) is None
+
+    def _illegal_reason(self, move: Move) -> IllegalReason | None:
+        mask = self.legal_moves_mask()
+        if move.square is None:
+            if mask:
+                return IllegalReason.PASS_NOT_ALLOWED
+            if self.is_game_over():
+                return IllegalReason.GAME_OVER
+            return None
+        sq = move.square
+        if mask >> sq & 1:
+            return None
+        if self.is_game_over():
+            return IllegalReason.GAME_OVER
+        if not self.playable() >> sq & 1:
+            return IllegalReason.UNPLAYABLE
+        if self.occupied >> sq & 1:
+            return IllegalReason.OCCUPIED
+        if self.disc_limit is not None and self._hand[0 if self.turn is BLACK else 1] <= 0:
+            return IllegalReason.NO_DISCS_LEFT
+        if self._in_placement_phase():
+            return IllegalReason.PLACEMENT_PHASE
+        if not mask:
+            return IllegalReason.MUST_PASS
+        return IllegalReason.NO_FLIPS
+
+    def _as_move(self, move: Move | str) -> Move:
+        return self.parse_move(move) if isinstance(move, str) else move
+
+    def perft(self, depth: int) -> int:
+        """Leaves ``depth`` plies ahead: a pass is a ply, a finished game one leaf.
+
+        Uses the compiled kernel with bulk counting; variants whose rules the kernel does
+        not know (original start, disc limit) are walked move by move.
+        """
+        if depth < 0:
+            raise ValueError(f"perft depth must be >= 0, not {depth}")
+        if self.disc_limit is None and not self._in_placement_phase():
+            p, o = self._pair()
+            return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))
+        return self._perft_slow(depth)
+
+    def _perft_slow(self, depth: int) -> int:
+        if depth == 0 or self.is_game_over():
+            return 1
+        total = 0
+        for move in list(self.legal_moves):
+            self.push(move)
+            total += self._perft_slow(depth - 1)
+            self.pop()
+        return total
+
+    # ---- making moves ------------------------------------------------------------
+    def push(self, move: Move) -> None:
+        """Play a legal ``move`` (a :class:`Move`) for the side to move.
+
+        Raises :class:`IllegalMoveError` with the reason if it is not legal.
+        """
+        reason = self._illegal_reason(move)
+        if reason is not None:
+            where = self.move_name(move) if move.square is None or self.playable() >> move.square & 1 \
+                else square_name(move.square)
+            raise IllegalMoveError(f"illegal move {where} for {self.turn}: {reason.value}", reason)
+        self._snapshots.append((self.black, self.white, self.turn, *self._hand))
+        if move.square is not None:
+            bit = 1 << move.square
+            flipped = 0 if self._in_placement_phase() else self.flips(move)
+            if self.turn is BLACK:
+                self.black |= bit | flipped
+                self.white &= ~flipped
+                if self.disc_limit is not None:
+                    self._hand = (self._hand[0] - 1, self._hand[1])
+            else:
+                self.white |= bit | flipped
+                self.black &= ~flipped
+                if self.disc_limit is not None:
+                    self._hand = (self._hand[0], self._hand[1] - 1)
+        self.turn = self.turn.other
+        self.move_stack.append(move)
+
+    def play(self, move: Move | str) -> Move:
+        """Checked entry point: parse ``move`` if text, push it, return the :class:`Move`.
+
+        Also refuses a move for the wrong colour when given as ``"black:f5"`` / ``"white:f5"``.
+        """
+        if isinstance(move, str):
+            text = move.strip()
+            if ":" in text:
+                colour, _, text = text.partition(":")
+                wanted = {"black": BLACK, "b": BLACK, "x": BLACK, "white": WHITE, "w": WHITE,
+                          "o": WHITE}.get(colour.strip().lower())
+                if wanted is None:
+                    raise ValueError(f"unknown colour {colour!r} in {move!r}")
+                if wanted is not self.turn:
+                    raise IllegalMoveError(
+                        f"illegal move {text.strip()} for {wanted}: {IllegalReason.NOT_YOUR_TURN.value} "
+                        f"({self.turn} to move)", IllegalReason.NOT_YOUR_TURN)
+            move = self.parse_move(text)
+        self.push(move)
+        return move
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self.move_stack:
+            raise IndexError("pop from an empty move stack")
+        self.black, self.white, self.turn, hb, hw = self._snapshots.pop()
+        self._hand = (hb, hw)
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        """The last move played."""
+        if not self.move_stack:
+            raise IndexError("peek at an empty move stack")
+        return self.move_stack[-1]
+
+    def copy(self, *, stack: bool = True) -> Board:
+        board = type(self).__new__(type(self))
+        board.__dict__.update(self.__dict__)
+        board.move_stack = list(self.move_stack) if stack else []
+        board._snapshots = list(self._snapshots) if stack else []
+        return board
+
+    def root(self) -> Board:
+        """A copy at the position before the first move of the stack."""
+        board = self.copy()
+        while board.move_stack:
+            board.pop()
+        return board
+
+    @property
+    def ply(self) -> int:
+        return len(self.move_stack)
+
+    def key(self) -> tuple[str, Bitboard, Bitboard, Color]:
+        """Hashable identity of the position (variant, discs, side to move)."""
+        return (self.name, self.black, self.white, self.turn)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.key() == other.key() and self._hand == other._hand
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        extra = "" if self.disc_limit == self.default_disc_limit else f", disc_limit={self.disc_limit}"
+        if self.start == "original" and self.default_start != "original":
+            extra += ", start='original'"
+        return f"{type(self).__name__}({self.to_string()!r}{extra})"
+
+    def diagram(self, *, show_moves: bool = True) -> str:
+        """A plain-text picture: ``X`` black, ``O`` white, ``*`` legal move, ``.`` empty."""
+        moves = self.legal_moves_mask() if show_moves else 0
+        playable = self.playable()
+        lines = ["  " + " ".join(FILE_NAMES[: self.cols])]
+        for r in range(self.rows):
+            row = []
+            for c in range(self.cols):
+                sq = self.local_square(c, r)
+                if self.black >> sq & 1:
+                    row.append("X")
+                elif self.white >> sq & 1:
+                    row.append("O")
+                elif moves >> sq & 1:
+                    row.append("*")
+                elif playable >> sq & 1:
+                    row.append(".")
+                else:
+                    row.append(" ")
+            lines.append(f"{r + 1} " + " ".join(row))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.diagram()
+
+
+Board._init_geometry()
+
+
+class LegalMoves:
+    """Live view of the side to move's legal moves (``in``, ``len``, iteration, ``bool``)."""
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+
+    def _mask(self) -> Bitboard:
+        return self._board.legal_moves_mask()
+
+    def __iter__(self) -> Iterator[Move]:
+        mask = self._mask()
+        if mask:
+            for sq in bits(mask):
+                yield Move(sq)
+        elif not self._board.is_game_over():
+            yield PASS
+
+    def __len__(self) -> int:
+        mask = self._mask()
+        if mask:
+            return mask.bit_count()
+        return 0 if self._board.is_game_over() else 1
+
+    def count(self) -> int:
+        return len(self)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._board.is_legal(move)
+
+    def __repr__(self) -> str:
+        names = ", ".join(self._board.move_name(m) for m in self)
+        return f"<LegalMoves ({names})>"
