@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import EllipsisType
 from typing import ClassVar
 
 import numpy as np
@@ -120,7 +121,7 @@ class Board:
         *,
         start: str | None = None,
         handicap: int = 0,
-        disc_limit: int | None | type[Ellipsis] = ...,  # type: ignore[valid-type]
+        disc_limit: int | EllipsisType | None = ...,
     ) -> None:
         self.start = self.default_start if start is None else start
         if self.start not in STARTS:
@@ -151,7 +152,9 @@ class Board:
 
     @classmethod
     def _init_geometry(cls) -> None:
-        if not (1 <= cls.rows and cls.top + cls.rows <= 8 and 1 <= cls.cols and cls.left + cls.cols <= 8):
+        if not (
+            cls.rows >= 1 and cls.top + cls.rows <= 8 and cls.cols >= 1 and cls.left + cls.cols <= 8
+        ):
             raise ValueError(f"{cls.__name__}: a {cls.rows}×{cls.cols} frame must fit in 8×8")
         cls._playable = _frame_mask(cls.rows, cls.cols, cls.top, cls.left) & ~cls.cut & BB_ALL
         cls._playable_u64 = np.uint64(cls._playable)
@@ -211,7 +214,7 @@ class Board:
 
     @classmethod
     def corners(cls) -> tuple[Square, Square, Square, Square]:
-        """The frame's a1, h1-like, a8-like and h8-like corners (in handicap order a1, h8, h1, a8)."""
+        """The frame's corners in handicap order: a1, then h8, h1 and a8 (8×8 names)."""
         last_c, last_r = cls.cols - 1, cls.rows - 1
         return (
             cls.local_square(0, 0),
@@ -284,8 +287,12 @@ class Board:
         if self.disc_limit is None:
             return (64, 64)
         return (
-            self.disc_limit - self.black.bit_count() if self.start != "original" else self.disc_limit,
-            self.disc_limit - self.white.bit_count() if self.start != "original" else self.disc_limit,
+            self.disc_limit - self.black.bit_count()
+            if self.start != "original"
+            else self.disc_limit,
+            self.disc_limit - self.white.bit_count()
+            if self.start != "original"
+            else self.disc_limit,
         )
 
     @classmethod
@@ -294,7 +301,7 @@ class Board:
         return cls(text, **options)  # type: ignore[arg-type]
 
     def to_string(self) -> str:
-        """Cells row by row (``X`` black, ``O`` white, ``-`` empty, ``#`` cut), a space, the side."""
+        """Cells row by row (``X`` black, ``O`` white, ``-`` empty, ``#`` cut), space, side."""
         out = []
         playable = self.playable()
         for r in range(self.rows):
@@ -453,8 +460,11 @@ class Board:
         """
         reason = self._illegal_reason(move)
         if reason is not None:
-            where = self.move_name(move) if move.square is None or self.playable() >> move.square & 1 \
+            where = (
+                self.move_name(move)
+                if move.square is None or self.playable() >> move.square & 1
                 else square_name(move.square)
+            )
             raise IllegalMoveError(f"illegal move {where} for {self.turn}: {reason.value}", reason)
         self._snapshots.append((self.black, self.white, self.turn, *self._hand))
         if move.square is not None:
@@ -482,14 +492,22 @@ class Board:
             text = move.strip()
             if ":" in text:
                 colour, _, text = text.partition(":")
-                wanted = {"black": BLACK, "b": BLACK, "x": BLACK, "white": WHITE, "w": WHITE,
-                          "o": WHITE}.get(colour.strip().lower())
+                wanted = {
+                    "black": BLACK,
+                    "b": BLACK,
+                    "x": BLACK,
+                    "white": WHITE,
+                    "w": WHITE,
+                    "o": WHITE,
+                }.get(colour.strip().lower())
                 if wanted is None:
                     raise ValueError(f"unknown colour {colour!r} in {move!r}")
                 if wanted is not self.turn:
                     raise IllegalMoveError(
-                        f"illegal move {text.strip()} for {wanted}: {IllegalReason.NOT_YOUR_TURN.value} "
-                        f"({self.turn} to move)", IllegalReason.NOT_YOUR_TURN)
+                        f"illegal move {text.strip()} for {wanted}: "
+                        f"{IllegalReason.NOT_YOUR_TURN.value} ({self.turn} to move)",
+                        IllegalReason.NOT_YOUR_TURN,
+                    )
             move = self.parse_move(text)
         self.push(move)
         return move
@@ -538,7 +556,9 @@ class Board:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        extra = "" if self.disc_limit == self.default_disc_limit else f", disc_limit={self.disc_limit}"
+        extra = (
+            "" if self.disc_limit == self.default_disc_limit else f", disc_limit={self.disc_limit}"
+        )
         if self.start == "original" and self.default_start != "original":
             extra += ", start='original'"
         return f"{type(self).__name__}({self.to_string()!r}{extra})"

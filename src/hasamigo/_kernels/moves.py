@@ -148,8 +148,9 @@ def perft(p, o, mask, depth):  # type: ignore[no-untyped-def]
     so_arr = np.empty(depth + 1, dtype=np.uint64)
     sm_arr = np.empty(depth + 1, dtype=np.uint64)
     sd_arr = np.empty(depth + 1, dtype=np.int64)
-    total, sp = _perft_enter(U64(p), U64(o), U64(mask), np.int64(depth),
-                             sp_arr, so_arr, sm_arr, sd_arr, np.int64(0))
+    total, sp = _perft_enter(
+        U64(p), U64(o), U64(mask), np.int64(depth), sp_arr, so_arr, sm_arr, sd_arr, np.int64(0)
+    )
     while sp > 0:
         top = sp - 1
         m = sm_arr[top]
@@ -161,7 +162,8 @@ def perft(p, o, mask, depth):  # type: ignore[no-untyped-def]
         pp = sp_arr[top]
         oo = so_arr[top]
         f = flips(pp, oo, lowest_square(b))
-        leaves, sp = _perft_enter(oo ^ f, pp ^ f ^ b, U64(mask), sd_arr[top] - 1,
-                                  sp_arr, so_arr, sm_arr, sd_arr, sp)
+        leaves, sp = _perft_enter(
+            oo ^ f, pp ^ f ^ b, U64(mask), sd_arr[top] - 1, sp_arr, so_arr, sm_arr, sd_arr, sp
+        )
         total += leaves
     return total

@@ -1,0 +1,389 @@
+"""The ``hasamigo`` command line (Typer + Rich).
+
+Every command that prints results also takes ``--json``; the shapes are documented in
+README.md and in each command's help.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from hasamigo.board import Board
+from hasamigo.errors import HasamigoError, IllegalMoveError, ParseError
+from hasamigo.move import BLACK, Color
+from hasamigo.variants import VARIANTS, find_variant
+
+app = typer.Typer(
+    help="hasamigo: Othello by the official JOF rules. Squares are a1 (top-left) .. h8.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+VariantOpt = Annotated[
+    str,
+    typer.Option("--variant", "-v", help="Board: " + ", ".join(v.name for v in VARIANTS) + "."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead.")]
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def _variant(name: str) -> type[Board]:
+    try:
+        return find_variant(name)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def parse_position(text: str, variant: type[Board]) -> Board:
+    """A board from a board string (cells + side) or a transcript played from the start."""
+    cells = "".join(text.split())
+    n = variant.rows * variant.cols
+    if len(cells) in (n, n + 1) and not any(ch.isdigit() for ch in cells):
+        return variant.from_string(text)
+    from hasamigo.notation.transcript import parse_transcript
+
+    board = variant()
+    for move in parse_transcript(text, board.copy()):
+        board.push(move)
+    return board
+
+
+def board_summary(board: Board) -> dict[str, Any]:
+    """The JSON shape of ``show``."""
+    black, white = board.counts()
+    outcome = board.outcome()
+    return {
+        "variant": board.name,
+        "board": board.to_string(),
+        "turn": str(board.turn),
+        "black": black,
+        "white": white,
+        "empties": board.empties.bit_count(),
+        "legal_moves": [board.move_name(m) for m in board.legal_moves],
+        "must_pass": board.must_pass(),
+        "game_over": outcome is not None,
+        "outcome": None
+        if outcome is None
+        else {
+            "black": outcome.black,
+            "white": outcome.white,
+            "winner": None if outcome.winner is None else str(outcome.winner),
+            "score": str(outcome),
+        },
+        "moves": [board.move_name(m) for m in board.move_stack],
+    }
+
+
+def render_board(board: Board, *, last: int | None = None) -> str:
+    """Rich markup for a board diagram: ● black, ○ white, · legal move."""
+    moves = board.legal_moves_mask()
+    playable = board.playable()
+    files = "abcdefgh"[: board.cols]
+    lines = ["   " + " ".join(files)]
+    for r in range(board.rows):
+        cells = []
+        for c in range(board.cols):
+            sq = board.local_square(c, r)
+            if board.black >> sq & 1:
+                cell = "[bold]●[/]" if sq != last else "[bold red]●[/]"
+            elif board.white >> sq & 1:
+                cell = "○" if sq != last else "[red]○[/]"
+            elif moves >> sq & 1:
+                cell = "[dim]·[/]"
+            elif playable >> sq & 1:
+                cell = "[green]-[/]"
+            else:
+                cell = " "
+            cells.append(cell)
+        lines.append(f"{r + 1:>2} " + " ".join(cells))
+    return "\n".join(lines)
+
+
+def _status_line(board: Board) -> str:
+    black, white = board.counts()
+    outcome = board.outcome()
+    if outcome is not None:
+        who = "draw" if outcome.winner is None else f"{outcome.winner} wins"
+        return f"black {black}, white {white} — game over: {who} {outcome}"
+    to_move = f"{board.turn} to move"
+    if board.must_pass():
+        to_move += " (must pass)"
+    return f"black {black}, white {white} — {to_move}"
+
+
+@app.command()
+def perft(
+    depth: Annotated[int, typer.Argument(min=0, max=30, help="Plies to count up to.")],
+    board_text: Annotated[
+        str | None, typer.Option("--board", "-b", help="Board string or transcript to start from.")
+    ] = None,
+    variant: VariantOpt = "standard",
+    only: Annotated[bool, typer.Option("--only", help="Count only DEPTH, not 1..DEPTH.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Count the leaves DEPTH plies ahead (a pass is a ply; a finished game is one leaf).
+
+    JSON: a list of {depth, leaves, seconds, leaves_per_second}.
+    """
+    cls = _variant(variant)
+    try:
+        board = cls() if board_text is None else parse_position(board_text, cls)
+    except HasamigoError as exc:
+        raise _fail(str(exc)) from None
+    board.perft(1)  # compile or load the kernel outside the timings
+    rows = []
+    for d in [depth] if only else range(1, depth + 1):
+        start = time.perf_counter()
+        leaves = board.perft(d)
+        seconds = time.perf_counter() - start
+        rate = leaves / seconds if seconds > 0 else None
+        rows.append(
+            {
+                "depth": d,
+                "leaves": leaves,
+                "seconds": round(seconds, 6),
+                "leaves_per_second": None if rate is None else round(rate),
+            }
+        )
+        if not as_json:
+            rate_text = "" if rate is None or seconds < 1e-3 else f"{rate / 1e6:10.1f} M leaves/s"
+            console.print(f"{d:>3} {leaves:>20,} {seconds:10.4f} s {rate_text}", highlight=False)
+    if as_json:
+        _emit_json(rows)
+
+
+@app.command()
+def show(
+    position: Annotated[str, typer.Argument(help="A transcript (f5d6c3…) or a board string.")],
+    variant: VariantOpt = "standard",
+    as_json: JsonOpt = False,
+) -> None:
+    """Show a position: board diagram with legal moves, disc counts, side to move, result.
+
+    JSON: {variant, board, turn, black, white, empties, legal_moves, must_pass, game_over,
+    outcome: null | {black, white, winner, score}, moves}.
+    """
+    cls = _variant(variant)
+    try:
+        board = parse_position(position, cls)
+    except HasamigoError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        _emit_json(board_summary(board))
+        return
+    last = board.move_stack[-1].square if board.move_stack else None
+    console.print(render_board(board, last=last), highlight=False)
+    console.print(_status_line(board), highlight=False)
+    names = [board.move_name(m) for m in board.legal_moves]
+    if names:
+        console.print("legal moves: " + " ".join(names), highlight=False)
+    console.print(f"board: {board.to_string()}", highlight=False)
+
+
+@app.command()
+def play(
+    variant: VariantOpt = "standard",
+    handicap: Annotated[
+        int, typer.Option(min=0, max=4, help="Corner discs for Black (White starts).")
+    ] = 0,
+    start: Annotated[str | None, typer.Option(help="cross, parallel or original.")] = None,
+    disc_limit: Annotated[
+        int | None, typer.Option(help="Discs a side may place (19th-century: 32).")
+    ] = None,
+) -> None:
+    """Play a game in the terminal, person against person.
+
+    Type a square (f5), 'undo', 'moves', or 'quit'. Passes are played automatically.
+    """
+    cls = _variant(variant)
+    try:
+        options: dict[str, Any] = {"start": start, "handicap": handicap}
+        if disc_limit is not None:
+            options["disc_limit"] = disc_limit
+        board = cls(**options)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"[bold]{board.title}[/] — type a square like f5; 'undo', 'moves', 'quit'.")
+    while True:
+        while board.must_pass():
+            console.print(f"[yellow]{board.turn} has no legal move and passes.[/]")
+            board.play("pass")
+        last = board.move_stack[-1].square if board.move_stack else None
+        console.print(render_board(board, last=last), highlight=False)
+        console.print(_status_line(board), highlight=False)
+        if board.is_game_over():
+            from hasamigo.notation.transcript import write_transcript
+
+            console.print("transcript: " + write_transcript(board.move_stack, type(board)))
+            return
+        try:
+            text = console.input(f"{board.turn} ({board.turn.symbol})> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print("\nbye")
+            raise typer.Exit(1) from None
+        command = text.lower()
+        if command in ("quit", "exit", "q"):
+            raise typer.Exit(1)
+        if command == "undo":
+            while board.move_stack:
+                undone = board.pop()
+                if not undone.is_pass:
+                    break
+            continue
+        if command in ("moves", "?", "help"):
+            console.print("legal: " + " ".join(board.move_name(m) for m in board.legal_moves))
+            continue
+        if not command:
+            continue
+        try:
+            board.play(text)
+        except (IllegalMoveError, ValueError) as exc:
+            console.print(f"[red]{exc}[/]", highlight=False)
+
+
+def _games_report(path: Path, *, show_progress: bool) -> dict[str, Any]:
+    from hasamigo.notation import read_games
+
+    failed: list[dict[str, Any]] = []
+    mismatches: list[dict[str, Any]] = []
+    count = 0
+    progress = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        disable=not show_progress,
+    )
+    with progress:
+        task = progress.add_task(f"replaying {path.name}", total=None)
+        for index, record in enumerate(read_games(path)):
+            count += 1
+            progress.advance(task)
+            if record.problem:
+                failed.append({"index": index, "reason": record.problem})
+                continue
+            try:
+                board = record.replay()
+            except HasamigoError as exc:
+                failed.append({"index": index, "reason": str(exc)})
+                continue
+            outcome = board.outcome()
+            if record.recorded_score is None:
+                continue
+            if outcome is None:
+                black, _ = board.counts()
+                replayed = black
+            else:
+                replayed = outcome.black
+            if replayed != record.recorded_score:
+                mismatches.append(
+                    {"index": index, "recorded": record.recorded_score, "replayed": replayed}
+                )
+    return {"games": count, "failed": failed, "score_mismatches": mismatches}
+
+
+@app.command()
+def games(
+    file: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="WTHOR, GGF or transcripts.")
+    ],
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay every game of an archive or record and report failures and score disagreements.
+
+    Scores compared are Black's official disc count (empties to the winner).
+    JSON: {games, failed: [{index, reason}], score_mismatches: [{index, recorded, replayed}]}.
+    Exit status 1 when any game fails or disagrees.
+    """
+    try:
+        report = _games_report(file, show_progress=not as_json and sys.stderr.isatty())
+    except (ParseError, ValueError, OSError) as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        _emit_json(report)
+    else:
+        console.print(f"{report['games']} games in {file}")
+        console.print(
+            f"{len(report['failed'])} failed to replay, "
+            f"{len(report['score_mismatches'])} score disagreements"
+        )
+        for item in report["failed"][:20]:
+            console.print(f"  game {item['index']}: {item['reason']}", highlight=False)
+        for item in report["score_mismatches"][:20]:
+            console.print(
+                f"  game {item['index']}: recorded {item['recorded']}, replayed {item['replayed']}",
+                highlight=False,
+            )
+    if report["failed"] or report["score_mismatches"]:
+        raise typer.Exit(1)
+
+
+@app.command()
+def convert(
+    source: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Input file.")],
+    target: Annotated[
+        Path, typer.Argument(dir_okay=False, help="Output file (format by extension).")
+    ],
+) -> None:
+    """Convert game records between formats, chosen by extension (.wtb, .ggf, .txt)."""
+    from hasamigo.notation import read_games, write_games
+
+    try:
+        records = list(read_games(source))
+        written = write_games(target, records)
+    except (HasamigoError, ValueError, OSError) as exc:
+        raise _fail(str(exc)) from None
+    count = written if isinstance(written, int) else len(records)
+    console.print(f"wrote {count} games to {target}")
+
+
+@app.command()
+def variants(as_json: JsonOpt = False) -> None:
+    """List the board variants."""
+    rows = [
+        {
+            "name": v.name,
+            "aliases": list(v.aliases),
+            "title": v.title,
+            "squares": v.square_count(),
+            "start": v.default_start,
+            "disc_limit": v.default_disc_limit,
+        }
+        for v in VARIANTS
+    ]
+    if as_json:
+        _emit_json(rows)
+        return
+    table = Table("name", "aliases", "title", "squares")
+    for v in VARIANTS:
+        table.add_row(v.name, ", ".join(v.aliases), v.title, str(v.square_count()))
+    console.print(table)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+__all__ = ["BLACK", "Color", "app", "main"]
