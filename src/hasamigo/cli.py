@@ -7,6 +7,7 @@ README.md and in each command's help.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -349,13 +350,16 @@ def convert(
     """Convert game records between formats, chosen by extension (.wtb, .ggf, .txt)."""
     from hasamigo.notation import read_games, write_games
 
+    # Write beside the target and rename, so a failure never leaves a half-written file.
+    partial = target.with_name(f".{target.name}.partial{target.suffix}")
     try:
         records = list(read_games(source))
-        written = write_games(target, records)
+        write_games(partial, records)
+        os.replace(partial, target)
     except (HasamigoError, ValueError, OSError) as exc:
+        partial.unlink(missing_ok=True)
         raise _fail(str(exc)) from None
-    count = written if isinstance(written, int) else len(records)
-    console.print(f"wrote {count} games to {target}")
+    console.print(f"wrote {len(records)} games to {target}", highlight=False)
 
 
 @app.command()

@@ -1,0 +1,100 @@
+"""Game and position formats: transcripts, GGF, WTHOR, OBF.
+
+Readers are generators, so big archives stream; each yields :class:`GameRecord` (OBF:
+:class:`ObfPosition`). Bad input raises :class:`hasamigo.errors.ParseError` naming the
+source and the line/column or byte offset; a game of an archive whose content cannot be
+used is yielded with its ``problem`` set instead, so the rest of the archive still reads.
+
+>>> detect_format("games/WTH_1977.wtb"), detect_format("x.GGF"), detect_format("a.txt")
+('wthor', 'ggf', 'transcript')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from hasamigo.notation.ggf import format_ggf, parse_ggf, read_ggf, write_ggf
+from hasamigo.notation.obf import ObfPosition, format_obf, parse_obf, read_obf, write_obf
+from hasamigo.notation.record import GameRecord
+from hasamigo.notation.transcript import (
+    format_transcripts,
+    parse_transcript,
+    read_transcripts,
+    write_transcript,
+)
+from hasamigo.notation.wthor import read_wthor, write_wthor
+
+FORMATS: dict[str, str] = {
+    ".wtb": "wthor",
+    ".ggf": "ggf",
+    ".txt": "transcript",
+    ".tra": "transcript",
+    ".transcript": "transcript",
+    ".obf": "obf",
+}
+
+
+def detect_format(path: str | os.PathLike[str]) -> str:
+    """The format of ``path`` by its extension (case-insensitive): ``wthor``, ``ggf``,
+    ``transcript`` or ``obf``; :class:`ValueError` naming the supported ones otherwise."""
+    suffix = Path(path).suffix.lower()
+    try:
+        return FORMATS[suffix]
+    except KeyError:
+        known = ", ".join(FORMATS)
+        shown = f"extension {suffix!r}" if suffix else "no extension"
+        raise ValueError(f"{os.fspath(path)}: {shown} is not a known format; "
+                         f"supported: {known}") from None
+
+
+def read_games(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
+    """The games of a ``.wtb``, ``.ggf`` or transcript file (one game per line), streamed."""
+    kind = detect_format(path)
+    if kind == "wthor":
+        return read_wthor(path)
+    if kind == "ggf":
+        return read_ggf(path)
+    if kind == "transcript":
+        return read_transcripts(path)
+    raise ValueError(f"{os.fspath(path)}: OBF files hold positions, not games; use read_obf")
+
+
+def write_games(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> None:
+    """Write games in the format of the extension: ``.ggf``, ``.wtb`` or a transcript file."""
+    kind = detect_format(path)
+    if kind == "ggf":
+        write_ggf(path, records)
+    elif kind == "wthor":
+        write_wthor(path, records)
+    elif kind == "transcript":
+        with open(path, "w", encoding="utf-8") as handle:
+            for line in format_transcripts(records):
+                handle.write(line + "\n")
+    else:
+        raise ValueError(f"{os.fspath(path)}: OBF files hold positions, not games; use write_obf")
+
+
+__all__ = [
+    "FORMATS",
+    "GameRecord",
+    "ObfPosition",
+    "detect_format",
+    "format_ggf",
+    "format_obf",
+    "format_transcripts",
+    "parse_ggf",
+    "parse_obf",
+    "parse_transcript",
+    "read_games",
+    "read_ggf",
+    "read_obf",
+    "read_transcripts",
+    "read_wthor",
+    "write_games",
+    "write_ggf",
+    "write_obf",
+    "write_transcript",
+    "write_wthor",
+]

@@ -1,0 +1,224 @@
+"""The command line: JSON shapes, errors with exit status 2, the terminal game."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from hasamigo import Board, Move
+from hasamigo.cli import app
+from hasamigo.variants import find_variant
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_perft_json_shape_and_counts() -> None:
+    code, out, _ = run("perft", "5", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["depth"] for r in rows] == [1, 2, 3, 4, 5]
+    assert [r["leaves"] for r in rows] == [4, 12, 56, 244, 1396]
+    assert set(rows[0]) == {"depth", "leaves", "seconds", "leaves_per_second"}
+
+
+def test_perft_only_from_a_board_on_a_variant() -> None:
+    code, out, _ = run("perft", "4", "--only", "--json", "--variant", "6x6")
+    assert code == 0
+    rows = json.loads(out)
+    assert len(rows) == 1 and rows[0]["depth"] == 4
+    assert rows[0]["leaves"] == find_variant("6x6")().perft(4)
+    code, out, _ = run("perft", "2", "--json", "--board", "f5d6")
+    assert code == 0
+    board = Board()
+    board.play("f5")
+    board.play("d6")
+    assert json.loads(out)[-1]["leaves"] == board.perft(2)
+
+
+def test_show_transcript_json() -> None:
+    code, out, _ = run("show", "f5d6c3d3c4", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["turn"] == "white"
+    assert data["moves"] == ["f5", "d6", "c3", "d3", "c4"]
+    assert (data["black"], data["white"]) == (6, 3)
+    assert data["game_over"] is False and data["outcome"] is None
+    assert "f4" in data["legal_moves"]
+
+
+def test_show_board_string_finished_game() -> None:
+    # A wipe-out: one black disc left alone, the official score is 64-0.
+    cells = "X" + "-" * 63
+    code, out, _ = run("show", "--json", "--", cells + " O")
+    assert code == 0
+    data = json.loads(out)
+    assert data["game_over"] is True
+    assert data["outcome"] == {"black": 64, "white": 0, "winner": "black", "score": "64–0"}
+
+
+def test_show_text_has_diagram_and_moves() -> None:
+    code, out, _ = run("show", "F5D6")
+    assert code == 0
+    assert "black to move" in out
+    assert "legal moves:" in out
+
+
+def test_show_refuses_illegal_transcript_with_reason() -> None:
+    code, _, err = run("show", "f5f5")
+    assert code == 2
+    assert "f5" in err and "occupied" in err
+
+
+def test_show_refuses_bad_board_string() -> None:
+    code, _, err = run("show", "--", "-" * 63 + "Z X")
+    assert code == 2
+    assert "unexpected character" in err
+
+
+def test_unknown_variant_is_refused() -> None:
+    code, _, err = run("perft", "1", "--variant", "9x9")
+    assert code == 2
+    assert "unknown variant" in err
+
+
+def test_play_a_whole_4x4_game_in_the_terminal() -> None:
+    # Moves typed in the 4x4 board's own coordinates; passes are automatic; one illegal entry.
+    cls = find_variant("4x4")
+    game = cls()
+    typed = ["a1"]  # illegal: flips nothing (refused, the game goes on)
+    while not game.is_game_over():
+        if game.must_pass():
+            game.play("pass")
+            continue
+        move = next(iter(game.legal_moves))
+        typed.append(cls.move_name(move))
+        game.push(move)
+    code, out, _ = run("play", "--variant", "4x4", input="\n".join(typed) + "\n")
+    assert code == 0, out
+    outcome = game.outcome()
+    assert outcome is not None
+    assert "game over" in out
+    assert str(outcome) in out
+    assert "flips nothing" in out
+
+
+def test_play_quits_on_end_of_input() -> None:
+    code, out, _ = run("play", input="f5\n")
+    assert code == 1
+    assert "white" in out
+
+
+def test_variants_json_lists_every_variant() -> None:
+    code, out, _ = run("variants", "--json")
+    assert code == 0
+    names = {row["name"] for row in json.loads(out)}
+    assert {"standard", "6x6", "4x4", "octagon", "parallel", "original", "reversi-32"} <= names
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "hasamigo", "perft", "3", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)[-1]["leaves"] == 56
+
+
+def test_import_compiles_nothing() -> None:
+    """`import hasamigo` must not compile (or load) any kernel a command does not use."""
+    code = (
+        "import hasamigo, hasamigo.cli\n"
+        "from hasamigo._kernels import moves\n"
+        "from numba.core.registry import CPUDispatcher\n"
+        "kernels = [f for f in vars(moves).values() if isinstance(f, CPUDispatcher)]\n"
+        "used = [f.__name__ for f in kernels if f.signatures]\n"
+        "print(used)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
+GGF_FILE = Path(__file__).parent / "data" / "ggf" / "nboard-test2.ggf"
+WTHOR_FILE = Path(__file__).parent / "data" / "wthor" / "WTH_1977.wtb"
+
+
+def test_games_reports_counts_as_json() -> None:
+    code, out, _ = run("games", str(WTHOR_FILE), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data == {"games": 12, "failed": [], "score_mismatches": []}
+
+
+def test_games_reports_a_bad_game_and_exits_1(tmp_path: Path) -> None:
+    games = tmp_path / "games.txt"
+    games.write_text("f5d6c3\nf5f5\n# a comment\nf5d6\n")
+    code, out, _ = run("games", str(games), "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["games"] == 3
+    assert [f["index"] for f in data["failed"]] == [1]
+    assert "occupied" in data["failed"][0]["reason"]
+
+
+def test_games_refuses_unknown_extension(tmp_path: Path) -> None:
+    other = tmp_path / "games.pgn"
+    other.write_text("1. e4")
+    code, _, err = run("games", str(other))
+    assert code == 2
+    assert ".pgn" in err
+
+
+def test_convert_wthor_to_ggf_and_back_to_transcripts(tmp_path: Path) -> None:
+    ggf = tmp_path / "out.ggf"
+    code, out, _ = run("convert", str(WTHOR_FILE), str(ggf))
+    assert code == 0 and "12 games" in out
+    txt = tmp_path / "out.txt"
+    code, _, _ = run("convert", str(ggf), str(txt))
+    assert code == 0
+    lines = txt.read_text().split()
+    assert len(lines) == 12
+    from hasamigo.notation import read_games
+
+    original = [r.replay().move_stack for r in read_games(WTHOR_FILE)]
+    assert [r.replay().move_stack for r in read_games(txt)] == original
+
+
+def test_convert_keeps_the_variant_in_transcript_files(tmp_path: Path) -> None:
+    from hasamigo.notation import GameRecord, read_games, write_games
+
+    source = next(r for r in read_games(GGF_FILE) if r.variant.name == "4x4")
+    ggf = tmp_path / "small.ggf"
+    standard = GameRecord(moves=[Move.from_str(m) for m in ("f5", "d6")])
+    write_games(ggf, [source, standard])
+    txt = tmp_path / "small.txt"
+    code, _, err = run("convert", str(ggf), str(txt))
+    assert code == 0, err
+    assert txt.read_text().startswith("# variant: 4x4\n")
+    back = list(read_games(txt))
+    assert back[0].variant.name == "4x4" and back[0].moves == source.moves
+    assert back[1].variant.name == "standard" and back[1].moves == standard.moves
+
+
+def test_convert_failure_leaves_no_file(tmp_path: Path) -> None:
+    # The komi game starts from a non-standard position: no transcript line can hold it.
+    target = tmp_path / "out.txt"
+    code, _, err = run("convert", str(GGF_FILE), str(target))
+    assert code == 2
+    assert "non-standard start" in err and "game 1" in err
+    assert not target.exists()
+    assert list(tmp_path.iterdir()) == []
