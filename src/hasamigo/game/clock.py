@@ -1,0 +1,127 @@
+"""A chess clock for two sides, as pure logic over an injected monotonic time source.
+
+JOF procedure: every official game uses a clock (default 20 minutes each); a side's time
+runs during its turn, a declared pass included, and every move ends with pressing the
+clock. Tests drive the clock with a fake time source instead of sleeping.
+
+>>> now = [0.0]
+>>> clock = Clock(60, time_source=lambda: now[0])
+>>> clock.start(BLACK)
+>>> now[0] = 12.5
+>>> clock.press(BLACK)
+12.5
+>>> clock.remaining(BLACK), clock.running
+(47.5, Color.WHITE)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from hasamigo.move import BLACK, WHITE, Color
+
+TimeSource = Callable[[], float]
+
+#: JOF default: 20 minutes a side (World Championship final: 40).
+DEFAULT_SECONDS = 20 * 60.0
+
+
+class ClockError(RuntimeError):
+    """A clock operation out of order (pressing the clock that is not running, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClockState:
+    """What to store to resume a clock: remaining seconds and the running side."""
+
+    black: float
+    white: float
+    running: Color | None
+
+
+class Clock:
+    """Two countdowns; at most one runs. Remaining time may go below zero (a flag fell)."""
+
+    def __init__(
+        self,
+        seconds: float | Mapping[Color, float] = DEFAULT_SECONDS,
+        *,
+        time_source: TimeSource = time.monotonic,
+    ) -> None:
+        if isinstance(seconds, Mapping):
+            remaining = {BLACK: float(seconds[BLACK]), WHITE: float(seconds[WHITE])}
+        else:
+            remaining = {BLACK: float(seconds), WHITE: float(seconds)}
+        for color, value in remaining.items():
+            if not value > 0:
+                raise ValueError(f"{color}'s time must be positive, not {value}")
+        self._remaining = remaining
+        self._now = time_source
+        self._running: Color | None = None
+        self._since = 0.0
+
+    @classmethod
+    def from_state(cls, state: ClockState, *, time_source: TimeSource = time.monotonic) -> Clock:
+        """A clock resumed from :meth:`state`; the running side's time runs from now."""
+        clock = cls.__new__(cls)
+        clock._remaining = {BLACK: state.black, WHITE: state.white}
+        clock._now = time_source
+        clock._running = None
+        clock._since = 0.0
+        if state.running is not None:
+            clock.start(state.running)
+        return clock
+
+    @property
+    def running(self) -> Color | None:
+        """The side whose time is running, or ``None`` when stopped."""
+        return self._running
+
+    def remaining(self, color: Color) -> float:
+        """Seconds left for ``color`` right now (negative once its flag has fallen)."""
+        left = self._remaining[color]
+        if self._running is color:
+            left -= self._now() - self._since
+        return left
+
+    def flagged(self, color: Color) -> bool:
+        """True once ``color`` has used all its time."""
+        return self.remaining(color) <= 0
+
+    def start(self, color: Color) -> None:
+        """Start ``color``'s time (at the start of a game or after a stop)."""
+        if self._running is not None:
+            raise ClockError(f"the clock is already running for {self._running}")
+        self._running = color
+        self._since = self._now()
+
+    def press(self, color: Color) -> float:
+        """``color`` ends its turn: its time stops, the opponent's starts. Returns the
+        seconds charged for the turn."""
+        if self._running is not color:
+            state = "stopped" if self._running is None else f"running for {self._running}"
+            raise ClockError(f"{color} pressed the clock, but it is {state}")
+        used = self._charge()
+        self._running = color.other
+        self._since = self._now()
+        return used
+
+    def stop(self) -> float:
+        """Stop the clock (game over, adjudication); returns the seconds charged."""
+        if self._running is None:
+            return 0.0
+        used = self._charge()
+        self._running = None
+        return used
+
+    def _charge(self) -> float:
+        assert self._running is not None
+        used = self._now() - self._since
+        self._remaining[self._running] -= used
+        return used
+
+    def state(self) -> ClockState:
+        """The clock as it stands now, for storage."""
+        return ClockState(self.remaining(BLACK), self.remaining(WHITE), self._running)

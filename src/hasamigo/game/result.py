@@ -1,0 +1,128 @@
+"""Game results under the JOF rules, including time-outs, play-out and forfeits.
+
+Counts are always given as Black–White. ``Outcome`` (in :mod:`hasamigo.board`) is the
+result of a game played to its end; :class:`GameResult` also covers the ways a game can end
+off the board.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from hasamigo.board import Board, Outcome
+from hasamigo.move import BLACK, WHITE, Color
+
+
+class Termination(enum.Enum):
+    """How a game ended."""
+
+    NORMAL = "normal"  # neither side can move
+    RESIGNATION = "resignation"
+    TIMEOUT = "time-out (33–31)"
+    PLAYOUT = "time-out, play-out (勝手打ち)"
+    BOTH_FLAGS = "both flags down"
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game: official counts (Black–White), the winner and how it ended.
+
+    ``by_draw_win`` is set when a 32–32 game was won by the holder of the draw-win right
+    (引き分け勝ち). ``rated`` is False for results the JOF rules keep out of ratings.
+    """
+
+    black: int
+    white: int
+    winner: Color | None
+    termination: Termination = Termination.NORMAL
+    rated: bool = True
+    by_draw_win: bool = False
+
+    @classmethod
+    def from_outcome(cls, outcome: Outcome, *, draw_win: Color | None = None) -> GameResult:
+        """A game played to its end; a tie goes to the draw-win holder if there is one."""
+        if outcome.winner is None and draw_win is not None:
+            return cls(outcome.black, outcome.white, draw_win, by_draw_win=True)
+        return cls(outcome.black, outcome.white, outcome.winner)
+
+    @property
+    def disc_difference(self) -> int:
+        """Black's count minus White's."""
+        return self.black - self.white
+
+    def counts_for(self, color: Color) -> int:
+        return self.black if color is BLACK else self.white
+
+    def __str__(self) -> str:
+        return f"{self.black}–{self.white}"
+
+
+def _split(winner: Color, winner_count: int, loser_count: int) -> tuple[int, int]:
+    return (winner_count, loser_count) if winner is BLACK else (loser_count, winner_count)
+
+
+def timeout_win(winner: Color, *, squares: int = 64) -> GameResult:
+    """The time-out winner's choice (1): a 33–31 win (on other boards: half + 1 to half − 1)."""
+    half = squares // 2
+    black, white = _split(winner, half + 1, squares - half - 1)
+    return GameResult(black, white, winner, Termination.TIMEOUT)
+
+
+def playout_result(board: Board, winner: Color) -> GameResult:
+    """The time-out winner's choice (2), play-out (勝手打ち), stopped at ``board``.
+
+    The winner played both sides alone and stopped (or ran out of time) here. If the game
+    reached its natural end, empties go to the side ahead as usual; in a count taken
+    mid-game they go to the **loser** (JOF rule 17). The winner keeps the win: taking the
+    count is the winner's option, so a count that does not favour the winner is replaced
+    by the 33–31 win the winner could have taken instead.
+    """
+    outcome = board.outcome()
+    if outcome is not None:
+        black, white = outcome.black, outcome.white
+    else:
+        black, white = board.counts()
+        empties = board.empties.bit_count()
+        if winner is BLACK:
+            white += empties
+        else:
+            black += empties
+    mine, theirs = (black, white) if winner is BLACK else (white, black)
+    if mine <= theirs:
+        return timeout_win(winner, squares=board.square_count())
+    return GameResult(black, white, winner, Termination.PLAYOUT)
+
+
+def both_flags_down(*, draw_win: Color | None = None, squares: int = 64) -> GameResult:
+    """Both flags fell unnoticed: a draw (the draw-win holder wins a final); not rated."""
+    half = squares // 2
+    return GameResult(
+        half, half, draw_win, Termination.BOTH_FLAGS, rated=False, by_draw_win=draw_win is not None
+    )
+
+
+def forfeit(winner: Color, *, rated: bool = True, squares: int = 64) -> GameResult:
+    """A forfeit scores the whole board (64–0). A late player's chosen forfeit is not rated."""
+    black, white = _split(winner, squares, 0)
+    return GameResult(black, white, winner, Termination.FORFEIT, rated=rated)
+
+
+def resignation(loser: Color, *, squares: int = 64) -> GameResult:
+    """A resignation: scored like a forfeit, the whole board to the winner (our convention:
+    the JOF rules in the seeds do not give a resignation score)."""
+    black, white = _split(loser.other, squares, 0)
+    return GameResult(black, white, loser.other, Termination.RESIGNATION)
+
+
+__all__ = [
+    "WHITE",
+    "GameResult",
+    "Termination",
+    "both_flags_down",
+    "forfeit",
+    "playout_result",
+    "resignation",
+    "timeout_win",
+]
