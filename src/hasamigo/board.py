@@ -122,6 +122,7 @@ class Board:
         start: str | None = None,
         handicap: int = 0,
         disc_limit: int | EllipsisType | None = ...,
+        hands: tuple[int, int] | None = None,
     ) -> None:
         self.start = self.default_start if start is None else start
         if self.start not in STARTS:
@@ -139,7 +140,7 @@ class Board:
             self._set_string(position)
         else:
             self._set_start(handicap)
-        self._hand = self._initial_hand()
+        self._hand = self._initial_hand() if hands is None else self._check_hands(hands)
 
     # ---- geometry ----------------------------------------------------------------
     _playable: ClassVar[Bitboard]
@@ -188,8 +189,12 @@ class Board:
         return f"{FILE_NAMES[col - cls.left]}{row - cls.top + 1}"
 
     @classmethod
-    def parse_square(cls, name: str) -> Square:
-        """Grid index of a square named in this variant's coordinates, case-insensitive."""
+    def parse_square(cls, name: str, *, cut_ok: bool = False) -> Square:
+        """Grid index of a square named in this variant's coordinates, case-insensitive.
+
+        A square cut from a shaped board is refused unless ``cut_ok`` (then ``push`` names
+        it as an unplayable square).
+        """
         text = name.strip().lower()
         if len(text) < 2 or not text[1:].isdigit() or text[0] not in FILE_NAMES[: cls.cols]:
             raise InvalidSquareError(f"not a square of {cls.title}: {name!r}")
@@ -197,16 +202,16 @@ class Board:
         if not 0 <= row < cls.rows:
             raise InvalidSquareError(f"not a square of {cls.title}: {name!r}")
         sq = cls.local_square(col, row)
-        if not cls.playable() >> sq & 1:
+        if not cut_ok and not cls.playable() >> sq & 1:
             raise InvalidSquareError(f"{name!r} is cut from {cls.title}")
         return sq
 
     @classmethod
-    def parse_move(cls, text: str) -> Move:
+    def parse_move(cls, text: str, *, cut_ok: bool = False) -> Move:
         """A move named in this variant's coordinates, or a pass token."""
         if text.strip().lower() in PASS_TOKENS:
             return PASS
-        return Move(cls.parse_square(text))
+        return Move(cls.parse_square(text, cut_ok=cut_ok))
 
     @classmethod
     def move_name(cls, move: Move) -> str:
@@ -294,6 +299,15 @@ class Board:
             if self.start != "original"
             else self.disc_limit,
         )
+
+    def _check_hands(self, hands: tuple[int, int]) -> tuple[int, int]:
+        if self.disc_limit is None:
+            raise ValueError("discs in hand only count under a disc limit")
+        black, white = hands
+        for count in hands:
+            if not (isinstance(count, int) and 0 <= count <= self.disc_limit):
+                raise ValueError(f"discs in hand must be 0..{self.disc_limit}, not {count!r}")
+        return (black, white)
 
     @classmethod
     def from_string(cls, text: str, **options: object) -> Board:
@@ -508,7 +522,7 @@ class Board:
                         f"{IllegalReason.NOT_YOUR_TURN.value} ({self.turn} to move)",
                         IllegalReason.NOT_YOUR_TURN,
                     )
-            move = self.parse_move(text)
+            move = self.parse_move(text, cut_ok=True)
         self.push(move)
         return move
 
@@ -561,6 +575,8 @@ class Board:
         )
         if self.start == "original" and self.default_start != "original":
             extra += ", start='original'"
+        if self.disc_limit is not None:
+            extra += f", hands={self._hand}"
         return f"{type(self).__name__}({self.to_string()!r}{extra})"
 
     def diagram(self, *, show_moves: bool = True) -> str:

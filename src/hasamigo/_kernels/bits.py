@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import config as numba_config
 from numba.extending import intrinsic
 
 from hasamigo._kernels.config import NJIT_INLINE
@@ -49,6 +50,19 @@ def _ctlz(typingctx, x):  # type: ignore[no-untyped-def]
         return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return sig, codegen
+
+
+if numba_config.DISABLE_JIT:  # pragma: no cover - exercised in a NUMBA_DISABLE_JIT subprocess
+    # Intrinsics have no Python body: plain equivalents so the kernel logic runs uncompiled.
+    def _ctpop(x):  # type: ignore[no-untyped-def]
+        return U64(int(x).bit_count())
+
+    def _cttz(x):  # type: ignore[no-untyped-def]
+        x = int(x)
+        return U64((x & -x).bit_length() - 1 if x else 64)
+
+    def _ctlz(x):  # type: ignore[no-untyped-def]
+        return U64(64 - int(x).bit_length())
 
 
 @njit(**NJIT_INLINE)

@@ -1,0 +1,362 @@
+"""The compiled kernels and the Board layer against the slow reference in ``naive.py``.
+
+Positions come two ways: random legal playouts (reachable positions) on 8×8, 6×6, 4×4 and
+the octagon, and arbitrary disjoint black/white masks inside the playable shape.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import naive
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from numba import njit, types
+
+from hasamigo import Move, find_variant
+from hasamigo._kernels import moves as kernels
+
+U64 = np.uint64
+VARIANT_NAMES = sorted(naive.FRAMES)
+SLOW_DATA = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+
+# Square-by-square mixes: sparse boards, dense ones, and long runs of one colour (the
+# shift-based move generator has separate steps for runs of 1-2, 3-4 and 5-6 discs).
+POOLS = ["BW-", "BW", "BWW---", "BBW---------", "BW--------------", "BWWWWWW--", "BBBBBBW--"]
+
+
+# ---- strategies ----------------------------------------------------------------------
+
+
+@st.composite
+def reachable_positions(draw: st.DrawFn) -> tuple[str, list, str]:
+    """(variant name, cells, colour to move) after a random legal playout from the start."""
+    name = draw(st.sampled_from(VARIANT_NAMES))
+    playable = naive.FRAMES[name][2]
+    cells = naive.start_cells(playable)
+    colour = naive.BLACK_DISC
+    length = draw(st.integers(0, 64))
+    rng = draw(st.randoms(use_true_random=False))
+    for _ in range(length):
+        moves = naive.legal_moves(cells, colour)
+        if moves:
+            cells = naive.apply_move(cells, colour, rng.choice(moves))
+        elif not naive.legal_moves(cells, naive.other(colour)):
+            break
+        colour = naive.other(colour)
+    return name, cells, colour
+
+
+@st.composite
+def arbitrary_positions(draw: st.DrawFn) -> tuple[str, list, str]:
+    """(variant name, cells, colour) with any disjoint black/white discs on the playable squares."""
+    name = draw(st.sampled_from(VARIANT_NAMES))
+    playable = naive.FRAMES[name][2]
+    if draw(st.integers(0, 3)) == 0:  # hypothesis' own integers: edges, sparse boards
+        a = draw(st.integers(0, 2**64 - 1))
+        b = draw(st.integers(0, 2**64 - 1))
+        black, white = a & playable, b & ~a & playable
+    else:  # square by square from a mix of discs and empties (seeded: reproducible)
+        rng = draw(st.randoms(use_true_random=False))
+        pool = rng.choice(POOLS)
+        cells = [rng.choice(pool) for _ in range(64)]
+        black = naive.mask_of([sq for sq, c in enumerate(cells) if c == "B"]) & playable
+        white = naive.mask_of([sq for sq, c in enumerate(cells) if c == "W"]) & playable
+    colour = draw(st.sampled_from([naive.BLACK_DISC, naive.WHITE_DISC]))
+    return name, naive.cells_from_masks(black, white, playable), colour
+
+
+# ---- checks --------------------------------------------------------------------------
+
+
+def player_opponent(cells: list, colour: str) -> tuple[int, int]:
+    p = naive.mask_of(naive.squares_of(cells, colour))
+    o = naive.mask_of(naive.squares_of(cells, naive.other(colour)))
+    return p, o
+
+
+def check_kernels(name: str, cells: list, colour: str) -> None:
+    playable = naive.FRAMES[name][2]
+    p, o = player_opponent(cells, colour)
+    expected = naive.mask_of(naive.legal_moves(cells, colour))
+    assert int(kernels.legal_moves_mask(U64(p), U64(o), U64(playable))) == expected
+    for sq in naive.squares_of(cells, naive.EMPTY):
+        want = naive.mask_of(naive.flips(cells, colour, sq))
+        assert int(kernels.flips_at(U64(p), U64(o), sq)) == want, f"flips at {sq}"
+
+
+def board_for(name: str, cells: list, colour: str):  # type: ignore[no-untyped-def]
+    rows, cols, _ = naive.FRAMES[name]
+    return find_variant(name).from_string(naive.board_string(cells, colour, rows, cols))
+
+
+def check_board(name: str, cells: list, colour: str) -> None:
+    board = board_for(name, cells, colour)
+    assert board.black == naive.mask_of(naive.squares_of(cells, naive.BLACK_DISC))
+    assert board.white == naive.mask_of(naive.squares_of(cells, naive.WHITE_DISC))
+    assert board.counts() == naive.disc_counts(cells)
+    moves = naive.legal_moves(cells, colour)
+    assert board.legal_moves_mask() == naive.mask_of(moves)
+    over = naive.game_over(cells)
+    passing = naive.must_pass(cells, colour)
+    assert board.is_game_over() is over
+    assert board.must_pass() is passing
+    listed = list(board.legal_moves)
+    if moves:
+        assert [m.square for m in listed] == moves
+    elif passing:
+        assert [m.square for m in listed] == [None]
+    else:
+        assert listed == []
+    assert len(board.legal_moves) == len(listed)
+    assert bool(board.legal_moves) is bool(listed)
+    for sq in naive.squares_of(cells, naive.EMPTY):
+        assert board.flips(Move(sq)) == naive.mask_of(naive.flips(cells, colour, sq))
+    outcome = board.outcome()
+    if over:
+        assert outcome is not None
+        assert (outcome.black, outcome.white) == naive.official_score(cells)
+        assert (outcome.black_discs, outcome.white_discs) == naive.disc_counts(cells)
+    else:
+        assert outcome is None
+
+
+# ---- property tests ------------------------------------------------------------------
+
+
+@settings(max_examples=300, suppress_health_check=SLOW_DATA, deadline=None)
+@given(reachable_positions())
+def test_kernels_agree_on_reachable_positions(position: tuple[str, list, str]) -> None:
+    check_kernels(*position)
+
+
+@settings(max_examples=1500, suppress_health_check=SLOW_DATA, deadline=None)
+@given(arbitrary_positions())
+def test_kernels_agree_on_arbitrary_positions(position: tuple[str, list, str]) -> None:
+    check_kernels(*position)
+
+
+@settings(max_examples=150, suppress_health_check=SLOW_DATA, deadline=None)
+@given(reachable_positions())
+def test_board_agrees_on_reachable_positions(position: tuple[str, list, str]) -> None:
+    check_board(*position)
+
+
+@settings(max_examples=500, suppress_health_check=SLOW_DATA, deadline=None)
+@given(arbitrary_positions())
+def test_board_agrees_on_arbitrary_positions(position: tuple[str, list, str]) -> None:
+    check_board(*position)
+
+
+@settings(max_examples=40, suppress_health_check=SLOW_DATA, deadline=None)
+@given(st.sampled_from(VARIANT_NAMES), st.lists(st.integers(0, 63), min_size=64, max_size=64))
+def test_board_playout_follows_reference(name: str, choices: list[int]) -> None:
+    """Push/pop along a whole random game, comparing every position and every move."""
+    playable = naive.FRAMES[name][2]
+    cells, colour = naive.start_cells(playable), naive.BLACK_DISC
+    board = find_variant(name)()
+    history = []
+    for choice in choices:
+        moves = naive.legal_moves(cells, colour)
+        assert board.legal_moves_mask() == naive.mask_of(moves)
+        if moves:
+            sq = moves[choice % len(moves)]
+            assert board.flips(Move(sq)) == naive.mask_of(naive.flips(cells, colour, sq))
+            move = Move(sq)
+        elif naive.legal_moves(cells, naive.other(colour)):
+            assert board.must_pass()
+            sq, move = None, Move(None)
+        else:
+            assert board.is_game_over()
+            break
+        history.append((board.black, board.white, board.turn))
+        board.push(move)
+        cells, colour = naive.apply_move(cells, colour, sq), naive.other(colour)
+        assert board.black == naive.mask_of(naive.squares_of(cells, naive.BLACK_DISC))
+        assert board.white == naive.mask_of(naive.squares_of(cells, naive.WHITE_DISC))
+        assert board.turn.symbol == ("X" if colour == naive.BLACK_DISC else "O")
+    while history:
+        board.pop()
+        assert (board.black, board.white, board.turn) == history.pop()
+    assert board == find_variant(name)()
+
+
+@settings(max_examples=60, suppress_health_check=SLOW_DATA, deadline=None)
+@given(reachable_positions())
+def test_perft_kernel_agrees_on_reachable_positions(position: tuple[str, list, str]) -> None:
+    name, cells, colour = position
+    playable = naive.FRAMES[name][2]
+    p, o = player_opponent(cells, colour)
+    depth = 3 if name in ("4x4", "6x6") else 2
+    for d in range(depth + 1):
+        got = int(kernels.perft(U64(p), U64(o), U64(playable), d))
+        assert got == naive.perft(cells, colour, d), f"depth {d}"
+
+
+def test_reference_sanity() -> None:
+    """The reference itself on textbook facts (so a bug cannot hide in both)."""
+    cells = naive.start_cells(naive.FRAMES["standard"][2])
+    names = ["d3", "c4", "f5", "e6"]
+    assert naive.legal_moves(cells, "B") == sorted(naive.square(n) for n in names)
+    assert naive.flips(cells, "B", naive.square("f5")) == [naive.square("e5")]
+    assert [naive.perft(cells, "B", d) for d in range(5)] == [1, 4, 12, 56, 244]
+
+
+# ---- compiled code: no float64, the pure-Python path, the on-disk cache ---------------
+
+SIGNATURES = [
+    (kernels.legal_moves_mask, (types.uint64, types.uint64, types.uint64)),
+    (kernels.flips_at, (types.uint64, types.uint64, types.int64)),
+    (kernels.perft, (types.uint64, types.uint64, types.uint64, types.int64)),
+]
+
+
+def float_variables(py_func, signature) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """Variables typed as a float in a fresh (uncached) compile of ``py_func``.
+
+    Loaded-from-cache overloads carry no type annotation, so compile anew; the
+    ``inline="always"`` helpers are inlined into the IR and show up in the same typemap.
+    """
+    fresh = njit(nogil=True)(py_func)
+    fresh.compile(signature)
+    found: dict[str, object] = {}
+    for cres in fresh.overloads.values():
+        typemap = cres.type_annotation.typemap
+        assert typemap, "no type information"
+        found.update({var: t for var, t in typemap.items() if "float" in str(t)})
+        if "float" in str(cres.signature.return_type):
+            found["<return>"] = cres.signature.return_type
+    return found
+
+
+@pytest.mark.parametrize(
+    ("dispatcher", "signature"), SIGNATURES, ids=[d.__name__ for d, _ in SIGNATURES]
+)
+def test_kernels_have_no_float64(dispatcher, signature) -> None:  # type: ignore[no-untyped-def]
+    assert float_variables(dispatcher.py_func, signature) == {}
+
+
+def test_float64_detector_catches_uint64_int_mixing() -> None:
+    def bad(x):  # type: ignore[no-untyped-def]
+        return max(x, 1)  # uint64 against a plain int: float64 in numba
+
+    assert float_variables(bad, (types.uint64,))
+
+
+@pytest.mark.parametrize(
+    ("dispatcher", "signature"), SIGNATURES[:2], ids=[d.__name__ for d, _ in SIGNATURES[:2]]
+)
+def test_bitboard_kernels_return_uint64(dispatcher, signature) -> None:  # type: ignore[no-untyped-def]
+    """A bitboard that became signed would shift in sign bits: the result stays uint64."""
+    fresh = njit(nogil=True)(dispatcher.py_func)
+    fresh.compile(signature)
+    assert [c.signature.return_type for c in fresh.overloads.values()] == [types.uint64]
+
+
+def test_kernels_called_with_python_ints_return_integers() -> None:
+    """The entry points as the Board layer calls them (uint64 boards, an int square)."""
+    start_b, start_w = 0x0000000810000000, 0x0000001008000000
+    moves = kernels.legal_moves_mask(U64(start_b), U64(start_w), U64(2**64 - 1))
+    assert isinstance(moves, int | np.integer)
+    assert int(moves) == naive.mask_of([naive.square(n) for n in ("d3", "c4", "f5", "e6")])
+    f5, e5 = naive.square("f5"), naive.square("e5")
+    assert int(kernels.flips_at(U64(start_b), U64(start_w), f5)) == 2**e5
+    leaves = kernels.perft(U64(start_b), U64(start_w), U64(2**64 - 1), 3)
+    assert isinstance(leaves, int | np.integer) and leaves == 56
+
+
+SUBSET_SCRIPT = textwrap.dedent(
+    """
+    import random
+    import sys
+
+    import numpy as np
+
+    sys.path.insert(0, sys.argv[1])
+    import naive
+    from hasamigo._kernels import moves as kernels
+
+    U64 = np.uint64
+    rng = random.Random(20240601)
+    checked = 0
+    for name in sorted(naive.FRAMES):
+        playable = naive.FRAMES[name][2]
+        cells, colour = naive.start_cells(playable), "B"
+        for _ in range(40):
+            p = naive.mask_of(naive.squares_of(cells, colour))
+            o = naive.mask_of(naive.squares_of(cells, naive.other(colour)))
+            want = naive.mask_of(naive.legal_moves(cells, colour))
+            assert int(kernels.legal_moves_mask(U64(p), U64(o), U64(playable))) == want
+            for sq in naive.squares_of(cells, None):
+                f = naive.mask_of(naive.flips(cells, colour, sq))
+                assert int(kernels.flips_at(U64(p), U64(o), sq)) == f, (name, sq)
+            got = int(kernels.perft(U64(p), U64(o), U64(playable), 2))
+            assert got == naive.perft(cells, colour, 2)
+            checked += 1
+            moves = naive.legal_moves(cells, colour)
+            if moves:
+                cells = naive.apply_move(cells, colour, rng.choice(moves))
+            elif naive.game_over(cells):
+                break
+            colour = naive.other(colour)
+    print("checked", checked)
+    """
+)
+
+
+def run_python(code: str, *args: str, env: dict[str, str] | None = None) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
+
+
+def test_kernel_logic_without_jit() -> None:
+    """The kernels' Python source run as plain Python (coverage sees the kernel logic)."""
+    out = run_python(SUBSET_SCRIPT, os.path.dirname(__file__), env={"NUMBA_DISABLE_JIT": "1"})
+    assert "checked" in out
+
+
+CACHE_SCRIPT = textwrap.dedent(
+    """
+    import numpy as np
+    from hasamigo._kernels import moves as kernels
+
+    U64 = np.uint64
+    b, w, full = U64(0x0000000810000000), U64(0x0000001008000000), U64(2**64 - 1)
+    print(int(kernels.legal_moves_mask(b, w, full)), int(kernels.flips_at(b, w, 37)),
+          int(kernels.perft(b, w, full, 7)), int(kernels.perft(b, w, U64(0x00003C3C3C3C0000), 6)))
+    stats = kernels.perft.stats
+    print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))
+    """
+)
+
+
+def test_kernels_from_the_disk_cache(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A fresh process compiles and writes the cache; a second one loads from it."""
+    env = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    first = run_python(CACHE_SCRIPT, env=env).split("\n")
+    second = run_python(CACHE_SCRIPT, env=env).split("\n")
+    start = naive.start_cells(naive.FRAMES["standard"][2])
+    four = naive.start_cells(naive.FRAMES["4x4"][2])
+    expected = [
+        naive.mask_of(naive.legal_moves(start, "B")),
+        2 ** naive.square("e5"),
+        55092,
+        naive.perft(four, "B", 6),
+    ]
+    assert [int(x) for x in first[0].split()] == expected
+    assert [int(x) for x in second[0].split()] == expected
+    hits, _misses = (int(x) for x in second[1].split())
+    assert hits >= 1, "the second process did not load perft from the cache"
