@@ -1,12 +1,7 @@
-"""The ``hasamigo`` command line (Typer + Rich).
-
-Every command that prints results also takes ``--json``; the shapes are documented in
-README.md and in each command's help.
-"""
+"""Commands on the rules and formats: perft, show, play, games, convert, variants."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -14,45 +9,22 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from hasamigo.board import Board
-from hasamigo.errors import HasamigoError, IllegalMoveError, ParseError
-from hasamigo.move import BLACK, Color
-from hasamigo.variants import VARIANTS, find_variant
-
-app = typer.Typer(
-    help="hasamigo: Othello by the official JOF rules. Squares are a1 (top-left) .. h8.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
+from hasamigo.cli import (
+    JsonOpt,
+    VariantOpt,
+    app,
+    console,
+    emit_json,
+    err_console,
+    fail,
+    variant_named,
 )
-console = Console()
-err_console = Console(stderr=True)
-
-VariantOpt = Annotated[
-    str,
-    typer.Option("--variant", "-v", help="Board: " + ", ".join(v.name for v in VARIANTS) + "."),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead.")]
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
-    return typer.Exit(code)
-
-
-def _variant(name: str) -> type[Board]:
-    try:
-        return find_variant(name)
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
-
-
-def _emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+from hasamigo.errors import HasamigoError, IllegalMoveError, ParseError
+from hasamigo.variants import VARIANTS
 
 
 def parse_position(text: str, variant: type[Board]) -> Board:
@@ -146,11 +118,11 @@ def perft(
 
     JSON: a list of {depth, leaves, seconds, leaves_per_second}.
     """
-    cls = _variant(variant)
+    cls = variant_named(variant)
     try:
         board = cls() if board_text is None else parse_position(board_text, cls)
     except HasamigoError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     board.perft(1)  # compile or load the kernel outside the timings
     rows = []
     for d in [depth] if only else range(1, depth + 1):
@@ -170,7 +142,7 @@ def perft(
             rate_text = "" if rate is None or seconds < 1e-3 else f"{rate / 1e6:10.1f} M leaves/s"
             console.print(f"{d:>3} {leaves:>20,} {seconds:10.4f} s {rate_text}", highlight=False)
     if as_json:
-        _emit_json(rows)
+        emit_json(rows)
 
 
 @app.command()
@@ -184,13 +156,13 @@ def show(
     JSON: {variant, board, turn, black, white, empties, legal_moves, must_pass, game_over,
     outcome: null | {black, white, winner, score}, moves}.
     """
-    cls = _variant(variant)
+    cls = variant_named(variant)
     try:
         board = parse_position(position, cls)
     except HasamigoError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     if as_json:
-        _emit_json(board_summary(board))
+        emit_json(board_summary(board))
         return
     last = board.move_stack[-1].square if board.move_stack else None
     console.print(render_board(board, last=last), highlight=False)
@@ -216,14 +188,14 @@ def play(
 
     Type a square (f5), 'undo', 'moves', or 'quit'. Passes are played automatically.
     """
-    cls = _variant(variant)
+    cls = variant_named(variant)
     try:
         options: dict[str, Any] = {"start": start, "handicap": handicap}
         if disc_limit is not None:
             options["disc_limit"] = disc_limit
         board = cls(**options)
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     console.print(f"[bold]{board.title}[/] — type a square like f5; 'undo', 'moves', 'quit'.")
     while True:
         while board.must_pass():
@@ -320,9 +292,9 @@ def games(
     try:
         report = _games_report(file, show_progress=not as_json and sys.stderr.isatty())
     except (ParseError, ValueError, OSError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     if as_json:
-        _emit_json(report)
+        emit_json(report)
     else:
         console.print(f"{report['games']} games in {file}")
         console.print(
@@ -358,7 +330,7 @@ def convert(
         os.replace(partial, target)
     except (HasamigoError, ValueError, OSError) as exc:
         partial.unlink(missing_ok=True)
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     console.print(f"wrote {len(records)} games to {target}", highlight=False)
 
 
@@ -377,17 +349,9 @@ def variants(as_json: JsonOpt = False) -> None:
         for v in VARIANTS
     ]
     if as_json:
-        _emit_json(rows)
+        emit_json(rows)
         return
     table = Table("name", "aliases", "title", "squares")
     for v in VARIANTS:
         table.add_row(v.name, ", ".join(v.aliases), v.title, str(v.square_count()))
     console.print(table)
-
-
-def main() -> None:
-    """Console-script entry point."""
-    app()
-
-
-__all__ = ["BLACK", "Color", "app", "main"]

@@ -1,0 +1,60 @@
+"""The ``hasamigo`` command line (Typer + Rich).
+
+Every command that prints results also takes ``--json``; the shapes are documented in
+README.md and in each command's help. Commands live in modules by area (``core``: rules
+and formats; ``engine``: search and solving; ``match``: matches and simulations) and
+register themselves on :data:`app`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from hasamigo.board import Board
+from hasamigo.variants import VARIANTS, find_variant
+
+app = typer.Typer(
+    help="hasamigo: Othello by the official JOF rules. Squares are a1 (top-left) .. h8.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+VariantOpt = Annotated[
+    str,
+    typer.Option("--variant", "-v", help="Board: " + ", ".join(v.name for v in VARIANTS) + "."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead.")]
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print ``message`` as an error and return the Exit to raise (status 2: bad input)."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def variant_named(name: str) -> type[Board]:
+    try:
+        return find_variant(name)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+# Register the commands (imported for their side effect on ``app``).
+from hasamigo.cli import core as _core  # noqa: E402,F401
