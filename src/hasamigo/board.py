@@ -358,7 +358,8 @@ class Board:
             return None
         return self._hand[0 if color is BLACK else 1]
 
-    def _in_placement_phase(self) -> bool:
+    def in_placement_phase(self) -> bool:
+        """True while the original Reversi start still places discs freely on the centre."""
         return self.start == "original" and (self.occupied & self._centre()) != self._centre()
 
     @classmethod
@@ -369,7 +370,7 @@ class Board:
         """Squares where ``color`` could play now if it were to move."""
         if self.disc_limit is not None and self._hand[0 if color is BLACK else 1] <= 0:
             return 0
-        if self._in_placement_phase():
+        if self.in_placement_phase():
             return self._centre() & ~self.occupied
         p, o = self._pair(color)
         return int(legal_moves_mask(np.uint64(p), np.uint64(o), self._playable_u64))
@@ -401,7 +402,7 @@ class Board:
     def flips(self, move: Move | str) -> Bitboard:
         """Discs that ``move`` would flip for the side to move (0 for a pass or a non-move)."""
         move = self._as_move(move)
-        if move.square is None or self._in_placement_phase():
+        if move.square is None or self.in_placement_phase():
             return 0
         p, o = self._pair()
         if (p | o) >> move.square & 1 or not self.playable() >> move.square & 1:
@@ -434,7 +435,7 @@ class Board:
             return IllegalReason.OCCUPIED
         if self.disc_limit is not None and self._hand[0 if self.turn is BLACK else 1] <= 0:
             return IllegalReason.NO_DISCS_LEFT
-        if self._in_placement_phase():
+        if self.in_placement_phase():
             return IllegalReason.PLACEMENT_PHASE
         if not mask:
             return IllegalReason.MUST_PASS
@@ -451,7 +452,7 @@ class Board:
         """
         if depth < 0:
             raise ValueError(f"perft depth must be >= 0, not {depth}")
-        if self.disc_limit is None and not self._in_placement_phase():
+        if self.disc_limit is None and not self.in_placement_phase():
             p, o = self._pair()
             return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))
         return self._perft_slow(depth)
@@ -483,7 +484,7 @@ class Board:
         self._snapshots.append((self.black, self.white, self.turn, *self._hand))
         if move.square is not None:
             bit = 1 << move.square
-            flipped = 0 if self._in_placement_phase() else self.flips(move)
+            flipped = 0 if self.in_placement_phase() else self.flips(move)
             if self.turn is BLACK:
                 self.black |= bit | flipped
                 self.white &= ~flipped

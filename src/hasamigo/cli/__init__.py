@@ -58,3 +58,4 @@ def main() -> None:
 
 # Register the commands (imported for their side effect on ``app``).
 from hasamigo.cli import core as _core  # noqa: E402,F401
+from hasamigo.cli import engine as _engine  # noqa: E402,F401

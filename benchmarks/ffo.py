@@ -1,0 +1,94 @@
+"""FFO endgame benchmark: exact solves of #20-#39 (and #40-#59 with ``--with-40-59``).
+
+Prints per position the move, score (side to move), expected score, CPU seconds
+(``time.process_time``: the machine may be shared), nodes and nodes per CPU second.
+One engine (one table) per file, as :func:`hasamigo.engine.solve_obf_file` does.
+
+    .venv/bin/python benchmarks/ffo.py [--with-40-59 | --only-40-59] [--wld]
+        [--table-bits 22] [--positions 38,40] [--max-seconds 600] [--without etc,stability]
+
+``--max-seconds`` stops a position after that many wall seconds (reported as ``STOP``);
+``--without`` switches search features off (flags of :mod:`hasamigo._kernels.search`)
+to measure what each one brings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import hasamigo.engine.core as core
+from hasamigo import Board
+from hasamigo._kernels import search
+from hasamigo.engine import Engine, Limit, read_obf
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ffo"
+FEATURES = {"hash": search.USE_HASH, "order": search.USE_ORDER,
+            "stability": search.USE_STABILITY, "etc": search.USE_ETC}
+
+
+def run(path: Path, mode: str, table_bits: int, only: set[int] | None,
+        max_seconds: float) -> tuple[float, int, bool]:
+    engine = Engine(table_size=1 << table_bits)
+    print(f"{'#':>3} {'empt':>4} {'move':>4} {'score':>5} {'want':>5} {'ok':>4} {'cpu s':>8} "
+          f"{'nodes':>14} {'Mn/s':>6}", flush=True)
+    total = 0.0
+    nodes = 0
+    all_ok = True
+    for rec in read_obf(path):
+        if only is not None and rec.index not in only:
+            continue
+        t0 = time.process_time()
+        a = engine.solve(rec.board, mode, Limit(time=max_seconds))
+        seconds = time.process_time() - t0
+        want = rec.best_score
+        if not a.exact:
+            ok = "STOP"
+        elif want is None:
+            ok = "ok"
+        elif mode == "wld":
+            ok = "ok" if a.score == (want > 0) - (want < 0) else "BAD"
+        else:
+            ok = "ok" if a.score == want and a.move in rec.best_moves else "BAD"
+        all_ok &= ok == "ok"
+        total += seconds
+        nodes += a.nodes
+        rate = a.nodes / seconds / 1e6 if seconds > 0 else 0.0
+        print(f"{rec.index:>3} {rec.board.empties.bit_count():>4} {a.move!s:>4} "
+              f"{a.score:>+5} {want if want is not None else 0:>+5} {ok:>4} {seconds:>8.2f} "
+              f"{a.nodes:>14,} {rate:>6.1f}", flush=True)
+    print(f"total {path.name}: {total:.2f} cpu s, {nodes:,} nodes, "
+          f"{nodes / total / 1e6 if total else 0:.1f} M nodes/s, all ok: {all_ok}", flush=True)
+    return total, nodes, all_ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--with-40-59", action="store_true", help="also solve #40-#59")
+    parser.add_argument("--only-40-59", action="store_true", help="solve #40-#59 only")
+    parser.add_argument("--wld", action="store_true", help="win/loss/draw instead of exact")
+    parser.add_argument("--table-bits", type=int, default=22, help="log2 of the table rows")
+    parser.add_argument("--positions", default="", help="comma-separated FFO numbers only")
+    parser.add_argument("--max-seconds", type=float, default=600.0,
+                        help="stop a position after this many wall seconds")
+    parser.add_argument("--without", default="", help=f"features off: {', '.join(FEATURES)}")
+    args = parser.parse_args()
+    for name in filter(None, args.without.split(",")):
+        core.ALL_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
+    t0 = time.process_time()
+    Engine(table_size=1 << 10).solve(Board(
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"))
+    print(f"warm-up (load compiled kernels): {time.process_time() - t0:.2f} cpu s; "
+          f"flags {core.ALL_FLAGS}", flush=True)
+    mode = "wld" if args.wld else "exact"
+    files = [] if args.only_40_59 else ["fforum-20-39.obf"]
+    if args.with_40_59 or args.only_40_59:
+        files.append("fforum-40-59.obf")
+    only = {int(x) for x in args.positions.split(",")} if args.positions else None
+    for name in files:
+        run(DATA / name, mode, args.table_bits, only, args.max_seconds)
+
+
+if __name__ == "__main__":
+    main()

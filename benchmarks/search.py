@@ -1,0 +1,55 @@
+"""Midgame search speed: fixed-depth searches of positions from seeded random games.
+
+Prints per position the depth, score, CPU seconds (``time.process_time``), nodes and
+nodes per CPU second, then totals.
+
+    .venv/bin/python benchmarks/search.py [--depth 10] [--positions 10] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from hasamigo import Board
+from hasamigo.engine import Engine, Limit
+
+
+def random_board(rng: random.Random, plies: int) -> Board:
+    board = Board()
+    while board.ply < plies and not board.is_game_over():
+        board.push(rng.choice(list(board.legal_moves)))
+    return board
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=10)
+    parser.add_argument("--positions", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    engine = Engine(table_size=1 << 20)
+    engine.analyse(Board(), Limit(depth=2))  # load the compiled kernels
+    total_t = 0.0
+    total_n = 0
+    for i in range(args.positions):
+        board = random_board(rng, rng.randint(10, 30))
+        if board.is_game_over():
+            continue
+        engine.clear()
+        t0 = time.process_time()
+        a = engine.analyse(board, Limit(depth=args.depth))
+        t = time.process_time() - t0
+        total_t += t
+        total_n += a.nodes
+        print(f"{i:>3} empties {board.empties.bit_count():>2} depth {a.depth:>2} "
+              f"move {a.move!s:>4} score {a.score:>+4} {t:>7.2f} cpu s {a.nodes:>12,} nodes "
+              f"{a.nodes / t / 1e6 if t else 0:>6.1f} M/s")
+    print(f"total: {total_t:.2f} cpu s, {total_n:,} nodes, "
+          f"{total_n / total_t / 1e6 if total_t else 0:.1f} M nodes/s")
+
+
+if __name__ == "__main__":
+    main()

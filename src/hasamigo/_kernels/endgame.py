@@ -1,0 +1,436 @@
+"""Exact endgame leaves: final scores, the last 1-4 empties and shallow solvers (5-7).
+
+Scores are official disc differences from the side to move: the empties of a finished
+game go to the winner, a draw is 0. Each solver takes a window ``(alpha, beta)`` and is
+fail-soft. None is recursive: ``solve5`` calls ``solve4`` and so on, and a pass is a
+second attempt with the pair swapped (``_tryN`` returns ``NO_MOVE`` when the side has no
+move), so every kernel may be cached (recursive cached kernels crashed, numba #6061).
+
+Move order at 5-7 empties: squares in quadrants with an odd number of empties first
+(parity), each part by a fixed square preference (corners, edges, inside, C, X).
+``cnt[0]`` counts the nodes visited.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hasamigo._kernels.bits import ONE, U64, ZERO, lowest_square, popcount
+from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.moves import flips, legal_moves
+from hasamigo._kernels.stability import stable_discs
+
+NO_MOVE = -1000  # below every score: "this side had no move"
+SHALLOW_MAX = 7  # the largest empties count solved here (the search hands over below it)
+# stability cutoff in the solvers for this many empties or more (5, 6, 7 only)
+STABILITY_MIN_EMPTIES = 5
+
+QUADRANTS = np.array(
+    [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000],
+    dtype=np.uint64,
+)
+_CORNERS = 0x8100000000000081
+_C_SQUARES = 0x4281000000008142
+_X_SQUARES = 0x0042000000004200
+_EDGES = 0xFF818181818181FF
+#: Fixed square preference, best first: corners, other edge squares, inside, C, X.
+GROUPS = np.array(
+    [
+        _CORNERS,
+        _EDGES & ~_CORNERS & ~_C_SQUARES,
+        ~_EDGES & ~_X_SQUARES & 0xFFFFFFFFFFFFFFFF,
+        _C_SQUARES,
+        _X_SQUARES,
+    ],
+    dtype=np.uint64,
+)
+N_GROUPS = 5
+
+
+def _neighbour_table() -> np.ndarray:
+    table = np.zeros(64, dtype=np.uint64)
+    for sq in range(64):
+        r, c = divmod(sq, 8)
+        m = 0
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if (dr or dc) and 0 <= r + dr < 8 and 0 <= c + dc < 8:
+                    m |= 1 << ((r + dr) * 8 + c + dc)
+        table[sq] = m
+    return table
+
+
+#: ``NEIGHBOUR[sq]``: the squares around ``sq``; no opponent disc there means no flip.
+NEIGHBOUR = _neighbour_table()
+
+
+@njit(**NJIT_INLINE)
+def final_score(p, o, n_empty):  # type: ignore[no-untyped-def]
+    """Official disc difference of a finished game: the empties go to the winner."""
+    d = popcount(p) - popcount(o)
+    if d > 0:
+        return d + n_empty
+    if d < 0:
+        return d - n_empty
+    return np.int64(0)
+
+
+@njit(**NJIT_INLINE)
+def odd_quadrants(empty):  # type: ignore[no-untyped-def]
+    """Union of the quadrants holding an odd number of ``empty`` squares."""
+    odd = ZERO
+    for q in range(4):
+        if popcount(empty & QUADRANTS[q]) & 1:
+            odd |= QUADRANTS[q]
+    return odd
+
+
+@njit(**NJIT_INLINE)
+def move_flips(p, o, sq):  # type: ignore[no-untyped-def]
+    """Flips of a move on empty ``sq`` (0: not a move), skipping squares with no neighbour."""
+    if NEIGHBOUR[sq] & o:
+        return flips(p, o, sq)
+    return ZERO
+
+
+@njit(**NJIT_INLINE)
+def solve1(p, o, x):  # type: ignore[no-untyped-def]
+    """Exact score with one empty square ``x`` left."""
+    d = popcount(p) - popcount(o)
+    f = move_flips(p, o, x)
+    if f != ZERO:
+        return d + 2 * popcount(f) + 1
+    f = move_flips(o, p, x)
+    if f != ZERO:
+        return d - 2 * popcount(f) - 1
+    if d > 0:
+        return d + 1
+    if d < 0:
+        return d - 1
+    return np.int64(0)
+
+
+@njit(**NJIT_INLINE)
+def _stability_cap(p, o, alpha, empty):  # type: ignore[no-untyped-def]
+    """An upper bound on the score from the opponent's stable discs when it may reach
+    ``alpha`` (else 64): the playable squares are ``p | o | empty``."""
+    full = p | o | empty
+    n = popcount(full)
+    if n - 2 * popcount(o) > alpha:
+        return np.int64(64)
+    return n - 2 * popcount(stable_discs(o, p, full))
+
+
+@njit(**NJIT_INLINE)
+def _try2(p, o, alpha, beta, x1, x2, cnt):  # type: ignore[no-untyped-def]
+    best = np.int64(NO_MOVE)
+    f = move_flips(p, o, x1)
+    if f != ZERO:
+        cnt[0] += 1
+        b = ONE << U64(x1)
+        best = -solve1(o ^ f, p ^ f ^ b, x2)
+        if best >= beta:
+            return best
+    f = move_flips(p, o, x2)
+    if f != ZERO:
+        cnt[0] += 1
+        b = ONE << U64(x2)
+        v = -solve1(o ^ f, p ^ f ^ b, x1)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(**NJIT)
+def solve2(p, o, alpha, beta, x1, x2, cnt):  # type: ignore[no-untyped-def]
+    """Exact score (fail-soft in the window) with empties ``x1``, ``x2``."""
+    cnt[0] += 1
+    v = _try2(p, o, alpha, beta, x1, x2, cnt)
+    if v != NO_MOVE:
+        return v
+    v = _try2(o, p, -beta, -alpha, x1, x2, cnt)
+    if v != NO_MOVE:
+        return -v
+    return final_score(p, o, np.int64(2))
+
+
+@njit(**NJIT_INLINE)
+def _try3(p, o, alpha, beta, x1, x2, x3, cnt):  # type: ignore[no-untyped-def]
+    best = np.int64(NO_MOVE)
+    f = move_flips(p, o, x1)
+    if f != ZERO:
+        b = ONE << U64(x1)
+        best = -solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x2, x3, cnt)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+    f = move_flips(p, o, x2)
+    if f != ZERO:
+        b = ONE << U64(x2)
+        v = -solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x3, cnt)
+        if v >= beta:
+            return v
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+    f = move_flips(p, o, x3)
+    if f != ZERO:
+        b = ONE << U64(x3)
+        v = -solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, cnt)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(**NJIT)
+def solve3(p, o, alpha, beta, x1, x2, x3, cnt):  # type: ignore[no-untyped-def]
+    """Exact score (fail-soft in the window) with three empties."""
+    cnt[0] += 1
+    v = _try3(p, o, alpha, beta, x1, x2, x3, cnt)
+    if v != NO_MOVE:
+        return v
+    v = _try3(o, p, -beta, -alpha, x1, x2, x3, cnt)
+    if v != NO_MOVE:
+        return -v
+    return final_score(p, o, np.int64(3))
+
+
+@njit(**NJIT_INLINE)
+def _try4(p, o, alpha, beta, x1, x2, x3, x4, cnt):  # type: ignore[no-untyped-def]
+    best = np.int64(NO_MOVE)
+    f = move_flips(p, o, x1)
+    if f != ZERO:
+        b = ONE << U64(x1)
+        best = -solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x2, x3, x4, cnt)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+    f = move_flips(p, o, x2)
+    if f != ZERO:
+        b = ONE << U64(x2)
+        v = -solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x3, x4, cnt)
+        if v >= beta:
+            return v
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+    f = move_flips(p, o, x3)
+    if f != ZERO:
+        b = ONE << U64(x3)
+        v = -solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, x4, cnt)
+        if v >= beta:
+            return v
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+    f = move_flips(p, o, x4)
+    if f != ZERO:
+        b = ONE << U64(x4)
+        v = -solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, x3, cnt)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(**NJIT)
+def solve4(p, o, alpha, beta, x1, x2, x3, x4, cnt):  # type: ignore[no-untyped-def]
+    """Exact score (fail-soft in the window) with four empties, tried in the given order."""
+    cnt[0] += 1
+    v = _try4(p, o, alpha, beta, x1, x2, x3, x4, cnt)
+    if v != NO_MOVE:
+        return v
+    v = _try4(o, p, -beta, -alpha, x1, x2, x3, x4, cnt)
+    if v != NO_MOVE:
+        return -v
+    return final_score(p, o, np.int64(4))
+
+
+@njit(**NJIT_INLINE)
+def _take(first, rest):  # type: ignore[no-untyped-def]
+    """Lowest square of ``first`` (or of ``rest`` when ``first`` is empty) and both remainders."""
+    if first != ZERO:
+        sq = lowest_square(first)
+        return sq, first & (first - ONE), rest
+    sq = lowest_square(rest)
+    return sq, first, rest & (rest - ONE)
+
+
+@njit(**NJIT)
+def solve_le4(p, o, alpha, beta, empty, n, cnt):  # type: ignore[no-untyped-def]
+    """Exact score with ``n <= 4`` empties given as a bitboard (odd quadrants first)."""
+    if n == 0:
+        cnt[0] += 1
+        return final_score(p, o, np.int64(0))
+    odd = odd_quadrants(empty)
+    a = empty & odd
+    r = empty & ~odd
+    x1, a, r = _take(a, r)
+    if n == 1:
+        cnt[0] += 1
+        return solve1(p, o, x1)
+    x2, a, r = _take(a, r)
+    if n == 2:
+        return solve2(p, o, alpha, beta, x1, x2, cnt)
+    x3, a, r = _take(a, r)
+    if n == 3:
+        return solve3(p, o, alpha, beta, x1, x2, x3, cnt)
+    x4, a, r = _take(a, r)
+    return solve4(p, o, alpha, beta, x1, x2, x3, x4, cnt)
+
+
+# ---- 5 to 7 empties: the same loop three times, each calling the size below ----------
+
+
+@njit(**NJIT)
+def _try5(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
+    moves = legal_moves(p, o, empty)
+    if moves == ZERO:
+        return np.int64(NO_MOVE)
+    best = np.int64(NO_MOVE)
+    odd = odd_quadrants(empty)
+    for half in range(2):
+        part = moves & (odd if half == 0 else ~odd)
+        for g in range(N_GROUPS):
+            m = part & GROUPS[g]
+            while m != ZERO:
+                sq = lowest_square(m)
+                m &= m - ONE
+                b = ONE << U64(sq)
+                f = flips(p, o, sq)
+                v = -solve_le4(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b, np.int64(4), cnt)
+                if v > best:
+                    if v >= beta:
+                        return v
+                    best = v
+                    if v > alpha:
+                        alpha = v
+    return best
+
+
+@njit(**NJIT)
+def solve5(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
+    cnt[0] += 1
+    if 5 >= STABILITY_MIN_EMPTIES:
+        ub = _stability_cap(p, o, alpha, empty)
+        if ub <= alpha:
+            return ub
+    v = _try5(p, o, alpha, beta, empty, cnt)
+    if v != NO_MOVE:
+        return v
+    v = _try5(o, p, -beta, -alpha, empty, cnt)
+    if v != NO_MOVE:
+        return -v
+    return final_score(p, o, np.int64(5))
+
+
+@njit(**NJIT)
+def _try6(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
+    moves = legal_moves(p, o, empty)
+    if moves == ZERO:
+        return np.int64(NO_MOVE)
+    best = np.int64(NO_MOVE)
+    odd = odd_quadrants(empty)
+    for half in range(2):
+        part = moves & (odd if half == 0 else ~odd)
+        for g in range(N_GROUPS):
+            m = part & GROUPS[g]
+            while m != ZERO:
+                sq = lowest_square(m)
+                m &= m - ONE
+                b = ONE << U64(sq)
+                f = flips(p, o, sq)
+                v = -solve5(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b, cnt)
+                if v > best:
+                    if v >= beta:
+                        return v
+                    best = v
+                    if v > alpha:
+                        alpha = v
+    return best
+
+
+@njit(**NJIT)
+def solve6(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
+    cnt[0] += 1
+    if 6 >= STABILITY_MIN_EMPTIES:
+        ub = _stability_cap(p, o, alpha, empty)
+        if ub <= alpha:
+            return ub
+    v = _try6(p, o, alpha, beta, empty, cnt)
+    if v != NO_MOVE:
+        return v
+    v = _try6(o, p, -beta, -alpha, empty, cnt)
+    if v != NO_MOVE:
+        return -v
+    return final_score(p, o, np.int64(6))
+
+
+@njit(**NJIT)
+def _try7(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
+    moves = legal_moves(p, o, empty)
+    if moves == ZERO:
+        return np.int64(NO_MOVE)
+    best = np.int64(NO_MOVE)
+    odd = odd_quadrants(empty)
+    for half in range(2):
+        part = moves & (odd if half == 0 else ~odd)
+        for g in range(N_GROUPS):
+            m = part & GROUPS[g]
+            while m != ZERO:
+                sq = lowest_square(m)
+                m &= m - ONE
+                b = ONE << U64(sq)
+                f = flips(p, o, sq)
+                v = -solve6(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b, cnt)
+                if v > best:
+                    if v >= beta:
+                        return v
+                    best = v
+                    if v > alpha:
+                        alpha = v
+    return best
+
+
+@njit(**NJIT)
+def solve7(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
+    cnt[0] += 1
+    if 7 >= STABILITY_MIN_EMPTIES:
+        ub = _stability_cap(p, o, alpha, empty)
+        if ub <= alpha:
+            return ub
+    v = _try7(p, o, alpha, beta, empty, cnt)
+    if v != NO_MOVE:
+        return v
+    v = _try7(o, p, -beta, -alpha, empty, cnt)
+    if v != NO_MOVE:
+        return -v
+    return final_score(p, o, np.int64(7))
+
+
+@njit(**NJIT)
+def solve_small(p, o, alpha, beta, empty, n, cnt):  # type: ignore[no-untyped-def]
+    """Exact score (fail-soft in ``(alpha, beta)``) of a position with ``n <= 7`` empties."""
+    if n <= 4:
+        return solve_le4(p, o, alpha, beta, empty, n, cnt)
+    if n == 5:
+        return solve5(p, o, alpha, beta, empty, cnt)
+    if n == 6:
+        return solve6(p, o, alpha, beta, empty, cnt)
+    return solve7(p, o, alpha, beta, empty, cnt)
+
+
+@njit(**NJIT)
+def solve_small_entry(p, o, mask, alpha, beta):  # type: ignore[no-untyped-def]
+    """Python entry point: exact score and node count of a position with at most 7 empties."""
+    p = U64(p)
+    o = U64(o)
+    empty = U64(mask) & ~(p | o)
+    cnt = np.zeros(1, dtype=np.int64)
+    v = solve_small(p, o, np.int64(alpha), np.int64(beta), empty, popcount(empty), cnt)
+    return v, cnt[0]

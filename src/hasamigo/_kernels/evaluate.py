@@ -1,0 +1,154 @@
+"""Static evaluation v1: hand-built, phase-aware features on ``(player, opponent)``.
+
+The interface the search relies on is one kernel, ``evaluate(p, o, mask, params)``: the
+score of the position for the side to move, an int in disc-difference units clamped to
+[-64, 64] (a finished game gets its exact official score), from an opaque parameter array
+built in Python (``default_params()``). A trained
+pattern evaluation replaces this module's ``evaluate``/``default_params`` pair and leaves
+the search untouched.
+
+Features, each ``player - opponent`` (positive is good for the side to move), weighted
+in 1/100 disc and blended linearly between the opening (60 empties) and the end (0):
+mobility (corner moves count twice), frontier (opponent frontier minus own), corners,
+X- and C-squares next to an empty corner (penalised), edge discs anchored on a corner
+("stable-ish"), parity (who gets the last move) and the disc difference.
+The corner/edge features assume the standard 8×8 frame; on other shapes they are only
+weaker, never wrong (the search is exact wherever it reaches the end).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hasamigo._kernels.bits import U64, ZERO, popcount
+from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.endgame import final_score
+from hasamigo._kernels.moves import legal_moves
+
+CORNERS = U64(0x8100000000000081)
+A1 = U64(0x0000000000000001)
+H1 = U64(0x0000000000000080)
+A8 = U64(0x0100000000000000)
+H8 = U64(0x8000000000000000)
+FILE_A = U64(0x0101010101010101)
+FILE_GATHER = U64(0x0102040810204080)  # (x & FILE_A) * this >> 56: column a as a byte
+NOT_A = U64(0xFEFEFEFEFEFEFEFE)
+NOT_H = U64(0x7F7F7F7F7F7F7F7F)
+S1 = U64(1)
+S7 = U64(7)
+S8 = U64(8)
+S9 = U64(9)
+S56 = U64(56)
+
+# feature indices (rows of the parameter array; columns: opening weight, end weight)
+MOBILITY, FRONTIER, CORNER, X_SQUARE, C_SQUARE, EDGE, PARITY, DISCS = range(8)
+N_FEATURES = 8
+PHASE = 60  # empties at the start of an 8×8 game
+
+
+def default_params() -> np.ndarray:
+    """The hand-set weights, shape ``(N_FEATURES, 2)``: 1/100 disc per unit of feature."""
+    w = np.zeros((N_FEATURES, 2), dtype=np.int64)
+    w[MOBILITY] = (80, 40)
+    w[FRONTIER] = (30, 10)
+    w[CORNER] = (450, 250)
+    w[X_SQUARE] = (300, 80)
+    w[C_SQUARE] = (100, 30)
+    w[EDGE] = (90, 120)
+    w[PARITY] = (0, 150)
+    w[DISCS] = (-6, 50)
+    return w
+
+
+def _edge_table() -> np.ndarray:
+    """``EDGE[byte]``: discs of an edge line contiguous from either end (each counted once)."""
+    table = np.zeros(256, dtype=np.int64)
+    for b in range(256):
+        anchored = 0
+        for i in range(8):
+            if not b >> i & 1:
+                break
+            anchored |= 1 << i
+        for i in range(7, -1, -1):
+            if not b >> i & 1:
+                break
+            anchored |= 1 << i
+        table[b] = bin(anchored).count("1")
+    return table
+
+
+EDGE_TABLE = _edge_table()
+
+
+@njit(**NJIT_INLINE)
+def neighbours(x):  # type: ignore[no-untyped-def]
+    """Squares next to a square of ``x`` in one of the eight directions."""
+    w = (x >> S1) & NOT_H
+    e = (x << S1) & NOT_A
+    r = x | w | e
+    return w | e | (r << S8) | (r >> S8)
+
+
+@njit(**NJIT_INLINE)
+def anchored_edges(x):  # type: ignore[no-untyped-def]
+    """Discs of ``x`` on the four edges in an unbroken run from a corner."""
+    top = EDGE_TABLE[np.int64(x & U64(0xFF))]
+    bottom = EDGE_TABLE[np.int64(x >> S56)]
+    left = EDGE_TABLE[np.int64(((x & FILE_A) * FILE_GATHER) >> S56)]
+    right = EDGE_TABLE[np.int64((((x >> S7) & FILE_A) * FILE_GATHER) >> S56)]
+    return top + bottom + left + right
+
+
+@njit(**NJIT_INLINE)
+def _weight(params, k, ne):  # type: ignore[no-untyped-def]
+    return (params[k, 0] * ne + params[k, 1] * (PHASE - ne)) // PHASE
+
+
+@njit(**NJIT_INLINE)
+def evaluate(p, o, mask, params):  # type: ignore[no-untyped-def]
+    """Score of ``(p, o)`` for the side to move in discs, clamped to [-64, 64]."""
+    empty = mask & ~(p | o)
+    ne = popcount(empty)
+    if ne > PHASE:
+        ne = np.int64(PHASE)
+    mp = legal_moves(p, o, mask)
+    mo = legal_moves(o, p, mask)
+    if mp == ZERO and mo == ZERO:
+        return final_score(p, o, popcount(empty))
+    mobility = popcount(mp) + popcount(mp & CORNERS) - popcount(mo) - popcount(mo & CORNERS)
+    near_empty = neighbours(empty)
+    frontier = popcount(near_empty & o) - popcount(near_empty & p)
+    corners = popcount(p & CORNERS) - popcount(o & CORNERS)
+    ec = empty & CORNERS
+    xm = ((ec & A1) << S9) | ((ec & H1) << S7) | ((ec & A8) >> S7) | ((ec & H8) >> S9)
+    cm = (((ec & A1) << S1) | ((ec & A1) << S8) | ((ec & H1) >> S1) | ((ec & H1) << S8)
+          | ((ec & A8) << S1) | ((ec & A8) >> S8) | ((ec & H8) >> S1) | ((ec & H8) >> S8))
+    xs = popcount(o & xm) - popcount(p & xm)
+    cs = popcount(o & cm) - popcount(p & cm)
+    edges = anchored_edges(p) - anchored_edges(o)
+    parity = np.int64(1) if ne & 1 else np.int64(-1)
+    discs = popcount(p) - popcount(o)
+    s = (_weight(params, MOBILITY, ne) * mobility
+         + _weight(params, FRONTIER, ne) * frontier
+         + _weight(params, CORNER, ne) * corners
+         + _weight(params, X_SQUARE, ne) * xs
+         + _weight(params, C_SQUARE, ne) * cs
+         + _weight(params, EDGE, ne) * edges
+         + _weight(params, PARITY, ne) * parity
+         + _weight(params, DISCS, ne) * discs)
+    s = (s + 50) // 100 if s >= 0 else -((50 - s) // 100)
+    if s > 64:
+        return np.int64(64)
+    if s < -64:
+        return np.int64(-64)
+    return s
+
+
+@njit(**NJIT)
+def evaluate_position(p, o, mask, params):  # type: ignore[no-untyped-def]
+    """Python entry point for :func:`evaluate`."""
+    return evaluate(U64(p), U64(o), U64(mask), params)
+
+
+__all__ = ["default_params", "evaluate", "evaluate_position"]

@@ -1,0 +1,227 @@
+"""Commands on the engine: solve (OBF suites), analyse (ranked moves), bench (speed)."""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from hasamigo.cli import JsonOpt, VariantOpt, app, console, emit_json, fail, variant_named
+from hasamigo.cli.core import parse_position
+from hasamigo.errors import HasamigoError
+
+ScoreNote = "Scores are disc differences from the side to move."
+
+
+@app.command()
+def solve(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="An OBF file.")],
+    exact: Annotated[bool, typer.Option("--exact", help="Exact scores (default).")] = False,
+    wld: Annotated[bool, typer.Option("--wld", help="Only win/loss/draw (faster).")] = False,
+    table_bits: Annotated[int, typer.Option(min=10, max=28, help="Hash table: 2^N rows.")] = 22,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve every position of an OBF file and compare with the answers in it.
+
+    Prints per position the best move, score, agreement, CPU time, nodes and nodes/s, then
+    totals; exit status 1 if any answer disagrees. Scores are disc differences from the
+    side to move. JSON: {positions: [{index, move, score, expected_score, ok, seconds,
+    nodes}], total_seconds, all_ok}.
+    """
+    from hasamigo.engine import solve_obf_file
+
+    if exact and wld:
+        raise fail("choose one of --exact and --wld")
+    mode = "wld" if wld else "exact"
+
+    def show(row: dict[str, Any]) -> None:
+        if as_json:
+            return
+        rate = row["nodes"] / row["seconds"] / 1e6 if row["seconds"] > 0 else 0.0
+        expected = "?" if row["expected_score"] is None else f"{row['expected_score']:+d}"
+        verdict = "ok" if row["ok"] else "[bold red]DISAGREES[/]"
+        console.print(
+            f"#{row['index']:<3} {row['move']:>4} {row['score']:+4d} (file {expected:>3}) "
+            f"{verdict:>3} {row['seconds']:8.2f} s {row['nodes']:>14,} nodes {rate:7.1f} M/s",
+            highlight=False,
+        )
+
+    try:
+        result = solve_obf_file(file, mode, table_size=1 << table_bits, on_result=show)
+    except (HasamigoError, ValueError, OSError) as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        emit_json(result)
+    else:
+        nodes = sum(p["nodes"] for p in result["positions"])
+        total = result["total_seconds"]
+        bad = sum(1 for p in result["positions"] if not p["ok"])
+        rate = nodes / total / 1e6 if total > 0 else 0.0
+        console.print(
+            f"{len(result['positions'])} positions ({mode}): {total:.2f} CPU s, {nodes:,} nodes, "
+            f"{rate:.1f} M nodes/s; {bad} disagree",
+            highlight=False,
+        )
+    if not result["all_ok"]:
+        raise typer.Exit(1)
+
+
+@app.command()
+def analyse(
+    position: Annotated[str, typer.Argument(help="A transcript (f5d6c3…) or a board string.")],
+    depth: Annotated[int | None, typer.Option(min=1, max=60, help="Search depth (plies).")] = None,
+    seconds: Annotated[
+        float | None, typer.Option("--time", min=0.01, help="Time limit (s).")
+    ] = None,
+    best: Annotated[int, typer.Option("--best", min=1, help="Show only the N best moves.")] = 64,
+    variant: VariantOpt = "standard",
+    as_json: JsonOpt = False,
+) -> None:
+    """Rank every legal move with its score and principal variation.
+
+    Scores are disc differences from the side to move; a depth reaching the end of the game
+    gives exact scores. JSON: {board, turn, depth, exact, nodes, seconds, nodes_per_second,
+    moves: [{move, score, pv}]}.
+    """
+    from hasamigo.engine import Engine, Limit
+
+    cls = variant_named(variant)
+    try:
+        board = parse_position(position, cls)
+    except HasamigoError as exc:
+        raise fail(str(exc)) from None
+    if board.is_game_over():
+        raise fail("the game is over: nothing to analyse")
+    limit = Limit(depth=depth, time=seconds) if depth or seconds else Limit(depth=10)
+    engine = Engine()
+    try:
+        analysis = engine.analyse(board, limit, multipv=len(board.legal_moves))
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    moves: list[dict[str, Any]] = [
+        {
+            "move": board.move_name(line.move),
+            "score": line.score,
+            "pv": [board.move_name(m) for m in line.pv],
+        }
+        for line in list(analysis.lines or ())[:best]
+    ]
+    data: dict[str, Any] = {
+        "board": board.to_string(),
+        "turn": str(board.turn),
+        "depth": analysis.depth,
+        "exact": analysis.exact,
+        "nodes": analysis.nodes,
+        "seconds": round(analysis.seconds, 6),
+        "nodes_per_second": round(analysis.nps),
+        "moves": moves,
+    }
+    if as_json:
+        emit_json(data)
+        return
+    kind = "exact" if analysis.exact else f"depth {analysis.depth}"
+    table = Table(
+        "move",
+        "score",
+        "principal variation",
+        caption=f"{board.turn} to move — {kind}, {analysis.nodes:,} nodes "
+        f"in {analysis.seconds:.2f} s. {ScoreNote}",
+    )
+    for row in moves:
+        table.add_row(row["move"], f"{row['score']:+d}", " ".join(row["pv"]))
+    console.print(table)
+
+
+@app.command()
+def bench(
+    perft_depth: Annotated[int, typer.Option(min=1, max=14, help="Perft depth.")] = 10,
+    midgame_depth: Annotated[int, typer.Option(min=1, max=20, help="Midgame depth.")] = 12,
+    suite: Annotated[str, typer.Option(help="FFO suite: '1-19' or '20-39'.")] = "1-19",
+    as_json: JsonOpt = False,
+) -> None:
+    """Speed figures on this machine: perft leaves/s, exact endgame solving of an FFO suite,
+    midgame search nodes/s (CPU time, one thread).
+
+    JSON: {perft: {depth, leaves, seconds, leaves_per_second}, endgame: {suite, positions,
+    all_ok, seconds, nodes, nodes_per_second}, midgame: {depth, positions, seconds, nodes,
+    nodes_per_second}}.
+    """
+    from hasamigo import Board
+    from hasamigo.engine import Engine, Limit, solve_obf_file
+    from hasamigo.notation.transcript import parse_transcript
+
+    if suite not in ("1-19", "20-39"):
+        raise fail("--suite must be '1-19' or '20-39'")
+    report: dict[str, Any] = {}
+
+    board = Board()
+    board.perft(1)
+    t0 = time.process_time()
+    leaves = board.perft(perft_depth)
+    sec = time.process_time() - t0
+    report["perft"] = {
+        "depth": perft_depth,
+        "leaves": leaves,
+        "seconds": round(sec, 4),
+        "leaves_per_second": round(leaves / sec) if sec > 0 else None,
+    }
+
+    obf = resources.files("hasamigo") / "data" / "ffo" / f"fforum-{suite}.obf"
+    with resources.as_file(obf) as path:
+        solve_obf_file(path, "exact", table_size=1 << 16, first=1)  # compile/load kernels
+        result = solve_obf_file(path, "exact", table_size=1 << 22)
+    nodes = sum(p["nodes"] for p in result["positions"])
+    sec = result["total_seconds"]
+    report["endgame"] = {
+        "suite": suite,
+        "positions": len(result["positions"]),
+        "all_ok": result["all_ok"],
+        "seconds": round(sec, 3),
+        "nodes": nodes,
+        "nodes_per_second": round(nodes / sec) if sec > 0 else None,
+    }
+
+    # Four balanced 8-move openings (XOT list, M. Berg).
+    openings = ["f5d6c4d3c2b3b4b5", "f5f4g3g6f3g4e3e2", "f5f6d3c5d6c7b5e3", "f5f6d3c5c6e3c4b4"]
+    engine = Engine()
+    nodes = 0
+    t0 = time.process_time()
+    for line in openings:
+        start = Board()
+        for move in parse_transcript(line):
+            start.push(move)
+        engine.clear()
+        nodes += engine.analyse(start, Limit(depth=midgame_depth)).nodes
+    sec = time.process_time() - t0
+    report["midgame"] = {
+        "depth": midgame_depth,
+        "positions": len(openings),
+        "seconds": round(sec, 3),
+        "nodes": nodes,
+        "nodes_per_second": round(nodes / sec) if sec > 0 else None,
+    }
+    if as_json:
+        emit_json(report)
+        return
+    p, e, m = report["perft"], report["endgame"], report["midgame"]
+    console.print(
+        f"perft {p['depth']}: {p['leaves']:,} leaves in {p['seconds']:.2f} CPU s = "
+        f"{(p['leaves_per_second'] or 0) / 1e6:.1f} M leaves/s",
+        highlight=False,
+    )
+    console.print(
+        f"FFO {e['suite']}: {e['positions']} positions {'all right' if e['all_ok'] else 'WRONG'} "
+        f"in {e['seconds']:.2f} CPU s, {(e['nodes_per_second'] or 0) / 1e6:.1f} M nodes/s",
+        highlight=False,
+    )
+    console.print(
+        f"midgame depth {m['depth']}: {m['nodes']:,} nodes in {m['seconds']:.2f} CPU s = "
+        f"{(m['nodes_per_second'] or 0) / 1e6:.1f} M nodes/s",
+        highlight=False,
+    )
+    if not e["all_ok"]:
+        raise typer.Exit(1)

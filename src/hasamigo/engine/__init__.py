@@ -1,0 +1,32 @@
+"""Engines: the in-process searcher and solver, limits and levels.
+
+Scores are disc differences from the side to move.
+
+>>> from hasamigo import Board
+>>> from hasamigo.engine import Engine, Limit
+>>> board = Board("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOO- X")
+>>> Engine(table_size=1 << 10).solve(board).score
+64
+"""
+
+from __future__ import annotations
+
+from hasamigo.engine.core import Analysis, Engine, MoveScore, PlayResult
+from hasamigo.engine.limits import DEFAULT_DEPTH, LEVELS, MAX_LEVEL, Level, Limit, level
+from hasamigo.engine.obf import ObfRecord, read_obf, solve_obf_file
+
+__all__ = [
+    "DEFAULT_DEPTH",
+    "LEVELS",
+    "MAX_LEVEL",
+    "Analysis",
+    "Engine",
+    "Level",
+    "Limit",
+    "MoveScore",
+    "ObfRecord",
+    "PlayResult",
+    "level",
+    "read_obf",
+    "solve_obf_file",
+]

@@ -1,0 +1,354 @@
+"""The in-process engine: analysis, play, exact solving and hints over the search kernels.
+
+Scores are disc differences **from the side to move** (positive: the side to move is
+ahead); exact scores use the official count (empties to the winner, a draw is 0).
+The root is driven here (iterative deepening, aspiration windows, PVS over the root
+moves); each root move is one call of the compiled :func:`~hasamigo._kernels.search.search`,
+which releases the GIL, so a ``threading.Timer`` (or :meth:`Engine.stop` from another
+thread) can stop it through a flag array.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hasamigo._kernels.endgame import solve_small_entry
+from hasamigo._kernels.evaluate import default_params
+from hasamigo._kernels.hashtable import hash_clear, hash_move, hash_new
+from hasamigo._kernels.search import (
+    ABORTED,
+    ALL_FLAGS,
+    CTL_SIZE,
+    LIMIT,
+    NODES,
+    PASS_MOVE,
+    child_position,
+    evaluate_entry,
+    search,
+)
+from hasamigo.board import Board
+from hasamigo.engine.limits import DEFAULT_DEPTH, Level, Limit, level
+from hasamigo.move import BLACK, PASS, Move
+from hasamigo.squares import bits
+
+MODES = ("exact", "wld")
+PRESEARCH_EMPTIES = 12  # exact solves above this many empties sort the root by a search first
+PRESEARCH_DEPTH = 8  # ...of at most this many plies, stopping 10 plies short of the end
+
+
+@dataclass(frozen=True, slots=True)
+class MoveScore:
+    """One line of an analysis: a move, its score (side to move) and principal variation."""
+
+    move: Move
+    score: int
+    pv: tuple[Move, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Result of :meth:`Engine.analyse`.
+
+    ``score`` is from the **side to move**, in discs (exact when ``exact``); in
+    ``mode='wld'`` only its sign is known and it is -1, 0 or +1. ``lines`` holds the
+    ``multipv`` best moves (all moves for hints), best first.
+    """
+
+    move: Move
+    score: int
+    pv: tuple[Move, ...]
+    depth: int
+    nodes: int
+    seconds: float
+    exact: bool
+    mode: str = "midgame"
+    lines: tuple[MoveScore, ...] = field(default=())
+
+    @property
+    def nps(self) -> float:
+        """Nodes per second (wall clock)."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayResult:
+    """The move chosen by :meth:`Engine.play` and the analysis behind it."""
+
+    move: Move
+    analysis: Analysis
+
+
+class _Stopped(Exception):
+    """The stop flag or the node budget ended a search."""
+
+
+class Engine:
+    """Midgame search and exact endgame solver with one transposition table.
+
+    ``table_size`` is the number of table rows (a power of two; 32 bytes each).
+
+    >>> from hasamigo import Board
+    >>> engine = Engine(table_size=1 << 12)
+    >>> a = engine.analyse(Board(), Limit(depth=2))
+    >>> a.depth, a.exact, len(a.pv) >= 1
+    (2, False, True)
+    """
+
+    def __init__(self, table_size: int = 1 << 20, params: np.ndarray | None = None) -> None:
+        self._keys, self._vals = hash_new(table_size)
+        self._params = default_params() if params is None else np.asarray(params, dtype=np.int64)
+        self._stop = np.zeros(1, dtype=np.int64)
+        self._date = 0
+        self._lock = threading.Lock()
+        self._nodes = 0
+        self._budget = 0
+
+    # ---- control ------------------------------------------------------------------
+    def stop(self) -> None:
+        """Ask a running search (in another thread) to stop and return what it has."""
+        self._stop[0] = 1
+
+    def clear(self) -> None:
+        """Forget the transposition table."""
+        hash_clear(self._keys, self._vals)
+
+    # ---- public API ----------------------------------------------------------------
+    def analyse(self, board: Board, limit: Limit | None = None, *, multipv: int = 1) -> Analysis:
+        """Search ``board`` within ``limit``; the score is from the side to move.
+
+        ``multipv > 1`` scores that many best moves (each searched with a full window)."""
+        limit = limit or Limit()
+        return self._run(board, limit, multipv=multipv, mode="midgame")
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        """Choose a move for the side to move."""
+        analysis = self.analyse(board, limit)
+        return PlayResult(analysis.move, analysis)
+
+    def solve(self, board: Board, mode: str = "exact", limit: Limit | None = None) -> Analysis:
+        """Perfect play: the exact score (``'exact'``) or only win/loss/draw (``'wld'``,
+        score -1/0/+1), from the side to move. ``limit`` may bound time or nodes."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        limit = Limit(depth=64, time=limit.time, nodes=limit.nodes) if limit else Limit(depth=64)
+        return self._run(board, limit, multipv=1, mode=mode)
+
+    def hints(self, board: Board, limit: Limit | None = None) -> list[MoveScore]:
+        """Every legal move with its score (side to move), best first."""
+        limit = limit or Limit()
+        n = max(1, len(board.legal_moves))
+        return list(self._run(board, limit, multipv=n, mode="midgame").lines)
+
+    def play_level(self, board: Board, number: int) -> PlayResult:
+        """Play at a level of :data:`~hasamigo.engine.limits.LEVELS` (1 weakest)."""
+        lv: Level = level(number)
+        empties = board.empties.bit_count()
+        if empties <= lv.exact_from:
+            analysis = self.solve(board, "exact")
+        elif empties <= lv.wld_from:
+            analysis = self.solve(board, "wld")
+        else:
+            analysis = self.analyse(board, Limit(depth=lv.depth))
+        return PlayResult(analysis.move, analysis)
+
+    def evaluate(self, board: Board) -> int:
+        """The static evaluation of ``board`` for the side to move (discs)."""
+        p, o, mask = _pair(board)
+        return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), self._params))
+
+    # ---- the root -------------------------------------------------------------------
+    def _kernel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int) -> int:
+        ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+        if self._budget:
+            left = self._budget - self._nodes
+            if left <= 0:
+                raise _Stopped
+            ctl[LIMIT] = left
+        v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
+                   self._keys, self._vals, self._date, self._params, self._stop, ctl, ALL_FLAGS)
+        self._nodes += int(ctl[NODES])
+        if ctl[ABORTED]:
+            raise _Stopped
+        return int(v)
+
+    def _root(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
+              order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
+        """PVS over the root moves in ``order``; ``every``: a full window for each move.
+
+        Returns the best score and ``(score, move)`` pairs (bounds for scouted moves)."""
+        best = -65
+        scores: list[tuple[int, int]] = []
+        a = alpha
+        for i, sq in enumerate(order):
+            cp, co = child_position(np.uint64(p), np.uint64(o), sq)
+            d = depth if sq == PASS_MOVE else depth - 1
+            if every:
+                v = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha)
+            elif i == 0:
+                v = -self._kernel(int(cp), int(co), mask, d, -beta, -a)
+            else:
+                v = -self._kernel(int(cp), int(co), mask, d, -a - 1, -a)
+                if a < v < beta:
+                    v = -self._kernel(int(cp), int(co), mask, d, -beta, -v)
+            scores.append((v, sq))
+            if v > best:
+                best = v
+                if v > a:
+                    a = v
+                if v >= beta and not every:
+                    break
+        return best, scores
+
+    def _run(self, board: Board, limit: Limit, *, multipv: int, mode: str) -> Analysis:
+        p, o, mask = _pair(board)
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("this engine is already searching (use one engine per thread)")
+        timer = None
+        try:
+            self._stop[0] = 0
+            self._date = (self._date + 1) % 30000
+            self._nodes = 0
+            self._budget = limit.nodes or 0
+            if limit.time is not None:
+                timer = threading.Timer(limit.time, self.stop)
+                timer.daemon = True
+                timer.start()
+            return self._iterate(p, o, mask, board, limit, multipv, mode)
+        finally:
+            if timer is not None:
+                timer.cancel()
+            self._lock.release()
+
+    def _iterate(self, p: int, o: int, mask: int, board: Board, limit: Limit,
+                 multipv: int, mode: str) -> Analysis:
+        t0 = time.perf_counter()
+        empties = (mask & ~(p | o)).bit_count()
+        moves = list(bits(int(_legal(p, o, mask))))
+        if not moves:
+            if not _legal(o, p, mask):
+                raise ValueError("the game is over: nothing to analyse")
+            moves = [PASS_MOVE]
+        max_depth = limit.depth if limit.depth is not None else (
+            64 if limit.time is not None or limit.nodes is not None else DEFAULT_DEPTH)
+        if mode != "midgame":
+            max_depth = 64
+        final = min(max_depth, empties)
+        exact_goal = max_depth >= empties
+        depths = list(range(1, final + 1))
+        if exact_goal and mode != "midgame" and final > PRESEARCH_EMPTIES:
+            # sort the root and fill the table's moves with a short search, then solve
+            depths = [*range(1, min(PRESEARCH_DEPTH, final - 10) + 1), final]
+        elif exact_goal and mode != "midgame":
+            depths = [final]
+        every = multipv > 1
+        order = moves
+        done: tuple[int, int, list[tuple[int, int]]] | None = None  # depth, score, scores
+        prev_score = 0
+        for depth in depths:
+            exact = depth >= empties
+            try:
+                if exact and mode == "wld":
+                    score, scores = self._root(p, o, mask, depth, -1, 1, order, every)
+                elif exact or every or depth <= 2:
+                    score, scores = self._root(p, o, mask, depth, -64, 64, order, every)
+                else:
+                    score, scores = self._aspiration(p, o, mask, depth, prev_score, order)
+            except _Stopped:
+                break
+            scores.sort(key=lambda t: -t[0])
+            order = [sq for _, sq in scores] + [sq for sq in order if sq not in
+                                                {s for _, s in scores}]
+            done = (depth, score, scores)
+            prev_score = score
+            if limit.time is not None and time.perf_counter() - t0 > 0.4 * limit.time:
+                break  # the next iteration would not finish in time
+        seconds = time.perf_counter() - t0
+        if done is None:  # stopped before one iteration: the first ordered move, unscored
+            sq = order[0]
+            cp, co = child_position(np.uint64(p), np.uint64(o), sq)
+            v = -int(evaluate_entry(cp, co, np.uint64(mask), self._params))
+            done = (0, v, [(v, sq)])
+        depth, score, scores = done
+        exact = depth >= empties
+        best_sq = scores[0][1]
+        if mode == "wld" and exact:
+            score = (score > 0) - (score < 0)
+        pv = self._pv(p, o, mask, best_sq, depth)
+        lines = tuple(
+            MoveScore(_move(sq), v if mode != "wld" else (v > 0) - (v < 0),
+                      self._pv(p, o, mask, sq, depth) if every else (pv if sq == best_sq else ()))
+            for v, sq in scores[:max(1, multipv)])
+        return Analysis(move=_move(best_sq), score=score, pv=pv, depth=depth, nodes=self._nodes,
+                        seconds=seconds, exact=exact,
+                        mode=mode if mode != "midgame" else ("exact" if exact else "midgame"),
+                        lines=lines)
+
+    def _aspiration(self, p: int, o: int, mask: int, depth: int, guess: int,
+                    order: list[int]) -> tuple[int, list[tuple[int, int]]]:
+        width = 2
+        alpha, beta = max(-64, guess - width), min(64, guess + width)
+        while True:
+            score, scores = self._root(p, o, mask, depth, alpha, beta, order, False)
+            if score <= alpha and alpha > -64:
+                alpha = max(-64, score - width)
+            elif score >= beta and beta < 64:
+                beta = min(64, score + width)
+            else:
+                return score, scores
+            width *= 2
+
+    def _pv(self, p: int, o: int, mask: int, first: int, depth: int) -> tuple[Move, ...]:
+        """The principal variation: ``first``, then the table's moves, then (at 7 empties or
+        fewer) moves the exact solver confirms."""
+        line = [_move(first)]
+        p, o = (int(x) for x in child_position(np.uint64(p), np.uint64(o), first))
+        for _ in range(max(depth, 1) + 10):
+            legal = int(_legal(p, o, mask))
+            if not legal:
+                if not _legal(o, p, mask):
+                    break
+                sq = PASS_MOVE
+            else:
+                sq = int(hash_move(self._keys, self._vals, np.uint64(p), np.uint64(o))[0])
+                if not (0 <= sq < 64 and legal >> sq & 1):
+                    sq = self._small_best(p, o, mask, legal)
+                    if sq < 0:
+                        break
+            line.append(_move(sq))
+            p, o = (int(x) for x in child_position(np.uint64(p), np.uint64(o), sq))
+        return tuple(line)
+
+    def _small_best(self, p: int, o: int, mask: int, legal: int) -> int:
+        """Best move by exact solving when at most 7 squares are empty, else -1."""
+        if (mask & ~(p | o)).bit_count() > 7:
+            return -1
+        best, best_sq = -65, -1
+        for sq in bits(legal):
+            cp, co = child_position(np.uint64(p), np.uint64(o), sq)
+            v = -int(solve_small_entry(np.uint64(cp), np.uint64(co), np.uint64(mask), -64, 64)[0])
+            if v > best:
+                best, best_sq = v, sq
+        return best_sq
+
+
+def _pair(board: Board) -> tuple[int, int, int]:
+    """``(player, opponent, playable mask)`` of a board the kernels can search."""
+    if board.disc_limit is not None or board.in_placement_phase():
+        raise ValueError("the engine searches positions without a disc limit or placement phase")
+    if board.turn is BLACK:
+        return board.black, board.white, board.playable()
+    return board.white, board.black, board.playable()
+
+
+def _legal(p: int, o: int, mask: int) -> int:
+    from hasamigo._kernels.moves import legal_moves_mask
+
+    return int(legal_moves_mask(np.uint64(p), np.uint64(o), np.uint64(mask)))
+
+
+def _move(sq: int) -> Move:
+    return PASS if sq == PASS_MOVE else Move(sq)

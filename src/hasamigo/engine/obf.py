@@ -1,0 +1,101 @@
+"""Solve OBF test suites (FFO) and compare with their answers: :func:`solve_obf_file`.
+
+Positions are read with :mod:`hasamigo.notation.obf` and numbered from the file name
+(``fforum-20-39.obf`` starts at 20) unless ``first`` is given.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hasamigo.board import Board
+from hasamigo.move import Move
+from hasamigo.notation.obf import ObfPosition
+from hasamigo.notation.obf import read_obf as read_obf_positions
+
+
+@dataclass(frozen=True, slots=True)
+class ObfRecord:
+    """One numbered test position with its known answers."""
+
+    index: int
+    position: ObfPosition
+
+    @property
+    def board(self) -> Board:
+        return self.position.board
+
+    @property
+    def best_score(self) -> int | None:
+        return self.position.best_score
+
+    @property
+    def best_moves(self) -> frozenset[Move]:
+        return frozenset(self.position.best_moves)
+
+
+def first_index(path: str | Path) -> int:
+    """Number of a file's first position: 20 for ``fforum-20-39.obf``, else 1."""
+    found = re.search(r"(\d+)-(\d+)(?:-[a-z]+)?\.obf$", Path(path).name)
+    return int(found.group(1)) if found else 1
+
+
+def read_obf(path: str | Path, first: int | None = None) -> list[ObfRecord]:
+    """Every position of an OBF file, numbered in file order from ``first``
+    (default: :func:`first_index`)."""
+    start = first_index(path) if first is None else first
+    return [ObfRecord(start + i, pos) for i, pos in enumerate(read_obf_positions(path))]
+
+
+def solve_obf_file(
+    path: str | Path,
+    mode: str = "exact",
+    *,
+    table_size: int = 1 << 22,
+    first: int | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Solve every position of an OBF file and compare with its answers.
+
+    Returns ``{positions: [{index, move, score, expected_score, ok, seconds, nodes}],
+    total_seconds, all_ok}``. Scores are from the side to move. In ``'wld'`` mode a score
+    is -1, 0 or +1 and ``ok`` compares signs; in ``'exact'`` mode the score must equal the
+    file's best score and the move must be one of its best moves. ``seconds`` is the CPU
+    time of this process. ``on_result`` is called with each position's row as it is solved.
+    """
+    from hasamigo.engine.core import Engine
+
+    engine = Engine(table_size=table_size)
+    positions = []
+    total = 0.0
+    for rec in read_obf(path, first):
+        t0 = time.process_time()
+        analysis = engine.solve(rec.board, mode=mode)
+        seconds = time.process_time() - t0
+        total += seconds
+        expected = rec.best_score
+        if expected is None:
+            ok = True
+        elif mode == "wld":
+            ok = (analysis.score > 0) - (analysis.score < 0) == (expected > 0) - (expected < 0)
+        else:
+            ok = analysis.score == expected and analysis.move in rec.best_moves
+        row = {
+            "index": rec.index,
+            "move": str(analysis.move),
+            "score": analysis.score,
+            "expected_score": expected,
+            "ok": ok,
+            "seconds": seconds,
+            "nodes": analysis.nodes,
+        }
+        positions.append(row)
+        if on_result is not None:
+            on_result(row)
+    return {"positions": positions, "total_seconds": total,
+            "all_ok": all(p["ok"] for p in positions)}

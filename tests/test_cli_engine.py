@@ -1,0 +1,109 @@
+"""The engine commands: solve (OBF), analyse, bench — JSON shapes, verdicts, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from hasamigo import Board
+from hasamigo.cli import app
+from hasamigo.engine import Engine
+
+runner = CliRunner()
+FFO = Path(__file__).parent / "data" / "ffo" / "fforum-1-19.obf"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def first_lines(tmp_path: Path, count: int) -> Path:
+    path = tmp_path / "few.obf"
+    path.write_text("".join(FFO.read_text().splitlines(keepends=True)[:count]))
+    return path
+
+
+def test_solve_json_agrees_with_the_file(tmp_path: Path) -> None:
+    code, out, _ = run("solve", str(first_lines(tmp_path, 3)), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["all_ok"] is True
+    assert [p["index"] for p in data["positions"]] == [1, 2, 3]
+    first = data["positions"][0]
+    assert set(first) == {"index", "move", "score", "expected_score", "ok", "seconds", "nodes"}
+    assert (first["move"], first["score"], first["expected_score"]) == ("g8", 18, 18)
+
+
+def test_solve_text_reports_each_position_and_totals(tmp_path: Path) -> None:
+    code, out, _ = run("solve", str(first_lines(tmp_path, 2)), "--wld")
+    assert code == 0
+    assert "#1" in out and "#2" in out and "0 disagree" in out
+
+
+def test_solve_exits_1_when_an_answer_disagrees(tmp_path: Path) -> None:
+    line = FFO.read_text().splitlines()[0].replace("G8:+18", "G8:+20", 1)
+    path = tmp_path / "wrong.obf"
+    path.write_text(line + "\n")
+    code, out, _ = run("solve", str(path), "--json")
+    assert code == 1
+    row = json.loads(out)["positions"][0]
+    assert row["ok"] is False and row["score"] == 18 and row["expected_score"] == 20
+
+
+def test_solve_refuses_a_malformed_file_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.obf"
+    path.write_text(FFO.read_text().splitlines()[0] + "\n" + "X" * 63 + " X; A1:+2;\n")
+    code, _, err = run("solve", str(path))
+    assert code == 2
+    assert "line 2" in err
+
+
+def test_solve_refuses_both_modes(tmp_path: Path) -> None:
+    code, _, err = run("solve", str(first_lines(tmp_path, 1)), "--exact", "--wld")
+    assert code == 2 and "one of" in err
+
+
+def test_analyse_ranks_every_move_with_a_pv() -> None:
+    code, out, _ = run("analyse", "f5d6c3", "--depth", "4", "--json")
+    assert code == 0
+    data = json.loads(out)
+    board = Board()
+    for name in ("f5", "d6", "c3"):
+        board.play(name)
+    assert sorted(m["move"] for m in data["moves"]) == sorted(
+        board.move_name(m) for m in board.legal_moves
+    )
+    scores = [m["score"] for m in data["moves"]]
+    assert scores == sorted(scores, reverse=True)
+    assert all(m["pv"] and m["pv"][0] == m["move"] for m in data["moves"])
+    assert data["turn"] == "white" and data["depth"] == 4 and data["exact"] is False
+
+
+def test_analyse_is_exact_near_the_end() -> None:
+    line = FFO.read_text().splitlines()[0]
+    board = Board(line.split(";")[0])
+    code, out, _ = run("analyse", "--depth", "30", "--best", "1", "--json", "--", board.to_string())
+    assert code == 0
+    data = json.loads(out)
+    assert data["exact"] is True
+    assert data["moves"] == [{"move": "g8", "score": 18, "pv": data["moves"][0]["pv"]}]
+    assert Engine().solve(board).score == 18
+
+
+def test_analyse_refuses_a_finished_game_and_bad_input() -> None:
+    code, _, err = run("analyse", "--", "X" + "-" * 63 + " O")
+    assert code == 2 and "over" in err
+    code, _, err = run("analyse", "f5z9")
+    assert code == 2 and "z9" in err
+
+
+def test_bench_json_shape() -> None:
+    code, out, _ = run("bench", "--perft-depth", "6", "--midgame-depth", "4", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["perft"]["leaves"] == 8200
+    assert data["endgame"]["all_ok"] is True and data["endgame"]["positions"] == 19
+    assert data["midgame"]["depth"] == 4 and data["midgame"]["nodes"] > 0

@@ -1,0 +1,158 @@
+"""Midgame search: same scores with and without the table and move ordering, the same as
+a plain fixed-depth negamax, limits that stop it, kernels that load from the cache."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+from naive_search import ALL, minimax, random_position
+
+from hasamigo import Board
+from hasamigo._kernels import endgame, evaluate, hashtable, search
+from hasamigo._kernels.evaluate import default_params
+from hasamigo._kernels.hashtable import hash_new
+from hasamigo._kernels.search import (
+    ABORTED,
+    ALL_FLAGS,
+    CTL_SIZE,
+    LIMIT,
+    NODES,
+    USE_HASH,
+    USE_ORDER,
+    evaluate_entry,
+)
+from hasamigo.engine import Engine, Limit
+
+PARAMS = default_params()
+
+
+def kernel(p: int, o: int, depth: int, flags: int = ALL_FLAGS, alpha: int = -64, beta: int = 64,
+           limit: int = 0, stop: np.ndarray | None = None) -> tuple[int, np.ndarray]:
+    keys, vals = hash_new(1 << 14)
+    ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+    ctl[LIMIT] = limit
+    stop = np.zeros(1, dtype=np.int64) if stop is None else stop
+    v = search.search(np.uint64(p), np.uint64(o), np.uint64(ALL), depth, alpha, beta, keys, vals,
+                      1, PARAMS, stop, ctl, flags)
+    return int(v), ctl
+
+
+def ev(p: int, o: int) -> int:
+    return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(ALL), PARAMS))
+
+
+def midgame_positions(seed: int, count: int, lo: int = 20, hi: int = 50) -> list[tuple[int, int]]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = random_position(rng, rng.randint(lo, hi))
+        if pos is not None:
+            out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_search_equals_plain_negamax(depth: int) -> None:
+    for p, o in midgame_positions(depth, 12):
+        assert kernel(p, o, depth)[0] == minimax(p, o, depth, ev)
+
+
+def test_table_and_ordering_do_not_change_the_score() -> None:
+    for p, o in midgame_positions(99, 25, 14, 54):
+        for depth in (1, 2, 3, 4, 5):
+            ref = kernel(p, o, depth, 0)[0]
+            for flags in (USE_HASH, USE_ORDER, ALL_FLAGS):
+                assert kernel(p, o, depth, flags)[0] == ref, (hex(p), hex(o), depth, flags)
+            # a narrow window gives a correct bound
+            v = kernel(p, o, depth, ALL_FLAGS, ref, ref + 1)[0]
+            assert v <= ref  # exact <= alpha: a fail low
+            assert kernel(p, o, depth, ALL_FLAGS, ref - 1, ref)[0] >= ref
+
+
+def test_engine_iterative_deepening_keeps_the_fixed_depth_score() -> None:
+    engine = Engine(table_size=1 << 14)
+    for p, o in midgame_positions(5, 6, 30, 50):
+        board = Board()
+        board.black, board.white = p, o
+        for depth in (3, 4):
+            analysis = engine.analyse(board, Limit(depth=depth))
+            assert analysis.score == kernel(p, o, depth, 0)[0]
+            assert analysis.depth == depth and not analysis.exact
+
+
+def test_evaluation_is_bounded_and_symmetric_in_sign_of_material() -> None:
+    for p, o in midgame_positions(8, 50, 0, 55):
+        assert -64 <= ev(p, o) <= 64
+    # one colour wiped out (no moves left for anyone) is scored exactly by the search
+    assert kernel(0xFF, 0, 3)[0] == 64
+
+
+def test_node_budget_and_stop_flag_abort_the_kernel() -> None:
+    p, o = midgame_positions(1, 1, 40, 40)[0]
+    _, ctl = kernel(p, o, 12, limit=5000)
+    assert ctl[ABORTED] == 1 and ctl[NODES] < 5000 + 2048
+    stop = np.ones(1, dtype=np.int64)
+    _, ctl = kernel(p, o, 12, stop=stop)
+    assert ctl[ABORTED] == 1 and ctl[NODES] <= 1024
+
+
+def test_time_limit_and_stop_from_another_thread() -> None:
+    engine = Engine(table_size=1 << 16)
+    board = Board()
+    t0 = time.perf_counter()
+    analysis = engine.analyse(board, Limit(time=0.3))
+    assert time.perf_counter() - t0 < 2.0
+    assert analysis.depth >= 1 and analysis.move in board.legal_moves
+    threading.Timer(0.2, engine.stop).start()
+    t0 = time.perf_counter()
+    analysis = engine.analyse(board, Limit(depth=40))
+    assert time.perf_counter() - t0 < 2.0 and analysis.depth < 40
+
+
+def test_node_limit_through_the_api() -> None:
+    analysis = Engine(table_size=1 << 16).analyse(Board(), Limit(nodes=20_000))
+    assert analysis.nodes < 20_000 + 2048 and analysis.depth >= 1
+
+
+def test_no_kernel_signature_mentions_float64() -> None:
+    """Mixing uint64 with signed ints silently gives float64 in numba: none may appear."""
+    kernel(0x0000000810000000, 0x0000001008000000, 4)
+    kernel(0xFFFFFFFF00FF00FF, 0x00000000FF00FF00, 64)
+    checked = 0
+    for module in (endgame, evaluate, hashtable, search):
+        for name in dir(module):
+            obj = getattr(module, name)
+            for sig in getattr(obj, "nopython_signatures", []):
+                text = str(sig)
+                assert "float" not in text, f"{module.__name__}.{name}: {text}"
+                checked += 1
+    # entry points called from Python always list their signatures (inner kernels only
+    # when compiled in this process rather than loaded from the cache)
+    assert search.search.nopython_signatures and checked >= 2
+
+
+FRESH = """
+import numpy as np
+from hasamigo import Board
+from hasamigo.engine import Engine, Limit
+board = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+a = Engine(table_size=1 << 14).solve(board)
+m = Engine(table_size=1 << 14).analyse(Board(), Limit(depth=5))
+print(a.move, a.score, m.depth)
+"""
+
+
+def test_kernels_work_when_loaded_from_the_cache_in_a_fresh_process() -> None:
+    """Twice: the first run may compile and write the cache, the second loads it
+    (recursive cached kernels segfaulted on load, numba #6061: ours are iterative)."""
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", FRESH], capture_output=True, text=True,
+                             timeout=600)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["g8", "18", "5"]
