@@ -1,0 +1,136 @@
+"""Commands on players: ``match`` between two players and ``study simulate``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
+from hasamigo.errors import HasamigoError
+
+study_app = typer.Typer(help="Experiments of the amusement paper.", no_args_is_help=True)
+app.add_typer(study_app, name="study")
+
+JobsOpt = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", min=1, help="Worker processes (default: the available cores)."),
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives the same games.")]
+
+
+def _jobs(jobs: int | None) -> int:
+    if jobs is not None:
+        return jobs
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _progress(show: bool) -> Progress:
+    return Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                    MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
+                    disable=not show)
+
+
+def _elo_text(value: float | None, sign: int) -> str:
+    if value is None:
+        return "+∞" if sign > 0 else "−∞"
+    return f"{value:+.0f}"
+
+
+@app.command()
+def match(
+    player_a: Annotated[str, typer.Argument(help="A player spec: random, greedy, victory, "
+                                            "amusement, entertainer, engine:N, engine:top, "
+                                            "weakest.")],
+    player_b: Annotated[str, typer.Argument(help="The other player spec.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 10,
+    openings: Annotated[Path | None, typer.Option(
+        "--openings", exists=True, dir_okay=False,
+        help="Transcripts, one opening per line; each is played twice, colours swapped.")] = None,
+    random_plies: Annotated[int, typer.Option(
+        "--random-plies", min=0, max=59, help="Or open with this many random moves.")] = 0,
+    seed: SeedOpt = 0,
+    out: Annotated[Path | None, typer.Option("--out", dir_okay=False,
+                                             help="Save every game (.ggf, .txt, .wtb).")] = None,
+    jobs: JobsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play PLAYER_A against PLAYER_B, colours alternating, games in parallel.
+
+    JSON: {a, b, games, a_wins, draws, b_wins, a_score_pct, elo, elo_ci95: [low, high]}
+    (Elo of A over B; null for an infinite value).
+    """
+    from hasamigo.engine.players import make_player
+    from hasamigo.tournament.match import read_openings, run_match
+
+    if openings is not None and random_plies:
+        raise fail("give either --openings or --random-plies, not both")
+    try:
+        make_player(player_a)
+        make_player(player_b)
+        book = read_openings(openings) if openings is not None else None
+        if out is not None:
+            from hasamigo.notation import detect_format
+
+            detect_format(out)
+    except (HasamigoError, ValueError, OSError) as exc:
+        raise fail(str(exc)) from None
+    progress = _progress(not as_json)
+    with progress:
+        task = progress.add_task(f"{player_a} vs {player_b}", total=games)
+        summary = run_match(player_a, player_b, games, seed=seed, openings=book,
+                            random_plies=random_plies, jobs=_jobs(jobs), out=out,
+                            on_result=lambda _: progress.advance(task))
+    if as_json:
+        emit_json(summary.as_json())
+        return
+    table = Table("", player_a, "draws", player_b, title=f"{games} games, seed {seed}")
+    table.add_row("wins", str(summary.a_wins), str(summary.draws), str(summary.b_wins))
+    table.add_row("discs", str(summary.a_discs), "", str(summary.b_discs))
+    console.print(table)
+    low, high = summary.elo_ci95
+    elo = summary.elo
+    elo_text = _elo_text(elo, 1 if summary.a_score_pct > 50 else -1)
+    console.print(f"{player_a} scores {summary.a_score_pct:.1f}%: Elo {elo_text} "
+                  f"(95%: {_elo_text(low, -1)} .. {_elo_text(high, 1)})", highlight=False)
+    if out is not None:
+        console.print(f"wrote {summary.games} games to {out}", highlight=False)
+
+
+@study_app.command("simulate")
+def study_simulate(
+    games: Annotated[int, typer.Option("--games", "-n", min=1,
+                                       help="Games per (panel player, program) pair.")] = 10,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Simulated weak players against the victory, amusement and entertainer programs.
+
+    The paper: weak humans won 0/6 against victory and 4/6 against amusement.
+    JSON: {rows: [{player, program, games, player_win_pct, naturalness_violations}]}
+    (win % counts a draw as half).
+    """
+    from hasamigo.study.simulate import PANEL, PROGRAMS, simulate
+
+    progress = _progress(not as_json)
+    with progress:
+        task = progress.add_task("study", total=games * len(PANEL) * len(PROGRAMS))
+        rows = simulate(games, seed=seed, jobs=_jobs(jobs),
+                        on_game=lambda _: progress.advance(task))
+    if as_json:
+        emit_json({"rows": [r.as_json() for r in rows]})
+        return
+    table = Table("player", "program", "games", "player win %", "naturalness violations",
+                  title="Simulated weak players (paper: 0/6 vs victory, 4/6 vs amusement)")
+    for r in rows:
+        table.add_row(r.player, r.program, str(r.games), f"{r.player_win_pct:.1f}",
+                      str(r.naturalness_violations))
+    console.print(table)

@@ -1,0 +1,93 @@
+"""Players: one interface (:class:`Player`) for simple players, the amusement paper's two
+programs, our entertainer, the strong engine's levels and a mode that tries to lose.
+
+Specs for :func:`make_player`: ``random``, ``greedy``, ``victory``, ``amusement``,
+``entertainer``, ``engine:N`` (N = 1 .. MAX_LEVEL, or ``engine:top``), ``weakest``.
+
+>>> from hasamigo import Board
+>>> player = make_player("victory", seed=7)
+>>> board = Board()
+>>> move = player.choose(board)
+>>> board.is_legal(move), player.last_kind
+(True, 'normal')
+>>> try:
+...     make_player("nobody")
+... except ValueError as exc:
+...     print(exc)
+unknown player 'nobody'; known: random, greedy, victory, amusement, entertainer,
+engine:N (N = 1..10), engine:top, weakest
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hasamigo.engine import MAX_LEVEL
+from hasamigo.engine.players.base import (
+    EXPECTATION,
+    FORCED,
+    GIFT,
+    GIFT_KINDS,
+    NORMAL,
+    SURPRISE,
+    Choice,
+    Player,
+    move_number,
+)
+from hasamigo.engine.players.entertainer import EntertainerPlayer
+from hasamigo.engine.players.naturalness import Violation, move_losses, violations
+from hasamigo.engine.players.paper import AmusementPlayer, VictoryPlayer, phase
+from hasamigo.engine.players.simple import GreedyPlayer, RandomPlayer
+from hasamigo.engine.players.strong import EnginePlayer, WeakestPlayer
+
+_FACTORIES: dict[str, Callable[[int | None], Player]] = {
+    "random": lambda seed: RandomPlayer(seed=seed),
+    "greedy": lambda seed: GreedyPlayer(seed=seed),
+    "victory": lambda seed: VictoryPlayer(seed=seed),
+    "amusement": lambda seed: AmusementPlayer(seed=seed),
+    "entertainer": lambda seed: EntertainerPlayer(seed=seed),
+    "weakest": lambda seed: WeakestPlayer(seed=seed),
+}
+KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "entertainer",
+               f"engine:N (N = 1..{MAX_LEVEL})", "engine:top", "weakest")
+
+
+def make_player(spec: str, *, seed: int | None = None) -> Player:
+    """The player named by ``spec`` (see the module docstring), seeded for reproducibility."""
+    text = spec.strip().lower()
+    factory = _FACTORIES.get(text)
+    if factory is not None:
+        return factory(seed)
+    if text.startswith("engine:"):
+        number = text.partition(":")[2]
+        if number == "top":
+            return EnginePlayer(MAX_LEVEL, seed=seed)
+        if number.isdigit() and 1 <= int(number) <= MAX_LEVEL:
+            return EnginePlayer(int(number), seed=seed)
+    raise ValueError(f"unknown player {spec!r}; known: {', '.join(KNOWN_SPECS)}")
+
+
+__all__ = [
+    "EXPECTATION",
+    "FORCED",
+    "GIFT",
+    "GIFT_KINDS",
+    "KNOWN_SPECS",
+    "NORMAL",
+    "SURPRISE",
+    "AmusementPlayer",
+    "Choice",
+    "EnginePlayer",
+    "EntertainerPlayer",
+    "GreedyPlayer",
+    "Player",
+    "RandomPlayer",
+    "VictoryPlayer",
+    "Violation",
+    "WeakestPlayer",
+    "make_player",
+    "move_losses",
+    "move_number",
+    "phase",
+    "violations",
+]

@@ -1,0 +1,113 @@
+"""The one interface every player shares: a name, ``choose``, and why it chose.
+
+>>> from hasamigo import Board
+>>> from hasamigo.engine.players import make_player
+>>> player = make_player("greedy", seed=1)
+>>> board = Board()
+>>> move = player.choose(board)
+>>> board.ply, board.is_legal(move)
+(0, True)
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from hasamigo.board import Board
+from hasamigo.game.clock import Clock
+from hasamigo.move import PASS, Move
+from hasamigo.squares import BB_ALL, bits
+
+#: Kinds of choice a player may declare; the last three are planned gifts to the opponent.
+NORMAL = "normal"
+FORCED = "forced"
+EXPECTATION = "expectation"
+SURPRISE = "surprise"
+GIFT = "gift"
+GIFT_KINDS = frozenset({EXPECTATION, SURPRISE, GIFT})
+
+CORNERS = (0, 7, 56, 63)
+#: X-squares ("stars", 星): the diagonal neighbour of each corner, keyed by its corner.
+X_SQUARES = {0: 9, 7: 14, 56: 49, 63: 54}
+#: C-squares: the edge neighbours of each corner.
+C_SQUARES = {0: (1, 8), 7: (6, 15), 56: (48, 57), 63: (62, 55)}
+EDGES = BB_ALL & ~0x007E7E7E7E7E7E00
+
+
+def move_number(board: Board) -> int:
+    """The number of the move about to be played: discs placed so far + 1.
+
+    Passes do not count (the paper's 手数 counts discs placed, as Othello scoresheets do);
+    from the standard start the first move is move 1 and the last can be move 60.
+
+    >>> board = Board()
+    >>> move_number(board)
+    1
+    >>> _ = board.play("f5"); move_number(board)
+    2
+    """
+    return board.occupied.bit_count() - 3
+
+
+class Player(ABC):
+    """A player: ``choose(board)`` returns a legal move (PASS when forced) without changing
+    ``board``. ``last_reason`` explains the last choice in words; ``last_kind`` classifies it
+    (:data:`NORMAL`, :data:`FORCED`, or a planned gift: :data:`EXPECTATION`,
+    :data:`SURPRISE`, :data:`GIFT`). A player keeps state within a game; :meth:`new_game`
+    resets it (players also reset by themselves when they see a shorter game than before).
+    """
+
+    name: str = "player"
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.last_reason: str | None = None
+        self.last_kind: str = NORMAL
+        self._last_ply = -1
+
+    def new_game(self) -> None:
+        """Forget everything about the game in progress."""
+        self._last_ply = -1
+
+    def choose(self, board: Board, clock: Clock | None = None) -> Move:
+        """The move to play on ``board`` (never modified); PASS when it is forced."""
+        if board.ply <= self._last_ply:
+            self.new_game()
+        self._last_ply = board.ply
+        if not board.legal_moves_mask():
+            if board.is_game_over():
+                raise ValueError("the game is over: there is no move to choose")
+            self.last_reason, self.last_kind = "no legal move: pass", FORCED
+            return PASS
+        work = board.copy()
+        move = self._choose(work, clock)
+        if not board.is_legal(move):  # pragma: no cover - a bug in a player
+            raise RuntimeError(f"{self.name} chose the illegal move {move} on {board!r}")
+        return move
+
+    @abstractmethod
+    def _choose(self, board: Board, clock: Clock | None) -> Move:
+        """Choose among the legal moves of ``board`` (a copy; there is at least one)."""
+
+    def explain(self, text: str, kind: str = NORMAL) -> None:
+        self.last_reason, self.last_kind = text, kind
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} seed={self.seed}>"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One move of a game as a player chose it: the move and the player's explanation."""
+
+    move: Move
+    reason: str | None
+    kind: str
+
+
+def squares_of(board: Board) -> list[int]:
+    """The squares of the side to move's legal moves, in index order."""
+    return list(bits(board.legal_moves_mask()))

@@ -1,0 +1,236 @@
+"""The two programs of the amusement paper (SPEC §5): victory-oriented and amusement-oriented.
+
+**Victory** (paper §2.2, §3.2): minimax 5 plies ahead over a weighted-square evaluation (own
+discs × square weight minus the opponent's), with three phases decided at the root:
+
+* opening — until a disc (of either colour) reaches an edge: "keep discs inside, flip few",
+  the mostly negative :data:`OPENING_WEIGHTS`; the paper's opening book is not reproduced
+  (matches vary the openings instead);
+* midgame — from the first disc on an edge: :data:`MIDGAME_WEIGHTS` plus
+  :data:`MOBILITY_WEIGHT` per move of mobility difference (the paper: make the opponent's
+  number of moves small);
+* endgame — from :data:`ENDGAME_CORNERS` corners occupied (ours as well: from
+  :data:`ENDGAME_EMPTIES` empty squares, so a cornerless game still ends counting discs):
+  disc difference ("maximise the final discs").
+
+A finished game scores 1000 × the official disc difference in every phase. The paper's
+weight tables (its figures 1 and 2) are not in its text: :data:`MIDGAME_WEIGHTS` is the
+classic textbook weighted-square table (corner 100, C −20, X −50), :data:`OPENING_WEIGHTS` a
+mostly negative variant of it we wrote (every disc costs, the centre least), as the paper
+describes figure 2. A pass does not use up a ply. Ties are broken by the seeded generator.
+
+**Amusement** (paper §3.3) is victory plus two planned moves, each once per game:
+
+* expectation move — from move :data:`EXPECTATION_FROM` on, the first time a star (X-square)
+  move is available that hands the opponent its corner (after it, the corner is a legal move
+  for the opponent), it is played (the best such move by the search if several);
+* surprise move — at the program's first turn with move number in :data:`SURPRISE_WINDOW`
+  (and at least two legal moves), the move worst for itself by the same minimax.
+
+Move numbers are :func:`~hasamigo.engine.players.base.move_number`: discs placed so far + 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hasamigo._kernels.weighted import MODE_DISCS, MODE_MOBILITY, MODE_WEIGHTED, search
+from hasamigo._kernels.weighted import evaluate_entry as _evaluate_entry
+from hasamigo.board import Board
+from hasamigo.engine.players.base import (
+    CORNERS,
+    EDGES,
+    EXPECTATION,
+    SURPRISE,
+    X_SQUARES,
+    Player,
+    move_number,
+    squares_of,
+)
+from hasamigo.game.clock import Clock
+from hasamigo.move import BLACK, Move
+from hasamigo.squares import BB_CORNERS, square_name
+
+SEARCH_PLIES = 5
+ENDGAME_CORNERS = 2
+ENDGAME_EMPTIES = 10
+MOBILITY_WEIGHT = 4
+EXPECTATION_FROM = 20
+SURPRISE_WINDOW = (30, 35)
+
+OPENING = "opening"
+MIDGAME = "midgame"
+ENDGAME = "endgame"
+
+# fmt: off
+MIDGAME_WEIGHTS = np.array([
+    100, -20,  10,   5,   5,  10, -20, 100,
+    -20, -50,  -2,  -2,  -2,  -2, -50, -20,
+     10,  -2,  -1,  -1,  -1,  -1,  -2,  10,
+      5,  -2,  -1,  -1,  -1,  -1,  -2,   5,
+      5,  -2,  -1,  -1,  -1,  -1,  -2,   5,
+     10,  -2,  -1,  -1,  -1,  -1,  -2,  10,
+    -20, -50,  -2,  -2,  -2,  -2, -50, -20,
+    100, -20,  10,   5,   5,  10, -20, 100,
+], dtype=np.int64)
+
+OPENING_WEIGHTS = np.array([
+     50, -20,  -4,  -4,  -4,  -4, -20,  50,
+    -20, -40,  -6,  -6,  -6,  -6, -40, -20,
+     -4,  -6,  -3,  -2,  -2,  -3,  -6,  -4,
+     -4,  -6,  -2,  -1,  -1,  -2,  -6,  -4,
+     -4,  -6,  -2,  -1,  -1,  -2,  -6,  -4,
+     -4,  -6,  -3,  -2,  -2,  -3,  -6,  -4,
+    -20, -40,  -6,  -6,  -6,  -6, -40, -20,
+     50, -20,  -4,  -4,  -4,  -4, -20,  50,
+], dtype=np.int64)
+# fmt: on
+
+#: phase -> (weights, evaluation mode of :mod:`hasamigo._kernels.weighted`)
+PHASES: dict[str, tuple[np.ndarray, int]] = {
+    OPENING: (OPENING_WEIGHTS, MODE_WEIGHTED),
+    MIDGAME: (MIDGAME_WEIGHTS, MODE_MOBILITY),
+    ENDGAME: (MIDGAME_WEIGHTS, MODE_DISCS),
+}
+
+
+def phase(board: Board) -> str:
+    """The victory program's phase of ``board``.
+
+    >>> phase(Board())
+    'opening'
+    """
+    occupied = board.occupied
+    if (occupied & BB_CORNERS).bit_count() >= ENDGAME_CORNERS or (
+        board.empties.bit_count() <= ENDGAME_EMPTIES
+    ):
+        return ENDGAME
+    if occupied & EDGES:
+        return MIDGAME
+    return OPENING
+
+
+def _pair(board: Board) -> tuple[int, int, int]:
+    if board.turn is BLACK:
+        return board.black, board.white, board.playable()
+    return board.white, board.black, board.playable()
+
+
+def weighted_value(board: Board, depth: int, stage: str | None = None) -> int:
+    """Minimax value of ``board`` for the side to move, ``depth`` plies, phase ``stage``
+    (default: the board's own phase)."""
+    weights, mode = PHASES[stage or phase(board)]
+    p, o, mask = _pair(board)
+    value, _ = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, weights,
+                      MOBILITY_WEIGHT, mode)
+    return int(value)
+
+
+def static_value(board: Board, stage: str | None = None) -> int:
+    """The evaluation of ``board`` for the side to move without search."""
+    weights, mode = PHASES[stage or phase(board)]
+    p, o, mask = _pair(board)
+    return int(_evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), weights,
+                               MOBILITY_WEIGHT, mode))
+
+
+def move_values(board: Board, depth: int = SEARCH_PLIES, stage: str | None = None
+                ) -> dict[int, int]:
+    """Each legal square's minimax value for the side to move: the move, then ``depth`` - 1
+    plies searched in the root's phase."""
+    stage = stage or phase(board)
+    out: dict[int, int] = {}
+    for sq in squares_of(board):
+        board.push(Move(sq))
+        out[sq] = -weighted_value(board, depth - 1, stage)
+        board.pop()
+    return out
+
+
+class VictoryPlayer(Player):
+    """The paper's victory-oriented program: 5-ply minimax over weighted squares."""
+
+    name = "victory"
+
+    def __init__(self, *, seed: int | None = None, depth: int = SEARCH_PLIES) -> None:
+        super().__init__(seed=seed)
+        self.depth = depth
+
+    def _best(self, board: Board, values: dict[int, int]) -> Move:
+        top = max(values.values())
+        sq = self.rng.choice(sorted(sq for sq, v in values.items() if v == top))
+        self.explain(f"{phase(board)}: best by {self.depth}-ply minimax ({top})")
+        return Move(sq)
+
+    def _choose(self, board: Board, clock: Clock | None) -> Move:
+        return self._best(board, move_values(board, self.depth))
+
+
+def hands_corner(board: Board, sq: int) -> int | None:
+    """The corner that playing the X-square ``sq`` makes a legal move for the opponent."""
+    corner = next((c for c, x in X_SQUARES.items() if x == sq), None)
+    if corner is None or board.occupied >> corner & 1:
+        return None
+    board.push(Move(sq))
+    try:
+        return corner if board.legal_moves_mask() >> corner & 1 else None
+    finally:
+        board.pop()
+
+
+class AmusementPlayer(VictoryPlayer):
+    """The paper's amusement-oriented program: victory plus one expectation move (hand the
+    opponent a corner through a star, from move 20) and one surprise move (the minimax-worst
+    move, at a move numbered 30-35)."""
+
+    name = "amusement"
+
+    def __init__(self, *, seed: int | None = None, depth: int = SEARCH_PLIES) -> None:
+        super().__init__(seed=seed, depth=depth)
+        self.expectation_done = False
+        self.surprise_done = False
+
+    def new_game(self) -> None:
+        super().new_game()
+        self.expectation_done = False
+        self.surprise_done = False
+
+    def _choose(self, board: Board, clock: Clock | None) -> Move:
+        number = move_number(board)
+        values = move_values(board, self.depth)
+        if not self.expectation_done and number >= EXPECTATION_FROM:
+            offers = {sq: c for sq in values if (c := hands_corner(board, sq)) is not None}
+            if offers:
+                sq = max(offers, key=lambda s: (values[s], -s))
+                self.expectation_done = True
+                self.explain(f"expectation move: offers the corner {square_name(offers[sq])}",
+                             EXPECTATION)
+                return Move(sq)
+        low, high = SURPRISE_WINDOW
+        if not self.surprise_done and low <= number <= high and len(values) >= 2:
+            worst = min(values.values())
+            sq = min(sq for sq, v in values.items() if v == worst)
+            self.surprise_done = True
+            self.explain(f"surprise move: minimax-worst ({worst})", SURPRISE)
+            return Move(sq)
+        return self._best(board, values)
+
+
+__all__ = [
+    "CORNERS",
+    "ENDGAME_CORNERS",
+    "ENDGAME_EMPTIES",
+    "EXPECTATION_FROM",
+    "MIDGAME_WEIGHTS",
+    "MOBILITY_WEIGHT",
+    "OPENING_WEIGHTS",
+    "SEARCH_PLIES",
+    "SURPRISE_WINDOW",
+    "AmusementPlayer",
+    "VictoryPlayer",
+    "hands_corner",
+    "move_values",
+    "phase",
+    "static_value",
+    "weighted_value",
+]

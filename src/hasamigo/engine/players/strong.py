@@ -1,0 +1,63 @@
+"""Players over the strong engine: its levels (``engine:N``) and the weakest mode.
+
+The "weakest Othello AI" (2019, SPEC §6) tries to lose: :class:`WeakestPlayer` scores every
+move with the engine and plays the one worst for itself, exactly from
+:data:`WEAKEST_EXACT_EMPTIES` empties. (The engine's scores assume both sides then play
+their best; a search in which the weakest side also keeps losing afterwards would lose by
+more, but this is already a reliable loser.)
+"""
+
+from __future__ import annotations
+
+from hasamigo.board import Board
+from hasamigo.engine import MAX_LEVEL, Engine, Limit
+from hasamigo.engine.players.base import Player
+from hasamigo.game.clock import Clock
+from hasamigo.move import Move
+
+TABLE_SIZE = 1 << 16
+WEAKEST_DEPTH = 4
+WEAKEST_EXACT_EMPTIES = 12
+
+
+class EnginePlayer(Player):
+    """The strong engine at a level (1 weakest .. :data:`~hasamigo.engine.MAX_LEVEL`)."""
+
+    def __init__(self, level: int, *, seed: int | None = None,
+                 table_size: int = TABLE_SIZE) -> None:
+        if not 1 <= level <= MAX_LEVEL:
+            raise ValueError(f"engine levels run from 1 to {MAX_LEVEL}, not {level}")
+        super().__init__(seed=seed)
+        self.level = level
+        self.name = f"engine:{level}"
+        self.engine = Engine(table_size=table_size)
+
+    def _choose(self, board: Board, clock: Clock | None) -> Move:
+        result = self.engine.play_level(board, self.level)
+        a = result.analysis
+        how = "exact" if a.exact else f"depth {a.depth}"
+        self.explain(f"engine level {self.level}: {how}, score {a.score:+d}")
+        return result.move
+
+
+class WeakestPlayer(Player):
+    """Tries to lose: the move the engine scores worst for itself (exact near the end)."""
+
+    name = "weakest"
+
+    def __init__(self, *, seed: int | None = None, table_size: int = TABLE_SIZE) -> None:
+        super().__init__(seed=seed)
+        self.engine = Engine(table_size=table_size)
+
+    def _choose(self, board: Board, clock: Clock | None) -> Move:
+        empties = board.empties.bit_count()
+        exact = empties <= WEAKEST_EXACT_EMPTIES
+        depth = empties if exact else WEAKEST_DEPTH
+        lines = self.engine.hints(board, Limit(depth=depth))
+        worst = min(line.score for line in lines)
+        moves = sorted((line.move for line in lines if line.score == worst),
+                       key=lambda m: -1 if m.square is None else m.square)
+        move = self.rng.choice(moves)
+        self.explain(f"weakest: worst for itself ({'exact' if exact else f'depth {depth}'}, "
+                     f"{worst:+d})")
+        return move

@@ -1,0 +1,96 @@
+"""The player registry and the simple, engine and weakest players: legal, reproducible,
+never mutating the board."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hasamigo import PASS, Board
+from hasamigo.engine import MAX_LEVEL
+from hasamigo.engine.players import FORCED, KNOWN_SPECS, make_player
+from hasamigo.engine.players.naturalness import move_scores
+from hasamigo.tournament.match import play_game
+
+SPECS = ["random", "greedy", "victory", "amusement", "entertainer", "engine:1", "engine:3",
+         "weakest"]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_player_plays_legal_games_without_mutating(spec: str) -> None:
+    player = make_player(spec, seed=1)
+    other = make_player("random", seed=2)
+    board = Board()
+    while not board.is_game_over():
+        mover = player if board.ply % 2 == 0 or board.must_pass() else other
+        before = (board.key(), board.ply)
+        move = mover.choose(board)
+        assert (board.key(), board.ply) == before
+        assert board.is_legal(move)
+        board.push(move)
+
+
+def test_forced_pass() -> None:
+    board = Board("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOO- O")
+    assert board.must_pass()
+    for spec in SPECS:
+        player = make_player(spec)
+        assert player.choose(board) == PASS and player.last_kind == FORCED
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "victory", "entertainer"])
+def test_same_seed_same_game(spec: str) -> None:
+    games = [play_game(make_player(spec, seed=5), make_player("random", seed=6)).moves
+             for _ in range(2)]
+    assert games[0] == games[1]
+
+
+def test_registry_names_and_errors() -> None:
+    assert make_player("engine:top").name == f"engine:{MAX_LEVEL}"
+    assert make_player(" Victory ").name == "victory"
+    for bad in ["", "engine:0", f"engine:{MAX_LEVEL + 1}", "engine:x", "minimax"]:
+        with pytest.raises(ValueError, match="known: random"):
+            make_player(bad)
+    assert "weakest" in KNOWN_SPECS
+
+
+def test_greedy_flips_most() -> None:
+    rng = random.Random(3)
+    player = make_player("greedy", seed=0)
+    for _ in range(20):
+        board = Board()
+        for _ in range(rng.randrange(30)):
+            board.push(rng.choice(list(board.legal_moves)))
+        if not board.legal_moves_mask():
+            continue
+        move = player.choose(board)
+        most = max(board.flips(m).bit_count() for m in board.legal_moves)
+        assert board.flips(move).bit_count() == most
+
+
+def test_weakest_picks_the_worst_scored_move() -> None:
+    rng = random.Random(8)
+    player = make_player("weakest", seed=0)
+    for _ in range(5):
+        board = Board()
+        for _ in range(rng.randrange(10, 40)):
+            board.push(rng.choice(list(board.legal_moves)))
+        if not board.legal_moves_mask():
+            continue
+        move = player.choose(board)
+        scores = move_scores(board)
+        assert scores[move] == min(scores.values())
+
+
+def test_weakest_loses_to_random() -> None:
+    lost = 0
+    for seed in range(4):
+        result = play_game(make_player("weakest", seed=seed), make_player("random", seed=seed))
+        lost += result.outcome.winner is not None and result.outcome.winner.name == "WHITE"
+    assert lost >= 3
+
+
+def test_engine_level_beats_random() -> None:
+    result = play_game(make_player("engine:4", seed=0), make_player("random", seed=0))
+    assert result.outcome.winner is not None and result.outcome.winner.name == "BLACK"
