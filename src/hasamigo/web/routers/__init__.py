@@ -1,0 +1,1 @@
+"""Routers by area: pages, games API, analysis API, websockets."""
