@@ -4,6 +4,9 @@ Prints per position the depth, score, CPU seconds (``time.process_time``), nodes
 nodes per CPU second, then totals.
 
     .venv/bin/python benchmarks/search.py [--depth 10] [--positions 10] [--seed 1]
+        [--without etc]
+
+``--without`` switches search features off (flags of :mod:`hasamigo._kernels.search`).
 """
 
 from __future__ import annotations
@@ -12,8 +15,13 @@ import argparse
 import random
 import time
 
+import hasamigo.engine.core as core
 from hasamigo import Board
+from hasamigo._kernels import search
 from hasamigo.engine import Engine, Limit
+
+FEATURES = {"hash": search.USE_HASH, "order": search.USE_ORDER,
+            "stability": search.USE_STABILITY, "etc": search.USE_ETC}
 
 
 def random_board(rng: random.Random, plies: int) -> Board:
@@ -28,7 +36,10 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--without", default="", help=f"features off: {', '.join(FEATURES)}")
     args = parser.parse_args()
+    for name in filter(None, args.without.split(",")):
+        core.ALL_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
     rng = random.Random(args.seed)
     engine = Engine(table_size=1 << 20)
     engine.analyse(Board(), Limit(depth=2))  # load the compiled kernels

@@ -14,7 +14,7 @@ import pytest
 from naive_search import ALL, minimax, random_position
 
 from hasamigo import Board
-from hasamigo._kernels import endgame, evaluate, hashtable, search
+from hasamigo._kernels import endgame, evaluate, hashtable, search, stability
 from hasamigo._kernels.evaluate import default_params
 from hasamigo._kernels.hashtable import hash_new
 from hasamigo._kernels.search import (
@@ -23,8 +23,10 @@ from hasamigo._kernels.search import (
     CTL_SIZE,
     LIMIT,
     NODES,
+    USE_ETC,
     USE_HASH,
     USE_ORDER,
+    USE_STABILITY,
     evaluate_entry,
 )
 from hasamigo.engine import Engine, Limit
@@ -73,6 +75,18 @@ def test_table_and_ordering_do_not_change_the_score() -> None:
             v = kernel(p, o, depth, ALL_FLAGS, ref, ref + 1)[0]
             assert v <= ref  # exact <= alpha: a fail low
             assert kernel(p, o, depth, ALL_FLAGS, ref - 1, ref)[0] >= ref
+
+
+def test_etc_does_not_change_deep_midgame_scores() -> None:
+    """ETC works from depth ETC_MIN_DEPTH: the same scores with it on and off."""
+    assert search.ETC_MIN_DEPTH <= 7
+    for p, o in midgame_positions(41, 8, 24, 44):
+        for depth in (search.ETC_MIN_DEPTH, 7):
+            ref = kernel(p, o, depth, USE_HASH | USE_ORDER)[0]
+            assert kernel(p, o, depth, USE_HASH | USE_ORDER | USE_ETC)[0] == ref
+            assert kernel(p, o, depth, ALL_FLAGS)[0] == ref
+            assert kernel(p, o, depth, USE_HASH | USE_ETC)[0] == ref  # unordered: other cuts
+            assert kernel(p, o, depth, ALL_FLAGS & ~USE_STABILITY, ref, ref + 1)[0] <= ref
 
 
 def test_engine_iterative_deepening_keeps_the_fixed_depth_score() -> None:
@@ -124,8 +138,10 @@ def test_no_kernel_signature_mentions_float64() -> None:
     """Mixing uint64 with signed ints silently gives float64 in numba: none may appear."""
     kernel(0x0000000810000000, 0x0000001008000000, 4)
     kernel(0xFFFFFFFF00FF00FF, 0x00000000FF00FF00, 64)
+    ev(0x0000000810000000, 0x0000001008000000)  # entry points list their signatures
+    stability.stable_discs_entry(np.uint64(0x81), np.uint64(0x7E), np.uint64(ALL))
     checked = 0
-    for module in (endgame, evaluate, hashtable, search):
+    for module in (endgame, evaluate, hashtable, search, stability):
         for name in dir(module):
             obj = getattr(module, name)
             for sig in getattr(obj, "nopython_signatures", []):
@@ -134,7 +150,7 @@ def test_no_kernel_signature_mentions_float64() -> None:
                 checked += 1
     # entry points called from Python always list their signatures (inner kernels only
     # when compiled in this process rather than loaded from the cache)
-    assert search.search.nopython_signatures and checked >= 2
+    assert search.search.nopython_signatures and checked >= 3
 
 
 FRESH = """

@@ -10,10 +10,20 @@ import pytest
 from naive_search import ALL, moves, negamax, play, random_position
 
 from hasamigo import Board, Move
+from hasamigo._kernels import search as search_module
 from hasamigo._kernels.endgame import solve_small_entry
 from hasamigo._kernels.evaluate import default_params
 from hasamigo._kernels.hashtable import hash_new
-from hasamigo._kernels.search import ALL_FLAGS, CTL_SIZE, NODES, USE_HASH, USE_ORDER, search
+from hasamigo._kernels.search import (
+    ALL_FLAGS,
+    CTL_SIZE,
+    NODES,
+    USE_ETC,
+    USE_HASH,
+    USE_ORDER,
+    USE_STABILITY,
+    search,
+)
 from hasamigo.engine import Engine, Limit, read_obf, solve_obf_file
 
 FFO = Path(__file__).parent / "data" / "ffo"
@@ -110,8 +120,30 @@ def test_search_kernel_matches_negamax_up_to_10_empties() -> None:
             continue
         p, o = pos
         exact = negamax(p, o)
-        for flags in (ALL_FLAGS, 0, USE_HASH, USE_ORDER):
+        for flags in (ALL_FLAGS, 0, USE_HASH, USE_ORDER, USE_STABILITY, USE_HASH | USE_ETC):
             for alpha, beta in windows(exact)[:5]:
+                v = kernel_solve(p, o, alpha, beta, flags, table=table)
+                assert in_window(v, exact, alpha, beta), (hex(p), hex(o), exact, alpha, beta, v)
+        checked += 1
+
+
+def test_stability_and_etc_keep_exact_scores_and_bounds() -> None:
+    """Positions deep enough for both features (ETC from ETC_MIN_EMPTIES empties, the
+    stability cutoff from STABILITY_MIN_EMPTIES): every switch setting agrees."""
+    assert search_module.ETC_MIN_EMPTIES <= 13 and search_module.STABILITY_MIN_EMPTIES <= 13
+    rng = random.Random(17)
+    settings = (USE_HASH | USE_ORDER | USE_STABILITY, USE_HASH | USE_ORDER | USE_ETC, ALL_FLAGS,
+                USE_HASH | USE_ETC | USE_STABILITY)
+    checked = 0
+    while checked < 12:
+        pos = random_position(rng, rng.randint(12, 14))
+        if pos is None:
+            continue
+        p, o = pos
+        exact = kernel_solve(p, o, flags=USE_HASH | USE_ORDER, table=hash_new(1 << 16))
+        for flags in settings:
+            table = hash_new(1 << 16)
+            for alpha, beta in windows(exact):
                 v = kernel_solve(p, o, alpha, beta, flags, table=table)
                 assert in_window(v, exact, alpha, beta), (hex(p), hex(o), exact, alpha, beta, v)
         checked += 1

@@ -24,7 +24,7 @@ from hasamigo._kernels.stability import stable_discs
 NO_MOVE = -1000  # below every score: "this side had no move"
 SHALLOW_MAX = 7  # the largest empties count solved here (the search hands over below it)
 # stability cutoff in the solvers for this many empties or more (5, 6, 7 only)
-STABILITY_MIN_EMPTIES = 5
+STABILITY_MIN_EMPTIES = 8
 
 QUADRANTS = np.array(
     [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000],
@@ -316,7 +316,7 @@ def _try5(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
 @njit(**NJIT)
 def solve5(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
     cnt[0] += 1
-    if 5 >= STABILITY_MIN_EMPTIES:
+    if STABILITY_MIN_EMPTIES <= 5:  # compile-time switch
         ub = _stability_cap(p, o, alpha, empty)
         if ub <= alpha:
             return ub
@@ -358,7 +358,7 @@ def _try6(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
 @njit(**NJIT)
 def solve6(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
     cnt[0] += 1
-    if 6 >= STABILITY_MIN_EMPTIES:
+    if STABILITY_MIN_EMPTIES <= 6:  # compile-time switch
         ub = _stability_cap(p, o, alpha, empty)
         if ub <= alpha:
             return ub
@@ -400,7 +400,7 @@ def _try7(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
 @njit(**NJIT)
 def solve7(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
     cnt[0] += 1
-    if 7 >= STABILITY_MIN_EMPTIES:
+    if STABILITY_MIN_EMPTIES <= 7:  # compile-time switch
         ub = _stability_cap(p, o, alpha, empty)
         if ub <= alpha:
             return ub

@@ -5,8 +5,8 @@ fail-soft, the transposition table of :mod:`hasamigo._kernels.hashtable` and mov
 the table's move first, then
 
 * exact nodes (``depth >= empties``): fastest first (fewest opponent replies, corner replies
-  counted twice), odd quadrants breaking ties; from ``EVAL_ORDER_EMPTIES`` empties up, plus
-  the static evaluation of the child (FFO #20-#39: 808 M -> 608 M nodes, 48 -> 39 cpu s);
+  counted twice), odd quadrants breaking ties; from ``SEARCH_ORDER_EMPTIES`` empties up, plus
+  the one-ply search score of the child (its best reply by the static evaluation);
 * midgame nodes 3+ plies from the horizon: the static evaluation of each child;
 * nodes nearer the horizon: mobility only.
 
@@ -14,6 +14,11 @@ Where ``depth >= empties`` the search is exact and hands over to the solvers of
 :mod:`hasamigo._kernels.endgame` (null windows at 7 empties or fewer, any window at 4),
 so the same kernel is the midgame search and the endgame solver, sharing one table.
 A pass costs no depth. At depth 0 the kernel calls ``evaluate`` (disc units).
+
+Cutoffs before a node's moves are searched: the table's bounds; at exact nodes the
+*stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
+the score: at or below alpha, return that cap); and the *enhanced transposition cutoff*
+(a child's stored upper bound already refutes the node: return its negation).
 
 Iterative with an explicit stack of frames (recursive cached kernels crashed, numba
 #6061). No wall clock: every 1024 nodes it polls ``stop[0]`` (set from Python) and the
@@ -50,13 +55,24 @@ ALL_FLAGS = USE_HASH | USE_ORDER | USE_STABILITY | USE_ETC
 # benchmark 0.82 -> 0.43 cpu s, 4.1 -> 6.0 M nodes/s (3 gave the same time, more nodes);
 # exact nodes always use it
 HASH_MIN_DEPTH = 3
-# exact nodes with this many empties or more also sort by the evaluation of the child
+# Measurements below: FFO #20-#39 (benchmarks/ffo.py), nodes are exact, cpu s are noisy
+# (+-10 %: a shared 2-core machine). "Subset" is #26, #33, #36, #37, #38.
+# Exact nodes with this many empties or more also sort by the evaluation of the child
+# (808 M -> 608 M nodes, 48 -> 39 cpu s); from SEARCH_ORDER_EMPTIES by a one-ply search of
+# it instead. Subset (ETC at 12): without 428.0 M nodes (stability at 8); 16: 369.3 M,
+# 23.8 cpu s; 14: 361.1 M, 22.3 s; 12: 335.2 M, 21.3 s (#38 254 M -> 177 M); 10: 331.1 M,
+# 26.4 s.
 EVAL_ORDER_EMPTIES = 12
-# stability cutoff at exact nodes with this many empties or more
-STABILITY_MIN_EMPTIES = 8
-# enhanced transposition cutoff at midgame nodes this deep / exact nodes this empty
+SEARCH_ORDER_EMPTIES = 12
+# Stability cutoff at exact nodes with this many empties or more (only when the opponent
+# has few enough discs for the cap to reach alpha). With ETC at 12: off 542.0 M nodes,
+# 36.6 s; 12: 541.1 M, 35.0 s; 8: 532.9 M, 34.5 s; 5: 526.8 M, 32.1 s.
+STABILITY_MIN_EMPTIES = 5
+# Enhanced transposition cutoff at midgame nodes this deep / exact nodes this empty.
+# Exact, at 12 (stability at 8): off 597.8 M nodes, 39.9 s; on 532.9 M, 34.5 s.
+# Subset: 12: 335.2 M, 21.3 s; 10: 327.4 M, 22.3 s (fewer nodes, the time within noise).
 ETC_MIN_DEPTH = 6
-ETC_MIN_EMPTIES = 12
+ETC_MIN_EMPTIES = 10
 PASS_MOVE = 64
 MAX_PLY = 130  # 60 moves and as many passes, with room
 MAX_MOVES = 40
@@ -68,6 +84,23 @@ _POLL = 1023  # poll the stop flag every 1024 nodes
 FULL = 0
 SCOUT = 1
 RESEARCH = 2
+
+
+@njit(**NJIT_INLINE)
+def _reply_score(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
+    """One-ply search score of ``(p, o)`` for its side to move, whose moves are ``moves``."""
+    if moves == ZERO:
+        return evaluate(p, o, mask, params)
+    best = np.int64(-INF)
+    m = moves
+    while m != ZERO:
+        sq = lowest_square(m)
+        m &= m - ONE
+        f = flips(p, o, sq)
+        v = -evaluate(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, params)
+        if v > best:
+            best = v
+    return best
 
 
 @njit(**NJIT_INLINE)
@@ -94,7 +127,9 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags
                 k = (popcount(om) + popcount(om & _CORNERS)) * 4
                 if (odd & b) == ZERO:
                     k += 2
-                if depth >= EVAL_ORDER_EMPTIES:
+                if depth >= SEARCH_ORDER_EMPTIES:
+                    k = k + _reply_score(np_, no, om, mask, params)
+                elif depth >= EVAL_ORDER_EMPTIES:
                     k = k + evaluate(np_, no, mask, params)
             elif depth >= 3:
                 k = evaluate(np_, no, mask, params) * 4
