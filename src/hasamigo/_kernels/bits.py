@@ -20,6 +20,10 @@ ONE = U64(1)
 FULL = U64(0xFFFFFFFFFFFFFFFF)
 NOT_A_FILE = U64(0xFEFEFEFEFEFEFEFE)  # every square but column a (a cell can move left into it)
 NOT_H_FILE = U64(0x7F7F7F7F7F7F7F7F)  # every square but column h
+CORNERS = U64(0x8100000000000081)  # a1, h1, a8, h8
+C_SQUARES = U64(0x4281000000008142)  # edge neighbours of the corners
+X_SQUARES = U64(0x0042000000004200)  # diagonal neighbours of the corners ("stars")
+EDGES = U64(0xFF818181818181FF)
 
 
 @intrinsic

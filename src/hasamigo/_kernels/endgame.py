@@ -16,7 +16,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hasamigo._kernels.bits import ONE, U64, ZERO, lowest_square, popcount
+from hasamigo._kernels.bits import (
+    C_SQUARES,
+    CORNERS,
+    EDGES,
+    ONE,
+    U64,
+    X_SQUARES,
+    ZERO,
+    lowest_square,
+    popcount,
+)
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.moves import flips, legal_moves
 from hasamigo._kernels.stability import stable_discs
@@ -30,18 +40,14 @@ QUADRANTS = np.array(
     [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000],
     dtype=np.uint64,
 )
-_CORNERS = 0x8100000000000081
-_C_SQUARES = 0x4281000000008142
-_X_SQUARES = 0x0042000000004200
-_EDGES = 0xFF818181818181FF
 #: Fixed square preference, best first: corners, other edge squares, inside, C, X.
 GROUPS = np.array(
     [
-        _CORNERS,
-        _EDGES & ~_CORNERS & ~_C_SQUARES,
-        ~_EDGES & ~_X_SQUARES & 0xFFFFFFFFFFFFFFFF,
-        _C_SQUARES,
-        _X_SQUARES,
+        CORNERS,
+        EDGES & ~CORNERS & ~C_SQUARES,
+        ~EDGES & ~X_SQUARES,
+        C_SQUARES,
+        X_SQUARES,
     ],
     dtype=np.uint64,
 )

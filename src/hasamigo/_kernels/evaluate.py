@@ -21,20 +21,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hasamigo._kernels.bits import U64, ZERO, popcount
+from hasamigo._kernels.bits import CORNERS, NOT_A_FILE, NOT_H_FILE, U64, ZERO, popcount
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import final_score
 from hasamigo._kernels.moves import legal_moves
 
-CORNERS = U64(0x8100000000000081)
 A1 = U64(0x0000000000000001)
 H1 = U64(0x0000000000000080)
 A8 = U64(0x0100000000000000)
 H8 = U64(0x8000000000000000)
 FILE_A = U64(0x0101010101010101)
 FILE_GATHER = U64(0x0102040810204080)  # (x & FILE_A) * this >> 56: column a as a byte
-NOT_A = U64(0xFEFEFEFEFEFEFEFE)
-NOT_H = U64(0x7F7F7F7F7F7F7F7F)
 S1 = U64(1)
 S7 = U64(7)
 S8 = U64(8)
@@ -84,8 +81,8 @@ EDGE_TABLE = _edge_table()
 @njit(**NJIT_INLINE)
 def neighbours(x):  # type: ignore[no-untyped-def]
     """Squares next to a square of ``x`` in one of the eight directions."""
-    w = (x >> S1) & NOT_H
-    e = (x << S1) & NOT_A
+    w = (x >> S1) & NOT_H_FILE
+    e = (x << S1) & NOT_A_FILE
     r = x | w | e
     return w | e | (r << S8) | (r >> S8)
 

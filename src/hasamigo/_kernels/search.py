@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hasamigo._kernels.bits import ONE, U64, ZERO, lowest_square, popcount
+from hasamigo._kernels.bits import CORNERS, ONE, U64, ZERO, lowest_square, popcount
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import SHALLOW_MAX, final_score, odd_quadrants, solve_small
 from hasamigo._kernels.evaluate import evaluate
@@ -77,7 +77,6 @@ PASS_MOVE = 64
 MAX_PLY = 130  # 60 moves and as many passes, with room
 MAX_MOVES = 40
 INF = 1000
-_CORNERS = U64(0x8100000000000081)
 _POLL = 1023  # poll the stop flag every 1024 nodes
 
 # child-search stages of a frame
@@ -124,7 +123,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags
             no = p ^ f ^ b
             if exact:
                 om = legal_moves(np_, no, mask)
-                k = (popcount(om) + popcount(om & _CORNERS)) * 4
+                k = (popcount(om) + popcount(om & CORNERS)) * 4
                 if (odd & b) == ZERO:
                     k += 2
                 if depth >= SEARCH_ORDER_EMPTIES:
@@ -135,7 +134,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags
                 k = evaluate(np_, no, mask, params) * 4
             else:
                 om = legal_moves(np_, no, mask)
-                k = popcount(om) + popcount(om & _CORNERS)
+                k = popcount(om) + popcount(om & CORNERS)
         # insertion by key (stable: squares in index order on ties)
         j = n
         while j > 0 and keys[j - 1] > k:

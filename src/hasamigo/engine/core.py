@@ -19,6 +19,7 @@ import numpy as np
 from hasamigo._kernels.endgame import solve_small_entry
 from hasamigo._kernels.evaluate import default_params
 from hasamigo._kernels.hashtable import hash_clear, hash_move, hash_new
+from hasamigo._kernels.moves import legal_moves_mask
 from hasamigo._kernels.search import (
     ABORTED,
     ALL_FLAGS,
@@ -352,8 +353,6 @@ def _pair(board: Board) -> tuple[int, int, int]:
 
 
 def _legal(p: int, o: int, mask: int) -> int:
-    from hasamigo._kernels.moves import legal_moves_mask
-
     return int(legal_moves_mask(np.uint64(p), np.uint64(o), np.uint64(mask)))
 
 

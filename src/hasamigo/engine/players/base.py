@@ -18,7 +18,26 @@ from dataclasses import dataclass
 from hasamigo.board import Board
 from hasamigo.game.clock import Clock
 from hasamigo.move import PASS, Move
-from hasamigo.squares import BB_ALL, bits
+from hasamigo.squares import (
+    A1,
+    A2,
+    A7,
+    A8,
+    B1,
+    B2,
+    B7,
+    B8,
+    BB_ALL,
+    G1,
+    G2,
+    G7,
+    G8,
+    H1,
+    H2,
+    H7,
+    H8,
+    bits,
+)
 
 #: Kinds of choice a player may declare; the last three are planned gifts to the opponent.
 NORMAL = "normal"
@@ -28,11 +47,11 @@ SURPRISE = "surprise"
 GIFT = "gift"
 GIFT_KINDS = frozenset({EXPECTATION, SURPRISE, GIFT})
 
-CORNERS = (0, 7, 56, 63)
+CORNERS = (A1, H1, A8, H8)
 #: X-squares ("stars", 星): the diagonal neighbour of each corner, keyed by its corner.
-X_SQUARES = {0: 9, 7: 14, 56: 49, 63: 54}
+X_SQUARES = {A1: B2, H1: G2, A8: B7, H8: G7}
 #: C-squares: the edge neighbours of each corner.
-C_SQUARES = {0: (1, 8), 7: (6, 15), 56: (48, 57), 63: (62, 55)}
+C_SQUARES = {A1: (B1, A2), H1: (G1, H2), A8: (A7, B8), H8: (G8, H7)}
 EDGES = BB_ALL & ~0x007E7E7E7E7E7E00
 
 
