@@ -314,22 +314,30 @@ class Board:
         """A position from its board string (``to_string()``): cells then the side to move."""
         return cls(text, **options)  # type: ignore[arg-type]
 
-    def to_string(self) -> str:
-        """Cells row by row (``X`` black, ``O`` white, ``-`` empty, ``#`` cut), space, side."""
-        out = []
+    def _rows(self, empty: str, cut: str, moves: Bitboard = 0) -> list[list[str]]:
+        """The cells row by row as characters: ``X`` black, ``O`` white, ``*`` in ``moves``,
+        else ``empty`` on a playable square and ``cut`` off the board's shape."""
         playable = self.playable()
+        rows = []
         for r in range(self.rows):
+            row = []
             for c in range(self.cols):
                 sq = self.local_square(c, r)
                 if self.black >> sq & 1:
-                    out.append("X")
+                    row.append("X")
                 elif self.white >> sq & 1:
-                    out.append("O")
-                elif playable >> sq & 1:
-                    out.append("-")
+                    row.append("O")
+                elif moves >> sq & 1:
+                    row.append("*")
                 else:
-                    out.append(UNPLAYABLE_CHAR)
-        return "".join(out) + " " + self.turn.symbol
+                    row.append(empty if playable >> sq & 1 else cut)
+            rows.append(row)
+        return rows
+
+    def to_string(self) -> str:
+        """Cells row by row (``X`` black, ``O`` white, ``-`` empty, ``#`` cut), space, side."""
+        cells = "".join("".join(row) for row in self._rows("-", UNPLAYABLE_CHAR))
+        return cells + " " + self.turn.symbol
 
     # ---- queries -----------------------------------------------------------------
     def _pair(self, color: Color | None = None) -> tuple[int, int]:
@@ -583,22 +591,8 @@ class Board:
     def diagram(self, *, show_moves: bool = True) -> str:
         """A plain-text picture: ``X`` black, ``O`` white, ``*`` legal move, ``.`` empty."""
         moves = self.legal_moves_mask() if show_moves else 0
-        playable = self.playable()
         lines = ["  " + " ".join(FILE_NAMES[: self.cols])]
-        for r in range(self.rows):
-            row = []
-            for c in range(self.cols):
-                sq = self.local_square(c, r)
-                if self.black >> sq & 1:
-                    row.append("X")
-                elif self.white >> sq & 1:
-                    row.append("O")
-                elif moves >> sq & 1:
-                    row.append("*")
-                elif playable >> sq & 1:
-                    row.append(".")
-                else:
-                    row.append(" ")
+        for r, row in enumerate(self._rows(".", " ", moves)):
             lines.append(f"{r + 1} " + " ".join(row))
         return "\n".join(lines)
 
