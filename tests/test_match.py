@@ -138,3 +138,12 @@ def test_task_is_picklable() -> None:
 
     task = GameTask(0, "random", "greedy", (), 5)
     assert pickle.loads(pickle.dumps(task)) == task
+
+
+def test_cli_refuses_an_illegal_opening_line_naming_it(tmp_path: Path) -> None:
+    openings = tmp_path / "openings.txt"
+    openings.write_text("f5d6c3\nf5f5\n")
+    result = runner.invoke(app, ["match", "random", "random", "--games", "2",
+                                 "--openings", str(openings), "--jobs", "1"])
+    assert result.exit_code == 2
+    assert "line 2" in result.stderr and "occupied" in result.stderr

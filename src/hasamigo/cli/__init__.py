@@ -36,7 +36,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JS
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print ``message`` as an error and return the Exit to raise (status 2: bad input)."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
