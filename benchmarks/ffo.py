@@ -29,8 +29,8 @@ FEATURES = {"hash": search.USE_HASH, "order": search.USE_ORDER,
 
 
 def run(path: Path, mode: str, table_bits: int, only: set[int] | None,
-        max_seconds: float) -> tuple[float, int, bool]:
-    engine = Engine(table_size=1 << table_bits)
+        max_seconds: float, evaluation: str = "trained") -> tuple[float, int, bool]:
+    engine = Engine(table_size=1 << table_bits, evaluation=evaluation)
     print(f"{'#':>3} {'empt':>4} {'move':>4} {'score':>5} {'want':>5} {'ok':>4} {'cpu s':>8} "
           f"{'nodes':>14} {'Mn/s':>6}", flush=True)
     total = 0.0
@@ -72,6 +72,8 @@ def main() -> None:
     parser.add_argument("--positions", default="", help="comma-separated FFO numbers only")
     parser.add_argument("--max-seconds", type=float, default=600.0,
                         help="stop a position after this many wall seconds")
+    parser.add_argument("--eval", default="trained", choices=("trained", "hand"),
+                        help="static evaluation (move ordering)")
     parser.add_argument("--without", default="", help=f"features off: {', '.join(FEATURES)}")
     args = parser.parse_args()
     for name in filter(None, args.without.split(",")):
@@ -87,7 +89,7 @@ def main() -> None:
         files.append("fforum-40-59.obf")
     only = {int(x) for x in args.positions.split(",")} if args.positions else None
     for name in files:
-        run(DATA / name, mode, args.table_bits, only, args.max_seconds)
+        run(DATA / name, mode, args.table_bits, only, args.max_seconds, args.eval)
 
 
 if __name__ == "__main__":

@@ -30,23 +30,26 @@ from hasamigo._kernels.search import (
     evaluate_entry,
 )
 from hasamigo.engine import Engine, Limit
+from hasamigo.engine.evaluation import evaluation_params
 
-PARAMS = default_params()
+PARAMS = evaluation_params("trained")  # what the engine plays with
+HAND = default_params()
 
 
 def kernel(p: int, o: int, depth: int, flags: int = ALL_FLAGS, alpha: int = -64, beta: int = 64,
-           limit: int = 0, stop: np.ndarray | None = None) -> tuple[int, np.ndarray]:
+           limit: int = 0, stop: np.ndarray | None = None,
+           params: np.ndarray = PARAMS) -> tuple[int, np.ndarray]:
     keys, vals = hash_new(1 << 14)
     ctl = np.zeros(CTL_SIZE, dtype=np.int64)
     ctl[LIMIT] = limit
     stop = np.zeros(1, dtype=np.int64) if stop is None else stop
     v = search.search(np.uint64(p), np.uint64(o), np.uint64(ALL), depth, alpha, beta, keys, vals,
-                      1, PARAMS, stop, ctl, flags)
+                      1, params, stop, ctl, flags)
     return int(v), ctl
 
 
-def ev(p: int, o: int) -> int:
-    return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(ALL), PARAMS))
+def ev(p: int, o: int, params: np.ndarray = PARAMS) -> int:
+    return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(ALL), params))
 
 
 def midgame_positions(seed: int, count: int, lo: int = 20, hi: int = 50) -> list[tuple[int, int]]:
@@ -59,22 +62,26 @@ def midgame_positions(seed: int, count: int, lo: int = 20, hi: int = 50) -> list
     return out
 
 
+@pytest.mark.parametrize("params", [PARAMS, HAND], ids=["trained", "hand"])
 @pytest.mark.parametrize("depth", [1, 2, 3])
-def test_search_equals_plain_negamax(depth: int) -> None:
+def test_search_equals_plain_negamax(depth: int, params: np.ndarray) -> None:
     for p, o in midgame_positions(depth, 12):
-        assert kernel(p, o, depth)[0] == minimax(p, o, depth, ev)
+        assert kernel(p, o, depth, params=params)[0] == minimax(
+            p, o, depth, lambda a, b: ev(a, b, params))
 
 
-def test_table_and_ordering_do_not_change_the_score() -> None:
+@pytest.mark.parametrize("params", [PARAMS, HAND], ids=["trained", "hand"])
+def test_table_and_ordering_do_not_change_the_score(params: np.ndarray) -> None:
     for p, o in midgame_positions(99, 25, 14, 54):
         for depth in (1, 2, 3, 4, 5):
-            ref = kernel(p, o, depth, 0)[0]
+            ref = kernel(p, o, depth, 0, params=params)[0]
             for flags in (USE_HASH, USE_ORDER, ALL_FLAGS):
-                assert kernel(p, o, depth, flags)[0] == ref, (hex(p), hex(o), depth, flags)
+                assert kernel(p, o, depth, flags, params=params)[0] == ref, (
+                    hex(p), hex(o), depth, flags)
             # a narrow window gives a correct bound
-            v = kernel(p, o, depth, ALL_FLAGS, ref, ref + 1)[0]
+            v = kernel(p, o, depth, ALL_FLAGS, ref, ref + 1, params=params)[0]
             assert v <= ref  # exact <= alpha: a fail low
-            assert kernel(p, o, depth, ALL_FLAGS, ref - 1, ref)[0] >= ref
+            assert kernel(p, o, depth, ALL_FLAGS, ref - 1, ref, params=params)[0] >= ref
 
 
 def test_etc_does_not_change_deep_midgame_scores() -> None:
@@ -157,6 +164,7 @@ FRESH = """
 import numpy as np
 from hasamigo import Board
 from hasamigo.engine import Engine, Limit
+from hasamigo.engine.evaluation import evaluation_params
 board = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
 a = Engine(table_size=1 << 14).solve(board)
 m = Engine(table_size=1 << 14).analyse(Board(), Limit(depth=5))

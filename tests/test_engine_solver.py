@@ -12,7 +12,6 @@ from naive_search import ALL, moves, negamax, play, random_position
 from hasamigo import Board, Move
 from hasamigo._kernels import search as search_module
 from hasamigo._kernels.endgame import solve_small_entry
-from hasamigo._kernels.evaluate import default_params
 from hasamigo._kernels.hashtable import hash_new
 from hasamigo._kernels.search import (
     ALL_FLAGS,
@@ -25,9 +24,10 @@ from hasamigo._kernels.search import (
     search,
 )
 from hasamigo.engine import Engine, Limit, read_obf, solve_obf_file
+from hasamigo.engine.evaluation import evaluation_params
 
 FFO = Path(__file__).parent / "data" / "ffo"
-PARAMS = default_params()
+PARAMS = evaluation_params("trained")  # the ordering the engine uses
 STOP = np.zeros(1, dtype=np.int64)
 
 

@@ -56,6 +56,16 @@ def _ctlz(typingctx, x):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+@intrinsic
+def _bswap(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.bswap(args[0])
+
+    return sig, codegen
+
+
 if numba_config.DISABLE_JIT:  # pragma: no cover - exercised in a NUMBA_DISABLE_JIT subprocess
     # Intrinsics have no Python body: plain equivalents so the kernel logic runs uncompiled.
     def _ctpop(x):  # type: ignore[no-untyped-def]
@@ -67,6 +77,9 @@ if numba_config.DISABLE_JIT:  # pragma: no cover - exercised in a NUMBA_DISABLE_
 
     def _ctlz(x):  # type: ignore[no-untyped-def]
         return U64(64 - int(x).bit_length())
+
+    def _bswap(x):  # type: ignore[no-untyped-def]
+        return U64(int.from_bytes(int(x).to_bytes(8, "little"), "big"))
 
 
 @njit(**NJIT_INLINE)
@@ -85,3 +98,30 @@ def lowest_square(x):  # type: ignore[no-untyped-def]
 def highest_square(x):  # type: ignore[no-untyped-def]
     """Index of the highest set bit (-1 for zero)."""
     return np.int64(63) - np.int64(_ctlz(U64(x)))
+
+
+@njit(**NJIT_INLINE)
+def flip_vertical(x):  # type: ignore[no-untyped-def]
+    """Rows reversed: row ``r`` becomes row ``7 - r`` (a byte swap)."""
+    return _bswap(U64(x))
+
+
+@njit(**NJIT_INLINE)
+def flip_horizontal(x):  # type: ignore[no-untyped-def]
+    """Columns reversed: column ``c`` becomes column ``7 - c``."""
+    x = U64(x)
+    x = ((x >> U64(1)) & U64(0x5555555555555555)) | ((x & U64(0x5555555555555555)) << U64(1))
+    x = ((x >> U64(2)) & U64(0x3333333333333333)) | ((x & U64(0x3333333333333333)) << U64(2))
+    return ((x >> U64(4)) & U64(0x0F0F0F0F0F0F0F0F)) | ((x & U64(0x0F0F0F0F0F0F0F0F)) << U64(4))
+
+
+@njit(**NJIT_INLINE)
+def transpose(x):  # type: ignore[no-untyped-def]
+    """Mirrored in the a1-h8 diagonal: square ``(r, c)`` goes to ``(c, r)``."""
+    x = U64(x)
+    t = (x ^ (x >> U64(7))) & U64(0x00AA00AA00AA00AA)
+    x ^= t ^ (t << U64(7))
+    t = (x ^ (x >> U64(14))) & U64(0x0000CCCC0000CCCC)
+    x ^= t ^ (t << U64(14))
+    t = (x ^ (x >> U64(28))) & U64(0x00000000F0F0F0F0)
+    return x ^ t ^ (t << U64(28))

@@ -2,10 +2,12 @@
 
 The interface the search relies on is one kernel, ``evaluate(p, o, mask, params)``: the
 score of the position for the side to move, an int in disc-difference units clamped to
-[-64, 64] (a finished game gets its exact official score), from an opaque parameter array
-built in Python (``default_params()``). A trained
-pattern evaluation replaces this module's ``evaluate``/``default_params`` pair and leaves
-the search untouched.
+[-64, 64] (a finished game gets its exact official score), from an opaque int32 parameter
+array built in Python. Its first ``HAND_SIZE`` entries are this module's hand-set weights
+(``default_params()``); when trained pattern weights follow them
+(:mod:`hasamigo._kernels.patterns`, loaded by :mod:`hasamigo.engine.evaluation`) a full
+8×8 board is scored by the patterns and every other shape by the hand-set features, so
+the search never knows which evaluation it runs.
 
 Features, each ``player - opponent`` (positive is good for the side to move), weighted
 in 1/100 disc and blended linearly between the opening (60 empties) and the end (0):
@@ -21,10 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hasamigo._kernels.bits import CORNERS, NOT_A_FILE, NOT_H_FILE, U64, ZERO, popcount
+from hasamigo._kernels.bits import CORNERS, FULL, NOT_A_FILE, NOT_H_FILE, U64, ZERO, popcount
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import final_score
 from hasamigo._kernels.moves import legal_moves
+from hasamigo._kernels.patterns import pattern_score
 
 A1 = U64(0x0000000000000001)
 H1 = U64(0x0000000000000080)
@@ -41,12 +44,14 @@ S56 = U64(56)
 # feature indices (rows of the parameter array; columns: opening weight, end weight)
 MOBILITY, FRONTIER, CORNER, X_SQUARE, C_SQUARE, EDGE, PARITY, DISCS = range(8)
 N_FEATURES = 8
+HAND_SIZE = 2 * N_FEATURES
 PHASE = 60  # empties at the start of an 8×8 game
 
 
 def default_params() -> np.ndarray:
-    """The hand-set weights, shape ``(N_FEATURES, 2)``: 1/100 disc per unit of feature."""
-    w = np.zeros((N_FEATURES, 2), dtype=np.int64)
+    """The hand-set weights alone: int32, ``HAND_SIZE`` long (feature ``k``'s opening and
+    end weights at ``2k`` and ``2k + 1``), 1/100 disc per unit of feature."""
+    w = np.zeros((N_FEATURES, 2), dtype=np.int32)
     w[MOBILITY] = (80, 40)
     w[FRONTIER] = (30, 10)
     w[CORNER] = (450, 250)
@@ -55,7 +60,8 @@ def default_params() -> np.ndarray:
     w[EDGE] = (90, 120)
     w[PARITY] = (0, 150)
     w[DISCS] = (-6, 50)
-    return w
+    flat: np.ndarray = w.reshape(-1)
+    return flat
 
 
 def _edge_table() -> np.ndarray:
@@ -99,7 +105,7 @@ def anchored_edges(x):  # type: ignore[no-untyped-def]
 
 @njit(**NJIT_INLINE)
 def _weight(params, k, ne):  # type: ignore[no-untyped-def]
-    return (params[k, 0] * ne + params[k, 1] * (PHASE - ne)) // PHASE
+    return (np.int64(params[2 * k]) * ne + np.int64(params[2 * k + 1]) * (PHASE - ne)) // PHASE
 
 
 @njit(**NJIT_INLINE)
@@ -113,6 +119,13 @@ def evaluate(p, o, mask, params):  # type: ignore[no-untyped-def]
     mo = legal_moves(o, p, mask)
     if mp == ZERO and mo == ZERO:
         return final_score(p, o, popcount(empty))
+    if mask == FULL and params.shape[0] > HAND_SIZE:
+        s = pattern_score(p, o, mp, mo, ne, params, HAND_SIZE)
+        if s > 64:
+            return np.int64(64)
+        if s < -64:
+            return np.int64(-64)
+        return s
     mobility = popcount(mp) + popcount(mp & CORNERS) - popcount(mo) - popcount(mo & CORNERS)
     near_empty = neighbours(empty)
     frontier = popcount(near_empty & o) - popcount(near_empty & p)
@@ -148,4 +161,4 @@ def evaluate_position(p, o, mask, params):  # type: ignore[no-untyped-def]
     return evaluate(U64(p), U64(o), U64(mask), params)
 
 
-__all__ = ["default_params", "evaluate", "evaluate_position"]
+__all__ = ["HAND_SIZE", "default_params", "evaluate", "evaluate_position"]

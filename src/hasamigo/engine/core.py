@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hasamigo._kernels.endgame import solve_small_entry
-from hasamigo._kernels.evaluate import default_params
 from hasamigo._kernels.hashtable import hash_clear, hash_move, hash_new
 from hasamigo._kernels.moves import legal_moves_mask
 from hasamigo._kernels.search import (
@@ -32,6 +31,7 @@ from hasamigo._kernels.search import (
     search,
 )
 from hasamigo.board import Board
+from hasamigo.engine.evaluation import evaluation_params
 from hasamigo.engine.limits import DEFAULT_DEPTH, Level, Limit, level
 from hasamigo.move import BLACK, PASS, Move
 from hasamigo.squares import bits
@@ -95,6 +95,9 @@ class Engine:
     """Midgame search and exact endgame solver with one transposition table.
 
     ``table_size`` is the number of table rows (a power of two; 32 bytes each).
+    ``evaluation`` names the static evaluation (:mod:`hasamigo.engine.evaluation`:
+    ``"trained"`` patterns or the ``"hand"``-set features); ``params`` overrides it with a
+    parameter array of the kernel's layout.
 
     >>> from hasamigo import Board
     >>> engine = Engine(table_size=1 << 12)
@@ -103,9 +106,11 @@ class Engine:
     (2, False, True)
     """
 
-    def __init__(self, table_size: int = 1 << 20, params: np.ndarray | None = None) -> None:
+    def __init__(self, table_size: int = 1 << 20, params: np.ndarray | None = None, *,
+                 evaluation: str = "trained") -> None:
         self._keys, self._vals = hash_new(table_size)
-        self._params = default_params() if params is None else np.asarray(params, dtype=np.int64)
+        self._params = (evaluation_params(evaluation) if params is None
+                        else np.asarray(params, dtype=np.int32))
         self._stop = np.zeros(1, dtype=np.int64)
         self._date = 0
         self._lock = threading.Lock()

@@ -1,0 +1,236 @@
+"""Evaluation v2: trained weights over the classic Othello patterns (8×8 only).
+
+A position is read from the side to move. Each *pattern instance* is a fixed set of
+squares read as a base-3 number (digit ``i`` is square ``i`` of the set: 0 empty, 1 own
+disc, 2 opponent disc); every instance of one *shape* shares that shape's table, because
+the shape is always read on a symmetric image of the board at the same place:
+
+=================  ============================  =====================================
+shape              squares on the image           instances (images of the board)
+=================  ============================  =====================================
+edge + 2 X         a1-h1, b2, g2                  4 (the rotations)
+corner 2×5         a1-e1, a2-e2                   8 (rotations and mirrors)
+corner 3×3         a1-c3                          4
+line 2, 3, 4       row 2, 3, 4                    4 each
+diagonal 8         a1-h8                          4 (each long diagonal both ways)
+diagonal 7-4       b1-h7, c1-h6, d1-h5, e1-h4     4 each
+=================  ============================  =====================================
+
+48 instances, plus each side's mobility (legal moves, capped at ``MOBILITY_CAP``) and a
+bias, looked up in the table of the position's *stage* (``STAGES`` stages of 4 empties:
+1-4, 5-8, ..., 57-60). The evaluation is the sum in 1/``SCALE`` disc, rounded to discs.
+Because every shape is read under all four rotations the value is the same for a rotated
+board; mirrors are tied only by training on mirrored positions.
+
+The weights are fitted to game results by :mod:`hasamigo.engine.training`;
+:func:`features` lists the table indices a position uses (training and tests), and
+:func:`pattern_score` sums them without building the list (the search's hot path). The
+two read the same shapes through the same gather helpers; a test checks they agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hasamigo._kernels.bits import (
+    U64,
+    flip_horizontal,
+    flip_vertical,
+    popcount,
+    transpose,
+)
+from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.moves import legal_moves
+
+#: (name, squares) of each shape, in table order.
+SHAPES = (
+    ("edge_2x", 10),
+    ("corner_2x5", 10),
+    ("corner_3x3", 9),
+    ("line_2", 8),
+    ("line_3", 8),
+    ("line_4", 8),
+    ("diagonal_8", 8),
+    ("diagonal_7", 7),
+    ("diagonal_6", 6),
+    ("diagonal_5", 5),
+    ("diagonal_4", 4),
+)
+MOBILITY_CAP = 31
+STAGES = 15
+SCALE = 128  # weights are stored in 1/SCALE disc
+SHIFT = U64(7)  # log2(SCALE)
+
+
+def _offsets() -> tuple[int, ...]:
+    out = [0]
+    for _, n in SHAPES:
+        out.append(out[-1] + 3**n)
+    return tuple(out)
+
+
+_OFF = _offsets()
+EDGE, C25, C33, LINE2, LINE3, LINE4, DIAG8, DIAG7, DIAG6, DIAG5, DIAG4 = _OFF[:11]
+MOBILITY_OWN = _OFF[11]
+MOBILITY_OPP = MOBILITY_OWN + MOBILITY_CAP + 1
+BIAS = MOBILITY_OPP + MOBILITY_CAP + 1
+N_WEIGHTS = BIAS + 1  # per stage
+N_FEATURES = 48 + 3  # indices per position: the instances, both mobilities, the bias
+SHAPE_OF_FEATURE = np.array(
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] * 4 + [1] * 4 + [11, 12, 13], dtype=np.int64
+)  # shape (or 11/12/13: mobility own/opponent, bias) of each entry of ``features``
+
+M_DIAG8 = U64(0x8040201008040201)
+M_DIAG7 = U64(0x0080402010080402)
+M_DIAG6 = U64(0x0000804020100804)
+M_DIAG5 = U64(0x0000008040201008)
+M_DIAG4 = U64(0x0000000080402010)
+GATHER = U64(0x0101010101010101)  # (x & diagonal) * GATHER: the diagonal in the top byte
+
+
+def _b2t() -> np.ndarray:
+    """``B2T[bits]``: the base-3 number whose digits are the binary digits of ``bits``."""
+    table = np.zeros(1024, dtype=np.int64)
+    for bits in range(1024):
+        table[bits] = sum(3**i for i in range(10) if bits >> i & 1)
+    return table
+
+
+B2T = _b2t()
+
+
+def stage_of(empties: int) -> int:
+    """The stage (table) used for a position with ``empties`` empty squares."""
+    return min(max((empties - 1) >> 2, 0), STAGES - 1)
+
+
+@njit(**NJIT_INLINE)
+def _ternary(bp, bo):  # type: ignore[no-untyped-def]
+    return B2T[np.int64(bp)] + 2 * B2T[np.int64(bo)]
+
+
+@njit(**NJIT_INLINE)
+def _edge(s):  # type: ignore[no-untyped-def]
+    return (s & U64(0xFF)) | ((s >> U64(1)) & U64(0x100)) | ((s >> U64(5)) & U64(0x200))
+
+
+@njit(**NJIT_INLINE)
+def _c25(s):  # type: ignore[no-untyped-def]
+    return (s & U64(0x1F)) | ((s >> U64(3)) & U64(0x3E0))
+
+
+@njit(**NJIT_INLINE)
+def _c33(s):  # type: ignore[no-untyped-def]
+    return (s & U64(7)) | ((s >> U64(5)) & U64(0x38)) | ((s >> U64(10)) & U64(0x1C0))
+
+
+@njit(**NJIT_INLINE)
+def _row(s, r):  # type: ignore[no-untyped-def]
+    return (s >> U64(8 * r)) & U64(0xFF)
+
+
+@njit(**NJIT_INLINE)
+def _diag(s, m, shift):  # type: ignore[no-untyped-def]
+    return ((s & m) * GATHER) >> U64(shift)
+
+
+@njit(**NJIT_INLINE)
+def _rotation_indices(sp, so):  # type: ignore[no-untyped-def]
+    """Table indices of the 11 shapes read on one rotation of the board."""
+    return (
+        EDGE + _ternary(_edge(sp), _edge(so)),
+        C25 + _ternary(_c25(sp), _c25(so)),
+        C33 + _ternary(_c33(sp), _c33(so)),
+        LINE2 + _ternary(_row(sp, 1), _row(so, 1)),
+        LINE3 + _ternary(_row(sp, 2), _row(so, 2)),
+        LINE4 + _ternary(_row(sp, 3), _row(so, 3)),
+        DIAG8 + _ternary(_diag(sp, M_DIAG8, 56), _diag(so, M_DIAG8, 56)),
+        DIAG7 + _ternary(_diag(sp, M_DIAG7, 57), _diag(so, M_DIAG7, 57)),
+        DIAG6 + _ternary(_diag(sp, M_DIAG6, 58), _diag(so, M_DIAG6, 58)),
+        DIAG5 + _ternary(_diag(sp, M_DIAG5, 59), _diag(so, M_DIAG5, 59)),
+        DIAG4 + _ternary(_diag(sp, M_DIAG4, 60), _diag(so, M_DIAG4, 60)),
+    )
+
+
+@njit(**NJIT_INLINE)
+def _rotation_sum(sp, so, w, base):  # type: ignore[no-untyped-def]
+    s = np.int64(0)
+    for i in _rotation_indices(sp, so):
+        s += w[base + i]
+    return s
+
+
+@njit(**NJIT_INLINE)
+def _images(x):  # type: ignore[no-untyped-def]
+    """The board's eight symmetric images: the four rotations, then the four mirrors."""
+    t = transpose(x)
+    h = flip_horizontal(x)
+    ht = flip_horizontal(t)
+    return (x, flip_vertical(t), flip_vertical(h), ht, t, h, flip_vertical(x), flip_vertical(ht))
+
+
+@njit(**NJIT_INLINE)
+def _mobility_index(n, own):  # type: ignore[no-untyped-def]
+    if n > MOBILITY_CAP:
+        n = MOBILITY_CAP
+    return (MOBILITY_OWN if own else MOBILITY_OPP) + n
+
+
+@njit(**NJIT)  # a call, not inlined: inlined at its call sites it multiplied compile time
+def pattern_score(p, o, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
+    """The evaluation in discs (unclamped) of ``(p, o)`` with ``ne`` empties whose sides
+    have the moves ``mp`` and ``mo``; the stage tables start at ``w[start]``."""
+    stage = (ne - 1) >> 2
+    if stage < 0:
+        stage = 0
+    elif stage >= STAGES:
+        stage = STAGES - 1
+    base = start + stage * N_WEIGHTS
+    ip = _images(p)
+    io = _images(o)
+    s = (_rotation_sum(ip[0], io[0], w, base) + _rotation_sum(ip[1], io[1], w, base)
+         + _rotation_sum(ip[2], io[2], w, base) + _rotation_sum(ip[3], io[3], w, base))
+    s += (w[base + C25 + _ternary(_c25(ip[4]), _c25(io[4]))]
+          + w[base + C25 + _ternary(_c25(ip[5]), _c25(io[5]))]
+          + w[base + C25 + _ternary(_c25(ip[6]), _c25(io[6]))]
+          + w[base + C25 + _ternary(_c25(ip[7]), _c25(io[7]))])
+    s += (w[base + _mobility_index(popcount(mp), True)]
+          + w[base + _mobility_index(popcount(mo), False)] + w[base + BIAS])
+    return (s + SCALE // 2) >> SHIFT
+
+
+@njit(**NJIT)
+def features(ps, os, out):  # type: ignore[no-untyped-def]
+    """Write the ``N_FEATURES`` table indices (within a stage) of each position
+    ``(ps[i], os[i])`` into ``out[i]``: the rotations' 11 shapes each, the mirrors'
+    corner 2×5, both mobilities and the bias (order: :data:`SHAPE_OF_FEATURE`)."""
+    full = U64(0xFFFFFFFFFFFFFFFF)
+    for i in range(ps.shape[0]):
+        p = U64(ps[i])
+        o = U64(os[i])
+        ip = _images(p)
+        io = _images(o)
+        k = 0
+        for r in range(4):
+            for j in _rotation_indices(ip[r], io[r]):
+                out[i, k] = j
+                k += 1
+        for r in range(4, 8):
+            out[i, k] = C25 + _ternary(_c25(ip[r]), _c25(io[r]))
+            k += 1
+        out[i, k] = _mobility_index(popcount(legal_moves(p, o, full)), True)
+        out[i, k + 1] = _mobility_index(popcount(legal_moves(o, p, full)), False)
+        out[i, k + 2] = BIAS
+
+
+__all__ = [
+    "N_FEATURES",
+    "N_WEIGHTS",
+    "SCALE",
+    "SHAPES",
+    "STAGES",
+    "features",
+    "pattern_score",
+    "stage_of",
+]
