@@ -49,3 +49,51 @@ def test_aspiration_root_gives_the_full_window_score_on_random_endgames(
         board = random_endgame(rng, rng.randint(13, 16))
         with_window, full = solve_both(board, monkeypatch)
         assert with_window == full
+
+
+def test_selective_passes_do_not_change_the_exact_score(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Solves from 14 empties with probable-cut passes first give the same scores as
+    without them (FFO answers, then random endgames)."""
+    boards = [r.board for r in read_obf(FFO)[:4]]
+    rng = random.Random(7)
+    boards += [random_endgame(rng, rng.randint(14, 17)) for _ in range(8)]
+    for board in boards:
+        scores = []
+        for threshold in (14, 99):
+            monkeypatch.setattr(core, "SELECTIVE_EMPTIES", threshold)
+            analysis = Engine(table_size=1 << 16).solve(board)
+            assert analysis.exact
+            scores.append(analysis.score)
+        assert scores[0] == scores[1]
+
+
+def test_a_selective_pass_leaves_no_bounds_an_exact_search_trusts() -> None:
+    """Rows stored by a pass with probable cuts carry its confidence level: an exact
+    search on the same table afterwards still finds the exact score."""
+    import numpy as np
+
+    from hasamigo._kernels.hashtable import hash_new
+    from hasamigo._kernels.search import ALL_FLAGS, CTL_SIZE, PROBCUT, search
+    from hasamigo.engine.evaluation import evaluation_params
+
+    params = evaluation_params()
+    rng = random.Random(11)
+    for _ in range(6):
+        board = random_endgame(rng, 16)
+        p, o = (board.black, board.white) if board.turn.name == "BLACK" else (
+            board.white, board.black)
+        stop = np.zeros(1, dtype=np.int64)
+
+        def run(keys, vals, alpha, beta, level):
+            ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+            ctl[PROBCUT] = level
+            return int(search(np.uint64(p), np.uint64(o), np.uint64(board.playable()), 64,
+                              alpha, beta, keys, vals, 1, params, stop, ctl, ALL_FLAGS))
+
+        fresh = run(*hash_new(1 << 14), -64, 64, 0)
+        keys, vals = hash_new(1 << 14)
+        for window in ((fresh - 12, fresh - 10), (fresh + 10, fresh + 12), (-64, 64)):
+            run(keys, vals, *window, 1)  # the most selective level: many cut nodes
+        assert run(keys, vals, -64, 64, 0) == fresh

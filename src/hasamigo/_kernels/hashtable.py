@@ -3,9 +3,12 @@
 Two arrays of ``size`` rows (a power of two), probed as buckets of two rows:
 
 * ``keys[i] = (player, opponent)``: the full position, so a hit is never a collision;
-* ``vals[i] = (lower, upper, depth, move, date)`` as int16: bounds on the score from the
-  side to move, the depth searched (``depth >= empties`` means exact play to the end),
-  the best or refuting move (64 = pass, -1 = none) and the search generation.
+* ``vals[i] = (lower, upper, depth, move, date, level)`` as int16: bounds on the score from
+  the side to move, the depth searched (``depth >= empties`` means exact play to the end),
+  the best or refuting move (64 = pass, -1 = none), the search generation and the
+  *confidence level* of the bounds: ``FULL_LEVEL`` for a search without selective cuts,
+  lower for one with probable cuts (:mod:`hasamigo._kernels.search`), whose bounds only a
+  search at that level or a less confident one may use (any search may use its move).
 
 A store into a bucket replaces the same position, else the row of an older search, else
 the shallower row (``hash_store``). Scores are disc differences in [-64, 64].
@@ -24,6 +27,8 @@ UPPER = 1
 DEPTH = 2
 MOVE = 3
 DATE = 4
+LEVEL = 5
+FULL_LEVEL = 7  # no selective cuts
 NO_MOVE = -1
 
 _K1 = U64(0x9E3779B97F4A7C15)
@@ -35,7 +40,7 @@ def hash_new(size: int) -> tuple[np.ndarray, np.ndarray]:
     """Empty table arrays with ``size`` rows (rounded down to a power of two, at least 2)."""
     rows = 1 << max(1, int(size).bit_length() - 1)
     keys = np.zeros((rows, 2), dtype=np.uint64)
-    vals = np.zeros((rows, 5), dtype=np.int16)
+    vals = np.zeros((rows, 6), dtype=np.int16)
     vals[:, MOVE] = NO_MOVE
     vals[:, DEPTH] = -1
     return keys, vals
@@ -69,15 +74,16 @@ def hash_probe(keys, vals, p, o):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def hash_store(keys, vals, p, o, depth, date, alpha, beta, score, move):  # type: ignore[no-untyped-def]
-    """Record the result ``score`` of a search of ``(p, o)`` with window (alpha, beta)."""
+def hash_store(keys, vals, p, o, depth, level, date, alpha, beta, score, move):  # type: ignore[no-untyped-def]
+    """Record the result ``score`` of a search of ``(p, o)`` with window (alpha, beta) to
+    ``depth`` at confidence ``level``."""
     i0 = hash_index(p, o, keys.shape[0])
     i = np.int64(-1)
     for j in range(i0, i0 + 2):
         if keys[j, 0] == p and keys[j, 1] == o and vals[j, DEPTH] >= 0:
             i = j
             break
-    if i >= 0 and vals[i, DEPTH] == depth:
+    if i >= 0 and vals[i, DEPTH] == depth and vals[i, LEVEL] == level:
         # same search depth: tighten the stored bounds
         if score < beta and score < vals[i, UPPER]:
             vals[i, UPPER] = score
@@ -90,7 +96,8 @@ def hash_store(keys, vals, p, o, depth, date, alpha, beta, score, move):  # type
             vals[i, MOVE] = move
         vals[i, DATE] = date
         return
-    if i >= 0 and vals[i, DEPTH] > depth:
+    if i >= 0 and (vals[i, DEPTH] > depth
+                   or (vals[i, DEPTH] == depth and vals[i, LEVEL] > level)):
         if move >= 0 and vals[i, MOVE] < 0:
             vals[i, MOVE] = move
         return
@@ -110,6 +117,7 @@ def hash_store(keys, vals, p, o, depth, date, alpha, beta, score, move):  # type
     vals[i, DEPTH] = depth
     vals[i, MOVE] = move
     vals[i, DATE] = date
+    vals[i, LEVEL] = level
 
 
 @njit(**NJIT)
@@ -122,4 +130,4 @@ def hash_move(keys, vals, p, o):  # type: ignore[no-untyped-def]
             np.int64(vals[i, DEPTH]))
 
 
-__all__ = ["hash_clear", "hash_move", "hash_new", "hash_probe", "hash_store"]
+__all__ = ["FULL_LEVEL", "hash_clear", "hash_move", "hash_new", "hash_probe", "hash_store"]

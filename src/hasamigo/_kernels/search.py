@@ -5,8 +5,10 @@ fail-soft, the transposition table of :mod:`hasamigo._kernels.hashtable` and mov
 the table's move first, then
 
 * exact nodes (``depth >= empties``): fastest first (fewest opponent replies, corner replies
-  counted twice), odd quadrants breaking ties; from ``SEARCH_ORDER_EMPTIES`` empties up, plus
-  the one-ply search score of the child (its best reply by the static evaluation);
+  counted twice), odd quadrants breaking ties; plus, from ``EVAL_ORDER_EMPTIES`` empties,
+  the static evaluation of the child, from ``SEARCH_ORDER_EMPTIES`` its one-ply search
+  score (its best reply by the evaluation) and from ``SEARCH2_ORDER_EMPTIES`` a two-ply
+  alpha-beta score;
 * midgame nodes 3+ plies from the horizon: the static evaluation of each child;
 * nodes nearer the horizon: mobility only.
 
@@ -19,6 +21,14 @@ Cutoffs before a node's moves are searched: the table's bounds; at exact nodes t
 *stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
 the score: at or below alpha, return that cap); and the *enhanced transposition cutoff*
 (a child's stored upper bound already refutes the node: return its negation).
+
+*Selective passes* (``ctl[PROBCUT] = k > 0``): exact nodes from ``PROBCUT_MIN_EMPTIES``
+empties whose one-ply score lies far enough outside the window (``PROBCUT_T[k - 1]``
+standard deviations of that score's error) return the bound without a search. Such a
+pass is not exact; its table rows carry confidence level ``k - 1`` (an exact search's
+carry ``FULL_LEVEL``), so only passes at that confidence or lower trust their bounds,
+while every pass uses their moves. The engine runs them before an exact solve of many
+empties to fill the table with good moves and a close first window.
 
 Iterative with an explicit stack of frames (recursive cached kernels crashed, numba
 #6061). No wall clock: every 1024 nodes it polls ``stop[0]`` (set from Python) and the
@@ -34,15 +44,26 @@ from hasamigo._kernels.bits import CORNERS, ONE, U64, ZERO, lowest_square, popco
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import SHALLOW_MAX, final_score, odd_quadrants, solve_small
 from hasamigo._kernels.evaluate import evaluate
-from hasamigo._kernels.hashtable import DEPTH, LOWER, MOVE, UPPER, hash_probe, hash_store
+from hasamigo._kernels.hashtable import (
+    DEPTH,
+    FULL_LEVEL,
+    LEVEL,
+    LOWER,
+    MOVE,
+    UPPER,
+    hash_probe,
+    hash_store,
+)
 from hasamigo._kernels.moves import flips, legal_moves
 from hasamigo._kernels.stability import stable_discs
 
-# ctl array slots (int64): node budget in, counters and the abort flag out
+# ctl array slots (int64): node budget and probable-cut level in, counters and the abort
+# flag out
 LIMIT = 0
 NODES = 1
 ABORTED = 2
-CTL_SIZE = 3
+PROBCUT = 3  # 0: an exact search; k in 1..len(PROBCUT_T): selective cuts at confidence k
+CTL_SIZE = 4
 
 # flags: switches for tests (every feature on in play)
 USE_HASH = 1
@@ -62,8 +83,16 @@ HASH_MIN_DEPTH = 3
 # it instead. Subset (ETC at 12): without 428.0 M nodes (stability at 8); 16: 369.3 M,
 # 23.8 cpu s; 14: 361.1 M, 22.3 s; 12: 335.2 M, 21.3 s (#38 254 M -> 177 M); 10: 331.1 M,
 # 26.4 s.
+#
+# With the trained evaluation (FFO #20-#39, 2-ply sort from SEARCH2_ORDER_EMPTIES, else as
+# named): one-ply sort from 12 empties 159.2 M nodes, 14.3 s; 10: 146.5 M, 15.8 s; 15:
+# 167.3 M, 12.2 s; then the two-ply sort from 16: 158.6 M, 11.9 s; 18: 162.2 M, 10.6 s;
+# 21: 173.0 M, 11.7 s. Mobility weighs MOBILITY_WEIGHT discs a move (2: 176.1 M nodes;
+# 4: 159.2 M; 8: 183.6 M).
 EVAL_ORDER_EMPTIES = 12
-SEARCH_ORDER_EMPTIES = 12
+SEARCH_ORDER_EMPTIES = 15
+SEARCH2_ORDER_EMPTIES = 18
+MOBILITY_WEIGHT = 4
 # Stability cutoff at exact nodes with this many empties or more (only when the opponent
 # has few enough discs for the cap to reach alpha). With ETC at 12: off 542.0 M nodes,
 # 36.6 s; 12: 541.1 M, 35.0 s; 8: 532.9 M, 34.5 s; 5: 526.8 M, 32.1 s.
@@ -73,6 +102,15 @@ STABILITY_MIN_EMPTIES = 5
 # Subset: 12: 335.2 M, 21.3 s; 10: 327.4 M, 22.3 s (fewer nodes, the time within noise).
 ETC_MIN_DEPTH = 6
 ETC_MIN_EMPTIES = 10
+# Probable cuts at exact nodes (selective passes that order the exact one, see
+# hasamigo.engine.core): from this many empties, a node whose one-ply search score is
+# PROBCUT_T[k-1]/100 standard deviations (sigma = (PROBCUT_SIGMA0 + PROBCUT_SIGMA1 * empties)
+# / 100 discs, the spread of that score around the exact one) outside the window is cut.
+PROBCUT_MIN_EMPTIES = 12
+PROBCUT_T = np.array([100, 150, 200, 260], dtype=np.int64)
+PROBCUT_LEVELS = 4
+PROBCUT_SIGMA0 = 400
+PROBCUT_SIGMA1 = 20
 PASS_MOVE = 64
 MAX_PLY = 130  # 60 moves and as many passes, with room
 MAX_MOVES = 40
@@ -102,6 +140,41 @@ def _reply_score(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
     return best
 
 
+@njit(**NJIT)
+def _reply_score2(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
+    """Two-ply alpha-beta score of ``(p, o)`` for its side to move (moves ``moves``)."""
+    if moves == ZERO:
+        return -_reply_score(o, p, legal_moves(o, p, mask), mask, params)
+    best = np.int64(-INF)
+    m = moves
+    while m != ZERO:
+        sq = lowest_square(m)
+        m &= m - ONE
+        f = flips(p, o, sq)
+        np_ = o ^ f
+        no = p ^ f ^ (ONE << U64(sq))
+        om = legal_moves(np_, no, mask)
+        # the reply: the opponent's best, cut as soon as it is no better than ``best`` for us
+        if om == ZERO:
+            v = evaluate(no, np_, mask, params)
+        else:
+            worst = np.int64(INF)
+            r = om
+            while r != ZERO:
+                s2 = lowest_square(r)
+                r &= r - ONE
+                f2 = flips(np_, no, s2)
+                w = evaluate(no ^ f2, np_ ^ f2 ^ (ONE << U64(s2)), mask, params)
+                if w < worst:
+                    worst = w
+                    if worst <= best:
+                        break
+            v = worst
+        if v > best:
+            best = v
+    return best
+
+
 @njit(**NJIT_INLINE)
 def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags):  # type: ignore[no-untyped-def]
     """Write the moves into ``mv`` best first; return how many."""
@@ -123,10 +196,12 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags
             no = p ^ f ^ b
             if exact:
                 om = legal_moves(np_, no, mask)
-                k = (popcount(om) + popcount(om & CORNERS)) * 4
+                k = (popcount(om) + popcount(om & CORNERS)) * MOBILITY_WEIGHT
                 if (odd & b) == ZERO:
                     k += 2
-                if depth >= SEARCH_ORDER_EMPTIES:
+                if depth >= SEARCH2_ORDER_EMPTIES:
+                    k = k + _reply_score2(np_, no, om, mask, params)
+                elif depth >= SEARCH_ORDER_EMPTIES:
                     k = k + _reply_score(np_, no, om, mask, params)
                 elif depth >= EVAL_ORDER_EMPTIES:
                     k = k + evaluate(np_, no, mask, params)
@@ -148,7 +223,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags
 
 
 @njit(**NJIT_INLINE)
-def _etc(p, o, moves, depth, beta, hkeys, hvals):  # type: ignore[no-untyped-def]
+def _etc(p, o, moves, depth, level, beta, hkeys, hvals):  # type: ignore[no-untyped-def]
     """Enhanced transposition cutoff: a score >= ``beta`` if the table already holds, for
     some child searched at least ``depth - 1`` plies, an upper bound that refutes it."""
     m = moves
@@ -157,7 +232,8 @@ def _etc(p, o, moves, depth, beta, hkeys, hvals):  # type: ignore[no-untyped-def
         m &= m - ONE
         f = flips(p, o, sq)
         i = hash_probe(hkeys, hvals, o ^ f, p ^ f ^ (ONE << U64(sq)))
-        if i >= 0 and hvals[i, DEPTH] >= depth - 1 and -np.int64(hvals[i, UPPER]) >= beta:
+        if (i >= 0 and hvals[i, DEPTH] >= depth - 1 and hvals[i, LEVEL] >= level
+                and -np.int64(hvals[i, UPPER]) >= beta):
             return -np.int64(hvals[i, UPPER])
     return np.int64(-INF)
 
@@ -186,6 +262,8 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
     use_stab = (flags & USE_STABILITY) != 0
     use_etc = use_hash and (flags & USE_ETC) != 0
     limit = ctl[LIMIT]
+    pc = ctl[PROBCUT]
+    level = FULL_LEVEL if pc <= 0 else pc - 1  # of the bounds this search finds and uses
     mask = U64(mask)
     n_sq = popcount(mask)
 
@@ -234,7 +312,7 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
                 i = hash_probe(hkeys, hvals, pp, oo)
                 if i >= 0:
                     hmove = np.int64(hvals[i, MOVE])
-                    if hvals[i, DEPTH] >= d:
+                    if hvals[i, DEPTH] >= d and hvals[i, LEVEL] >= level:
                         lo = np.int64(hvals[i, LOWER])
                         hi = np.int64(hvals[i, UPPER])
                         if lo >= b:
@@ -260,8 +338,18 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
                     else:
                         fmv[ply, 0] = PASS_MOVE
                         fn[ply] = 1
-                elif use_etc and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH):
-                    v = _etc(pp, oo, moves, d, b, hkeys, hvals)
+                elif pc > 0 and d >= ne and ne >= PROBCUT_MIN_EMPTIES:
+                    vs = _reply_score(pp, oo, moves, mask, params)
+                    margin = (PROBCUT_T[pc - 1] * (PROBCUT_SIGMA0 + PROBCUT_SIGMA1 * ne)) // 10000
+                    if vs - margin >= b:
+                        v = b
+                        leaf = True
+                    elif vs + margin <= a:
+                        v = a
+                        leaf = True
+                if (not leaf and moves != ZERO and use_etc
+                        and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH)):
+                    v = _etc(pp, oo, moves, d, level, b, hkeys, hvals)
                     leaf = v >= b
                 if not leaf and moves != ZERO:
                     fn[ply] = _order_moves(pp, oo, mask, moves, hmove, d >= ne, d, params,
@@ -326,7 +414,8 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
         v = fbest[ply]
         if fhash[ply]:
             bm = fbm[ply]
-            hash_store(hkeys, hvals, fp[ply], fo[ply], fd[ply], date, fa0[ply], fb[ply], v, bm)
+            hash_store(hkeys, hvals, fp[ply], fo[ply], fd[ply], level, date, fa0[ply], fb[ply],
+                       v, bm)
         if ply == 0:
             ctl[NODES] += nodes + cnt[0]
             return v

@@ -26,6 +26,8 @@ from hasamigo._kernels.search import (
     LIMIT,
     NODES,
     PASS_MOVE,
+    PROBCUT,
+    PROBCUT_LEVELS,
     child_position,
     evaluate_entry,
     search,
@@ -39,10 +41,15 @@ from hasamigo.squares import bits
 MODES = ("exact", "wld")
 PRESEARCH_EMPTIES = 12  # exact solves above this many empties sort the root by a search first
 PRESEARCH_DEPTH = 8  # ...of at most this many plies, stopping 10 plies short of the end
+# (12 with the trained evaluation: FFO #45, #48, #49 68.1 -> 71.9 s, no fewer nodes)
 # Solve in a window around the presearch score (see _aspiration) instead of -64..64.
 # FFO #45: 1295 M -> 844 M nodes, 68.8 -> 44.9 cpu s; #48: 1243 M -> 1207 M, 77.7 -> 72.9 s;
 # #20-#39: 421 M -> 368 M nodes, 23.1 -> 23.7 s (within noise).
 EXACT_ASPIRATION = True
+# Exact solves from this many empties first run selective passes (probable cuts at rising
+# confidence, PROBCUT in hasamigo._kernels.search) whose moves and scores order the exact one.
+# FFO #45: 484.4 M -> 427.2 M nodes; #48: 137.5 M -> 124.9 M; #49: 498.4 M -> 487.9 M.
+SELECTIVE_EMPTIES = 18
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +123,7 @@ class Engine:
         self._lock = threading.Lock()
         self._nodes = 0
         self._budget = 0
+        self._probcut = 0  # the selective level of the current pass (0: none)
 
     # ---- control ------------------------------------------------------------------
     def stop(self) -> None:
@@ -178,6 +186,7 @@ class Engine:
             if left <= 0:
                 raise _Stopped
             ctl[LIMIT] = left
+        ctl[PROBCUT] = self._probcut
         v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
                    self._keys, self._vals, self._date, self._params, self._stop, ctl, ALL_FLAGS)
         self._nodes += int(ctl[NODES])
@@ -249,20 +258,32 @@ class Engine:
         final = min(max_depth, empties)
         exact_goal = max_depth >= empties
         depths = list(range(1, final + 1))
+        levels = [0] * len(depths)
         if exact_goal and mode != "midgame" and final > PRESEARCH_EMPTIES:
             # sort the root and fill the table's moves with a short search, then solve
             depths = [*range(1, min(PRESEARCH_DEPTH, final - 10) + 1), final]
+            levels = [0] * len(depths)
+            if mode == "exact" and final >= SELECTIVE_EMPTIES and multipv == 1:
+                # ... after selective passes at rising confidence
+                depths[-1:-1] = [final] * PROBCUT_LEVELS
+                levels[-1:-1] = list(range(1, PROBCUT_LEVELS + 1))
         elif exact_goal and mode != "midgame":
             depths = [final]
+            levels = [0]
         every = multipv > 1
         order = moves
         done: tuple[int, int, list[tuple[int, int]]] | None = None  # depth, score, scores
+        done_exact = False  # the last finished pass searched to the end without cuts
         prev_score = 0
-        for depth in depths:
-            exact = depth >= empties
+        for depth, level in zip(depths, levels, strict=True):
+            exact = depth >= empties and level == 0
+            self._probcut = level
             try:
                 if exact and mode == "wld":
                     score, scores = self._root(p, o, mask, depth, -1, 1, order, every)
+                elif level:
+                    guess = prev_score + (prev_score & 1)
+                    score, scores = self._aspiration(p, o, mask, depth, guess, order, width=1)
                 elif exact and not every and done is not None and EXACT_ASPIRATION:
                     # a window around the presearch's score; widened on failure
                     guess = prev_score + (prev_score & 1)  # exact 8x8 scores are even
@@ -273,10 +294,13 @@ class Engine:
                     score, scores = self._aspiration(p, o, mask, depth, prev_score, order)
             except _Stopped:
                 break
+            finally:
+                self._probcut = 0
             scores.sort(key=lambda t: -t[0])
             order = [sq for _, sq in scores] + [sq for sq in order if sq not in
                                                 {s for _, s in scores}]
             done = (depth, score, scores)
+            done_exact = exact
             prev_score = score
             if limit.time is not None and time.perf_counter() - t0 > 0.4 * limit.time:
                 break  # the next iteration would not finish in time
@@ -287,7 +311,7 @@ class Engine:
             v = -int(evaluate_entry(cp, co, np.uint64(mask), self._params))
             done = (0, v, [(v, sq)])
         depth, score, scores = done
-        exact = depth >= empties
+        exact = depth >= empties and done_exact
         best_sq = scores[0][1]
         if mode == "wld" and exact:
             score = (score > 0) - (score < 0)
