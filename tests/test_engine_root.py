@@ -84,13 +84,14 @@ def test_a_selective_pass_leaves_no_bounds_an_exact_search_trusts() -> None:
         board = random_endgame(rng, 16)
         p, o = (board.black, board.white) if board.turn.name == "BLACK" else (
             board.white, board.black)
-        stop = np.zeros(1, dtype=np.int64)
+        mask = board.playable()
 
-        def run(keys, vals, alpha, beta, level):
+        def run(keys, vals, alpha, beta, level, p=p, o=o, mask=mask):
             ctl = np.zeros(CTL_SIZE, dtype=np.int64)
             ctl[PROBCUT] = level
-            return int(search(np.uint64(p), np.uint64(o), np.uint64(board.playable()), 64,
-                              alpha, beta, keys, vals, 1, params, stop, ctl, ALL_FLAGS))
+            return int(search(np.uint64(p), np.uint64(o), np.uint64(mask), 64, alpha, beta,
+                              keys, vals, 1, params, np.zeros(1, dtype=np.int64), ctl,
+                              ALL_FLAGS))
 
         fresh = run(*hash_new(1 << 14), -64, 64, 0)
         keys, vals = hash_new(1 << 14)

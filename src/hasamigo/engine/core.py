@@ -275,13 +275,13 @@ class Engine:
         done: tuple[int, int, list[tuple[int, int]]] | None = None  # depth, score, scores
         done_exact = False  # the last finished pass searched to the end without cuts
         prev_score = 0
-        for depth, level in zip(depths, levels, strict=True):
-            exact = depth >= empties and level == 0
-            self._probcut = level
+        for depth, selective in zip(depths, levels, strict=True):
+            exact = depth >= empties and selective == 0
+            self._probcut = selective
             try:
                 if exact and mode == "wld":
                     score, scores = self._root(p, o, mask, depth, -1, 1, order, every)
-                elif level:
+                elif selective:
                     guess = prev_score + (prev_score & 1)
                     score, scores = self._aspiration(p, o, mask, depth, guess, order, width=1)
                 elif exact and not every and done is not None and EXACT_ASPIRATION:
