@@ -4,7 +4,7 @@ Prints per position the depth, score, CPU seconds (``time.process_time``), nodes
 nodes per CPU second, then totals.
 
     .venv/bin/python benchmarks/search.py [--depth 10] [--positions 10] [--seed 1]
-        [--without etc]
+        [--eval trained|hand] [--without etc]
 
 ``--without`` switches search features off (flags of :mod:`hasamigo._kernels.search`).
 """
@@ -36,12 +36,14 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--eval", default="trained", choices=("trained", "hand"),
+                        help="static evaluation")
     parser.add_argument("--without", default="", help=f"features off: {', '.join(FEATURES)}")
     args = parser.parse_args()
     for name in filter(None, args.without.split(",")):
         core.ALL_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
     rng = random.Random(args.seed)
-    engine = Engine(table_size=1 << 20)
+    engine = Engine(table_size=1 << 20, evaluation=args.eval)
     engine.analyse(Board(), Limit(depth=2))  # load the compiled kernels
     total_t = 0.0
     total_n = 0

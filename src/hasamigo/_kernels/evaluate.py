@@ -2,8 +2,9 @@
 
 The interface the search relies on is one kernel, ``evaluate(p, o, mask, params)``: the
 score of the position for the side to move, an int in disc-difference units clamped to
-[-64, 64] (a finished game gets its exact official score), from an opaque int32 parameter
-array built in Python. Its first ``HAND_SIZE`` entries are this module's hand-set weights
+[-64, 64] (a finished game gets its exact official score), from an opaque int16 parameter
+array built in Python (int16 keeps a stage's tables small in the cache). Its first
+``HAND_SIZE`` entries are this module's hand-set weights
 (``default_params()``); when trained pattern weights follow them
 (:mod:`hasamigo._kernels.patterns`, loaded by :mod:`hasamigo.engine.evaluation`) a full
 8×8 board is scored by the patterns and every other shape by the hand-set features, so
@@ -49,9 +50,9 @@ PHASE = 60  # empties at the start of an 8×8 game
 
 
 def default_params() -> np.ndarray:
-    """The hand-set weights alone: int32, ``HAND_SIZE`` long (feature ``k``'s opening and
+    """The hand-set weights alone: int16, ``HAND_SIZE`` long (feature ``k``'s opening and
     end weights at ``2k`` and ``2k + 1``), 1/100 disc per unit of feature."""
-    w = np.zeros((N_FEATURES, 2), dtype=np.int32)
+    w = np.zeros((N_FEATURES, 2), dtype=np.int16)
     w[MOBILITY] = (80, 40)
     w[FRONTIER] = (30, 10)
     w[CORNER] = (450, 250)

@@ -117,7 +117,7 @@ class Engine:
                  evaluation: str = "trained") -> None:
         self._keys, self._vals = hash_new(table_size)
         self._params = (evaluation_params(evaluation) if params is None
-                        else np.asarray(params, dtype=np.int32))
+                        else np.asarray(params, dtype=np.int16))
         self._stop = np.zeros(1, dtype=np.int64)
         self._date = 0
         self._lock = threading.Lock()

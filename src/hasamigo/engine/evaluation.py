@@ -66,7 +66,7 @@ def load_weights(path: str | os.PathLike[str]) -> np.ndarray:
 
 def params_from_weights(weights: np.ndarray) -> np.ndarray:
     """The kernel's parameter array: the hand-set weights, then the pattern tables."""
-    params: np.ndarray = np.concatenate((default_params(), weights.astype(np.int32).reshape(-1)))
+    params: np.ndarray = np.concatenate((default_params(), weights.astype(np.int16).reshape(-1)))
     return params
 
 
