@@ -58,3 +58,21 @@ def test_cli_json_shape() -> None:
     assert [r["program"] for r in data["rows"]] == list(PROGRAMS)
     assert set(data["rows"][0]) == {"player", "program", "games", "player_win_pct",
                                     "naturalness_violations"}
+
+
+def test_cli_selects_programs_and_players() -> None:
+    result = runner.invoke(app, ["study", "simulate", "--games", "1", "--jobs", "1", "--json",
+                                 "--programs", "victory", "--players", "greedy,random"])
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)["rows"]
+    assert [(r["player"], r["program"], r["games"]) for r in rows] == [
+        ("greedy", "victory", 1), ("random", "victory", 1)]
+
+
+def test_cli_refuses_unknown_names() -> None:
+    result = runner.invoke(app, ["study", "simulate", "--games", "1", "--programs",
+                                 "victory,nobody"])
+    assert result.exit_code != 0
+    assert "nobody" in result.stderr and "--programs" in result.stderr
+    result = runner.invoke(app, ["study", "simulate", "--games", "1", "--players", "alice"])
+    assert result.exit_code != 0 and "alice" in result.stderr

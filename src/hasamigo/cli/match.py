@@ -104,12 +104,30 @@ def match(
         console.print(f"wrote {summary.games} games to {out}", highlight=False)
 
 
+def _names(text: str | None, known: tuple[str, ...], option: str, what: str) -> tuple[str, ...]:
+    """A comma-separated selection from ``known`` (all of it when ``text`` is None)."""
+    if text is None:
+        return known
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise typer.BadParameter(
+            f"unknown {what} {', '.join(map(repr, unknown)) or '(none given)'}; "
+            f"known: {', '.join(known)}", param_hint=option)
+    return names
+
+
 @study_app.command("simulate")
 def study_simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1,
                                        help="Games per (panel player, program) pair.")] = 10,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    programs: Annotated[str | None, typer.Option(
+        "--programs", help="Comma-separated programs (default: victory,amusement,entertainer)."
+    )] = None,
+    players: Annotated[str | None, typer.Option(
+        "--players", help="Comma-separated panel players (default: the whole panel).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Simulated weak players against the victory, amusement and entertainer programs.
@@ -120,11 +138,13 @@ def study_simulate(
     """
     from hasamigo.study.simulate import PANEL, PROGRAMS, simulate
 
+    chosen_programs = _names(programs, PROGRAMS, "--programs", "program")
+    panel = _names(players, tuple(PANEL), "--players", "panel player")
     progress = _progress(not as_json)
     with progress:
-        task = progress.add_task("study", total=games * len(PANEL) * len(PROGRAMS))
-        rows = simulate(games, seed=seed, jobs=_jobs(jobs),
-                        on_game=lambda _: progress.advance(task))
+        task = progress.add_task("study", total=games * len(panel) * len(chosen_programs))
+        rows = simulate(games, seed=seed, jobs=_jobs(jobs), panel=panel,
+                        programs=chosen_programs, on_game=lambda _: progress.advance(task))
     if as_json:
         emit_json({"rows": [r.as_json() for r in rows]})
         return
