@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from hasamigo import BLACK, WHITE, Board, Move
 from hasamigo.engine.players import (
     EXPECTATION,
@@ -13,6 +15,7 @@ from hasamigo.engine.players import (
     move_losses,
     violations,
 )
+from hasamigo.engine.players.entertainer import AIMLESS_HELP, REPLY_DEPTH, TARGET
 from hasamigo.engine.players.naturalness import (
     GIFT_LOSS_CAP,
     GIFTS_PER_GAME,
@@ -89,17 +92,80 @@ def test_entertainer_estimates_the_opponent() -> None:
     assert weak.estimated_loss() > strong.estimated_loss()
 
 
-def test_entertainer_concedes_when_far_ahead() -> None:
-    # a target far below every score: the natural move that concedes most (by its search)
-    from hasamigo.engine.players.entertainer import SCORE_DEPTH
+def reference_expectation(board: Board, move: Move, weights: np.ndarray) -> float:
+    """The entertainer's score expected over the reply of a model with ``weights``,
+    computed directly."""
+    from hasamigo.engine import Engine, Limit
+    from hasamigo.engine.players.opponent_model import reply_features
 
+    board = board.copy()
+    board.push(move)
+    lines = Engine(table_size=1 << 12).hints(board, Limit(depth=REPLY_DEPTH))
+    scores = {line.move: line.score for line in lines}
+    moves, x = reply_features(board, scores)
+    z = x @ weights
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    return -float(sum(pi * scores[m] for pi, m in zip(p, moves, strict=True)))
+
+
+def test_entertainer_concedes_what_the_person_will_take() -> None:
+    # a target far below every score: the natural move whose *expected* score (over the
+    # predicted reply) is lowest
     board = Board()
     for move in ["f5", "f6", "e6", "f4", "e3", "c5", "c4", "e7", "c6", "e2"]:
         board.play(move)
-    program = EntertainerPlayer(seed=0, bias=-60)
+    program = EntertainerPlayer(seed=0, target=-60)
     move = program.choose(board)
     losses = move_losses(board)
-    deep = move_scores(board, SCORE_DEPTH)
     allowed = [m for m in losses if losses[m] <= NATURAL_LOSS_CAP]
+    expected = {m: reference_expectation(board, m, program.model.weights) for m in allowed}
     assert move in allowed and len(allowed) > 1
-    assert deep[move] == min(deep[m] for m in allowed)
+    assert abs(expected[move] - min(expected.values())) < 1e-6
+    plan = program.last_plan
+    assert plan is not None and plan.kind == program.last_kind == NORMAL
+    assert abs(plan.expected - expected[move]) < 1e-6 and plan.loss == losses[move]
+    assert "expected" in (program.last_reason or "")
+
+
+def test_entertainer_aims_near_a_draw_against_a_player_with_habits() -> None:
+    board = Board()
+    for move in ["f5", "f6", "e6", "f4", "e3", "c5", "c4", "e7", "c6", "e2"]:
+        board.play(move)
+    program = EntertainerPlayer(seed=0)
+    move = program.choose(board)
+    plan = program.last_plan
+    assert plan is not None and plan.target == TARGET - AIMLESS_HELP * program.aimlessness()
+    losses = move_losses(board)
+    allowed = [m for m in losses if losses[m] <= NATURAL_LOSS_CAP]
+    expected = {m: reference_expectation(board, m, program.model.weights) for m in allowed}
+    assert plan.kind == NORMAL  # move 11: before any gift may fire
+    assert abs(expected[move] - plan.target) <= min(
+        abs(v - plan.target) for v in expected.values()) + 0.5 + 1e-6
+
+
+def test_entertainer_helps_an_aimless_player_more() -> None:
+    aimless = EntertainerPlayer(seed=0)
+    play_game(aimless, make_player("random", seed=2))
+    habits = EntertainerPlayer(seed=0)
+    play_game(habits, make_player("greedy", seed=2))
+    assert aimless.aimlessness() > 0.5
+    assert habits.aimlessness() == 0.0
+    assert aimless.last_plan is not None and habits.last_plan is not None
+    assert aimless.last_plan.target < habits.last_plan.target == TARGET
+
+
+def test_entertainer_joining_a_game_in_progress_reads_the_moves_so_far() -> None:
+    board = Board()
+    person = make_player("greedy", seed=0)
+    first = EntertainerPlayer(seed=0)
+    while board.ply < 24 or board.turn is BLACK:
+        board.push((person if board.turn is BLACK else first).choose(board))
+    # a fresh entertainer (say, after a server restart) sees the same person
+    late = EntertainerPlayer(seed=0)
+    late.choose(board)
+    seen = len(first.opponent_losses)
+    assert seen > 5
+    # the same moves, the same verdict, and the person's move since
+    assert late.opponent_losses[:seen] == first.opponent_losses
+    assert len(late.opponent_losses) == len(late.model.observations) == seen + 1

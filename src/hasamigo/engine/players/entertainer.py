@@ -2,34 +2,41 @@
 
 Each move's loss is measured with the naturalness search of
 :mod:`~hasamigo.engine.players.naturalness` (the engine at 4 plies), so the entertainer knows
-it as the bound measures it and never plays an ordinary move beyond the bound; the score it
-steers by is a deeper search (:data:`SCORE_DEPTH` plies; exact from :data:`EXACT_EMPTIES`
-empties), because the 4-ply score misjudged endgames by 20-40 discs against weak players.
+it as the bound measures it and never plays an ordinary move beyond the bound.
 
-1. **Strength estimate.** The loss of each of the opponent's moves (same search) is
-   averaged, starting from a prior of :data:`PRIOR_LOSS` discs worth :data:`PRIOR_WEIGHT`
-   moves.
-2. **Keep it close.** Its target score after its own move is
-   ``TARGET_BIAS - HORIZON × estimated loss`` (discs, its own side). The person's next
-   mistake brings the game back towards :data:`TARGET_BIAS`; that bias is negative (tuned on
-   the study panel) because weak players' endgame blunders come late and in bursts, and the
-   capped concessions cannot always undo them. It plays the natural move (loss at
-   most :data:`~hasamigo.engine.players.naturalness.NATURAL_LOSS_CAP`) whose score is nearest
-   that target — its best move when the person is ahead of the plan, a quiet concession
-   when it is behind.
-3. **Gifts, only when the person is behind** (its best score above the target by
+1. **The person in front of it.** A :class:`~hasamigo.engine.players.opponent_model.ReplyModel`
+   of the opponent's choice (skill, greed, positional habits) is refitted after each of
+   their moves; :meth:`EntertainerPlayer.estimated_loss` summarises what those moves lost.
+2. **Keep it close, in the person's terms.** For each candidate move it searches every
+   reply (:data:`REPLY_DEPTH` plies after it, exact from :data:`EXACT_EMPTIES` empties) and
+   takes the score expected over the *predicted* reply, not the best one: a concession a
+   beginner will not see concedes nothing, and a position where every reply is fine helps
+   them. It plays the natural move (loss at most
+   :data:`~hasamigo.engine.players.naturalness.NATURAL_LOSS_CAP`) whose expected score is
+   nearest its target: :data:`TARGET` discs (its own side: about a draw), lowered by up to
+   :data:`AIMLESS_HELP` discs for an *aimless* player (:meth:`EntertainerPlayer.aimlessness`:
+   one whose moves the model predicts no better than chance). A player with habits errs
+   in ways it can foresee and offset move by move; an aimless one blunders at any moment,
+   also in the last moves when nothing is left to give back, so it needs the margin in
+   advance. Both constants were tuned on the study panel (``hasamigo study simulate``).
+3. **Gifts, only when the person is behind** (its best expected score above the target by
    :data:`GIFT_MARGIN`), at most one of each per game and each within
    :data:`~hasamigo.engine.players.naturalness.GIFT_LOSS_CAP`:
    *corner offer* — from move :data:`GIFT_FROM`, an X-square move after which the corner is
    the opponent's legal move; *surprise* — right after the evaluation swung sharply (the
    person's last move moved it by :data:`SWING_MIN` discs or more), between moves
-   :data:`SURPRISE_WINDOW`, the largest concession that still lands near the target, rather
-   than the plain worst move.
+   :data:`SURPRISE_WINDOW`, the largest expected concession that still lands near the
+   target, rather than the plain worst move.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
+
 from hasamigo.board import Board
+from hasamigo.engine import Engine, Limit
 from hasamigo.engine.players.base import (
     EXPECTATION,
     NORMAL,
@@ -42,17 +49,20 @@ from hasamigo.engine.players.naturalness import (
     NATURAL_LOSS_CAP,
     move_scores,
 )
+from hasamigo.engine.players.opponent_model import ReplyModel, reply_features
 from hasamigo.engine.players.paper import hands_corner
 from hasamigo.game.clock import Clock
-from hasamigo.move import Move
+from hasamigo.move import BLACK, Move
 from hasamigo.squares import square_name
 
 EXACT_EMPTIES = 14
-SCORE_DEPTH = 8
-PRIOR_LOSS = 4.0
-PRIOR_WEIGHT = 3
-TARGET_BIAS = -10.0  # tuned on the study panel: -8 gave 35-47%, -12 gave 45-65%
-HORIZON = 1.0
+REPLY_DEPTH = 6
+TARGET = -0.5
+AIMLESS_HELP = 9.0
+AIMLESS_INFO = (0.03, 0.12)
+PRIOR_LOSS = 7.0
+PRIOR_WEIGHT = 2.0
+RECENCY = 0.85
 GIFT_MARGIN = 8
 GIFT_SLACK = 4
 GIFT_FROM = 16
@@ -60,45 +70,112 @@ SWING_MIN = 8
 SURPRISE_WINDOW = (20, 45)
 
 
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The person's options after one of the entertainer's moves, as it foresees them."""
+
+    moves: list[Move]
+    features: np.ndarray
+    scores: list[int]  # each reply's score for the person (discs)
+    expected: float  # the entertainer's expected score over the predicted reply
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Why the last move was chosen (for explanations and the study's logs)."""
+
+    number: int
+    target: float
+    best: float  # the best expected score among the natural moves
+    expected: float  # the chosen move's
+    loss: int  # the chosen move's loss by the naturalness search
+    kind: str
+
+
 class EntertainerPlayer(Player):
     """Keeps the game close and winnable for the opponent; never plays an absurd move."""
 
     name = "entertainer"
 
-    def __init__(self, *, seed: int | None = None, bias: float | None = None) -> None:
+    def __init__(self, *, seed: int | None = None, target: float | None = None) -> None:
         super().__init__(seed=seed)
-        self.bias = TARGET_BIAS if bias is None else bias
+        self.target = TARGET if target is None else target
+        self._engine = Engine(table_size=1 << 16)
         self.new_game()
 
     def new_game(self) -> None:
         super().new_game()
+        self.model = ReplyModel()
         self.opponent_losses: list[int] = []
-        self._seen_ply: int | None = None
+        self.last_plan: Plan | None = None
+        self._seen_ply = 0  # the game's moves up to here have been read
+        self._foreseen: dict[int, Reply] = {}  # ply of the person's move -> their options
         self._after_last: int | None = None  # its score right after its previous move
         self.corner_given = False
         self.surprise_done = False
+        self._engine.clear()
 
     # ---- the person in front of it --------------------------------------------------
     def estimated_loss(self) -> float:
-        """Average loss (discs) of the opponent's moves so far, with the prior."""
-        total = sum(self.opponent_losses) + PRIOR_LOSS * PRIOR_WEIGHT
-        return total / (len(self.opponent_losses) + PRIOR_WEIGHT)
+        """The opponent's loss per move (discs, by the reply search): an average of their
+        moves so far, recent ones weighing more (:data:`RECENCY` per move), starting from a
+        prior of :data:`PRIOR_LOSS` worth :data:`PRIOR_WEIGHT` moves."""
+        total, weight = PRIOR_LOSS * PRIOR_WEIGHT, PRIOR_WEIGHT
+        for loss in self.opponent_losses:
+            total, weight = total * RECENCY + loss, weight * RECENCY + 1
+        return total / weight
+
+    def aimlessness(self) -> float:
+        """1 for a player whose moves the model predicts no better than chance, 0 for one
+        with readable habits (:data:`AIMLESS_INFO`: the information, nats per move, below
+        which a player counts as fully aimless and above which not at all)."""
+        low, high = AIMLESS_INFO
+        return min(1.0, max(0.0, (high - self.model.information()) / (high - low)))
 
     def _observe(self, board: Board) -> None:
-        if self._seen_ply is None:
-            self._seen_ply = board.ply
-            return
+        # from the first move of the game on its first turn: one made for a game in progress
+        # (a restarted server, a position set up by hand) still learns the person's moves
         new = board.move_stack[self._seen_ply:]
         work = board.copy()
         for _ in new:
             work.pop()
         me = board.turn
         for move in new:
-            if work.turn is not me and len(work.legal_moves) > 1:
-                scores = move_scores(work)
-                self.opponent_losses.append(max(scores.values()) - scores[move])
+            if (work.turn is not me and not work.in_placement_phase()
+                    and len(work.legal_moves) > 1):
+                reply = self._foreseen.get(work.ply) or self._replies(work, ours=False)
+                chosen = reply.moves.index(move)
+                self.model.observe(reply.features, chosen)
+                self.opponent_losses.append(max(reply.scores) - reply.scores[chosen])
             work.push(move)
         self._seen_ply = board.ply
+        self._foreseen.clear()
+
+    def _replies(self, board: Board, *, ours: bool = True) -> Reply:
+        """The options of the side to move on ``board`` (the person), scored by search;
+        ``expected`` from the entertainer's side when ``ours`` (it just moved)."""
+        empties = board.empties.bit_count()
+        depth = empties if empties <= EXACT_EMPTIES else REPLY_DEPTH
+        lines = self._engine.hints(board, Limit(depth=depth))
+        scores = {line.move: line.score for line in lines}
+        moves, x = reply_features(board, scores)
+        values = [scores[m] for m in moves]
+        expected = -self.model.expected(x, values)
+        return Reply(moves, x, values, expected if ours else -expected)
+
+    def _expected(self, board: Board, move: Move) -> Reply:
+        me = board.turn
+        board.push(move)
+        try:
+            if board.is_game_over():
+                outcome = board.outcome()
+                assert outcome is not None
+                diff = outcome.black - outcome.white
+                own = float(diff if me is BLACK else -diff)
+                return Reply([], np.zeros((0, 3)), [], own)
+            return self._replies(board)
+        finally:
+            board.pop()
 
     # ---- choosing ---------------------------------------------------------------------
     def _choose(self, board: Board, clock: Clock | None) -> Move:
@@ -106,48 +183,49 @@ class EntertainerPlayer(Player):
         natural = move_scores(board)
         best_natural = max(natural.values())
         loss = {m: best_natural - s for m, s in natural.items()}
-        empties = board.empties.bit_count()
-        depth = empties if empties <= EXACT_EMPTIES else SCORE_DEPTH
-        scores = move_scores(board, depth)
-        best = max(scores.values())
-        target = self.bias - HORIZON * self.estimated_loss()
+        replies = {m: self._expected(board, m) for m in natural if loss[m] <= GIFT_LOSS_CAP}
+        value = {m: r.expected for m, r in replies.items()}
+        allowed = [m for m in replies if loss[m] <= NATURAL_LOSS_CAP]
+        best = max(value[m] for m in allowed)
+        target = self.target - AIMLESS_HELP * self.aimlessness()
         swing = 0 if self._after_last is None else best_natural - self._after_last
-        move, kind, why = self._gift(board, scores, loss, best, target, swing)
+        move, kind, why = self._gift(board, value, loss, best, target, swing)
         if move is None:
-            allowed = [m for m in scores if loss[m] <= NATURAL_LOSS_CAP]
-            near = min(abs(scores[m] - target) for m in allowed)
-            options = sorted((m for m in allowed if abs(scores[m] - target) <= near + 0.5),
+            near = min(abs(value[m] - target) for m in allowed)
+            options = sorted((m for m in allowed if abs(value[m] - target) <= near + 0.5),
                              key=lambda m: m.square if m.square is not None else -1)
             move = self.rng.choice(options)
-            kind, why = NORMAL, (f"close game: {scores[move]:+d} for a target of {target:+.1f}"
-                                 f" (best {best:+d})")
+            kind, why = NORMAL, (f"close game: {value[move]:+.1f} expected for a target of "
+                                 f"{target:+.1f} (best {best:+.1f})")
         self.explain(why, kind)
+        self.last_plan = Plan(move_number(board), target, best, value[move], loss[move], kind)
         self._after_last = natural[move]
+        self._foreseen = {board.ply + 1: replies[move]} if replies[move].moves else {}
         return move
 
-    def _gift(self, board: Board, scores: dict[Move, int], loss: dict[Move, int], best: int,
-              target: float, swing: int) -> tuple[Move | None, str, str]:
+    def _gift(self, board: Board, value: dict[Move, float], loss: dict[Move, int],
+              best: float, target: float, swing: int) -> tuple[Move | None, str, str]:
         if best < target + GIFT_MARGIN:
             return None, NORMAL, ""  # the person is not behind
         number = move_number(board)
 
         def fits(m: Move) -> bool:
-            return loss[m] <= GIFT_LOSS_CAP and scores[m] >= target - GIFT_SLACK
+            return loss[m] <= GIFT_LOSS_CAP and value[m] >= target - GIFT_SLACK
 
         if not self.corner_given and number >= GIFT_FROM:
-            offers = {m: c for m in scores if m.square is not None and fits(m)
+            offers = {m: c for m in value if m.square is not None and fits(m)
                       and (c := hands_corner(board, m.square)) is not None}
             if offers:
-                move = max(offers, key=lambda m: (scores[m], -(m.square or 0)))
+                move = min(offers, key=lambda m: (abs(value[m] - target), m.square or 0))
                 self.corner_given = True
                 return move, EXPECTATION, (
                     f"expectation move: offers the corner {square_name(offers[move])} "
-                    f"(the person is behind: {best:+d} vs target {target:+.1f})")
+                    f"(the person is behind: {best:+.1f} vs target {target:+.1f})")
         low, high = SURPRISE_WINDOW
         if not self.surprise_done and low <= number <= high and abs(swing) >= SWING_MIN:
-            candidates = [m for m in scores if fits(m) and loss[m] > NATURAL_LOSS_CAP]
+            candidates = [m for m in value if fits(m) and loss[m] > NATURAL_LOSS_CAP]
             if candidates:
-                move = max(candidates, key=lambda m: (loss[m], -(m.square or 0)))
+                move = min(candidates, key=lambda m: (value[m], m.square or 0))
                 self.surprise_done = True
                 return move, SURPRISE, (
                     f"surprise move: gives {loss[move]} discs after a swing of {swing:+d}")
