@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from naive_weighted import root_values
 
-from hasamigo import Board, Move
+from hasamigo import BLACK, WHITE, Board, Move
 from hasamigo.engine.players import EXPECTATION, SURPRISE, make_player, move_number
 from hasamigo.engine.players.base import X_SQUARES
 from hasamigo.engine.players.paper import (
@@ -202,3 +202,17 @@ def test_weighted_kernel_signatures_have_no_float() -> None:
             assert "float" not in str(sig), sig
         for result in kernel.nopython_signatures:
             assert "float" not in str(result.return_type)
+
+
+def test_square_total_is_the_table_over_each_sides_discs() -> None:
+    from hasamigo.engine.players.paper import MIDGAME_WEIGHTS, square_total
+
+    board = Board()
+    player = make_player("random", seed=4)
+    while not board.is_game_over():
+        for colour in (BLACK, WHITE):
+            mine, theirs = board.discs(colour), board.discs(colour.other)
+            naive = sum(int(MIDGAME_WEIGHTS[s]) for s in range(64) if mine >> s & 1) - sum(
+                int(MIDGAME_WEIGHTS[s]) for s in range(64) if theirs >> s & 1)
+            assert square_total(board, colour) == naive
+        board.push(player.choose(board))

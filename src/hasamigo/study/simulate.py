@@ -21,13 +21,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from hasamigo.board import Board
 from hasamigo.engine.players import make_player
 from hasamigo.engine.players.base import Player, squares_of
 from hasamigo.engine.players.naturalness import violations
-from hasamigo.engine.players.paper import MIDGAME_WEIGHTS, move_values
+from hasamigo.engine.players.paper import move_values, square_total
 from hasamigo.game.clock import Clock
 from hasamigo.move import BLACK, WHITE, Color, Move
 from hasamigo.tournament.match import GameResult, game_seed, play_game, run_tasks
@@ -42,14 +40,11 @@ class Weighted1Player(Player):
     name = "weighted1"
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
-        weights = np.asarray(MIDGAME_WEIGHTS)
         me = board.turn
         scored = []
         for sq in squares_of(board):
             board.push(Move(sq))
-            mine, theirs = board.discs(me), board.discs(me.other)
-            total = sum(int(weights[s]) for s in range(64) if mine >> s & 1) - sum(
-                int(weights[s]) for s in range(64) if theirs >> s & 1)
+            total = square_total(board, me)
             board.pop()
             scored.append((total, sq))
         top = max(t for t, _ in scored)

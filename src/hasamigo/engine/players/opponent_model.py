@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from hasamigo.board import Board
-from hasamigo.engine.players.paper import MIDGAME_WEIGHTS
+from hasamigo.engine.players.paper import square_total
 from hasamigo.move import Move
 
 FEATURES = ("gap", "flips", "squares")
@@ -40,16 +40,6 @@ PRIOR_WIDTH = 0.5
 NEWTON_STEPS = 12
 INFO_PRIOR = 0.3
 INFO_PRIOR_MOVES = 4
-
-_WEIGHTS = np.asarray(MIDGAME_WEIGHTS, dtype=np.float64)
-_SHIFTS = np.arange(64, dtype=np.uint64)
-
-
-def _weighted_total(mine: int, theirs: int) -> float:
-    m = (np.uint64(mine) >> _SHIFTS) & np.uint64(1)
-    t = (np.uint64(theirs) >> _SHIFTS) & np.uint64(1)
-    return float(_WEIGHTS @ (m.astype(np.float64) - t.astype(np.float64)))
-
 
 def reply_features(board: Board, scores: dict[Move, int]) -> tuple[list[Move], np.ndarray]:
     """The moves of ``scores`` (the side to move's, with their search scores) in a fixed
@@ -61,7 +51,7 @@ def reply_features(board: Board, scores: dict[Move, int]) -> tuple[list[Move], n
     for move in moves:
         flips = board.flips(move).bit_count()
         board.push(move)
-        total = _weighted_total(board.discs(me), board.discs(me.other))
+        total = square_total(board, me)
         board.pop()
         rows.append((scores[move] - best, flips, total / 10.0))
     x = np.asarray(rows, dtype=np.float64)

@@ -48,7 +48,7 @@ from hasamigo.engine.players.base import (
     squares_of,
 )
 from hasamigo.game.clock import Clock
-from hasamigo.move import BLACK, Move
+from hasamigo.move import BLACK, Color, Move
 from hasamigo.squares import BB_CORNERS, square_name
 
 SEARCH_PLIES = 5
@@ -92,6 +92,21 @@ PHASES: dict[str, tuple[np.ndarray, int]] = {
     MIDGAME: (MIDGAME_WEIGHTS, MODE_MOBILITY),
     ENDGAME: (MIDGAME_WEIGHTS, MODE_DISCS),
 }
+
+
+_SHIFTS = np.arange(64, dtype=np.uint64)
+
+
+def square_total(board: Board, color: Color) -> int:
+    """The classic table (:data:`MIDGAME_WEIGHTS`) summed over ``color``'s discs minus the
+    other side's: a beginner's positional rule of thumb, without search or mobility.
+
+    >>> square_total(Board(), BLACK)
+    0
+    """
+    mine = (np.uint64(board.discs(color)) >> _SHIFTS) & np.uint64(1)
+    theirs = (np.uint64(board.discs(color.other)) >> _SHIFTS) & np.uint64(1)
+    return int(MIDGAME_WEIGHTS @ (mine.astype(np.int64) - theirs.astype(np.int64)))
 
 
 def phase(board: Board) -> str:
@@ -231,6 +246,7 @@ __all__ = [
     "hands_corner",
     "move_values",
     "phase",
+    "square_total",
     "static_value",
     "weighted_value",
 ]
