@@ -49,7 +49,7 @@ from hasamigo.engine.players.naturalness import (
     NATURAL_LOSS_CAP,
     move_scores,
 )
-from hasamigo.engine.players.opponent_model import ReplyModel, reply_features
+from hasamigo.engine.players.opponent_model import FEATURES, ReplyModel, reply_features
 from hasamigo.engine.players.paper import hands_corner
 from hasamigo.game.clock import Clock
 from hasamigo.move import BLACK, Move
@@ -61,8 +61,7 @@ TARGET = -0.5
 AIMLESS_HELP = 9.0
 AIMLESS_INFO = (0.03, 0.12)
 PRIOR_LOSS = 7.0
-PRIOR_WEIGHT = 2.0
-RECENCY = 0.85
+PRIOR_WEIGHT = 2
 GIFT_MARGIN = 8
 GIFT_SLACK = 4
 GIFT_FROM = 16
@@ -89,7 +88,6 @@ class Plan:
     best: float  # the best expected score among the natural moves
     expected: float  # the chosen move's
     loss: int  # the chosen move's loss by the naturalness search
-    kind: str
 
 
 class EntertainerPlayer(Player):
@@ -117,13 +115,10 @@ class EntertainerPlayer(Player):
 
     # ---- the person in front of it --------------------------------------------------
     def estimated_loss(self) -> float:
-        """The opponent's loss per move (discs, by the reply search): an average of their
-        moves so far, recent ones weighing more (:data:`RECENCY` per move), starting from a
-        prior of :data:`PRIOR_LOSS` worth :data:`PRIOR_WEIGHT` moves."""
-        total, weight = PRIOR_LOSS * PRIOR_WEIGHT, PRIOR_WEIGHT
-        for loss in self.opponent_losses:
-            total, weight = total * RECENCY + loss, weight * RECENCY + 1
-        return total / weight
+        """The opponent's average loss per move (discs, by the reply search), starting from
+        a prior of :data:`PRIOR_LOSS` worth :data:`PRIOR_WEIGHT` moves."""
+        total = sum(self.opponent_losses) + PRIOR_LOSS * PRIOR_WEIGHT
+        return total / (len(self.opponent_losses) + PRIOR_WEIGHT)
 
     def aimlessness(self) -> float:
         """1 for a player whose moves the model predicts no better than chance, 0 for one
@@ -143,7 +138,7 @@ class EntertainerPlayer(Player):
         for move in new:
             if (work.turn is not me and not work.in_placement_phase()
                     and len(work.legal_moves) > 1):
-                reply = self._foreseen.get(work.ply) or self._replies(work, ours=False)
+                reply = self._foreseen.get(work.ply) or self._replies(work)
                 chosen = reply.moves.index(move)
                 self.model.observe(reply.features, chosen)
                 self.opponent_losses.append(max(reply.scores) - reply.scores[chosen])
@@ -151,29 +146,26 @@ class EntertainerPlayer(Player):
         self._seen_ply = board.ply
         self._foreseen.clear()
 
-    def _replies(self, board: Board, *, ours: bool = True) -> Reply:
-        """The options of the side to move on ``board`` (the person), scored by search;
-        ``expected`` from the entertainer's side when ``ours`` (it just moved)."""
+    def _replies(self, board: Board) -> Reply:
+        """The options of the person (to move on ``board``), scored by search."""
         empties = board.empties.bit_count()
         depth = empties if empties <= EXACT_EMPTIES else REPLY_DEPTH
         lines = self._engine.hints(board, Limit(depth=depth))
         scores = {line.move: line.score for line in lines}
         moves, x = reply_features(board, scores)
         values = [scores[m] for m in moves]
-        expected = -self.model.expected(x, values)
-        return Reply(moves, x, values, expected if ours else -expected)
+        return Reply(moves, x, values, -self.model.expected(x, values))
 
     def _expected(self, board: Board, move: Move) -> Reply:
         me = board.turn
         board.push(move)
         try:
-            if board.is_game_over():
-                outcome = board.outcome()
-                assert outcome is not None
-                diff = outcome.black - outcome.white
-                own = float(diff if me is BLACK else -diff)
-                return Reply([], np.zeros((0, 3)), [], own)
-            return self._replies(board)
+            outcome = board.outcome()
+            if outcome is None:
+                return self._replies(board)
+            diff = outcome.disc_difference
+            return Reply([], np.zeros((0, len(FEATURES))), [],
+                         float(diff if me is BLACK else -diff))
         finally:
             board.pop()
 
@@ -198,7 +190,7 @@ class EntertainerPlayer(Player):
             kind, why = NORMAL, (f"close game: {value[move]:+.1f} expected for a target of "
                                  f"{target:+.1f} (best {best:+.1f})")
         self.explain(why, kind)
-        self.last_plan = Plan(move_number(board), target, best, value[move], loss[move], kind)
+        self.last_plan = Plan(move_number(board), target, best, value[move], loss[move])
         self._after_last = natural[move]
         self._foreseen = {board.ply + 1: replies[move]} if replies[move].moves else {}
         return move

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -60,6 +61,12 @@ def reply_features(board: Board, scores: dict[Move, int]) -> tuple[list[Move], n
     return moves, x
 
 
+def _log_softmax(z: np.ndarray) -> np.ndarray:
+    shifted = z - z.max()
+    out: np.ndarray = shifted - np.log(np.exp(shifted).sum())
+    return out
+
+
 class ReplyModel:
     """A conditional-logit model of one person's move choice, refitted as moves are seen."""
 
@@ -72,7 +79,8 @@ class ReplyModel:
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """The chance of each row's move being played."""
-        return self._softmax(x @ self.weights)
+        p: np.ndarray = np.exp(_log_softmax(x @ self.weights))
+        return p
 
     def expected(self, x: np.ndarray, values: Sequence[float]) -> float:
         """The expectation of ``values`` (one per row) over the predicted choice."""
@@ -90,9 +98,7 @@ class ReplyModel:
         d = w - self.prior
         total = -0.5 * float(d @ self.precision @ d)
         for x, chosen in self.observations:
-            z = x @ w
-            top = z.max()
-            total += float(z[chosen] - top - np.log(np.exp(z - top).sum()))
+            total += float(_log_softmax(x @ w)[chosen])
         return total
 
     def fit(self) -> None:
@@ -104,7 +110,7 @@ class ReplyModel:
             grad = -self.precision @ (w - self.prior)
             hess = -self.precision.copy()
             for x, chosen in self.observations:
-                p = self._softmax(x @ w)
+                p = np.exp(_log_softmax(x @ w))
                 mean = p @ x
                 grad += x[chosen] - mean
                 centred = x - mean
@@ -124,26 +130,14 @@ class ReplyModel:
                 break
         self.weights = w
 
-    @staticmethod
-    def _softmax(z: np.ndarray) -> np.ndarray:
-        e: np.ndarray = np.exp(z - z.max())
-        out: np.ndarray = e / e.sum()
-        return out
-
     def information(self) -> float:
         """How much better than a uniform guess the model predicts the moves seen (nats per
         move; about 0 for an aimless player): the mean log-probability gain, less the
         optimism of fitting :data:`FEATURES` weights to the same moves (½ nat per weight,
         Akaike's correction), pooled with :data:`INFO_PRIOR_MOVES` moves' worth of
         :data:`INFO_PRIOR`."""
-        gain = 0.0
-        for x, chosen in self.observations:
-            z = x @ self.weights
-            top = z.max()
-            gain += float(z[chosen] - top - np.log(np.exp(z - top).sum())) + np.log(len(x))
+        gain = sum(float(_log_softmax(x @ self.weights)[chosen]) + math.log(len(x))
+                   for x, chosen in self.observations)
         if self.observations:
             gain -= len(self.weights) / 2
         return (gain + INFO_PRIOR * INFO_PRIOR_MOVES) / (len(self.observations) + INFO_PRIOR_MOVES)
-
-    def describe(self) -> str:
-        return ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, self.weights, strict=True))
