@@ -76,3 +76,5 @@ def test_cli_refuses_unknown_names() -> None:
     assert "nobody" in result.stderr and "--programs" in result.stderr
     result = runner.invoke(app, ["study", "simulate", "--games", "1", "--players", "alice"])
     assert result.exit_code != 0 and "alice" in result.stderr
+    result = runner.invoke(app, ["study", "simulate", "--games", "1", "--programs", " , "])
+    assert result.exit_code != 0 and "none given" in result.stderr
