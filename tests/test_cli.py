@@ -222,3 +222,70 @@ def test_convert_failure_leaves_no_file(tmp_path: Path) -> None:
     assert "non-standard start" in err and "game 1" in err
     assert not target.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+# ---- files that cannot be decoded or parsed: one line naming the file and the place ----
+def _one_error_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_games_refuses_a_file_that_is_not_utf8(tmp_path: Path) -> None:
+    games = tmp_path / "games.txt"
+    games.write_bytes(b"f5d6c3\nf5\xffd6\n")
+    code, out, err = run("games", str(games))
+    assert code == 2 and out == ""
+    line = _one_error_line(err)
+    assert f"{games}, line 2, offset 9: byte 0xff is not UTF-8" in line
+
+
+def test_games_refuses_a_truncated_archive_naming_the_offset(tmp_path: Path) -> None:
+    archive = tmp_path / "cut.wtb"
+    archive.write_bytes(WTHOR_FILE.read_bytes()[:100])
+    code, _, err = run("games", str(archive), "--json")
+    assert code == 2
+    assert f"{archive}, offset 84: truncated" in _one_error_line(err)
+
+
+def test_games_prints_brackets_of_a_file_as_they_are(tmp_path: Path) -> None:
+    # Rich markup must not eat '[/x]' quoted from the file (it used to crash on it).
+    games = tmp_path / "odd.ggf"
+    games.write_text("(;GM[Othello]TY[/x]B[f5];)\n(;GM[Othello]PB[[b\\]x]TY[8]B[f5];)\n")
+    code, out, _ = run("games", str(games))
+    assert code == 1
+    assert "game 0:" in out and "unsupported game type TY[/x]" in out
+    code, out, err = run("games", str(tmp_path / "odd.ggf"), "--json")
+    assert code == 1 and err == ""
+    assert [g["index"] for g in json.loads(out)["failed"]] == [0]
+
+
+def test_convert_refuses_a_broken_ggf_naming_line_and_column(tmp_path: Path) -> None:
+    source = tmp_path / "broken.ggf"
+    source.write_text("(;GM[Othello]TY[8]B[f5]W[d6\n")
+    code, _, err = run("convert", str(source), str(tmp_path / "out.txt"))
+    assert code == 2
+    assert f"{source}, line 1, column 25: unclosed '[' of tag W" in _one_error_line(err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.ggf"]
+
+
+def test_solve_refuses_an_obf_file_that_is_not_utf8(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.obf"
+    suite.write_bytes(b"% positions\n" + b"-" * 27 + b"OX\xc0-----XO" + b"-" * 27 + b" X;\n")
+    code, _, err = run("solve", str(suite))
+    assert code == 2
+    assert f"{suite}, line 2, offset 41: byte 0xc0 is not UTF-8" in _one_error_line(err)
+
+
+def test_match_refuses_openings_that_are_not_utf8(tmp_path: Path) -> None:
+    openings = tmp_path / "openings.txt"
+    openings.write_bytes(b"f5d6\n\xe9f5f6\n")
+    code, _, err = run("match", "random", "random", "--openings", str(openings), "-n", "2")
+    assert code == 2
+    assert f"{openings}, line 2, offset 5: byte 0xe9" in _one_error_line(err)
+
+
+def test_show_refuses_a_huge_square_briefly() -> None:
+    code, _, err = run("show", "f5" + "a" + "9" * 5000)
+    assert code == 2
+    assert len(_one_error_line(err)) < 300

@@ -13,6 +13,8 @@ from hasamigo.errors import (
     HasamigoError,
     IllegalMoveError,
     IllegalReason,
+    InvalidOptionError,
+    InvalidPositionError,
     InvalidSquareError,
     ParseError,
 )
@@ -34,6 +36,8 @@ __all__ = [
     "HasamigoError",
     "IllegalMoveError",
     "IllegalReason",
+    "InvalidOptionError",
+    "InvalidPositionError",
     "InvalidSquareError",
     "LegalMoves",
     "Move",

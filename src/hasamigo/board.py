@@ -17,6 +17,7 @@ Move.from_str('f5')
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import EllipsisType
@@ -26,15 +27,26 @@ import numpy as np
 
 from hasamigo._kernels.moves import flips_at, legal_moves_mask
 from hasamigo._kernels.moves import perft as _perft_kernel
-from hasamigo.errors import IllegalMoveError, IllegalReason, InvalidSquareError, ParseError
+from hasamigo.errors import (
+    IllegalMoveError,
+    IllegalReason,
+    InvalidOptionError,
+    InvalidPositionError,
+    InvalidSquareError,
+    ParseError,
+    shown,
+)
 from hasamigo.move import BLACK, PASS, PASS_TOKENS, WHITE, Color, Move
-from hasamigo.squares import BB_ALL, FILE_NAMES, Bitboard, Square, bits, square_name
+from hasamigo.squares import ASCII_DIGITS, BB_ALL, FILE_NAMES, Bitboard, Square, bits, square_name
 
 BLACK_CHARS = "Xx*●"
 WHITE_CHARS = "Oo○"
 EMPTY_CHARS = "-._"
 UNPLAYABLE_CHAR = "#"
 STARTS = ("cross", "parallel", "original")
+#: Longest square name read (``a1`` and, leniently, ``a01``): longer text is refused unread.
+_SQUARE_NAME_MAX = 3
+_COLOUR_PREFIXES = {"black": BLACK, "b": BLACK, "x": BLACK, "white": WHITE, "w": WHITE, "o": WHITE}
 
 
 def _frame_mask(rows: int, cols: int, top: int, left: int) -> Bitboard:
@@ -68,8 +80,11 @@ class Outcome:
     def official(cls, black_discs: int, white_discs: int, *, squares: int = 64) -> Outcome:
         """Score a finished board: empties to the winner, a tie shares the board."""
         empties = squares - black_discs - white_discs
-        if empties < 0:
-            raise ValueError(f"{black_discs} + {white_discs} discs exceed {squares} squares")
+        if empties < 0 or black_discs < 0 or white_discs < 0:
+            raise InvalidPositionError(
+                f"{shown(black_discs)} black and {shown(white_discs)} white discs do not fit "
+                f"{shown(squares)} squares"
+            )
         if black_discs > white_discs:
             return cls(black_discs + empties, white_discs, black_discs, white_discs, BLACK)
         if white_discs > black_discs:
@@ -126,17 +141,23 @@ class Board:
     ) -> None:
         self.start = self.default_start if start is None else start
         if self.start not in STARTS:
-            raise ValueError(f"unknown start {self.start!r}; expected one of {', '.join(STARTS)}")
+            raise InvalidOptionError(
+                f"unknown start {shown(self.start)}; expected one of {', '.join(STARTS)}"
+            )
         limit = self.default_disc_limit if disc_limit is ... else disc_limit
-        if limit is not None and not (isinstance(limit, int) and limit > 0):
-            raise ValueError(f"disc limit must be a positive number of discs, not {limit!r}")
+        if limit is not None and not (
+            isinstance(limit, int) and not isinstance(limit, bool) and limit > 0
+        ):
+            raise InvalidOptionError(
+                f"disc limit must be a positive number of discs, not {shown(limit)}"
+            )
         self.disc_limit: int | None = limit
         self.handicap = handicap
         self.move_stack = []
         self._snapshots: list[tuple[Bitboard, Bitboard, Color, int, int]] = []
         if position is not None:
             if handicap:
-                raise ValueError("give either a position or a handicap, not both")
+                raise InvalidOptionError("give either a position or a handicap, not both")
             self._set_string(position)
         else:
             self._set_start(handicap)
@@ -156,6 +177,7 @@ class Board:
         if not (
             cls.rows >= 1 and cls.top + cls.rows <= 8 and cls.cols >= 1 and cls.left + cls.cols <= 8
         ):
+            # A mistake in a subclass's definition, not in user input: a plain ValueError.
             raise ValueError(f"{cls.__name__}: a {cls.rows}×{cls.cols} frame must fit in 8×8")
         cls._playable = _frame_mask(cls.rows, cls.cols, cls.top, cls.left) & ~cls.cut & BB_ALL
         cls._playable_u64 = np.uint64(cls._playable)
@@ -177,14 +199,16 @@ class Board:
     def local_square(cls, col: int, row: int) -> Square:
         """Grid index of the variant's ``col``/``row`` (0-based, a1 = top-left of the frame)."""
         if not (0 <= col < cls.cols and 0 <= row < cls.rows):
-            raise InvalidSquareError(f"no square at column {col}, row {row} on {cls.title}")
+            raise InvalidSquareError(
+                f"no square at column {shown(col)}, row {shown(row)} on {cls.title}"
+            )
         return (cls.top + row) * 8 + cls.left + col
 
     @classmethod
     def square_name(cls, sq: Square) -> str:
         """Name of a grid square in this variant's own coordinates (6×6: a1..f6)."""
         if not (isinstance(sq, int) and 0 <= sq < 64 and cls.playable() >> sq & 1):
-            raise InvalidSquareError(f"square {sq!r} is not on {cls.title}")
+            raise InvalidSquareError(f"square {shown(sq)} is not on {cls.title}")
         row, col = divmod(sq, 8)
         return f"{FILE_NAMES[col - cls.left]}{row - cls.top + 1}"
 
@@ -195,15 +219,21 @@ class Board:
         A square cut from a shaped board is refused unless ``cut_ok`` (then ``push`` names
         it as an unplayable square).
         """
-        text = name.strip().lower()
-        if len(text) < 2 or not text[1:].isdigit() or text[0] not in FILE_NAMES[: cls.cols]:
-            raise InvalidSquareError(f"not a square of {cls.title}: {name!r}")
-        col, row = FILE_NAMES.index(text[0]), int(text[1:]) - 1
+        text = name.strip()
+        # ASCII digits only: str.isdigit() also takes '²' and '٣', which int() refuses or
+        # reads as another row; the length bound keeps int() off 5,000-digit text.
+        if (
+            not 2 <= len(text) <= _SQUARE_NAME_MAX
+            or text[0].lower() not in FILE_NAMES[: cls.cols]
+            or not all(ch in ASCII_DIGITS for ch in text[1:])
+        ):
+            raise InvalidSquareError(f"not a square of {cls.title}: {shown(name)}")
+        col, row = FILE_NAMES.index(text[0].lower()), int(text[1:]) - 1
         if not 0 <= row < cls.rows:
-            raise InvalidSquareError(f"not a square of {cls.title}: {name!r}")
+            raise InvalidSquareError(f"not a square of {cls.title}: {shown(name)}")
         sq = cls.local_square(col, row)
         if not cut_ok and not cls.playable() >> sq & 1:
-            raise InvalidSquareError(f"{name!r} is cut from {cls.title}")
+            raise InvalidSquareError(f"{shown(name)} is cut from {cls.title}")
         return sq
 
     @classmethod
@@ -242,13 +272,17 @@ class Board:
         self.turn = BLACK
         if handicap:
             if not (isinstance(handicap, int) and 1 <= handicap <= 4):
-                raise ValueError(f"a handicap is 1 to 4 corner discs, not {handicap!r}")
+                raise InvalidOptionError(
+                    f"a handicap is 1 to 4 corner discs, not {shown(handicap)}"
+                )
             # 1: a1; 2: a1, h8; 3: a1, h1, h8; 4: all four (JOF); White (the stronger) starts.
             a1, h8, h1, a8 = self.corners()
             chosen = {1: (a1,), 2: (a1, h8), 3: (a1, h1, h8), 4: (a1, h1, a8, h8)}[handicap]
             for sq in chosen:
                 if not self.playable() >> sq & 1:
-                    raise ValueError(f"{self.title} has no corner {square_name(sq)} for a handicap")
+                    raise InvalidPositionError(
+                        f"{self.title} has no corner {square_name(sq)} for a handicap"
+                    )
                 self.black |= 1 << sq
             self.turn = WHITE
 
@@ -302,11 +336,17 @@ class Board:
 
     def _check_hands(self, hands: tuple[int, int]) -> tuple[int, int]:
         if self.disc_limit is None:
-            raise ValueError("discs in hand only count under a disc limit")
+            raise InvalidPositionError("discs in hand only count under a disc limit")
+        if not (isinstance(hands, tuple | list) and len(hands) == 2):
+            raise InvalidPositionError(
+                f"discs in hand are a (black, white) pair, not {shown(hands)}"
+            )
         black, white = hands
         for count in hands:
             if not (isinstance(count, int) and 0 <= count <= self.disc_limit):
-                raise ValueError(f"discs in hand must be 0..{self.disc_limit}, not {count!r}")
+                raise InvalidPositionError(
+                    f"discs in hand must be 0..{self.disc_limit}, not {shown(count)}"
+                )
         return (black, white)
 
     @classmethod
@@ -458,8 +498,8 @@ class Board:
         Uses the compiled kernel with bulk counting; variants whose rules the kernel does
         not know (original start, disc limit) are walked move by move.
         """
-        if depth < 0:
-            raise ValueError(f"perft depth must be >= 0, not {depth}")
+        if not (isinstance(depth, numbers.Integral) and depth >= 0):
+            raise InvalidOptionError(f"perft depth must be a whole number >= 0, not {shown(depth)}")
         if self.disc_limit is None and not self.in_placement_phase():
             p, o = self._pair()
             return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))
@@ -515,19 +555,17 @@ class Board:
             text = move.strip()
             if ":" in text:
                 colour, _, text = text.partition(":")
-                wanted = {
-                    "black": BLACK,
-                    "b": BLACK,
-                    "x": BLACK,
-                    "white": WHITE,
-                    "w": WHITE,
-                    "o": WHITE,
-                }.get(colour.strip().lower())
+                wanted = _COLOUR_PREFIXES.get(colour.strip().lower())
                 if wanted is None:
-                    raise ValueError(f"unknown colour {colour!r} in {move!r}")
+                    raise ParseError(
+                        f"unknown colour {shown(colour)} in {shown(move)}; "
+                        f"expected one of {', '.join(_COLOUR_PREFIXES)} before the ':'",
+                        column=1,
+                    )
                 if wanted is not self.turn:
+                    name = text.strip()
                     raise IllegalMoveError(
-                        f"illegal move {text.strip()} for {wanted}: "
+                        f"illegal move {name if len(name) <= 3 else shown(name)} for {wanted}: "
                         f"{IllegalReason.NOT_YOUR_TURN.value} ({self.turn} to move)",
                         IllegalReason.NOT_YOUR_TURN,
                     )
@@ -538,6 +576,7 @@ class Board:
     def pop(self) -> Move:
         """Take back the last move and return it."""
         if not self.move_stack:
+            # A programming error (nothing to take back), not bad input: IndexError as for list.
             raise IndexError("pop from an empty move stack")
         self.black, self.white, self.turn, hb, hw = self._snapshots.pop()
         self._hand = (hb, hw)
@@ -546,6 +585,7 @@ class Board:
     def peek(self) -> Move:
         """The last move played."""
         if not self.move_stack:
+            # As for pop: a programming error, IndexError as for list.
             raise IndexError("peek at an empty move stack")
         return self.move_stack[-1]
 

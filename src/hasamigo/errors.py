@@ -4,13 +4,55 @@ from __future__ import annotations
 
 import enum
 
+#: Characters of a value quoted back in an error message.
+SHOWN_CHARS = 40
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters.
+
+    Input is echoed back to whoever sent it: a 20 MB string or a 5,000-digit number
+    (whose ``repr`` Python refuses) must not be.
+
+    >>> shown("f5"), shown("x" * 100, 10), shown(10 ** 5000)
+    ("'f5'", "'xxxxxxxxxx'… (100 characters)", 'an integer of 16610 bits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= limit + 2 else text[: limit + 2] + "…"
+
 
 class HasamigoError(Exception):
-    """Base class of every error raised on purpose by hasamigo."""
+    """Base class of every error raised on purpose by hasamigo.
+
+    ``code`` is a stable, machine-readable name for the kind of error (front-ends map it
+    to an HTTP status, an exit code, a protocol reply); subclasses set their own.
+    """
+
+    code: str = "error"
 
 
 class InvalidSquareError(HasamigoError, ValueError):
     """A square name or index that does not exist on the board in use."""
+
+    code = "invalid_square"
+
+
+class InvalidOptionError(HasamigoError, ValueError):
+    """A setting, name or number that is out of range or unknown (a variant, a start, a
+    handicap, a level, a player spec, a search limit): the message says what is allowed."""
+
+    code = "invalid_option"
+
+
+class InvalidPositionError(HasamigoError, ValueError):
+    """A position that cannot be set up as asked (too many discs, a handicap on a board
+    that has no such corner, discs in hand out of range)."""
+
+    code = "invalid_position"
 
 
 class IllegalReason(enum.Enum):
@@ -38,6 +80,8 @@ class IllegalMoveError(HasamigoError, ValueError):
     illegal move e5 for black: occupied
     """
 
+    code = "illegal_move"
+
     def __init__(self, message: str, reason: IllegalReason) -> None:
         super().__init__(message)
         self.reason = reason
@@ -45,6 +89,8 @@ class IllegalMoveError(HasamigoError, ValueError):
 
 class ParseError(HasamigoError, ValueError):
     """Malformed input text or bytes; names the source, line and column (or byte offset)."""
+
+    code = "parse_error"
 
     def __init__(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from hasamigo.errors import InvalidSquareError
+from hasamigo.errors import InvalidSquareError, shown
 from hasamigo.squares import Square, parse_square, square_name
 
 #: Tokens read as a pass (case-insensitive): GGF writes ``PA``, others ``pass`` or ``--``.
@@ -52,11 +52,12 @@ class Move:
 
     def __post_init__(self) -> None:
         if self.square is not None and not (isinstance(self.square, int) and 0 <= self.square < 64):
-            raise InvalidSquareError(f"no square with index {self.square!r} (0..63)")
+            raise InvalidSquareError(f"no square with index {shown(self.square)} (0..63)")
 
     @classmethod
     def from_str(cls, text: str) -> Move:
-        """Parse ``f5`` (any case) or a pass token (``pass``, ``PA``, ``--``) on the 8×8 grid."""
+        """Parse ``f5`` (any case) or a pass token (``pass``, ``PA``, ``--``) on the 8×8 grid;
+        anything else raises :class:`InvalidSquareError` quoting (the start of) the text."""
         token = text.strip()
         if token.lower() in PASS_TOKENS:
             return PASS

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from hasamigo.errors import InvalidSquareError
+from hasamigo.errors import InvalidSquareError, shown
 
 Square = int
 Bitboard = int
 
 FILE_NAMES = "abcdefgh"
 RANK_NAMES = "12345678"
+ASCII_DIGITS = "0123456789"
+#: Characters of user input quoted in an error message at most (the rest is elided).
 
 SQUARES: list[Square] = list(range(64))
 SQUARE_NAMES: list[str] = [f + r for r in RANK_NAMES for f in FILE_NAMES]
@@ -46,10 +48,12 @@ BB_C_SQUARES: Bitboard = (
 BB_CENTER: Bitboard = (1 << D4) | (1 << E4) | (1 << D5) | (1 << E5)
 
 
+
+
 def square(col: int, row: int) -> Square:
     """The square at 0-based ``col`` (a=0) and ``row`` (1=0)."""
     if not (0 <= col < 8 and 0 <= row < 8):
-        raise InvalidSquareError(f"no square at column {col}, row {row}")
+        raise InvalidSquareError(f"no square at column {shown(col)}, row {shown(row)}")
     return row * 8 + col
 
 
@@ -66,16 +70,16 @@ def square_row(sq: Square) -> int:
 def square_name(sq: Square) -> str:
     """Lower-case name of ``sq`` on the 8×8 grid: ``square_name(0) == 'a1'``."""
     if not isinstance(sq, int) or not 0 <= sq < 64:
-        raise InvalidSquareError(f"no square with index {sq!r} (0..63)")
+        raise InvalidSquareError(f"no square with index {shown(sq)} (0..63)")
     return SQUARE_NAMES[sq]
 
 
 def parse_square(name: str) -> Square:
     """Index of a square name on the 8×8 grid, case-insensitive (``'F5'`` → 37)."""
-    text = name.strip().lower()
-    if len(text) != 2 or text[0] not in FILE_NAMES or text[1] not in RANK_NAMES:
-        raise InvalidSquareError(f"not a square name: {name!r} (expected a1..h8)")
-    return square(FILE_NAMES.index(text[0]), RANK_NAMES.index(text[1]))
+    text = name.strip()
+    if len(text) != 2 or text[0].lower() not in FILE_NAMES or text[1] not in RANK_NAMES:
+        raise InvalidSquareError(f"not a square name: {shown(name)} (expected a1..h8)")
+    return square(FILE_NAMES.index(text[0].lower()), RANK_NAMES.index(text[1]))
 
 
 def bits(mask: Bitboard) -> Iterator[Square]:
@@ -148,3 +152,91 @@ class SquareSet:
         for r in range(8):
             rows.append(" ".join("1" if self.mask >> (r * 8 + c) & 1 else "." for c in range(8)))
         return "\n".join(rows)
+
+# What ``from hasamigo.squares import *`` (and so ``import hasamigo``) exposes.
+__all__ = [
+    "A1",
+    "A2",
+    "A3",
+    "A4",
+    "A5",
+    "A6",
+    "A7",
+    "A8",
+    "B1",
+    "B2",
+    "B3",
+    "B4",
+    "B5",
+    "B6",
+    "B7",
+    "B8",
+    "BB_ALL",
+    "BB_CENTER",
+    "BB_CORNERS",
+    "BB_C_SQUARES",
+    "BB_EMPTY",
+    "BB_SQUARES",
+    "BB_X_SQUARES",
+    "C1",
+    "C2",
+    "C3",
+    "C4",
+    "C5",
+    "C6",
+    "C7",
+    "C8",
+    "D1",
+    "D2",
+    "D3",
+    "D4",
+    "D5",
+    "D6",
+    "D7",
+    "D8",
+    "E1",
+    "E2",
+    "E3",
+    "E4",
+    "E5",
+    "E6",
+    "E7",
+    "E8",
+    "F1",
+    "F2",
+    "F3",
+    "F4",
+    "F5",
+    "F6",
+    "F7",
+    "F8",
+    "FILE_NAMES",
+    "G1",
+    "G2",
+    "G3",
+    "G4",
+    "G5",
+    "G6",
+    "G7",
+    "G8",
+    "H1",
+    "H2",
+    "H3",
+    "H4",
+    "H5",
+    "H6",
+    "H7",
+    "H8",
+    "RANK_NAMES",
+    "SQUARES",
+    "SQUARE_NAMES",
+    "Bitboard",
+    "Square",
+    "SquareSet",
+    "bits",
+    "parse_square",
+    "square",
+    "square_col",
+    "square_name",
+    "square_row",
+]

@@ -12,6 +12,7 @@ Each variant is a :class:`~hasamigo.board.Board` subclass with class-level metad
 from __future__ import annotations
 
 from hasamigo.board import Board
+from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.squares import A1, A2, A7, A8, B1, B8, G1, G8, H1, H2, H7, H8
 
 
@@ -86,10 +87,11 @@ VARIANTS: tuple[type[Board], ...] = (
 
 
 def find_variant(name: str) -> type[Board]:
-    """The board class registered under ``name`` or one of its aliases (case-insensitive)."""
+    """The board class registered under ``name`` or one of its aliases (case-insensitive);
+    :class:`~hasamigo.errors.InvalidOptionError` listing the known names otherwise."""
     key = name.strip().lower()
     for variant in VARIANTS:
         if key == variant.name or key in variant.aliases:
             return variant
     known = ", ".join(v.name for v in VARIANTS)
-    raise ValueError(f"unknown variant {name!r}; known: {known}")
+    raise InvalidOptionError(f"unknown variant {shown(name)}; known: {known}")

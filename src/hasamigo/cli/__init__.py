@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from hasamigo.board import Board
 from hasamigo.variants import VARIANTS, find_variant
@@ -35,8 +36,12 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JS
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print ``message`` as an error and return the Exit to raise (status 2: bad input)."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    """Print ``message`` as an error and return the Exit to raise (status 2: bad input).
+
+    The message is printed as it is: it may quote the user's input (a file's ``GM[/x]``,
+    a variant named ``[/x]``), which Rich would otherwise read as markup."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False,
+                      soft_wrap=True)
     return typer.Exit(code)
 
 

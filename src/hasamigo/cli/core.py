@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -25,6 +26,12 @@ from hasamigo.cli import (
 )
 from hasamigo.errors import HasamigoError, IllegalMoveError, ParseError
 from hasamigo.variants import VARIANTS
+
+
+def fail_with(exc: BaseException) -> typer.Exit:
+    """:func:`~hasamigo.cli.fail` with the error's own text (which ``fail`` prints as it
+    is, brackets and all)."""
+    return fail(str(exc))
 
 
 def parse_position(text: str, variant: type[Board]) -> Board:
@@ -122,7 +129,7 @@ def perft(
     try:
         board = cls() if board_text is None else parse_position(board_text, cls)
     except HasamigoError as exc:
-        raise fail(str(exc)) from None
+        raise fail_with(exc) from None
     board.perft(1)  # compile or load the kernel outside the timings
     rows = []
     for d in [depth] if only else range(1, depth + 1):
@@ -160,7 +167,7 @@ def show(
     try:
         board = parse_position(position, cls)
     except HasamigoError as exc:
-        raise fail(str(exc)) from None
+        raise fail_with(exc) from None
     if as_json:
         emit_json(board_summary(board))
         return
@@ -195,7 +202,7 @@ def play(
             options["disc_limit"] = disc_limit
         board = cls(**options)
     except ValueError as exc:
-        raise fail(str(exc)) from None
+        raise fail_with(exc) from None
     console.print(f"[bold]{board.title}[/] — type a square like f5; 'undo', 'moves', 'quit'.")
     while True:
         while board.must_pass():
@@ -231,7 +238,7 @@ def play(
         try:
             board.play(text)
         except (IllegalMoveError, ValueError) as exc:
-            console.print(f"[red]{exc}[/]", highlight=False)
+            console.print(f"[red]{escape(str(exc))}[/]", highlight=False)
 
 
 def _games_report(path: Path, *, show_progress: bool) -> dict[str, Any]:
@@ -292,17 +299,17 @@ def games(
     try:
         report = _games_report(file, show_progress=not as_json and sys.stderr.isatty())
     except (ParseError, ValueError, OSError) as exc:
-        raise fail(str(exc)) from None
+        raise fail_with(exc) from None
     if as_json:
         emit_json(report)
     else:
-        console.print(f"{report['games']} games in {file}")
+        console.print(f"{report['games']} games in {escape(str(file))}", highlight=False)
         console.print(
             f"{len(report['failed'])} failed to replay, "
             f"{len(report['score_mismatches'])} score disagreements"
         )
         for item in report["failed"][:20]:
-            console.print(f"  game {item['index']}: {item['reason']}", highlight=False)
+            console.print(f"  game {item['index']}: {escape(item['reason'])}", highlight=False)
         for item in report["score_mismatches"][:20]:
             console.print(
                 f"  game {item['index']}: recorded {item['recorded']}, replayed {item['replayed']}",
@@ -330,8 +337,8 @@ def convert(
         os.replace(partial, target)
     except (HasamigoError, ValueError, OSError) as exc:
         partial.unlink(missing_ok=True)
-        raise fail(str(exc)) from None
-    console.print(f"wrote {len(records)} games to {target}", highlight=False)
+        raise fail_with(exc) from None
+    console.print(f"wrote {len(records)} games to {escape(str(target))}", highlight=False)
 
 
 @app.command()

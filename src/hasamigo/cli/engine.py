@@ -20,7 +20,7 @@ from hasamigo.cli import (
     fail,
     variant_named,
 )
-from hasamigo.cli.core import parse_position
+from hasamigo.cli.core import fail_with, parse_position
 from hasamigo.errors import HasamigoError
 
 ScoreNote = "Scores are disc differences from the side to move."
@@ -62,7 +62,7 @@ def solve(
     try:
         result = solve_obf_file(file, mode, table_size=1 << table_bits, on_result=show)
     except (HasamigoError, ValueError, OSError) as exc:
-        raise fail(str(exc)) from None
+        raise fail_with(exc) from None
     if as_json:
         emit_json(result)
     else:
@@ -102,7 +102,7 @@ def analyse(
     try:
         board = parse_position(position, cls)
     except HasamigoError as exc:
-        raise fail(str(exc)) from None
+        raise fail_with(exc) from None
     if board.is_game_over():
         raise fail("the game is over: nothing to analyse")
     limit = Limit(depth=depth, time=seconds) if depth or seconds else Limit(depth=10)
@@ -110,7 +110,7 @@ def analyse(
     try:
         analysis = engine.analyse(board, limit, multipv=len(board.legal_moves))
     except ValueError as exc:
-        raise fail(str(exc)) from None
+        raise fail_with(exc) from None
     moves: list[dict[str, Any]] = [
         {
             "move": board.move_name(line.move),
@@ -262,7 +262,7 @@ def train_eval(
     try:
         samples, counts = samples_from_records(read_archives(archives))
     except (HasamigoError, OSError) as exc:
-        raise fail(str(exc)) from None
+        raise fail_with(exc) from None
     if not len(samples):
         raise fail("no finished standard-start games in the archives")
     progress = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
+from hasamigo.cli.core import fail_with
 from hasamigo.errors import HasamigoError
 
 study_app = typer.Typer(help="Experiments of the amusement paper.", no_args_is_help=True)
@@ -81,7 +82,7 @@ def match(
 
             detect_format(out)
     except (HasamigoError, ValueError, OSError) as exc:
-        raise fail(str(exc)) from None
+        raise fail_with(exc) from None
     progress = _progress(not as_json)
     with progress:
         task = progress.add_task(f"{player_a} vs {player_b}", total=games)

@@ -21,7 +21,7 @@ import numpy as np
 
 from hasamigo._kernels.evaluate import default_params
 from hasamigo._kernels.patterns import N_WEIGHTS, SCALE, STAGES
-from hasamigo.errors import ParseError
+from hasamigo.errors import InvalidOptionError, ParseError
 
 FORMAT = "hasamigo-patterns-1"
 EVALUATIONS = ("trained", "hand")
@@ -83,7 +83,8 @@ def evaluation_params(name: str = "trained") -> np.ndarray:
     if name == "hand":
         hand: np.ndarray = default_params()
         return hand
-    raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, not {name!r}")
+    raise InvalidOptionError(
+        f"evaluation must be one of {', '.join(EVALUATIONS)}, not {str(name)[:20]!r}")
 
 
 __all__ = [

@@ -24,7 +24,11 @@ the win/loss/draw result from 22.
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
+
+from hasamigo.errors import InvalidOptionError, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +47,22 @@ class Limit:
     nodes: int | None = None
 
     def __post_init__(self) -> None:
-        if self.depth is not None and self.depth < 1:
-            raise ValueError(f"depth must be at least 1, not {self.depth}")
-        if self.time is not None and self.time <= 0:
-            raise ValueError(f"time must be positive, not {self.time}")
-        if self.nodes is not None and self.nodes < 1:
-            raise ValueError(f"nodes must be at least 1, not {self.nodes}")
+        if self.depth is not None and not (_whole(self.depth) and self.depth >= 1):
+            raise InvalidOptionError(f"depth must be a whole number of plies >= 1, "
+                                     f"not {shown(self.depth)}")
+        if self.time is not None and not (
+            isinstance(self.time, numbers.Real) and not isinstance(self.time, bool)
+            and not math.isnan(self.time) and self.time > 0
+        ):
+            raise InvalidOptionError(f"time must be a positive number of seconds, "
+                                     f"not {shown(self.time)}")
+        if self.nodes is not None and not (_whole(self.nodes) and self.nodes >= 1):
+            raise InvalidOptionError(f"nodes must be a whole number >= 1, not {shown(self.nodes)}")
+
+
+def _whole(value: object) -> bool:
+    """An integer (numpy's too), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 DEFAULT_DEPTH = 8
@@ -84,8 +98,8 @@ MAX_LEVEL = max(LEVELS)
 
 
 def level(number: int) -> Level:
-    """The :class:`Level` numbered 1 (weakest) to ``MAX_LEVEL``."""
-    try:
-        return LEVELS[number]
-    except KeyError:
-        raise ValueError(f"levels run from 1 to {MAX_LEVEL}, not {number!r}") from None
+    """The :class:`Level` numbered 1 (weakest) to ``MAX_LEVEL``; :class:`InvalidOptionError`
+    for any other number."""
+    if not _whole(number) or number not in LEVELS:
+        raise InvalidOptionError(f"levels run from 1 to {MAX_LEVEL}, not {shown(number)}")
+    return LEVELS[number]

@@ -41,13 +41,14 @@ class ObfRecord:
 
 def first_index(path: str | Path) -> int:
     """Number of a file's first position: 20 for ``fforum-20-39.obf``, else 1."""
-    found = re.search(r"(\d+)-(\d+)(?:-[a-z]+)?\.obf$", Path(path).name)
+    found = re.search(r"(?<![0-9])([0-9]{1,9})-([0-9]{1,9})(?:-[a-z]+)?\.obf$", Path(path).name)
     return int(found.group(1)) if found else 1
 
 
 def read_obf(path: str | Path, first: int | None = None) -> list[ObfRecord]:
     """Every position of an OBF file, numbered in file order from ``first``
-    (default: :func:`first_index`)."""
+    (default: :func:`first_index`); :class:`~hasamigo.errors.ParseError` naming the file
+    and the line (and column or byte offset) for a line that does not read."""
     start = first_index(path) if first is None else first
     return [ObfRecord(start + i, pos) for i, pos in enumerate(read_obf_positions(path))]
 

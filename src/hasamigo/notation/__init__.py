@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from hasamigo.errors import InvalidOptionError
 from hasamigo.notation.ggf import format_ggf, parse_ggf, read_ggf, write_ggf
 from hasamigo.notation.obf import ObfPosition, format_obf, parse_obf, read_obf, write_obf
 from hasamigo.notation.record import GameRecord
@@ -38,19 +39,24 @@ FORMATS: dict[str, str] = {
 
 def detect_format(path: str | os.PathLike[str]) -> str:
     """The format of ``path`` by its extension (case-insensitive): ``wthor``, ``ggf``,
-    ``transcript`` or ``obf``; :class:`ValueError` naming the supported ones otherwise."""
+    ``transcript`` or ``obf``; :class:`~hasamigo.errors.InvalidOptionError` (a ValueError)
+    naming the supported ones otherwise."""
     suffix = Path(path).suffix.lower()
     try:
         return FORMATS[suffix]
     except KeyError:
         known = ", ".join(FORMATS)
-        shown = f"extension {suffix!r}" if suffix else "no extension"
-        raise ValueError(f"{os.fspath(path)}: {shown} is not a known format; "
-                         f"supported: {known}") from None
+        what = f"extension {suffix!r}" if suffix else "no extension"
+        raise InvalidOptionError(f"{os.fspath(path)}: {what} is not a known format; "
+                                 f"supported: {known}") from None
 
 
 def read_games(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
-    """The games of a ``.wtb``, ``.ggf`` or transcript file (one game per line), streamed."""
+    """The games of a ``.wtb``, ``.ggf`` or transcript file (one game per line), streamed.
+
+    A file that cannot be read as its format raises :class:`~hasamigo.errors.ParseError`
+    naming it and the place (line and column, or byte offset); see each reader.
+    """
     kind = detect_format(path)
     if kind == "wthor":
         return read_wthor(path)
@@ -58,7 +64,8 @@ def read_games(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
         return read_ggf(path)
     if kind == "transcript":
         return read_transcripts(path)
-    raise ValueError(f"{os.fspath(path)}: OBF files hold positions, not games; use read_obf")
+    raise InvalidOptionError(f"{os.fspath(path)}: OBF files hold positions, not games; "
+                             "use read_obf")
 
 
 def write_games(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> None:
@@ -73,7 +80,8 @@ def write_games(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> 
             for line in format_transcripts(records):
                 handle.write(line + "\n")
     else:
-        raise ValueError(f"{os.fspath(path)}: OBF files hold positions, not games; use write_obf")
+        raise InvalidOptionError(f"{os.fspath(path)}: OBF files hold positions, not games; "
+                                 "use write_obf")
 
 
 __all__ = [

@@ -33,18 +33,21 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from hasamigo.board import Board
-from hasamigo.errors import IllegalMoveError, InvalidSquareError, ParseError
+from hasamigo.errors import SHOWN_CHARS, IllegalMoveError, InvalidSquareError, ParseError, shown
 from hasamigo.move import BLACK, PASS, WHITE, Color, Move
+from hasamigo.notation._text import text_lines
 from hasamigo.notation.record import GameRecord, play_move
+from hasamigo.squares import ASCII_DIGITS
 from hasamigo.variants import find_variant
 
 _SIZES: dict[int, str] = {8: "standard", 6: "6x6", 4: "4x4"}
-_TAG = re.compile(r"[A-Za-z0-9_]+")
-_TYPE = re.compile(r"^(\d+)(.*)$")
-_RESULT = re.compile(r"^\s*([+-]?\d+(?:\.\d*)?)\s*$")
+# ASCII only throughout ([0-9], not \d, which also takes '٣'); sizes have at most 2 digits.
+_TAG = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_TYPE = re.compile(r"([0-9]{1,2})(?![0-9])")
+_SIZE = re.compile(r"[0-9]{1,2}")
+_NUMBER = re.compile(r"\s*([+-]?(?:[0-9]{1,6}(?:\.[0-9]{0,12})?|\.[0-9]{1,12}))\s*")
 _FIELD_TAGS = {"PB": "black", "PW": "white", "PC": "event", "DT": "date"}
 
 
@@ -81,7 +84,7 @@ def iter_games(lines: Iterable[str], *, source: str | None = None
             pending, pos = None, end + 1
         while pos < len(text):
             ch = text[pos]
-            if ch.isspace() or (ch.isdigit() and not game_line):  # GGS lists number games
+            if ch.isspace() or (ch in ASCII_DIGITS and not game_line):  # GGS lists number games
                 pos += 1
             elif not game_line:
                 if not text.startswith("(;", pos):
@@ -91,13 +94,11 @@ def iter_games(lines: Iterable[str], *, source: str | None = None
             elif text.startswith(";)", pos):
                 yield game_line, props
                 game_line, pos = 0, pos + 2
-            elif ch.isalpha():
-                match = _TAG.match(text, pos)
-                assert match is not None
+            elif match := _TAG.match(text, pos):
                 key, pos = match.group(0), match.end()
                 if pos >= len(text) or text[pos] != "[":
-                    raise ParseError(f"expected '[' after tag {key}", source=source, line=number,
-                                     column=pos + 1)
+                    raise ParseError(f"expected '[' after tag {_tag_name(key)}", source=source,
+                                     line=number, column=pos + 1)
                 end = _find_close(text, pos + 1)
                 if end < 0:
                     pending = (key, number, pos + 2, [text[pos + 1:]])
@@ -108,11 +109,24 @@ def iter_games(lines: Iterable[str], *, source: str | None = None
                 raise ParseError(f"unexpected {ch!r} inside a game (a tag or ';)' expected)",
                                  source=source, line=number, column=pos + 1)
     if pending is not None:
-        raise ParseError(f"unclosed '[' of tag {pending[0]}", source=source, line=pending[1],
-                         column=pending[2] - 1)
+        raise ParseError(f"unclosed '[' of tag {_tag_name(pending[0])}", source=source,
+                         line=pending[1], column=pending[2] - 1)
     if game_line:
         raise ParseError(f"game opened on line {game_line} is not closed with ';)'",
                          source=source, line=number)
+
+
+def _tag_name(key: str) -> str:
+    """A tag name for a message, cut short if absurdly long."""
+    return key if len(key) <= 12 else key[:12] + "…"
+
+
+def _tagged(prop: Property) -> str:
+    """``KEY[value]`` for a message; an odd or long value is quoted and cut short."""
+    value = prop.value
+    if len(value) <= SHOWN_CHARS and value.isprintable() and "]" not in value:
+        return f"{prop.key}[{value}]"
+    return f"{prop.key}[{shown(value)}]"
 
 
 def _find_close(text: str, pos: int) -> int:
@@ -162,7 +176,7 @@ def record_from_properties(props: list[Property], *, source: str | None = None,
             try:
                 move = board.parse_move(token)
             except InvalidSquareError as exc:
-                raise fail(f"unknown move {token!r} ({exc})", prop) from exc
+                raise fail(f"unknown move {shown(token)} ({exc})", prop) from exc
             if last is colour:  # the other side passed without the file saying so
                 record.moves.append(PASS)
                 located.append(prop)
@@ -174,7 +188,7 @@ def record_from_properties(props: list[Property], *, source: str | None = None,
         elif prop.key != "BO":
             record.metadata[prop.key] = prop.value
     if "GM" in by_key and by_key["GM"].value.strip().lower() != "othello":
-        raise fail(f"not an Othello game: GM[{by_key['GM'].value}]", by_key["GM"])
+        raise fail(f"not an Othello game: {_tagged(by_key['GM'])}", by_key["GM"])
     record.recorded_score = _score_of_result(record)
     if validate:
         replay = record.board()
@@ -190,20 +204,21 @@ def _variant_of_type(prop: Property, fail: _FailFn) -> type[Board]:
     match = _TYPE.match(prop.value.strip())
     size = int(match.group(1)) if match else 0
     if size not in _SIZES:
-        raise fail(f"unsupported game type TY[{prop.value}] (sizes 8, 6 and 4 are read)", prop)
+        raise fail(f"unsupported game type {_tagged(prop)} (sizes 8, 6 and 4 are read)",
+                   prop)
     return find_variant(_SIZES[size])
 
 
 def _start_of_board(prop: Property, variant: type[Board], fail: _FailFn) -> str | None:
     parts = prop.value.split()
-    if len(parts) < 2 or not parts[0].isdigit():
-        raise fail(f"BO is a size, the rows and the side to move, not {prop.value!r}", prop)
+    if len(parts) < 2 or not _SIZE.fullmatch(parts[0]):
+        raise fail(f"BO is a size, the rows and the side to move, not {shown(prop.value)}", prop)
     size, cells = int(parts[0]), "".join(parts[1:])
     if size != variant.rows or len(cells) != size * size + 1:
         raise fail(f"BO holds {len(cells) - 1} squares, expected {variant.rows}×{variant.cols}",
                    prop)
     if cells[-1] not in "*O" or set(cells[:-1]) - set("*O-"):
-        raise fail(f"BO uses '*' black, 'O' white, '-' empty; got {prop.value!r}", prop)
+        raise fail(f"BO uses '*' black, 'O' white, '-' empty; got {shown(prop.value)}", prop)
     side = "X" if cells[-1] == "*" else "O"
     text = cells[:-1].replace("*", "X") + " " + side
     try:
@@ -213,16 +228,24 @@ def _start_of_board(prop: Property, variant: type[Board], fail: _FailFn) -> str 
     return None if start == variant() else start.to_string()
 
 
+def _number(text: str) -> float | None:
+    """A decimal number as GGF writes ``RE`` and ``KM`` (``-22.87``), else ``None``.
+
+    Plain digits only: ``float`` would also take ``inf``, ``nan`` and ``1e999``.
+    """
+    match = _NUMBER.fullmatch(text)
+    return None if match is None else float(match.group(1))
+
+
 def _score_of_result(record: GameRecord) -> int | None:
-    match = _RESULT.match(record.metadata.get("RE", ""))
-    if match is None:
+    diff = _number(record.metadata.get("RE", ""))
+    if diff is None:
         return None
-    diff = float(match.group(1))
     if "KM" in record.metadata:
-        try:
-            diff += float(record.metadata["KM"])
-        except ValueError:
+        komi = _number(record.metadata["KM"])
+        if komi is None:
             return None
+        diff += komi
     squares = record.variant.square_count()
     whole = round(diff)
     if abs(diff - whole) > 0.01 or (squares + whole) % 2 or abs(whole) > squares:
@@ -241,26 +264,26 @@ def read_ggf(path: str | os.PathLike[str], *, validate: bool = True, strict: boo
              ) -> Iterator[GameRecord]:
     """The games of a GGF file, streamed.
 
-    Broken structure (an unclosed ``[``, a game never closed) raises :class:`ParseError`.
+    Broken structure (an unclosed ``[``, a game never closed) and a byte that is not UTF-8
+    raise :class:`ParseError` naming the file and the line (and byte offset).
     A game whose content cannot be used (unknown move token, illegal move with
     ``validate``) gives a record with ``problem`` naming the line and column, unless
     ``strict`` is set, which raises instead.
     """
     name = str(path)
-    with Path(path).open(encoding="utf-8", errors="replace") as handle:
-        for _, props in iter_games(handle, source=name):
-            try:
-                yield record_from_properties(props, source=name, validate=validate)
-            except ParseError as exc:
-                if strict:
-                    raise
-                record = GameRecord(problem=str(exc))
-                for prop in props:
-                    if prop.key in _FIELD_TAGS:
-                        setattr(record, _FIELD_TAGS[prop.key], prop.value)
-                    elif prop.key not in ("B", "W", "BO"):
-                        record.metadata[prop.key] = prop.value
-                yield record
+    for _, props in iter_games(text_lines(path), source=name):
+        try:
+            yield record_from_properties(props, source=name, validate=validate)
+        except ParseError as exc:
+            if strict:
+                raise
+            record = GameRecord(problem=str(exc))
+            for prop in props:
+                if prop.key in _FIELD_TAGS:
+                    setattr(record, _FIELD_TAGS[prop.key], prop.value)
+                elif prop.key not in ("B", "W", "BO"):
+                    record.metadata[prop.key] = prop.value
+            yield record
 
 
 # ---- writing -------------------------------------------------------------------------

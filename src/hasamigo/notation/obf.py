@@ -19,14 +19,16 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from hasamigo.board import Board
-from hasamigo.errors import InvalidSquareError, ParseError
+from hasamigo.errors import InvalidSquareError, ParseError, shown
 from hasamigo.move import Move
+from hasamigo.notation._text import text_lines
 
-_ANSWER = re.compile(r"^\s*([A-Za-z]\d|PA|pa|pass|PS|--)\s*:\s*([+-]?\d+)\s*$")
+# ASCII digits only ([0-9]: \d also takes '٣'); a long score is refused before int() reads it.
+_ANSWER = re.compile(r"\s*([A-Za-z][0-9]|PA|pa|pass|PS|--)\s*:\s*([+-]?[0-9]+)\s*")
 _SCORE_LIMIT = 64
+_SCORE_DIGITS = 3
 
 
 @dataclass
@@ -64,7 +66,7 @@ def parse_obf(line: str, *, board_cls: type[Board] = Board, source: str | None =
         raise fail(f"the board has {len(cells)} squares, expected {squares}", 1)
     side = side.strip()
     if side not in ("X", "O"):
-        raise fail(f"side to move must be X or O, not {side!r}", squares + 2)
+        raise fail(f"side to move must be X or O, not {shown(side)}", squares + 2)
     try:
         board = board_cls.from_string(f"{cells} {side}")
     except ParseError as exc:
@@ -81,16 +83,19 @@ def parse_obf(line: str, *, board_cls: type[Board] = Board, source: str | None =
 def _parse_answer(part: str, board: Board, fail: Callable[[str, int], ParseError],
                   column: int) -> tuple[Move, int]:
     column += len(part) - len(part.lstrip())
-    match = _ANSWER.match(part)
+    match = _ANSWER.fullmatch(part)
     if match is None:
-        raise fail(f"an answer is MOVE:SCORE (like G8:+18), not {part.strip()!r}", column)
+        raise fail(f"an answer is MOVE:SCORE (like G8:+18), not {shown(part.strip())}", column)
     try:
         move = board.parse_move(match.group(1))
     except InvalidSquareError as exc:
         raise fail(str(exc), column) from exc
-    score = int(match.group(2))
-    if abs(score) > _SCORE_LIMIT:
-        raise fail(f"score {match.group(2)} is outside -64..+64", column + match.start(2))
+    text = match.group(2)
+    magnitude = text.lstrip("+-").lstrip("0") or "0"
+    if len(magnitude) > _SCORE_DIGITS or int(magnitude) > _SCORE_LIMIT:
+        raise fail(f"score {text if len(text) <= 8 else text[:8] + '…'} is outside -64..+64",
+                   column + match.start(2) - (len(part) - len(part.lstrip())))
+    score = -int(magnitude) if text.startswith("-") else int(magnitude)
     if not board.is_legal(move):
         raise fail(f"answer {match.group(1)} is not a legal move here", column)
     return move, score
@@ -111,12 +116,11 @@ def read_obf(path_or_lines: str | os.PathLike[str] | Iterable[str], *,
              board_cls: type[Board] = Board) -> Iterator[ObfPosition]:
     """Positions of an OBF file (a path) or of an iterable of lines, one at a time.
 
-    Errors are :class:`ParseError` naming the file (when a path), line and column.
+    Errors are :class:`ParseError` naming the file (when a path), line and column (a byte
+    that is not UTF-8: the line and byte offset).
     """
     if isinstance(path_or_lines, (str, os.PathLike)):
-        path = Path(path_or_lines)
-        with path.open(encoding="utf-8") as handle:
-            yield from _read_lines(handle, board_cls, str(path))
+        yield from _read_lines(text_lines(path_or_lines), board_cls, os.fspath(path_or_lines))
     else:
         yield from _read_lines(path_or_lines, board_cls, None)
 

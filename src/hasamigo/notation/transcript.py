@@ -20,15 +20,19 @@ import re
 from collections.abc import Iterable, Iterator
 
 from hasamigo.board import Board
-from hasamigo.errors import IllegalMoveError, InvalidSquareError, ParseError
+from hasamigo.errors import HasamigoError, IllegalMoveError, InvalidSquareError, ParseError
 from hasamigo.move import PASS, Move
+from hasamigo.notation._text import text_lines
 from hasamigo.notation.record import GameRecord, play_move
 from hasamigo.variants import find_variant
 
+# ASCII digits only ([0-9], not \d, which takes '٣' too); a square is a letter and a digit.
 _TOKEN = re.compile(
-    r"(?P<sep>[\s,;]+)|(?P<number>\d+\.+)|(?P<pass>pass|pa|ps|--|@@)|(?P<square>[a-z]\d)",
+    r"(?P<sep>[\s,;]+)|(?P<number>[0-9]+\.+)|(?P<pass>pass|pa|ps|--|@@)"
+    r"|(?P<square>[a-z][0-9])",
     re.IGNORECASE,
 )
+_WORD = re.compile(r"\S{1,12}")  # the start of a bad token, for the message
 
 
 def tokenize(text: str, board_cls: type[Board] = Board, *, source: str | None = None,
@@ -38,8 +42,8 @@ def tokenize(text: str, board_cls: type[Board] = Board, *, source: str | None = 
     while pos < len(text):
         match = _TOKEN.match(text, pos)
         if match is None:
-            bad = re.match(r"\S+", text[pos:])
-            token = bad.group(0)[:12] if bad else text[pos]
+            bad = _WORD.match(text, pos)
+            token = bad.group(0) if bad else text[pos]
             raise ParseError(f"unexpected {token!r} in a transcript", source=source, line=line,
                              offset=pos)
         kind = match.lastgroup
@@ -93,31 +97,32 @@ def read_transcripts(path: str | os.PathLike[str], *, board_cls: type[Board] = B
     lines after it, so one file can hold games of several variants.
     A line that does not parse or replay gives a record whose ``problem`` names the line
     and offset (its ``moves`` hold what was read before the fault); ``strict=True`` raises
-    the :class:`ParseError` instead.
+    the :class:`ParseError` instead. An unknown variant, or a byte that is not UTF-8, raises
+    :class:`ParseError` naming the file and the line (and the byte offset).
     """
     name = str(path)
-    with open(path, encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, 1):
-            text = raw.strip()
-            if text.startswith("#"):
-                key, _, value = text[1:].partition(":")
-                if key.strip().lower() == "variant" and value.strip():
-                    try:
-                        board_cls = find_variant(value)
-                    except ValueError as exc:
-                        raise ParseError(str(exc), source=name, line=number) from None
-                continue
-            if not text:
-                continue
-            try:
-                moves = parse_transcript(text, board_cls(), source=name, line=number)
-            except ParseError as exc:
-                if strict:
-                    raise
-                yield GameRecord(variant=board_cls, moves=_readable_prefix(text, board_cls),
-                                 problem=str(exc))
-                continue
-            yield GameRecord(variant=board_cls, moves=moves)
+    for number, raw in enumerate(text_lines(path), 1):
+        text = raw.strip()
+        if text.startswith("#"):
+            key, _, value = text[1:].partition(":")
+            if key.strip().lower() == "variant" and value.strip():
+                try:
+                    board_cls = find_variant(value)
+                except HasamigoError as exc:
+                    raise ParseError(str(exc), source=name, line=number,
+                                     column=raw.index(":") + 2) from None
+            continue
+        if not text:
+            continue
+        try:
+            moves = parse_transcript(text, board_cls(), source=name, line=number)
+        except ParseError as exc:
+            if strict:
+                raise
+            yield GameRecord(variant=board_cls, moves=_readable_prefix(text, board_cls),
+                             problem=str(exc))
+            continue
+        yield GameRecord(variant=board_cls, moves=moves)
 
 
 def _readable_prefix(text: str, board_cls: type[Board]) -> list[Move]:

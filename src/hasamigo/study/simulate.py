@@ -26,6 +26,7 @@ from hasamigo.engine.players import make_player
 from hasamigo.engine.players.base import Player, squares_of
 from hasamigo.engine.players.naturalness import violations
 from hasamigo.engine.players.paper import move_values, square_total
+from hasamigo.errors import InvalidOptionError
 from hasamigo.game.clock import Clock
 from hasamigo.move import BLACK, WHITE, Color, Move
 from hasamigo.tournament.match import GameResult, game_seed, play_game, run_tasks
@@ -136,7 +137,8 @@ def study_tasks(games: int, *, seed: int = 0, panel: Sequence[str] | None = None
     tasks = []
     for member in panel:
         if member not in PANEL:
-            raise ValueError(f"unknown panel player {member!r}; known: {', '.join(PANEL)}")
+            raise InvalidOptionError(
+                f"unknown panel player {member[:30]!r}; known: {', '.join(PANEL)}")
         for program in programs:
             make_player(program)
             for index in range(games):

@@ -26,6 +26,7 @@ from typing import TypeVar
 from hasamigo.board import Board, Outcome
 from hasamigo.engine.players import make_player
 from hasamigo.engine.players.base import Player
+from hasamigo.errors import ParseError
 from hasamigo.move import BLACK, WHITE, Color, Move
 from hasamigo.notation.record import GameRecord
 from hasamigo.notation.transcript import read_transcripts
@@ -104,14 +105,15 @@ def random_opening(plies: int, seed: int) -> tuple[Move, ...]:
 
 
 def read_openings(path: str | os.PathLike[str]) -> list[tuple[Move, ...]]:
-    """The openings of a transcript file (one per line); a bad line raises ValueError."""
+    """The openings of a transcript file (one per line); a bad line raises
+    :class:`ParseError` naming the file."""
     out = []
     for record in read_transcripts(path):
         if record.problem:
-            raise ValueError(record.problem)
+            raise ParseError(record.problem, source=os.fspath(path))
         out.append(tuple(record.moves))
     if not out:
-        raise ValueError(f"{os.fspath(path)}: no openings")
+        raise ParseError("no openings", source=os.fspath(path))
     return out
 
 

@@ -39,6 +39,8 @@ from hasamigo.engine.players.naturalness import Violation, move_losses, violatio
 from hasamigo.engine.players.paper import AmusementPlayer, VictoryPlayer, phase
 from hasamigo.engine.players.simple import GreedyPlayer, RandomPlayer
 from hasamigo.engine.players.strong import EnginePlayer, WeakestPlayer
+from hasamigo.errors import InvalidOptionError, shown
+from hasamigo.squares import ASCII_DIGITS
 
 _FACTORIES: dict[str, Callable[[int | None], Player]] = {
     "random": lambda seed: RandomPlayer(seed=seed),
@@ -53,7 +55,8 @@ KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "entertainer",
 
 
 def make_player(spec: str, *, seed: int | None = None) -> Player:
-    """The player named by ``spec`` (see the module docstring), seeded for reproducibility."""
+    """The player named by ``spec`` (see the module docstring), seeded for reproducibility;
+    :class:`~hasamigo.errors.InvalidOptionError` listing the known specs otherwise."""
     text = spec.strip().lower()
     factory = _FACTORIES.get(text)
     if factory is not None:
@@ -62,9 +65,11 @@ def make_player(spec: str, *, seed: int | None = None) -> Player:
         number = text.partition(":")[2]
         if number == "top":
             return EnginePlayer(MAX_LEVEL, seed=seed)
-        if number.isdigit() and 1 <= int(number) <= MAX_LEVEL:
+        # ASCII digits, at most two: str.isdigit() would take '٣' and 5,000-digit text.
+        if (1 <= len(number) <= 2 and all(ch in ASCII_DIGITS for ch in number)
+                and 1 <= int(number) <= MAX_LEVEL):
             return EnginePlayer(int(number), seed=seed)
-    raise ValueError(f"unknown player {spec!r}; known: {', '.join(KNOWN_SPECS)}")
+    raise InvalidOptionError(f"unknown player {shown(spec)}; known: {', '.join(KNOWN_SPECS)}")
 
 
 __all__ = [
