@@ -27,6 +27,7 @@ from hasamigo.engine.players.paper import (
     hands_corner,
     move_values,
     phase,
+    planned_moves_done,
     static_value,
 )
 
@@ -184,11 +185,33 @@ def test_surprise_move_is_once_in_window_and_minimax_worst() -> None:
         assert not earlier  # its first turn in the window with a choice
 
 
-def test_amusement_resets_for_a_new_game() -> None:
-    _, program = play_amusement(0)
+def test_amusement_reads_its_planned_moves_from_the_record() -> None:
+    """A fresh program (a server restart) or a take-back must not make either planned move
+    fire twice or be lost: the record says whether each has been played."""
+    log, program = play_amusement(0)
     assert program.surprise_done
     program.choose(Board())
-    assert not program.surprise_done
+    assert not program.surprise_done and not program.expectation_done
+    kinds = [kind for _n, kind, _b, _m in log]
+    assert kinds.count(SURPRISE) == 1
+    for index, (_n, kind, before, move) in enumerate(log):
+        # a new program at every turn of the game makes the same kind of choice as the one
+        # that played it (ties among ordinary moves follow the seeded generator)
+        fresh = AmusementPlayer(seed=0)
+        chosen = fresh.choose(before)
+        assert fresh.last_kind == kind, index
+        if kind in (SURPRISE, EXPECTATION):
+            assert chosen == move, index
+        # ...and, after a take-back to just after a planned move, a fresh one knows it
+        if kind in (SURPRISE, EXPECTATION):
+            after = before.copy()
+            after.push(move)
+            while not after.is_game_over() and after.turn is not before.turn:
+                after.push(next(iter(after.legal_moves)))
+            if after.is_game_over():
+                continue
+            expectation, surprise = planned_moves_done(after)
+            assert surprise if kind == SURPRISE else expectation
 
 
 def test_weighted_kernel_signatures_have_no_float() -> None:

@@ -35,6 +35,7 @@ from hasamigo._kernels.search import (
 from hasamigo.board import Board
 from hasamigo.engine.evaluation import evaluation_params
 from hasamigo.engine.limits import DEFAULT_DEPTH, Level, Limit, level
+from hasamigo.errors import InvalidOptionError, InvalidPositionError
 from hasamigo.move import BLACK, PASS, Move
 from hasamigo.squares import bits
 
@@ -119,6 +120,7 @@ class Engine:
         self._params = (evaluation_params(evaluation) if params is None
                         else np.asarray(params, dtype=np.int16))
         self._stop = np.zeros(1, dtype=np.int64)
+        self._cancelled = False
         self._date = 0
         self._lock = threading.Lock()
         self._nodes = 0
@@ -129,6 +131,17 @@ class Engine:
     def stop(self) -> None:
         """Ask a running search (in another thread) to stop and return what it has."""
         self._stop[0] = 1
+
+    def cancel(self) -> None:
+        """Stop the running search and every later one at once, until :meth:`resume`: for
+        a caller that no longer wants the answer (its game was abandoned, or the position
+        changed), whose player may run several searches in a row."""
+        self._cancelled = True
+        self._stop[0] = 1
+
+    def resume(self) -> None:
+        """Undo :meth:`cancel`: searches run normally again."""
+        self._cancelled = False
 
     def clear(self) -> None:
         """Forget the transposition table."""
@@ -151,7 +164,7 @@ class Engine:
         """Perfect play: the exact score (``'exact'``) or only win/loss/draw (``'wld'``,
         score -1/0/+1), from the side to move. ``limit`` may bound time or nodes."""
         if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+            raise InvalidOptionError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         limit = Limit(depth=64, time=limit.time, nodes=limit.nodes) if limit else Limit(depth=64)
         return self._run(board, limit, multipv=1, mode=mode)
 
@@ -228,7 +241,7 @@ class Engine:
             raise RuntimeError("this engine is already searching (use one engine per thread)")
         timer = None
         try:
-            self._stop[0] = 0
+            self._stop[0] = 1 if self._cancelled else 0
             self._date = (self._date + 1) % 30000
             self._nodes = 0
             self._budget = limit.nodes or 0
@@ -249,7 +262,7 @@ class Engine:
         moves = list(bits(int(_legal(p, o, mask))))
         if not moves:
             if not _legal(o, p, mask):
-                raise ValueError("the game is over: nothing to analyse")
+                raise InvalidPositionError("the game is over: nothing to analyse")
             moves = [PASS_MOVE]
         max_depth = limit.depth if limit.depth is not None else (
             64 if limit.time is not None or limit.nodes is not None else DEFAULT_DEPTH)
@@ -375,7 +388,8 @@ class Engine:
 def _pair(board: Board) -> tuple[int, int, int]:
     """``(player, opponent, playable mask)`` of a board the kernels can search."""
     if board.disc_limit is not None or board.in_placement_phase():
-        raise ValueError("the engine searches positions without a disc limit or placement phase")
+        raise InvalidPositionError(
+            "the engine searches positions without a disc limit or placement phase")
     if board.turn is BLACK:
         return board.black, board.white, board.playable()
     return board.white, board.black, board.playable()

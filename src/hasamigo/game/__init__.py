@@ -1,6 +1,10 @@
-"""The official game procedure: clock, results off the board, colour decision.
+"""The official game procedure: a game is its setup plus an append-only list of events.
 
-The game controller shared by the web app, the CLI and tournaments builds on these.
+:mod:`~hasamigo.game.events` are the facts (moves, passes, claims, choices, take-backs);
+:mod:`~hasamigo.game.state` folds them into board, phase, clock and result;
+:class:`~hasamigo.game.controller.GameController` checks each new event against the fold
+before appending it. Clock values, results off the board and fuse-ishi are the pieces
+the fold is built from. The web app, the CLI and tournaments share the controller.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from hasamigo.game.colours import (
     at_random,
     by_choice,
 )
+from hasamigo.game.errors import GameError, StoredGameError
 from hasamigo.game.result import (
     GameResult,
     Termination,
@@ -32,8 +37,10 @@ __all__ = [
     "ColourDecision",
     "FuseIshi",
     "FuseIshiError",
+    "GameError",
     "GameResult",
     "Right",
+    "StoredGameError",
     "Termination",
     "at_random",
     "both_flags_down",

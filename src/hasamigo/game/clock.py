@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from hasamigo.errors import HasamigoError, InvalidOptionError
 from hasamigo.move import BLACK, WHITE, Color
 
 TimeSource = Callable[[], float]
@@ -28,17 +29,61 @@ TimeSource = Callable[[], float]
 DEFAULT_SECONDS = 20 * 60.0
 
 
-class ClockError(RuntimeError):
+class ClockError(HasamigoError, RuntimeError):
     """A clock operation out of order (pressing the clock that is not running, ...)."""
+
+    code = "clock"
 
 
 @dataclass(frozen=True, slots=True)
 class ClockState:
-    """What to store to resume a clock: remaining seconds and the running side."""
+    """A clock as a value: each side's remaining seconds at the instant ``since`` and the
+    side whose time has been running since then (``None``: stopped). The game's fold
+    (:mod:`hasamigo.game.state`) moves it from event to event; nothing here reads a clock.
+
+    >>> c = ClockState(60.0, 60.0, BLACK, since=100.0)
+    >>> c.remaining(BLACK, now=112.5), c.flag_time(BLACK)
+    (47.5, 160.0)
+    >>> c, used = c.switch(WHITE, at=112.5)
+    >>> (c.black, c.running, used)
+    (47.5, Color.WHITE, 12.5)
+    """
 
     black: float
     white: float
     running: Color | None
+    since: float = 0.0
+
+    def left(self, color: Color) -> float:
+        """``color``'s remaining seconds at ``since``."""
+        return self.black if color is BLACK else self.white
+
+    def remaining(self, color: Color, now: float) -> float:
+        """``color``'s seconds left at ``now`` (negative once its flag has fallen)."""
+        left = self.left(color)
+        if self.running is color:
+            left -= max(0.0, now - self.since)
+        return left
+
+    def flagged(self, color: Color, now: float) -> bool:
+        return self.remaining(color, now) <= 0
+
+    def flag_time(self, color: Color) -> float | None:
+        """The instant ``color``'s flag falls (or fell), if its time is running."""
+        if self.running is not color:
+            return None
+        return self.since + self.left(color)
+
+    def switch(self, running: Color | None, at: float) -> tuple[ClockState, float]:
+        """Charge the running side up to ``at``, then run ``running`` (``None``: stop).
+        Returns the new state and the seconds charged."""
+        used = max(0.0, at - self.since) if self.running is not None else 0.0
+        black, white = self.black, self.white
+        if self.running is BLACK:
+            black -= used
+        elif self.running is WHITE:
+            white -= used
+        return ClockState(black, white, running, at), used
 
 
 class Clock:
@@ -56,7 +101,7 @@ class Clock:
             remaining = {BLACK: float(seconds), WHITE: float(seconds)}
         for color, value in remaining.items():
             if not value > 0:
-                raise ValueError(f"{color}'s time must be positive, not {value}")
+                raise InvalidOptionError(f"{color}'s time must be positive, not {value}")
         self._remaining = remaining
         self._now = time_source
         self._running: Color | None = None

@@ -25,6 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
+from hasamigo.errors import HasamigoError
 from hasamigo.move import BLACK, WHITE, Color
 
 
@@ -64,8 +65,10 @@ def at_random(first: str, second: str, rng: random.Random | None = None) -> Colo
     return ColourDecision(first, second) if rng.random() < 0.5 else ColourDecision(second, first)
 
 
-class FuseIshiError(ValueError):
+class FuseIshiError(HasamigoError, ValueError):
     """A fuse-ishi step out of order or by the wrong player."""
+
+    code = "colours"
 
 
 class FuseIshi:

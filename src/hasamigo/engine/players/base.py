@@ -14,8 +14,10 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hasamigo.board import Board
+from hasamigo.errors import InvalidPositionError
 from hasamigo.game.clock import Clock
 from hasamigo.move import PASS, Move
 from hasamigo.squares import (
@@ -38,6 +40,9 @@ from hasamigo.squares import (
     H8,
     bits,
 )
+
+if TYPE_CHECKING:
+    from hasamigo.engine.core import Engine
 
 #: Kinds of choice a player may declare; the last three are planned gifts to the opponent.
 NORMAL = "normal"
@@ -98,7 +103,7 @@ class Player(ABC):
         self._last_ply = board.ply
         if not board.legal_moves_mask():
             if board.is_game_over():
-                raise ValueError("the game is over: there is no move to choose")
+                raise InvalidPositionError("the game is over: there is no move to choose")
             self.last_reason, self.last_kind = "no legal move: pass", FORCED
             return PASS
         work = board.copy()
@@ -106,6 +111,22 @@ class Player(ABC):
         if not board.is_legal(move):  # pragma: no cover - a bug in a player
             raise RuntimeError(f"{self.name} chose the illegal move {move} on {board!r}")
         return move
+
+    def cancel(self) -> None:
+        """Stop a choice in progress in another thread as soon as possible, and any later
+        one until :meth:`resume`; the caller throws the answer (or the error) away."""
+        for engine in self._engines():
+            engine.cancel()
+
+    def resume(self) -> None:
+        """Let choices run normally again after :meth:`cancel`."""
+        for engine in self._engines():
+            engine.resume()
+
+    def _engines(self) -> list[Engine]:
+        """The engines this player searches with (players that only search a few plies
+        by the weighted-square kernel have none: they finish in milliseconds)."""
+        return []
 
     @abstractmethod
     def _choose(self, board: Board, clock: Clock | None) -> Move:

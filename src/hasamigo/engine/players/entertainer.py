@@ -101,6 +101,9 @@ class EntertainerPlayer(Player):
         self._engine = Engine(table_size=1 << 16)
         self.new_game()
 
+    def _engines(self) -> list[Engine]:
+        return [self._engine]
+
     def new_game(self) -> None:
         super().new_game()
         self.model = ReplyModel()
@@ -136,8 +139,9 @@ class EntertainerPlayer(Player):
             work.pop()
         me = board.turn
         for move in new:
-            if (work.turn is not me and not work.in_placement_phase()
-                    and len(work.legal_moves) > 1):
+            if work.turn is me:
+                self._recall_gift(work, move)
+            elif not work.in_placement_phase() and len(work.legal_moves) > 1:
                 reply = self._foreseen.get(work.ply) or self._replies(work)
                 chosen = reply.moves.index(move)
                 self.model.observe(reply.features, chosen)
@@ -145,6 +149,25 @@ class EntertainerPlayer(Player):
             work.push(move)
         self._seen_ply = board.ply
         self._foreseen.clear()
+
+    def _recall_gift(self, board: Board, move: Move) -> None:
+        """Read its own earlier ``move`` (played on ``board``) for the gifts it made, so that
+        an instance made mid-game (a restart) or after a take-back knows them from the
+        record: a corner offer is an X-square move from :data:`GIFT_FROM` after which the
+        corner is the opponent's; a surprise, a move in :data:`SURPRISE_WINDOW` losing more
+        than the naturalness cap (which no ordinary move does)."""
+        if move.is_pass or board.in_placement_phase():
+            return
+        number = move_number(board)
+        if (not self.corner_given and number >= GIFT_FROM and move.square is not None
+                and hands_corner(board, move.square) is not None):
+            self.corner_given = True
+            return
+        low, high = SURPRISE_WINDOW
+        if not self.surprise_done and low <= number <= high and len(board.legal_moves) > 1:
+            scores = move_scores(board)
+            if max(scores.values()) - scores[move] > NATURAL_LOSS_CAP:
+                self.surprise_done = True
 
     def _replies(self, board: Board) -> Reply:
         """The options of the person (to move on ``board``), scored by search."""

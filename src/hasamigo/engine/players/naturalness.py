@@ -27,6 +27,7 @@ player, so no "keep it close" program could honour both the bound and the panel'
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -40,14 +41,16 @@ NATURAL_LOSS_CAP = 12
 GIFT_LOSS_CAP = 20
 GIFTS_PER_GAME = 2
 
-_ENGINE: Engine | None = None
+# One small engine per thread: an engine searches one position at a time, and the web
+# server runs several entertainer games (and the study's checks) in worker threads at once.
+_LOCAL = threading.local()
 
 
 def _engine() -> Engine:
-    global _ENGINE
-    if _ENGINE is None:
-        _ENGINE = Engine(table_size=1 << 12)
-    return _ENGINE
+    engine: Engine | None = getattr(_LOCAL, "engine", None)
+    if engine is None:
+        engine = _LOCAL.engine = Engine(table_size=1 << 12)
+    return engine
 
 
 def move_scores(board: Board, depth: int = NATURAL_DEPTH) -> dict[Move, int]:

@@ -193,10 +193,41 @@ def hands_corner(board: Board, sq: int) -> int | None:
         board.pop()
 
 
+def planned_moves_done(board: Board) -> tuple[bool, bool]:
+    """Whether the side to move on ``board`` has already had its expectation move and its
+    surprise move in this game, read from the record alone (so a take-back, a reload or a
+    server restart can't make either fire twice, nor lose one).
+
+    Each is due at a turn the rules of :class:`AmusementPlayer` name exactly: the
+    expectation move at its first turn from move :data:`EXPECTATION_FROM` with a star move
+    that hands over a corner; the surprise move at its first other turn in
+    :data:`SURPRISE_WINDOW` with at least two moves. So replaying the record with the same
+    rules finds them without remembering anything.
+    """
+    me = board.turn
+    work = board.root()
+    expectation = surprise = False
+    low, high = SURPRISE_WINDOW
+    for move in board.move_stack:
+        if work.turn is me and not move.is_pass:
+            number = move_number(work)
+            mask = work.legal_moves_mask()
+            offers = not expectation and number >= EXPECTATION_FROM and any(
+                mask >> sq & 1 and hands_corner(work, sq) is not None
+                for sq in X_SQUARES.values())
+            if offers:
+                expectation = True
+            elif not surprise and low <= number <= high and mask.bit_count() >= 2:
+                surprise = True
+        work.push(move)
+    return expectation, surprise
+
+
 class AmusementPlayer(VictoryPlayer):
     """The paper's amusement-oriented program: victory plus one expectation move (hand the
     opponent a corner through a star, from move 20) and one surprise move (the minimax-worst
-    move, at a move numbered 30-35)."""
+    move, at a move numbered 30-35). Whether each has been played is read from the game's
+    record (:func:`planned_moves_done`), never remembered."""
 
     name = "amusement"
 
@@ -205,12 +236,8 @@ class AmusementPlayer(VictoryPlayer):
         self.expectation_done = False
         self.surprise_done = False
 
-    def new_game(self) -> None:
-        super().new_game()
-        self.expectation_done = False
-        self.surprise_done = False
-
     def _choose(self, board: Board, clock: Clock | None) -> Move:
+        self.expectation_done, self.surprise_done = planned_moves_done(board)
         number = move_number(board)
         values = move_values(board, self.depth)
         if not self.expectation_done and number >= EXPECTATION_FROM:
@@ -246,6 +273,7 @@ __all__ = [
     "hands_corner",
     "move_values",
     "phase",
+    "planned_moves_done",
     "square_total",
     "static_value",
     "weighted_value",

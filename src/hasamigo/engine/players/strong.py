@@ -9,9 +9,12 @@ more, but this is already a reliable loser.)
 
 from __future__ import annotations
 
+import numbers
+
 from hasamigo.board import Board
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
 from hasamigo.engine.players.base import Player
+from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.game.clock import Clock
 from hasamigo.move import Move
 
@@ -20,17 +23,25 @@ WEAKEST_DEPTH = 4
 WEAKEST_EXACT_EMPTIES = 12
 
 
+def _is_level(value: object) -> bool:
+    return (isinstance(value, numbers.Integral) and not isinstance(value, bool)
+            and 1 <= int(value) <= MAX_LEVEL)
+
+
 class EnginePlayer(Player):
     """The strong engine at a level (1 weakest .. :data:`~hasamigo.engine.MAX_LEVEL`)."""
 
     def __init__(self, level: int, *, seed: int | None = None,
                  table_size: int = TABLE_SIZE) -> None:
-        if not 1 <= level <= MAX_LEVEL:
-            raise ValueError(f"engine levels run from 1 to {MAX_LEVEL}, not {level}")
+        if not _is_level(level):
+            raise InvalidOptionError(f"engine levels run from 1 to {MAX_LEVEL}, not {shown(level)}")
         super().__init__(seed=seed)
         self.level = level
         self.name = f"engine:{level}"
         self.engine = Engine(table_size=table_size)
+
+    def _engines(self) -> list[Engine]:
+        return [self.engine]
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
         result = self.engine.play_level(board, self.level)
@@ -48,6 +59,9 @@ class WeakestPlayer(Player):
     def __init__(self, *, seed: int | None = None, table_size: int = TABLE_SIZE) -> None:
         super().__init__(seed=seed)
         self.engine = Engine(table_size=table_size)
+
+    def _engines(self) -> list[Engine]:
+        return [self.engine]
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
         empties = board.empties.bit_count()

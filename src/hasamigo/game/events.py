@@ -1,0 +1,300 @@
+"""The events a game is made of, and their JSON form.
+
+A game is its :class:`~hasamigo.game.setup.GameSetup` plus an append-only list of these
+events; board, phase, clock and result are a pure fold over them
+(:func:`hasamigo.game.state.replay`). Every event carries ``at``, the instant it happened
+in seconds of the game's time source (the wall clock, seconds since the epoch, on the
+server). Colours are absolute; squares are grid indices in memory and square names of the
+game's variant in JSON (``f5``; 6×6 ``a1``..``f6``).
+
+New kinds of event (late arrival, the result card, record-entry faults, study answers)
+subclass :class:`Event`, give themselves a ``kind`` and register with :func:`register`;
+fields named as below reuse the codecs, others add one to :data:`FIELD_CODECS`.
+
+>>> from hasamigo import BLACK, Board
+>>> event = MovePlayed(BLACK, Board.parse_square("f5"), at=12.5)
+>>> event_to_json(event, Board)
+{'kind': 'move', 'colour': 'black', 'square': 'f5', 'at': 12.5}
+>>> event_from_json(_, Board) == event
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from hasamigo.board import Board
+from hasamigo.errors import HasamigoError
+from hasamigo.move import Color
+
+
+class EventFormatError(HasamigoError, ValueError):
+    """An event's JSON that is not one of ours (unknown kind, missing or bad field)."""
+
+    code = "event_format"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event: ``at`` is when it happened (seconds of the time source)."""
+
+    kind: ClassVar[str] = ""
+    at: float = field(kw_only=True)
+
+
+# ---- colours -------------------------------------------------------------------------
+#: The colour-decision steps. ``choose``: participant takes colour ``value``; ``draw``:
+#: random colours, ``value`` is the participant (``0``/``1``) drawn to play Black;
+#: ``hider``: the hider drawn when rank and age don't decide (``value`` ``0``/``1``);
+#: ``hide``: the hidden disc's top face (``black``/``white``), drawn by the server;
+#: ``call``: ``top``/``bottom`` with draws, ``black``/``white`` without; ``right``:
+#: ``draw-win``/``colour``; ``colour``: the colour-right holder's pick.
+COLOUR_STEPS = ("choose", "draw", "hider", "hide", "call", "right", "colour")
+
+
+@dataclass(frozen=True, slots=True)
+class ColourStep(Event):
+    """A step of deciding colours (see :data:`COLOUR_STEPS`); ``participant`` took it
+    (``None``: the server's draw)."""
+
+    kind: ClassVar[str] = "colour"
+    step: str
+    value: str
+    participant: int | None
+
+
+# ---- play ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MovePlayed(Event):
+    """A disc placed by ``colour`` on ``square`` (a grid index). Named ``Move`` in the
+    issue; ``MovePlayed`` here so as not to shadow :class:`hasamigo.Move`."""
+
+    kind: ClassVar[str] = "move"
+    colour: Color
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Event):
+    """``colour`` passes (only allowed when it has no legal move)."""
+
+    kind: ClassVar[str] = "pass"
+    colour: Color
+
+
+# ---- time ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Claim(Event):
+    """``by`` claims that ``flagged``'s flag has fallen; ``by == flagged`` is a player's
+    self-report."""
+
+    kind: ClassVar[str] = "claim"
+    by: Color
+    flagged: Color
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutChoice(Event):
+    """The time-out winner's choice: ``33-31`` or ``playout`` (勝手打ち)."""
+
+    kind: ClassVar[str] = "timeout-choice"
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
+class StopPlayout(Event):
+    """The play-out ends: the winner stopped, or (``timed_out``) the winner's own time ran
+    out, at ``at``; the count then stands."""
+
+    kind: ClassVar[str] = "stop-playout"
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Suspend(Event):
+    """The server stopped (or was last seen alive) at ``at``: the clock stops."""
+
+    kind: ClassVar[str] = "suspend"
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(Event):
+    """The server is back: the clock runs again from ``at`` for the side it ran for."""
+
+    kind: ClassVar[str] = "resume"
+
+
+# ---- ending and taking back ------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Resign(Event):
+    kind: ClassVar[str] = "resign"
+    colour: Color
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptResult(Event):
+    """``colour`` accepts the result; once both have, a time-out can no longer be
+    claimed."""
+
+    kind: ClassVar[str] = "accept"
+    colour: Color
+
+
+@dataclass(frozen=True, slots=True)
+class UndoRequest(Event):
+    """``colour`` asks to take back its last move (two people: the other must consent)."""
+
+    kind: ClassVar[str] = "undo-request"
+    colour: Color
+
+
+@dataclass(frozen=True, slots=True)
+class UndoDecline(Event):
+    """``colour`` refuses the opponent's take-back request."""
+
+    kind: ClassVar[str] = "undo-decline"
+    colour: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Event):
+    """``colour``'s last move is taken back, with everything played after it."""
+
+    kind: ClassVar[str] = "undo"
+    colour: Color
+
+
+# ---- JSON ------------------------------------------------------------------------------
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+def register(cls: type[Event]) -> type[Event]:
+    """Make an event class known to the JSON codec (its ``kind`` must be new)."""
+    if not cls.kind or cls.kind in EVENT_TYPES:
+        raise ValueError(f"event kind {cls.kind!r} is empty or taken")
+    EVENT_TYPES[cls.kind] = cls
+    return cls
+
+
+for _cls in (ColourStep, MovePlayed, Pass, Claim, TimeoutChoice, StopPlayout, Suspend,
+             Resume, Resign, AcceptResult, UndoRequest, UndoDecline, Undo):
+    register(_cls)
+
+Encoder = Callable[[Any, type[Board]], Any]
+Decoder = Callable[[Any, type[Board]], Any]
+
+
+def _bad(message: str) -> EventFormatError:
+    return EventFormatError(message)
+
+
+def _dec_colour(value: Any, _variant: type[Board]) -> Color:
+    if value not in ("black", "white"):
+        raise _bad(f"a colour is 'black' or 'white', not {str(value)[:20]!r}")
+    return Color(value)
+
+
+def _dec_square(value: Any, variant: type[Board]) -> int:
+    if not isinstance(value, str) or len(value) > 4:
+        raise _bad("a square is a name like 'f5'")
+    try:
+        return variant.parse_square(value, cut_ok=True)
+    except (HasamigoError, ValueError) as exc:
+        raise _bad(str(exc)) from exc
+
+
+def _dec_time(value: Any, _variant: type[Board]) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value):
+        raise _bad("'at' must be a finite number of seconds")
+    return float(value)
+
+
+def _dec_text(value: Any, _variant: type[Board]) -> str:
+    if not isinstance(value, str) or len(value) > 40:
+        raise _bad("a step, value or choice is a short text")
+    return value
+
+
+def _dec_participant(value: Any, _variant: type[Board]) -> int | None:
+    if (value is not None and value not in (0, 1)) or isinstance(value, bool):
+        raise _bad("a participant is 0, 1 or null")
+    return None if value is None else int(value)
+
+
+def _dec_flag(value: Any, _variant: type[Board]) -> bool:
+    if not isinstance(value, bool):
+        raise _bad("a flag is true or false")
+    return value
+
+
+#: field name -> (encode, decode) between the event's value and JSON.
+FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
+    "at": (lambda v, _b: v, _dec_time),
+    "colour": (lambda v, _b: v.value, _dec_colour),
+    "by": (lambda v, _b: v.value, _dec_colour),
+    "flagged": (lambda v, _b: v.value, _dec_colour),
+    "square": (lambda v, b: b.square_name(v), _dec_square),
+    "step": (lambda v, _b: v, _dec_text),
+    "value": (lambda v, _b: v, _dec_text),
+    "choice": (lambda v, _b: v, _dec_text),
+    "participant": (lambda v, _b: v, _dec_participant),
+    "timed_out": (lambda v, _b: v, _dec_flag),
+}
+
+
+def event_to_json(event: Event, variant: type[Board]) -> dict[str, Any]:
+    """``{"kind": …, <fields>…}`` with squares named in ``variant``'s coordinates."""
+    out: dict[str, Any] = {"kind": event.kind}
+    for f in fields(event):
+        if f.name != "at":
+            out[f.name] = FIELD_CODECS[f.name][0](getattr(event, f.name), variant)
+    out["at"] = event.at
+    return out
+
+
+def event_from_json(data: Any, variant: type[Board]) -> Event:
+    """Read :func:`event_to_json`'s output strictly: every field present, no other."""
+    if not isinstance(data, dict):
+        raise _bad("an event is a JSON object")
+    kind = data.get("kind")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise _bad(f"unknown event kind {str(kind)[:30]!r}")
+    names = [f.name for f in fields(cls)]
+    missing = [n for n in names if n not in data]
+    extra = sorted(set(data) - set(names) - {"kind"})
+    if missing or extra:
+        raise _bad(f"{kind} event: " + "; ".join(
+            ([f"missing {', '.join(missing)}"] if missing else [])
+            + ([f"unknown {', '.join(extra)[:60]}"] if extra else [])))
+    values = {n: FIELD_CODECS[n][1](data[n], variant) for n in names}
+    return cls(**values)
+
+
+__all__ = [
+    "COLOUR_STEPS",
+    "EVENT_TYPES",
+    "FIELD_CODECS",
+    "AcceptResult",
+    "Claim",
+    "ColourStep",
+    "Event",
+    "EventFormatError",
+    "MovePlayed",
+    "Pass",
+    "Resign",
+    "Resume",
+    "StopPlayout",
+    "Suspend",
+    "TimeoutChoice",
+    "Undo",
+    "UndoDecline",
+    "UndoRequest",
+    "event_from_json",
+    "event_to_json",
+    "register",
+]

@@ -1,0 +1,634 @@
+"""A game's state as a pure fold over its events: board, phase, seats, clock and result.
+
+:func:`replay` folds a :class:`~hasamigo.game.setup.GameSetup` and its events into a
+:class:`GameState`; :func:`apply` takes one more event, returning a **new** state or raising
+(:class:`~hasamigo.game.errors.GameError`, :class:`~hasamigo.errors.IllegalMoveError`)
+with the old one untouched. Nothing here reads a clock or draws a random number: the
+instant of every event is in the event, so the same events give the same state anywhere.
+
+The JOF procedure it enforces (SPEC §2):
+
+* **colours** by choice, a random draw, or fuse-ishi (伏せ石): the hider is the higher
+  rank, else the elder, else drawn. With draws allowed the caller calls top/bottom and
+  plays that face's colour. Without draws the caller calls a colour; whoever wins the call
+  takes the draw-win right (引き分け勝ち) or the colour right, the other gets the other.
+  **Without draws and another colour method**, a fuse-ishi after the colours decides the
+  draw-win right alone: whoever wins the call holds it. A 32–32 game always goes to the
+  draw-win holder when draws are not allowed.
+* **moves and passes**: a pass only when no move exists (refused naming the moves, rule
+  6①); the clock of the side to move runs from the previous event, a pass included.
+* **time-out (rule 15)**: a flag is lost only when claimed, by the opponent or by the
+  player (self-report); never by the clock alone. A flag that fell stays down: it can be
+  claimed later in the game, and the last mover's even after the end, until both players
+  have accepted the result. A claim when the claimant's flag is down too is "both flags
+  down": a draw, or the draw-win holder's win; not rated. The winner chooses 33–31 or
+  play-out (勝手打ち: the winner plays both colours on their own remaining time, and the
+  count when they stop, or when their time runs out, stands; empties go to the loser).
+* **take-backs** in casual games only; between two people the opponent must consent.
+  Time already used is not given back.
+* **suspend/resume**: the server's outages stop the clock (see the web service).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from hasamigo.board import Board
+from hasamigo.errors import IllegalMoveError, IllegalReason
+from hasamigo.game.clock import ClockState
+from hasamigo.game.colours import FuseIshi, FuseIshiError, Right
+from hasamigo.game.errors import GameError, StoredGameError
+from hasamigo.game.events import (
+    AcceptResult,
+    Claim,
+    ColourStep,
+    Event,
+    MovePlayed,
+    Pass,
+    Resign,
+    Resume,
+    StopPlayout,
+    Suspend,
+    TimeoutChoice,
+    Undo,
+    UndoDecline,
+    UndoRequest,
+)
+from hasamigo.game.result import (
+    GameResult,
+    Termination,
+    both_flags_down,
+    playout_result,
+    resignation,
+    timeout_win,
+)
+from hasamigo.game.setup import GameSetup, hider
+from hasamigo.move import BLACK, PASS, WHITE, Color, Move
+
+
+class Phase(enum.Enum):
+    COLOURS = "colours"  # colours (or the draw-win right) are being decided
+    PLAYING = "playing"
+    TIMEOUT_CHOICE = "timeout-choice"  # a flag was claimed: the winner picks 33–31 or play-out
+    PLAYOUT = "playout"  # 勝手打ち: the winner plays both colours
+    OVER = "over"
+
+
+TIMEOUT_CHOICES = ("33-31", "playout")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMove:
+    """A move (or pass) of the record: who, what, when, and the seconds it was charged
+    (``None`` without a clock and in play-out)."""
+
+    colour: Color
+    move: Move
+    at: float
+    seconds: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ColourProgress:
+    """How far the colour decision has come. ``draw_win_only``: colours are set and a
+    fuse-ishi decides the draw-win right alone (draws not allowed, another method)."""
+
+    hider: int | None = None
+    top: Color | None = None
+    call: str | None = None
+    right: str | None = None  # the call winner's right: "draw-win" | "colour"
+    colour: Color | None = None  # the colour-right holder's pick
+    draw_win_only: bool = False
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything the events say about a game at one point (see the module docstring).
+
+    ``revision`` counts the events; ``position_revision`` is the revision of the last
+    event that changed the board or ended play (a move computed before it is stale).
+    """
+
+    setup: GameSetup
+    board: Board
+    start: str
+    phase: Phase = Phase.COLOURS
+    seats: dict[Color, int] | None = None
+    draw_win: Color | None = None
+    colours: ColourProgress = ColourProgress()
+    clock: ClockState | None = None
+    moves: list[PlayedMove] = field(default_factory=list)
+    result: GameResult | None = None
+    timeout_loser: Color | None = None
+    playout_from: int | None = None
+    accepted: frozenset[Color] = frozenset()
+    undo_request: Color | None = None
+    suspended_running: Color | None = None
+    suspended: bool = False
+    last_at: float | None = None
+    revision: int = 0
+    position_revision: int = 0
+
+    def copy(self) -> GameState:
+        return replace(self, board=self.board.copy(), moves=list(self.moves),
+                       seats=None if self.seats is None else dict(self.seats))
+
+    # ---- queries -----------------------------------------------------------------
+    def seat(self, colour: Color) -> int:
+        """The participant (0 or 1) playing ``colour``."""
+        if self.seats is None:
+            raise GameError("colours are not decided yet", "wrong_phase")
+        return self.seats[colour]
+
+    def colour_of(self, participant: int) -> Color | None:
+        if self.seats is None:
+            return None
+        return BLACK if self.seats[BLACK] == participant else WHITE
+
+    def is_person(self, colour: Color) -> bool:
+        return self.setup.participants[self.seat(colour)].is_person
+
+    @property
+    def persons(self) -> list[Color]:
+        """Colours played by people (empty before colours are decided)."""
+        if self.seats is None:
+            return []
+        return [c for c in (BLACK, WHITE) if self.is_person(c)]
+
+    def remaining(self, colour: Color, now: float) -> float | None:
+        if self.clock is None:
+            return None
+        return self.clock.remaining(colour, now)
+
+    def flagged(self, colour: Color, now: float) -> bool:
+        """``colour``'s flag is down at ``now`` (it stays down once fallen)."""
+        return self.clock is not None and self.clock.flagged(colour, now)
+
+    @property
+    def result_final(self) -> bool:
+        """Over, and no time-out can be claimed any more: both players accepted the result,
+        or it was not a game played to its end on the board."""
+        if self.phase is not Phase.OVER or self.result is None:
+            return False
+        if self.result.termination is not Termination.NORMAL or self.clock is None:
+            return True
+        return self.accepted >= {BLACK, WHITE}
+
+    def can_claim(self, flagged: Color, now: float) -> bool:
+        """A claim of ``flagged``'s flag would stand at ``now``."""
+        if self.clock is None or not self.flagged(flagged, now):
+            return False
+        if self.phase is Phase.PLAYING:
+            return True
+        return self.phase is Phase.OVER and not self.result_final
+
+    def undo_target(self, colour: Color) -> int | None:
+        """Index in :attr:`moves` of ``colour``'s last disc move (what a take-back of
+        ``colour``'s move goes back to)."""
+        for index in range(len(self.moves) - 1, -1, -1):
+            played = self.moves[index]
+            if played.colour is colour and not played.move.is_pass:
+                return index
+        return None
+
+    def pending_colour_step(self) -> tuple[str, int | None] | None:
+        """The colour-decision step awaited: ``(step, participant)``; the participant is
+        ``None`` for the server's draws (``draw``, ``hider``; ``hide`` is the hider's but
+        its face is drawn by the server too)."""
+        if self.phase is not Phase.COLOURS:
+            return None
+        method = self.setup.colour_method
+        progress = self.colours
+        if self.seats is None and method in ("black", "white"):
+            return ("choose", 0)
+        if self.seats is None and method == "random":
+            return ("draw", None)
+        if progress.hider is None:
+            return ("hider", None)
+        caller = 1 - progress.hider
+        if progress.top is None:
+            return ("hide", progress.hider)
+        if progress.call is None:
+            return ("call", caller)
+        if progress.draw_win_only or self.setup.options.draws_allowed:
+            return None
+        machine = _fuse_machine(self)
+        if progress.right is None:
+            assert machine.chooser is not None
+            return ("right", int(machine.chooser))
+        if progress.colour is None:
+            assert machine.colour_chooser is not None
+            return ("colour", int(machine.colour_chooser))
+        return None
+
+
+# ---- the fold ------------------------------------------------------------------------
+def initial(setup: GameSetup) -> GameState:
+    """The state before any event: the start position, colours undecided."""
+    board = setup.options.new_board()
+    state = GameState(setup, board, board.to_string())
+    found = hider(*setup.participants)
+    if setup.colour_method == "fuse-ishi" and found is not None:
+        state.colours = ColourProgress(hider=found)
+    return state
+
+
+def replay(setup: GameSetup, events: list[Event] | tuple[Event, ...], *,
+           game: str | None = None) -> GameState:
+    """Fold ``events`` over ``setup``; a refused event raises :class:`StoredGameError`
+    naming the game and the event's number (from 1)."""
+    try:
+        state = initial(setup)
+    except GameError as exc:
+        raise StoredGameError(f"the setup is refused: {exc}", game=game) from exc
+    for number, event in enumerate(events, 1):
+        try:
+            state = apply(state, event)
+        except (GameError, IllegalMoveError, ValueError) as exc:
+            raise StoredGameError(f"{event.kind} refused: {exc}", game=game,
+                                  event=number) from exc
+    return state
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """The state after ``event``; raises (changing nothing) if the rules refuse it."""
+    if state.last_at is not None and event.at < state.last_at:
+        raise GameError(f"an event at {event.at:.3f} s comes before the previous one "
+                        f"({state.last_at:.3f} s)")
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise GameError(f"no rule for {type(event).__name__} events")
+    new = state.copy()
+    handler(new, event)
+    new.last_at = event.at
+    new.revision += 1
+    return new
+
+
+# ---- colours -------------------------------------------------------------------------
+def _fuse_machine(state: GameState) -> FuseIshi:
+    """The fuse-ishi state machine replayed from the progress (one home for its rules)."""
+    progress = state.colours
+    assert progress.hider is not None and progress.top is not None
+    machine = FuseIshi(str(progress.hider), str(1 - progress.hider),
+                       draws_allowed=state.setup.options.draws_allowed)
+    machine.hide(progress.top)
+    if progress.call is not None:
+        call = progress.call
+        machine.call(Color(call) if call in ("black", "white") else call)  # type: ignore[arg-type]
+    if progress.right is not None:
+        machine.choose_right(Right.DRAW_WIN if progress.right == "draw-win" else Right.COLOUR)
+    if progress.colour is not None:
+        machine.choose_colour(progress.colour)
+    return machine
+
+
+def _colour_step(state: GameState, event: ColourStep) -> None:
+    pending = state.pending_colour_step()
+    if pending is None:
+        raise GameError("colours are not being decided now", "wrong_phase")
+    step, who = pending
+    if event.step != step or event.participant != who:
+        name = "the server" if who is None else state.setup.participants[who].name
+        raise GameError(f"colours: waiting for {name} to take the {step} step", "colours")
+    value = event.value
+    progress = state.colours
+    if step == "choose":
+        if value != state.setup.colour_method:
+            raise GameError(f"colours: this game's creator takes {state.setup.colour_method}",
+                            "colours")
+        first = Color(value)
+        _seat(state, {first: 0, first.other: 1}, event.at)
+        return
+    if step == "draw":
+        black = _participant_value(value)
+        _seat(state, {BLACK: black, WHITE: 1 - black}, event.at)
+        return
+    if step == "hider":
+        state.colours = replace(progress, hider=_participant_value(value))
+        return
+    if step == "hide":
+        state.colours = replace(progress, top=_colour_value(value))
+        return
+    if step == "call":
+        allowed = (("black", "white") if progress.draw_win_only
+                   or not state.setup.options.draws_allowed else ("top", "bottom"))
+        if value not in allowed:
+            raise GameError(f"colours: the call is {' or '.join(allowed)}", "colours")
+        state.colours = replace(progress, call=value)
+    elif step == "right":
+        if value not in ("draw-win", "colour"):
+            raise GameError("colours: the right is 'draw-win' or 'colour'", "colours")
+        state.colours = replace(progress, right=value)
+    else:
+        state.colours = replace(progress, colour=_colour_value(value))
+    _settle_fuse(state, event.at)
+
+
+def _settle_fuse(state: GameState, at: float) -> None:
+    """After a call, right or colour: seat the players once fuse-ishi has decided."""
+    progress = state.colours
+    if progress.draw_win_only:
+        assert progress.top is not None and progress.hider is not None
+        caller = 1 - progress.hider
+        winner = caller if Color(progress.call or "black") is progress.top else progress.hider
+        state.draw_win = state.colour_of(winner)
+        _begin(state, at)
+        return
+    try:
+        machine = _fuse_machine(state)
+        if state.pending_colour_step() is not None:
+            return
+        decision = machine.decision()
+    except FuseIshiError as exc:
+        raise GameError(f"colours: {exc}", "colours") from exc
+    _seat(state, {BLACK: int(decision.black), WHITE: int(decision.white)}, at)
+    state.draw_win = decision.draw_win_colour
+
+
+def _seat(state: GameState, seats: dict[Color, int], at: float) -> None:
+    state.seats = seats
+    options = state.setup.options
+    if not options.draws_allowed and state.setup.colour_method != "fuse-ishi":
+        # colours are set; a fuse-ishi decides the draw-win right alone
+        found = hider(*state.setup.participants)
+        state.colours = ColourProgress(hider=found, draw_win_only=True)
+        return
+    _begin(state, at)
+
+
+def _begin(state: GameState, at: float) -> None:
+    state.phase = Phase.PLAYING
+    if state.setup.options.clock_seconds is not None:
+        seconds = float(state.setup.options.clock_seconds)
+        state.clock = ClockState(seconds, seconds, state.board.turn, at)
+    state.position_revision = state.revision + 1
+    _check_end(state, at)
+
+
+def _participant_value(value: str) -> int:
+    if value not in ("0", "1"):
+        raise GameError("colours: a participant is '0' or '1'", "colours")
+    return int(value)
+
+
+def _colour_value(value: str) -> Color:
+    if value not in ("black", "white"):
+        raise GameError("colours: a colour is 'black' or 'white'", "colours")
+    return Color(value)
+
+
+# ---- moves ---------------------------------------------------------------------------
+def _on_board(state: GameState, colour: Color, what: str) -> None:
+    if state.suspended:
+        raise GameError("the game is suspended", "suspended")
+    if state.phase not in (Phase.PLAYING, Phase.PLAYOUT):
+        code = "game_over" if state.phase is Phase.OVER else "wrong_phase"
+        raise GameError(f"no {what} now: the game is {state.phase.value}", code)
+    turn = state.board.turn
+    if colour is not turn:
+        raise IllegalMoveError(
+            f"illegal {what} for {colour}: {IllegalReason.NOT_YOUR_TURN.value} ({turn} to move)",
+            IllegalReason.NOT_YOUR_TURN)
+
+
+def _playout_time(state: GameState, at: float) -> None:
+    if state.phase is Phase.PLAYOUT and state.clock is not None:
+        winner = _winner_of_timeout(state)
+        if state.clock.flagged(winner, at):
+            raise GameError("time is up: the play-out ended when the winner's flag fell",
+                            "time_up")
+
+
+def _move(state: GameState, event: MovePlayed) -> None:
+    _on_board(state, event.colour, "move")
+    _playout_time(state, event.at)
+    state.board.push(Move(event.square))
+    _after_ply(state, event.colour, Move(event.square), event.at)
+
+
+def _pass(state: GameState, event: Pass) -> None:
+    _on_board(state, event.colour, "pass")
+    _playout_time(state, event.at)
+    board = state.board
+    if board.legal_moves_mask():
+        legal = ", ".join(board.move_name(m) for m in board.legal_moves)
+        raise IllegalMoveError(
+            f"illegal pass for {event.colour}: {IllegalReason.PASS_NOT_ALLOWED.value} "
+            f"(legal: {legal})", IllegalReason.PASS_NOT_ALLOWED)
+    board.push(PASS)
+    _after_ply(state, event.colour, PASS, event.at)
+
+
+def _after_ply(state: GameState, colour: Color, move: Move, at: float) -> None:
+    seconds = None
+    if state.clock is not None and state.phase is Phase.PLAYING:
+        state.clock, seconds = state.clock.switch(state.board.turn, at)
+    state.moves.append(PlayedMove(colour, move, at, seconds))
+    state.undo_request = None
+    state.position_revision = state.revision + 1
+    _check_end(state, at)
+
+
+def _check_end(state: GameState, at: float) -> None:
+    outcome = state.board.outcome()
+    if outcome is None:
+        return
+    if state.phase is Phase.PLAYOUT:
+        _finish(state, playout_result(state.board, _winner_of_timeout(state)), at)
+    else:
+        draw_win = None if state.setup.options.draws_allowed else state.draw_win
+        _finish(state, GameResult.from_outcome(outcome, draw_win=draw_win), at)
+
+
+def _finish(state: GameState, result: GameResult, at: float) -> None:
+    state.result = result
+    state.phase = Phase.OVER
+    state.undo_request = None
+    state.position_revision = state.revision + 1
+    if state.clock is not None and state.clock.running is not None:
+        state.clock, _ = state.clock.switch(None, at)
+
+
+# ---- time ----------------------------------------------------------------------------
+def _winner_of_timeout(state: GameState) -> Color:
+    assert state.timeout_loser is not None
+    return state.timeout_loser.other
+
+
+def _claim(state: GameState, event: Claim) -> None:
+    if state.clock is None:
+        raise GameError("this game has no clock", "no_flag")
+    if state.phase not in (Phase.PLAYING, Phase.OVER) or (
+            state.phase is Phase.OVER and state.result_final):
+        raise GameError(f"there is no flag to claim now: the game is {state.phase.value}",
+                        "no_flag")
+    if state.phase is Phase.OVER and state.clock.running is not None:  # pragma: no cover
+        raise GameError("the clock is still running", "no_flag")
+    flagged = event.flagged
+    if not state.flagged(flagged, event.at):
+        left = state.clock.remaining(flagged, event.at)
+        raise GameError(f"{flagged}'s flag has not fallen ({left:.1f} s left)", "no_flag")
+    other = flagged.other
+    if state.flagged(other, event.at):
+        draw_win = None if state.setup.options.draws_allowed else state.draw_win
+        if state.clock.running is not None:
+            state.clock, _ = state.clock.switch(None, event.at)
+        _finish(state, both_flags_down(draw_win=draw_win,
+                                       squares=state.board.square_count()), event.at)
+        return
+    if state.clock.running is not None:
+        state.clock, _ = state.clock.switch(None, event.at)
+    state.result = None
+    state.accepted = frozenset()
+    state.timeout_loser = flagged
+    state.phase = Phase.TIMEOUT_CHOICE
+    state.undo_request = None
+    state.position_revision = state.revision + 1
+
+
+def _timeout_choice(state: GameState, event: TimeoutChoice) -> None:
+    if state.phase is not Phase.TIMEOUT_CHOICE:
+        raise GameError("there is no time-out to settle", "wrong_phase")
+    winner = _winner_of_timeout(state)
+    squares = state.board.square_count()
+    if event.choice == "33-31":
+        _finish(state, timeout_win(winner, squares=squares), event.at)
+        return
+    if event.choice != "playout":
+        raise GameError("the choice is '33-31' or 'playout'")
+    assert state.clock is not None
+    state.phase = Phase.PLAYOUT
+    state.playout_from = len(state.moves)
+    state.clock, _ = state.clock.switch(winner, event.at)
+    state.position_revision = state.revision + 1
+    if state.clock.flagged(winner, event.at):  # no time left to play anything
+        _finish(state, playout_result(state.board, winner), event.at)
+        return
+    _check_end(state, event.at)
+
+
+def _stop_playout(state: GameState, event: StopPlayout) -> None:
+    if state.phase is not Phase.PLAYOUT:
+        raise GameError("no play-out is in progress", "wrong_phase")
+    winner = _winner_of_timeout(state)
+    assert state.clock is not None
+    fell = state.clock.flag_time(winner)
+    if event.timed_out and (fell is None or event.at < fell):
+        raise GameError("the play-out winner's time has not run out", "bad_request")
+    at = event.at if fell is None else min(event.at, fell)
+    _finish(state, playout_result(state.board, winner), at)
+
+
+def _suspend(state: GameState, event: Suspend) -> None:
+    if state.suspended:
+        raise GameError("the game is already suspended", "suspended")
+    running = None if state.clock is None else state.clock.running
+    if running is None:
+        raise GameError("no clock is running", "wrong_phase")
+    assert state.clock is not None
+    state.clock, _ = state.clock.switch(None, event.at)
+    state.suspended, state.suspended_running = True, running
+
+
+def _resume(state: GameState, event: Resume) -> None:
+    if not state.suspended or state.clock is None:
+        raise GameError("the game is not suspended", "wrong_phase")
+    state.clock, _ = state.clock.switch(state.suspended_running, event.at)
+    state.suspended, state.suspended_running = False, None
+
+
+# ---- resign, accept, take-backs ----------------------------------------------------------
+def _resign(state: GameState, event: Resign) -> None:
+    if state.suspended:
+        raise GameError("the game is suspended", "suspended")
+    if state.phase is not Phase.PLAYING:
+        if state.phase is Phase.TIMEOUT_CHOICE or state.phase is Phase.PLAYOUT:
+            raise GameError("the time-out winner settles the game", "wrong_phase")
+        raise GameError(f"cannot resign: the game is {state.phase.value}", "wrong_phase")
+    _finish(state, resignation(event.colour, squares=state.board.square_count()), event.at)
+
+
+def _accept(state: GameState, event: AcceptResult) -> None:
+    if state.phase is not Phase.OVER:
+        raise GameError("there is no result to accept yet", "wrong_phase")
+    if event.colour in state.accepted:
+        raise GameError(f"{event.colour} has already accepted the result", "wrong_phase")
+    state.accepted = state.accepted | {event.colour}
+
+
+def _undo_allowed(state: GameState, colour: Color) -> None:
+    if not state.setup.options.casual:
+        raise GameError("no take-backs in an official game", "undo_not_allowed")
+    if state.suspended:
+        raise GameError("the game is suspended", "suspended")
+    if state.phase is not Phase.PLAYING:
+        raise GameError(f"cannot take back: the game is {state.phase.value}", "wrong_phase")
+    if state.undo_target(colour) is None:
+        raise GameError(f"{colour} has no move to take back", "nothing_to_undo")
+
+
+def _undo_request(state: GameState, event: UndoRequest) -> None:
+    _undo_allowed(state, event.colour)
+    if state.undo_request is not None:
+        raise GameError(f"{state.undo_request} has already asked to take back",
+                        "wrong_phase")
+    state.undo_request = event.colour
+
+
+def _undo_decline(state: GameState, event: UndoDecline) -> None:
+    if state.undo_request is not event.colour.other:
+        raise GameError("there is no take-back request of the opponent to decline",
+                        "no_undo_request")
+    state.undo_request = None
+
+
+def _undo(state: GameState, event: Undo) -> None:
+    colour = event.colour
+    _undo_allowed(state, colour)
+    if not state.is_person(colour):
+        raise GameError("only a person's move is taken back (with the replies after it)",
+                        "nothing_to_undo")
+    if state.is_person(colour.other) and state.undo_request is not colour:
+        raise GameError(f"taking back {colour}'s move needs the opponent's consent",
+                        "no_undo_request")
+    target = state.undo_target(colour)
+    assert target is not None
+    while len(state.moves) > target:
+        state.moves.pop()
+        state.board.pop()
+    if state.clock is not None:
+        state.clock, _ = state.clock.switch(state.board.turn, event.at)
+    state.undo_request = None
+    state.position_revision = state.revision + 1
+
+
+_HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
+    ColourStep: _colour_step,
+    MovePlayed: _move,
+    Pass: _pass,
+    Claim: _claim,
+    TimeoutChoice: _timeout_choice,
+    StopPlayout: _stop_playout,
+    Suspend: _suspend,
+    Resume: _resume,
+    Resign: _resign,
+    AcceptResult: _accept,
+    UndoRequest: _undo_request,
+    UndoDecline: _undo_decline,
+    Undo: _undo,
+}
+
+__all__ = [
+    "TIMEOUT_CHOICES",
+    "ColourProgress",
+    "GameState",
+    "Phase",
+    "PlayedMove",
+    "apply",
+    "initial",
+    "replay",
+]
