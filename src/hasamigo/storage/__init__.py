@@ -1,24 +1,32 @@
 """Storage for games: SQLAlchemy 2 typed ORM, SQLite by default, PostgreSQL by URL.
 
-Tables (see :mod:`hasamigo.storage.models`): ``games`` (one row per game, its summary
-and the controller state as JSON) and ``moves`` (one row per ply, committed in the same
-transaction as the state). Schema changes go through :mod:`hasamigo.storage.migrations`.
+A game is stored as exactly what it is: its setup and its append-only events (see
+:mod:`hasamigo.storage.models`), with a summary row for the library; the seats' hashed
+secrets and the server's runs sit beside them. Schema changes go through the Alembic
+revisions in ``storage/alembic`` (:meth:`Database.open` upgrades).
 """
 
 from __future__ import annotations
 
 from hasamigo.storage.db import Database, default_db_url
-from hasamigo.storage.models import Base, GameRow, MoveRow
-from hasamigo.storage.repository import GameRepository, GameSummary, MoveEntry, StoredGame
+from hasamigo.storage.models import Base
+from hasamigo.storage.repository import (
+    ConcurrentWrite,
+    GameRepository,
+    GameSummary,
+    SeatSecret,
+    StoredGame,
+    summary_columns,
+)
 
 __all__ = [
     "Base",
+    "ConcurrentWrite",
     "Database",
     "GameRepository",
-    "GameRow",
     "GameSummary",
-    "MoveEntry",
-    "MoveRow",
+    "SeatSecret",
     "StoredGame",
     "default_db_url",
+    "summary_columns",
 ]

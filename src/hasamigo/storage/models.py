@@ -1,12 +1,29 @@
-"""Tables, in SQLAlchemy 2's typed declarative style. API schemas live apart (web.schemas)."""
+"""Tables, in SQLAlchemy 2's typed declarative style. API schemas live apart (web.schemas).
+
+A game is stored as exactly what it is: its setup (``games.setup``) and its events
+(``game_events``, one row each, numbered from 1). The other columns of ``games`` are a
+summary for the library, recomputed from the controller on every write and never read
+back into a game. The migrations (``storage/alembic/versions``) spell these tables out
+instead of importing them; a test checks that both agree.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    false,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 class Base(DeclarativeBase):
@@ -14,53 +31,83 @@ class Base(DeclarativeBase):
 
 
 class GameRow(Base):
-    """One game: searchable summary columns plus the controller state (JSON)."""
+    """One game: its setup (JSON) and the library's summary of its events."""
 
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)  # GameSetup.to_json()
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(),
+                                         index=True)
+    creator: Mapped[str | None] = mapped_column(String(64), index=True)  # a client id
+    # ---- the summary (see repository.summary_columns) ----
     phase: Mapped[str] = mapped_column(String(20), index=True)
     variant: Mapped[str] = mapped_column(String(32))
-    black: Mapped[str] = mapped_column(String(80), default="")
-    white: Mapped[str] = mapped_column(String(80), default="")
-    opponent: Mapped[str] = mapped_column(String(40), default="")
-    casual: Mapped[bool] = mapped_column(default=True)
-    move_count: Mapped[int] = mapped_column(Integer, default=0)
-    result_black: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    result_white: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    winner: Mapped[str | None] = mapped_column(String(8), nullable=True)
-    termination: Mapped[str | None] = mapped_column(String(20), nullable=True)
-    revision: Mapped[int] = mapped_column(Integer, default=0)
-    state: Mapped[dict[str, Any]] = mapped_column(JSON)
-
-    moves: Mapped[list[MoveRow]] = relationship(
-        back_populates="game", cascade="all, delete-orphan", order_by="MoveRow.ply"
-    )
+    black: Mapped[str] = mapped_column(String(80))
+    white: Mapped[str] = mapped_column(String(80))
+    opponent: Mapped[str] = mapped_column(String(40))
+    casual: Mapped[bool] = mapped_column(Boolean)
+    move_count: Mapped[int] = mapped_column(Integer)
+    result_black: Mapped[int | None] = mapped_column(Integer)
+    result_white: Mapped[int | None] = mapped_column(Integer)
+    winner: Mapped[str | None] = mapped_column(String(8))
+    termination: Mapped[str | None] = mapped_column(String(20))
+    event_count: Mapped[int] = mapped_column(Integer)
+    program_to_move: Mapped[bool] = mapped_column(Boolean)
 
 
-class MoveRow(Base):
-    """One ply of a game (a forced pass is a ply), with the seconds charged for it."""
+class GameEventRow(Base):
+    """One event of a game (``seq`` from 1, no gaps); ``data`` is ``event_to_json``'s
+    output, ``kind`` and ``at`` are copies of two of its fields for queries."""
 
-    __tablename__ = "moves"
+    __tablename__ = "game_events"
 
     game_id: Mapped[str] = mapped_column(
-        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
-    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
-    colour: Mapped[str] = mapped_column(String(8))
-    move: Mapped[str] = mapped_column(String(8))
-    seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
-    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-    game: Mapped[GameRow] = relationship(back_populates="moves")
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    at: Mapped[float] = mapped_column(Float)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
-class SchemaVersion(Base):
-    """The migrations applied (see :mod:`hasamigo.storage.migrations`)."""
+class GameSeatRow(Base):
+    """A secret that acts for participants of a game: a player's token, or a join code
+    (used once, then exchanged for a token). Only its SHA-256 is stored."""
 
-    __tablename__ = "schema_version"
+    __tablename__ = "game_seats"
 
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    applied_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    secret_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # "token" | "join"
+    participants: Mapped[str] = mapped_column(String(4))  # "0", "1" or "01"
+    client: Mapped[str | None] = mapped_column(String(64), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ServerRunRow(Base):
+    """A server process's life (epoch seconds), so that the clock time of an outage (the
+    gap between two runs) is not charged to the player on move."""
+
+    __tablename__ = "server_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    started_at: Mapped[float] = mapped_column(Float)
+    last_seen: Mapped[float] = mapped_column(Float)
+    stopped_at: Mapped[float | None] = mapped_column(Float)
+
+
+class LegacyGameRow(Base):
+    """An old game (the pre-event state format) that could not be turned into valid
+    events when the database was upgraded: kept as it was, with the reason."""
+
+    __tablename__ = "legacy_games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    state: Mapped[Any] = mapped_column(JSON)
+    reason: Mapped[str] = mapped_column(Text)

@@ -1,26 +1,64 @@
-"""Reading and writing games. Every write is one transaction: the state and the move rows
-it adds or removes are committed together, so a committed move is never half-stored."""
+"""Reading and writing games: a setup, its events, the seats' secrets, the server's runs.
+
+Every write is one transaction, so a committed event is never half-stored: a game's row,
+its events and its secrets are created together; an append inserts the new events and
+updates the summary together, or does nothing. Events are only ever appended; two
+writers that both append after the same event collide on ``(game_id, seq)`` and the later
+one gets :class:`ConcurrentWrite` with nothing written.
+
+Loading is strict: a row that does not decode, an event the rules refuse, or a gap in the
+numbering raises :class:`~hasamigo.game.errors.StoredGameError` naming the game and the
+event, never a half-loaded game.
+"""
 
 from __future__ import annotations
 
+import itertools
+import random
+import time
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import CursorResult, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
+from hasamigo.board import Board
+from hasamigo.errors import HasamigoError
 from hasamigo.game.controller import GameController
+from hasamigo.game.errors import StoredGameError
+from hasamigo.game.events import Event, event_from_json, event_to_json
+from hasamigo.game.setup import GameSetup
+from hasamigo.game.state import Phase, apply, initial
 from hasamigo.move import BLACK, WHITE
 from hasamigo.storage.db import Database
-from hasamigo.storage.models import GameRow, MoveRow
+from hasamigo.storage.models import GameEventRow, GameRow, GameSeatRow, ServerRunRow
+from hasamigo.variants import find_variant
+
+#: Longest page of the library, and the furthest offset (keeps SQLite's integers safe).
+MAX_LIMIT = 500
+MAX_OFFSET = 10**6
+SECRET_KINDS = ("token", "join")
+
+
+class ConcurrentWrite(HasamigoError):
+    """Another writer appended to (or created) the game first; nothing was written."""
+
+    code = "concurrent_write"
 
 
 @dataclass(frozen=True, slots=True)
-class MoveEntry:
-    ply: int
-    colour: str
-    move: str
-    seconds: float | None
+class SeatSecret:
+    """A secret acting for ``participants`` (indices into the setup's participants): a
+    player's ``token``, or a ``join`` code that is exchanged once for a token. Only its
+    hex SHA-256, computed by the caller, is stored."""
+
+    kind: Literal["token", "join"]
+    secret_hash: str
+    participants: tuple[int, ...]
+    client: str | None = None
+    used: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,123 +79,352 @@ class GameSummary:
     result_white: int | None
     winner: str | None
     termination: str | None
+    public: bool
 
 
 @dataclass(frozen=True, slots=True)
 class StoredGame:
-    id: str
-    state: dict[str, Any]
-    moves: list[MoveEntry]
+    game: GameController
+    public: bool
+    creator: str | None
+    created_at: datetime
+    updated_at: datetime
 
 
-def _summary(row: GameRow) -> GameSummary:
-    return GameSummary(
-        row.id, row.created_at, row.updated_at, row.phase, row.variant, row.black,
-        row.white, row.opponent, row.casual, row.move_count, row.result_black,
-        row.result_white, row.winner, row.termination,
-    )
+def summary_columns(game: GameController) -> dict[str, Any]:
+    """The library's columns of ``game``, recomputed from the controller on every write."""
+    state = game.state
+    black = white = ""
+    if state.seats is not None:
+        black, white = game.seat(BLACK).name, game.seat(WHITE).name
+    result = state.result
+    return {
+        "phase": state.phase.value,
+        "variant": type(game.board).name,
+        "black": black,
+        "white": white,
+        "opponent": next((p.program for p in game.participants if p.program), None)
+        or "person",
+        "casual": game.options.casual,
+        "move_count": len(state.moves),
+        "result_black": None if result is None else result.black,
+        "result_white": None if result is None else result.white,
+        "winner": None if result is None or result.winner is None else result.winner.value,
+        "termination": None if result is None else result.termination.name.lower(),
+        "event_count": len(game.events),
+        "program_to_move": game.program_to_move() is not None,
+    }
 
 
-def _fill(row: GameRow, game: GameController, now: datetime) -> None:
-    state = game.to_dict()
-    row.updated_at = now
-    row.phase = game.phase.value
-    row.variant = game.board.name
-    if game.seats is not None:
-        row.black, row.white = game.seat(BLACK).name, game.seat(WHITE).name
-    row.opponent = next((p.program for p in game.participants if p.program), None) or "person"
-    row.casual = game.options.casual
-    row.move_count = len(game.history)
-    row.revision = game.revision
-    if game.result is not None:
-        r = game.result
-        row.result_black, row.result_white = r.black, r.white
-        row.winner = None if r.winner is None else r.winner.value
-        row.termination = r.termination.name.lower()
-    row.state = state
+def _event_rows(game_id: str, events: Sequence[Event], first_seq: int,
+                variant: type[Board]) -> list[GameEventRow]:
+    return [GameEventRow(game_id=game_id, seq=seq, kind=event.kind, at=event.at,
+                         data=event_to_json(event, variant))
+            for seq, event in enumerate(events, first_seq)]
 
 
-def _entries(game: GameController) -> list[MoveEntry]:
-    return [
-        MoveEntry(ply, m.colour.value, game.board.move_name(m.move), m.seconds)
-        for ply, m in enumerate(game.history)
-    ]
+def _participants_text(participants: tuple[int, ...]) -> str:
+    if participants not in ((0,), (1,), (0, 1)):
+        raise ValueError(f"a seat acts for participant 0, 1 or both, not {participants!r}")
+    return "".join(str(p) for p in participants)
+
+
+def _seat_row(game_id: str, secret: SeatSecret, now: datetime) -> GameSeatRow:
+    if secret.kind not in SECRET_KINDS:
+        raise ValueError(f"a seat secret is a token or a join code, not {secret.kind!r}")
+    if not 0 < len(secret.secret_hash) <= 64:
+        raise ValueError("a secret's hash is a hex SHA-256 (64 characters)")
+    return GameSeatRow(game_id=game_id, secret_hash=secret.secret_hash, kind=secret.kind,
+                       participants=_participants_text(secret.participants),
+                       client=secret.client, created_at=now,
+                       used_at=now if secret.used else None)
+
+
+def _seat_secret(row: GameSeatRow) -> SeatSecret:
+    kind: Literal["token", "join"] = "join" if row.kind == "join" else "token"
+    return SeatSecret(kind, row.secret_hash, tuple(int(p) for p in row.participants),
+                      row.client, row.used_at is not None)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite returns the stored UTC instants without their zone."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _rowcount(result: Any) -> int:
+    assert isinstance(result, CursorResult)
+    return int(result.rowcount)
 
 
 class GameRepository:
-    """Games in a :class:`~hasamigo.storage.db.Database`."""
+    """Games in a :class:`~hasamigo.storage.db.Database` (see the module docstring)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def create(self, game_id: str, game: GameController) -> list[MoveEntry]:
+    # ---- games ----------------------------------------------------------------------
+    def create(self, game: GameController, *, public: bool = False,
+               creator: str | None = None, secrets: Sequence[SeatSecret] = ()) -> None:
+        """Store a new game (``game.id`` must be set): its row, all its events and the
+        seats' secrets, in one transaction. An id that exists raises
+        :class:`ConcurrentWrite`."""
+        game_id = _game_id(game)
         now = datetime.now(UTC)
-        entries = _entries(game)
-        with self.db.session() as session, session.begin():
-            row = GameRow(id=game_id, created_at=now)
-            _fill(row, game, now)
-            session.add(row)
-            session.flush()
-            session.add_all(
-                MoveRow(game_id=game_id, ply=e.ply, colour=e.colour, move=e.move,
-                        seconds=e.seconds, played_at=now)
-                for e in entries
-            )
-        return entries
+        seats = [_seat_row(game_id, secret, now) for secret in secrets]
+        if len({seat.secret_hash for seat in seats}) != len(seats):
+            raise ValueError("two seats share a secret")
+        row = GameRow(id=game_id, created_at=now, updated_at=now, setup=game.setup.to_json(),
+                      public=public, creator=creator, **summary_columns(game))
+        try:
+            with self.db.session() as session, session.begin():
+                session.add(row)
+                session.flush()  # the game row first: events and seats refer to it
+                session.add_all(_event_rows(game_id, game.events, 1, type(game.board)))
+                session.add_all(seats)
+        except IntegrityError as exc:
+            raise ConcurrentWrite(f"game {game_id} exists already") from exc
 
-    def save(self, game_id: str, game: GameController, stored: list[MoveEntry]
-             ) -> list[MoveEntry]:
-        """Commit ``game``'s state; ``stored`` are the move rows known to be in the
-        database. Rows past the common prefix are replaced (undo). Returns the new rows."""
-        now = datetime.now(UTC)
-        entries = _entries(game)
-        keep = 0
-        for old, new in zip(stored, entries, strict=False):
-            if old != new:
-                break
-            keep += 1
-        with self.db.session() as session, session.begin():
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise KeyError(game_id)
-            _fill(row, game, now)
-            if keep < len(stored):
-                session.execute(
-                    delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= keep)
-                )
-            session.add_all(
-                MoveRow(game_id=game_id, ply=e.ply, colour=e.colour, move=e.move,
-                        seconds=e.seconds, played_at=now)
-                for e in entries[keep:]
-            )
-        return entries
+    def append(self, game: GameController, stored: int) -> int:
+        """Store ``game.events[stored:]`` (``stored`` of them are in the database) and the
+        new summary, in one transaction; returns ``len(game.events)``. Raises
+        :class:`ConcurrentWrite` if another writer stored more events first, ``KeyError``
+        for an unknown game."""
+        game_id = _game_id(game)
+        events = game.events
+        if not 0 <= stored <= len(events):
+            raise ValueError(f"{stored} events stored, but the game has {len(events)}")
+        values = summary_columns(game)
+        values["updated_at"] = datetime.now(UTC)
+        try:
+            with self.db.session() as session, session.begin():
+                # The update comes first: it takes the game's row lock (PostgreSQL) or the
+                # write lock (SQLite), so appends to one game queue up here.
+                changed = session.execute(
+                    update(GameRow).where(GameRow.id == game_id).values(**values)
+                    .execution_options(synchronize_session=False))
+                if _rowcount(changed) == 0:
+                    raise KeyError(game_id)
+                last = session.scalar(select(func.max(GameEventRow.seq))
+                                      .where(GameEventRow.game_id == game_id)) or 0
+                if last > stored:
+                    raise ConcurrentWrite(f"game {game_id}: event {stored + 1} was stored by "
+                                          "another writer first")
+                if last < stored:
+                    raise ValueError(f"game {game_id} has {last} events stored, not {stored}")
+                session.add_all(_event_rows(game_id, events[stored:], stored + 1,
+                                            type(game.board)))
+        except IntegrityError as exc:
+            raise ConcurrentWrite(f"game {game_id}: event {stored + 1} was stored by another "
+                                  "writer first") from exc
+        return len(events)
 
-    def load(self, game_id: str) -> StoredGame | None:
+    def load(self, game_id: str, *, time_source: Callable[[], float] = time.time,
+             rng: random.Random | None = None) -> StoredGame | None:
+        """The game, replayed from its events (``None`` if there is no such game). Raises
+        :class:`StoredGameError` naming the game and event if it is damaged."""
         with self.db.session() as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 return None
-            moves = session.scalars(
-                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
-            ).all()
-            return StoredGame(
-                row.id,
-                dict(row.state),
-                [MoveEntry(m.ply, m.colour, m.move, m.seconds) for m in moves],
-            )
+            events = session.scalars(select(GameEventRow).where(GameEventRow.game_id == game_id)
+                                     .order_by(GameEventRow.seq)).all()
+        game = _decode(game_id, row.setup, events, time_source, rng)
+        return StoredGame(game, row.public, row.creator, _aware(row.created_at),
+                          _aware(row.updated_at))
 
-    def summaries(self, *, limit: int = 100, offset: int = 0, phase: str | None = None
-             ) -> list[GameSummary]:
+    def summaries(self, *, creator: str | None = None, ids: Collection[str] | None = None,
+                  client: str | None = None, public_only: bool = False,
+                  phase: str | None = None, exclude_phase: str | None = None,
+                  limit: int = 100, offset: int = 0) -> list[GameSummary]:
+        """Library lines, newest update first. ``creator``, ``ids`` and ``client`` pick
+        "the client's own games" (created by it, among ``ids``, OR, for ``client``, created
+        by it or seated with it: a subquery, however many games it has); every other
+        filter narrows (AND)."""
+        query = select(GameRow)
+        own = []
+        if creator is not None:
+            own.append(GameRow.creator == creator)
+        if ids is not None:
+            own.append(GameRow.id.in_(list(ids)))
+        if client is not None:
+            seated = select(GameSeatRow.game_id).where(GameSeatRow.client == client)
+            own += [GameRow.creator == client, GameRow.id.in_(seated)]
+        if own:
+            query = query.where(or_(*own))
+        if public_only:
+            query = query.where(GameRow.public.is_(True))
+        if phase is not None:
+            query = query.where(GameRow.phase == phase)
+        if exclude_phase is not None:
+            query = query.where(GameRow.phase != exclude_phase)
+        query = (query.order_by(GameRow.updated_at.desc(), GameRow.id)
+                 .limit(min(max(limit, 1), MAX_LIMIT))
+                 .offset(min(max(offset, 0), MAX_OFFSET)))
         with self.db.session() as session:
-            query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
-            if phase is not None:
-                query = query.where(GameRow.phase == phase)
-            return [_summary(r) for r in session.scalars(query.offset(offset))]
+            return [_summary(row) for row in session.scalars(query)]
 
-    def active_ids(self) -> list[str]:
+    def set_public(self, game_id: str, public: bool) -> None:
+        with self.db.session() as session, session.begin():
+            changed = session.execute(update(GameRow).where(GameRow.id == game_id)
+                                      .values(public=public)
+                                      .execution_options(synchronize_session=False))
+            if _rowcount(changed) == 0:
+                raise KeyError(game_id)
+
+    def program_games(self) -> list[str]:
+        """Games in which a program is to move (to resume them after a restart)."""
         with self.db.session() as session:
-            return list(session.scalars(select(GameRow.id).where(GameRow.phase != "over")))
+            return list(session.scalars(
+                select(GameRow.id).where(GameRow.program_to_move.is_(True),
+                                         GameRow.phase != Phase.OVER.value)
+                .order_by(GameRow.id)))
 
     def count(self) -> int:
         with self.db.session() as session:
             return int(session.scalar(select(func.count()).select_from(GameRow)) or 0)
+
+    # ---- seats ------------------------------------------------------------------------
+    def secret(self, game_id: str, secret_hash: str) -> SeatSecret | None:
+        with self.db.session() as session:
+            row = session.get(GameSeatRow, (game_id, secret_hash))
+            return None if row is None else _seat_secret(row)
+
+    def use_join_code(self, game_id: str, code_hash: str, token: SeatSecret
+                      ) -> tuple[int, ...] | None:
+        """Exchange an unused join code for ``token`` (a token for the same participants),
+        atomically; returns the participants, or ``None`` if the code is unknown or used."""
+        if token.kind != "token" or token.used:
+            raise ValueError("a join code is exchanged for an unused token")
+        now = datetime.now(UTC)
+        with self.db.session() as session, session.begin():
+            # Marking the code used first makes the exchange single-use under concurrency:
+            # a second writer's update finds used_at set and changes nothing.
+            changed = session.execute(
+                update(GameSeatRow)
+                .where(GameSeatRow.game_id == game_id, GameSeatRow.secret_hash == code_hash,
+                       GameSeatRow.kind == "join", GameSeatRow.used_at.is_(None))
+                .values(used_at=now).execution_options(synchronize_session=False))
+            if _rowcount(changed) == 0:
+                return None
+            participants = session.scalar(
+                select(GameSeatRow.participants).where(GameSeatRow.game_id == game_id,
+                                                       GameSeatRow.secret_hash == code_hash))
+            if participants != _participants_text(token.participants):
+                raise ValueError(f"the join code acts for participants {participants}, the "
+                                 f"token for {_participants_text(token.participants)}")
+            session.add(_seat_row(game_id, token, now))
+        return token.participants
+
+    def pending_joins(self, game_id: str) -> list[tuple[int, ...]]:
+        """The participants whose join code has not been used yet (their seat is empty)."""
+        with self.db.session() as session:
+            return [tuple(int(p) for p in text) for text in session.scalars(
+                select(GameSeatRow.participants).where(
+                    GameSeatRow.game_id == game_id, GameSeatRow.kind == "join",
+                    GameSeatRow.used_at.is_(None)))]
+
+    def client_game_ids(self, client: str) -> list[str]:
+        """Games the client created or holds a seat in, newest update first."""
+        seated = select(GameSeatRow.game_id).where(GameSeatRow.client == client)
+        with self.db.session() as session:
+            return list(session.scalars(
+                select(GameRow.id).where(or_(GameRow.creator == client, GameRow.id.in_(seated)))
+                .order_by(GameRow.updated_at.desc(), GameRow.id)))
+
+    # ---- server runs ------------------------------------------------------------------------
+    def start_run(self, now: float) -> int:
+        """Record a server process starting at ``now``; returns its run id."""
+        with self.db.session() as session, session.begin():
+            run = ServerRunRow(started_at=now, last_seen=now)
+            session.add(run)
+            session.flush()
+            return run.id
+
+    def heartbeat(self, run_id: int, now: float) -> None:
+        """The run is alive at ``now`` (an outage after a crash starts at the last one)."""
+        with self.db.session() as session, session.begin():
+            session.execute(update(ServerRunRow).where(ServerRunRow.id == run_id)
+                            .values(last_seen=now))
+
+    def stop_run(self, run_id: int, now: float) -> None:
+        with self.db.session() as session, session.begin():
+            session.execute(update(ServerRunRow).where(ServerRunRow.id == run_id)
+                            .values(last_seen=now, stopped_at=now))
+
+    def outages_since(self, since: float) -> list[tuple[float, float]]:
+        """The gaps between consecutive runs that end after ``since``, oldest first: from
+        the earlier run's stop (or, after a crash, its last heartbeat) to the next start."""
+        with self.db.session() as session:
+            before = session.scalars(
+                select(ServerRunRow).where(ServerRunRow.started_at <= since)
+                .order_by(ServerRunRow.started_at.desc(), ServerRunRow.id.desc()).limit(1)).all()
+            after = session.scalars(
+                select(ServerRunRow).where(ServerRunRow.started_at > since)
+                .order_by(ServerRunRow.started_at, ServerRunRow.id)).all()
+        runs = [*before, *after]
+        gaps = []
+        for earlier, later in itertools.pairwise(runs):
+            start = earlier.stopped_at if earlier.stopped_at is not None else earlier.last_seen
+            if later.started_at > start:  # overlapping runs leave no outage
+                gaps.append((start, later.started_at))
+        return gaps
+
+
+def _game_id(game: GameController) -> str:
+    if game.id is None:
+        raise ValueError("a stored game needs its id (GameController game_id)")
+    return game.id
+
+
+def _summary(row: GameRow) -> GameSummary:
+    return GameSummary(
+        row.id, _aware(row.created_at), _aware(row.updated_at), row.phase, row.variant,
+        row.black, row.white, row.opponent, row.casual, row.move_count, row.result_black,
+        row.result_white, row.winner, row.termination, row.public,
+    )
+
+
+def _decode(game_id: str, setup_json: Any, rows: Sequence[GameEventRow],
+            time_source: Callable[[], float], rng: random.Random | None) -> GameController:
+    """Rows to a controller, strictly (see :meth:`GameRepository.load`)."""
+    try:
+        setup = GameSetup.from_json(setup_json)
+        variant = find_variant(setup.options.variant)
+    except (HasamigoError, TypeError, ValueError) as exc:
+        raise StoredGameError(f"the setup is refused: {exc}", game=game_id) from exc
+    events: list[Event] = []
+    for number, row in enumerate(rows, 1):
+        if row.seq != number:
+            raise StoredGameError(f"event {number} is missing (the next is {row.seq})",
+                                  game=game_id, event=number)
+        try:
+            event = event_from_json(row.data, variant)
+        except (HasamigoError, TypeError, ValueError) as exc:
+            raise StoredGameError(str(exc), game=game_id, event=number) from exc
+        if (event.kind, event.at) != (row.kind, row.at):
+            raise StoredGameError(f"the row says {row.kind} at {row.at}, its data "
+                                  f"{event.kind} at {event.at}", game=game_id, event=number)
+        events.append(event)
+    try:
+        return GameController(setup, events, time_source=time_source, rng=rng,
+                              game_id=game_id)
+    except StoredGameError:
+        raise
+    except Exception as exc:
+        # The fold raises StoredGameError for what the rules refuse; anything else is
+        # still damage in this game: find the event it comes from.
+        raise StoredGameError(f"cannot replay: {type(exc).__name__}: {exc}", game=game_id,
+                              event=_failing_event(setup, events)) from exc
+
+
+def _failing_event(setup: GameSetup, events: Sequence[Event]) -> int | None:
+    try:
+        state = initial(setup)
+    except Exception:
+        return None
+    for number, event in enumerate(events, 1):
+        try:
+            state = apply(state, event)
+        except Exception:
+            return number
+    return None
