@@ -24,11 +24,12 @@ def test_each_program_replies_with_a_legal_move(tmp_path: Path, opponent: str, l
     with TestClient(app) as client:
         game = client.post("/api/games", json={"opponent": opponent, "level": level,
                                                 "clock_minutes": None}).json()
+        seat = {"Authorization": f"Bearer {game['seat_token']}"}
         assert game["seats"]["white"]["program"] == (
             f"engine:{level}" if opponent == "engine" else opponent)
         for _ in range(3):
             response = client.post(f"/api/games/{game['id']}/moves?wait=true",
-                                   json={"move": game["legal"][0]})
+                                   json={"move": game["legal"][0]}, headers=seat)
             assert response.status_code == 200, response.text
             game = response.json()
             assert game["turn"] == "black" and not game["thinking"]

@@ -11,7 +11,7 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,30 @@ def page(browser: Any) -> Iterator[Any]:
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     yield page
     context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def new_page(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
+    """Pages in separate browser contexts (separate browsers, as far as the app can tell:
+    each has its own localStorage and cookies). ``new_page(width=, height=, lang=)``; every
+    page must end without a JavaScript error."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(width: int = 1280, height: int = 900, lang: str | None = None) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      locale="en-GB")
+        if lang is not None:
+            context.add_cookies([{"name": "lang", "value": lang, "url": live_server}])
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
     assert not errors, f"JavaScript errors: {errors}"
 
 

@@ -1,19 +1,21 @@
 """The app factory. Tests call ``create_app(db_url="sqlite:///tmp.db")``; ``hasamigo
-serve`` runs it under uvicorn. A lifespan opens the database (migrating it), resumes
-unfinished games, starts the clock ticker, and at shutdown saves every running clock."""
+serve`` runs it under uvicorn. A lifespan opens the database (migrating it), records the
+server's run, resumes games whose program was to move and starts the clock ticker; at
+shutdown it stops the programs and records the orderly end of the run."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -21,6 +23,8 @@ from hasamigo import __version__
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
 from hasamigo.web import errors
+from hasamigo.web.deps import CLIENT_COOKIE
+from hasamigo.web.limits import BodyLimit
 from hasamigo.web.routers import analysis, games, pages, ws
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.games import GameService, TimeSource
@@ -40,12 +44,14 @@ def create_app(
     wall_clock: TimeSource = time.time,
 ) -> FastAPI:
     """The web app. ``db_url`` overrides ``settings.db_url``; ``player_factory`` (spec,
-    seed) → player replaces the engine package's registry (tests); ``time_source`` is the
-    monotonic clock the game clocks read (tests drive it by hand)."""
+    seed) → player replaces the engine package's registry (tests); ``wall_clock`` is the
+    games' clock (seconds since the epoch; tests drive it by hand) and ``time_source`` the
+    monotonic clock of idle times and rate limits."""
     settings = settings or Settings()
     if db_url is not None:
         settings = replace(settings, db_url=db_url)
     db = Database(settings.db_url)
+    analysis_service = AnalysisService(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -56,27 +62,45 @@ def create_app(
             player_factory or registry_factory,
             time_source=time_source,
             wall_clock=wall_clock,
+            search_pool=analysis_service.pool,
         )
         app.state.games = service
         if settings.warm_engine:
             # Load (or compile) every kernel before serving: a numba compile holds the GIL
             # for long stretches and would stall the event loop mid-game.
-            await asyncio.to_thread(app.state.analysis.warm)
+            await asyncio.to_thread(analysis_service.warm)
             await asyncio.to_thread(service.warm_players)
         await service.start()
         try:
             yield
         finally:
             await service.stop()
+            analysis_service.close()
             db.close()
 
     app = FastAPI(title="hasamigo", version=__version__, lifespan=lifespan)
     app.state.settings = settings
     app.state.db = db
-    app.state.analysis = AnalysisService(settings)
+    app.state.analysis = analysis_service
     app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     errors.install(app)
+
+    @app.middleware("http")
+    async def client_cookie(request: Request,
+                            call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        """Every browser gets an anonymous id: the library lists the games it made or
+        joined (seat tokens, not this cookie, authorise actions)."""
+        known = request.cookies.get(CLIENT_COOKIE)
+        fresh = not (known and 16 <= len(known) <= 64 and known.isalnum())
+        request.state.client = secrets.token_hex(16) if fresh else known
+        response = await call_next(request)
+        if fresh:
+            response.set_cookie(CLIENT_COOKIE, request.state.client, max_age=400 * 24 * 3600,
+                                httponly=True, samesite="lax")
+        return response
+
     for router in (pages.router, games.router, analysis.router, ws.router):
         app.include_router(router)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app

@@ -1,21 +1,91 @@
-"""Refusals as JSON: ``{"error": {"code", "message", "reason"}}`` with a fitting status.
+"""Refusals as JSON, in one shape: ``{"error": {"code", "message", "reason"}}``.
 
-An illegal move is 422 with ``code="illegal_move"`` and ``reason`` naming the rule
-(``occupied``, ``flips_nothing`` ...); a request out of turn or phase is 409; an unknown
-game 404; a failed commit 503 (nothing was acknowledged).
+Every error the app raises on purpose is a :class:`~hasamigo.errors.HasamigoError` whose
+``code`` picks the status (:data:`STATUS`); an illegal move also names the rule in
+``reason`` (``occupied``, ``flips_nothing`` …), other errors leave it ``null``. FastAPI's
+own refusals (validation, unknown routes, wrong methods) are rewritten into the same shape,
+and nothing the client sent is echoed back at length.
 """
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
-from hasamigo.errors import IllegalMoveError, IllegalReason
-from hasamigo.game.controller import GameError
+from hasamigo.errors import HasamigoError, IllegalMoveError, IllegalReason
 from hasamigo.web.schemas import ErrorBody, ErrorResponse
-from hasamigo.web.services.games import NotFound, StorageFailure
 
-STATUS = {"bad_request": 400, "not_found": 404}
+log = logging.getLogger(__name__)
+
+
+class WebError(HasamigoError):
+    """A refusal of the web layer; ``code`` picks the status."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class NotFound(WebError):
+    code = "not_found"
+
+
+class Unauthorized(WebError):
+    """No seat token where one is needed."""
+
+    code = "unauthorized"
+
+
+class Forbidden(WebError):
+    """A seat token that does not hold the seat acted for (or a private game)."""
+
+    code = "forbidden"
+
+
+class RateLimited(WebError):
+    code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Busy(WebError):
+    """Too much work queued already; try again shortly."""
+
+    code = "busy"
+
+
+class StorageFailure(WebError):
+    """The database refused a commit; the change was not acknowledged."""
+
+    code = "storage"
+
+
+STATUS: dict[str, int] = {
+    # the request is malformed
+    "bad_request": 400, "invalid_square": 400, "invalid_option": 400,
+    "invalid_position": 400, "parse_error": 400, "event_format": 400,
+    "clock": 400,
+    # who is asking
+    "unauthorized": 401, "forbidden": 403, "not_your_seat": 403, "official_game": 403,
+    "not_found": 404, "method_not_allowed": 405,
+    # the game's state refuses it now
+    "wrong_phase": 409, "game_over": 409, "time_up": 409, "program_to_move": 409,
+    "not_your_turn": 409, "undo_not_allowed": 409, "nothing_to_undo": 409,
+    "no_undo_request": 409, "no_flag": 409, "stale": 409, "colours": 409,
+    "suspended": 409, "concurrent_write": 409, "not_in_game": 409, "already_joined": 409,
+    "too_large": 413,
+    "illegal_move": 422, "invalid_request": 422,
+    "rate_limited": 429,
+    "stored_game": 500, "internal": 500,
+    "storage": 503, "busy": 503,
+}
 
 REASON_CODES = {
     IllegalReason.OCCUPIED: "occupied",
@@ -29,24 +99,84 @@ REASON_CODES = {
     IllegalReason.PLACEMENT_PHASE: "placement_phase",
 }
 
+#: longest message sent back (a message may quote what the client sent)
+MESSAGE_LENGTH = 300
 
-def error_body(exc: Exception) -> tuple[int, ErrorBody]:
+
+def _short(text: str) -> str:
+    return text if len(text) <= MESSAGE_LENGTH else text[:MESSAGE_LENGTH] + "…"
+
+
+def error_body(exc: BaseException) -> tuple[int, ErrorBody]:
+    """The status and body for ``exc`` (an unexpected exception is a bare 500)."""
     if isinstance(exc, IllegalMoveError):
-        return 422, ErrorBody(code="illegal_move", message=str(exc),
+        return 422, ErrorBody(code="illegal_move", message=_short(str(exc)),
                               reason=REASON_CODES.get(exc.reason, exc.reason.name.lower()))
-    if isinstance(exc, GameError):
-        return STATUS.get(exc.code, 409), ErrorBody(code=exc.code, message=str(exc))
-    if isinstance(exc, NotFound):
-        return 404, ErrorBody(code="not_found", message=f"no game {exc.args[0]!r}")
-    if isinstance(exc, StorageFailure):
-        return 503, ErrorBody(code="storage", message=str(exc))
+    if isinstance(exc, HasamigoError):
+        code = exc.code
+        status = STATUS.get(code)
+        if status is None:
+            log.warning("no status for error code %r; answering 400", code)
+            status = 400
+        return status, ErrorBody(code=code, message=_short(str(exc)))
     return 500, ErrorBody(code="internal", message="internal error")
 
 
-def install(app: FastAPI) -> None:
-    async def handler(_request: Request, exc: Exception) -> JSONResponse:
-        status, body = error_body(exc)
-        return JSONResponse(ErrorResponse(error=body).model_dump(), status_code=status)
+def _response(status: int, body: ErrorBody, headers: dict[str, str] | None = None
+              ) -> JSONResponse:
+    return JSONResponse(ErrorResponse(error=body).model_dump(), status_code=status,
+                        headers=headers)
 
-    for kind in (IllegalMoveError, GameError, NotFound, StorageFailure):
-        app.add_exception_handler(kind, handler)
+
+def validation_message(exc: RequestValidationError) -> str:
+    """The first few problems, each as ``where: what`` (never the input itself)."""
+    parts = []
+    for error in exc.errors()[:3]:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body") or "request"
+        parts.append(f"{where}: {error.get('msg', 'invalid')}")
+    return _short("; ".join(parts) or "invalid request")
+
+
+def install(app: FastAPI) -> None:
+    async def project_error(_request: Request, exc: Exception) -> JSONResponse:
+        status, body = error_body(exc)
+        headers = None
+        if isinstance(exc, RateLimited):
+            headers = {"Retry-After": str(exc.retry_after)}
+        return _response(status, body, headers)
+
+    async def invalid(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return _response(422, ErrorBody(code="invalid_request", message=validation_message(exc)))
+
+    async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, HTTPException)
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
+            exc.status_code, "bad_request" if exc.status_code < 500 else "internal")
+        message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
+        return _response(exc.status_code, ErrorBody(code=code, message=_short(message)),
+                         dict(exc.headers) if exc.headers else None)
+
+    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("unexpected error", exc_info=exc)
+        status, body = error_body(exc)
+        return _response(status, body)
+
+    app.add_exception_handler(HasamigoError, project_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, unexpected)
+
+
+__all__ = [
+    "STATUS",
+    "Busy",
+    "Forbidden",
+    "NotFound",
+    "RateLimited",
+    "StorageFailure",
+    "Unauthorized",
+    "WebError",
+    "error_body",
+    "install",
+]

@@ -1,20 +1,34 @@
-"""API schemas (pydantic), apart from the tables; websocket messages as a typed union."""
+"""API schemas (pydantic), apart from the tables; websocket messages as a typed union.
+
+Every request model is strict and bounded: unknown fields are refused, strings have a
+maximum length, numbers a range and must be finite (``NaN``/``Infinity`` are refused).
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 OpponentKind = Literal[
     "victory", "amusement", "entertainer", "engine", "weakest", "random", "person"
 ]
 ColourChoice = Literal["black", "white", "random", "fuse-ishi"]
 ColourName = Literal["black", "white"]
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+Rank = Annotated[str, Field(max_length=12)]
 
 
-class NewGame(BaseModel):
-    """The new-game form. ``clock_minutes=None`` plays without a clock."""
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class NewGame(Request):
+    """The new-game form. ``clock_minutes=None`` plays without a clock.
+
+    ``opponent="person"``: two people; ``same_screen`` (default) gives the creator one
+    seat token for both seats, otherwise the answer carries a ``join_url`` for the other
+    person's browser. ``public`` games can be watched by anyone (read-only)."""
 
     opponent: OpponentKind = "victory"
     level: int = Field(default=5, ge=1, le=10, description="engine level (opponent 'engine')")
@@ -26,34 +40,59 @@ class NewGame(BaseModel):
     casual: bool = True
     draws_allowed: bool = True
     position: str | None = Field(
-        default=None, description="a board string to start from (casual set-up positions)"
+        default=None, max_length=200,
+        description="a board string to start from (casual set-up positions)")
+    names: tuple[Name, Name] | None = Field(
+        default=None, description="player names (the person, or both people)"
     )
-    names: tuple[str, str] | None = Field(
-        default=None, description="player names (the person, or both people on one screen)"
-    )
+    ranks: tuple[Rank | None, Rank | None] | None = Field(
+        default=None, description="dan/kyu ranks (3d, 1k, 三段…): fuse-ishi's hider is the "
+        "higher rank, else the elder")
+    birth_years: tuple[int | None, int | None] | None = Field(default=None)
+    same_screen: bool = True
+    public: bool = False
+    auto_claim: bool = Field(default=False, description="claim a program's fallen flag "
+                             "for me as soon as it falls")
+    program_claims: bool = Field(default=True, description="the program claims my fallen "
+                                 "flag, as an opponent would")
 
 
-class MoveRequest(BaseModel):
-    move: str = Field(description="a square (f5) or 'pass'; passes are automatic anyway")
+class MoveRequest(Request):
+    move: str = Field(max_length=8, description="a square (f5); passes are automatic")
     colour: ColourName | None = None
-    revision: int | None = None
+    revision: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
-class ColourStep(BaseModel):
+class ColourStep(Request):
     """A fuse-ishi step: ``call`` top/bottom (black/white without draws), ``right``
     draw-win/colour, ``colour`` black/white."""
 
     step: Literal["call", "right", "colour"]
-    value: str
+    value: Literal["top", "bottom", "black", "white", "draw-win", "colour"]
     participant: int | None = Field(default=None, ge=0, le=1)
 
 
-class TimeoutChoice(BaseModel):
+class TimeoutChoice(Request):
     choice: Literal["33-31", "playout"]
 
 
-class ColourAction(BaseModel):
+class ColourAction(Request):
     colour: ColourName | None = None
+
+
+class ClaimRequest(Request):
+    """``flagged``: whose flag (default the opponent's; your own is a self-report)."""
+
+    colour: ColourName | None = None
+    flagged: ColourName | None = None
+
+
+class JoinRequest(Request):
+    code: str = Field(min_length=8, max_length=64)
+
+
+class PublicRequest(Request):
+    public: bool
 
 
 class SeatView(BaseModel):
@@ -84,6 +123,8 @@ class FuseIshiView(BaseModel):
     by: int | None
     by_name: str | None
     draws_allowed: bool
+    draw_win_only: bool = Field(description="colours are set; this fuse-ishi decides the "
+                                "draw-win right alone")
     top: ColourName | None
 
 
@@ -96,6 +137,7 @@ class OpeningView(BaseModel):
 class GameView(BaseModel):
     id: str
     revision: int
+    position_revision: int
     phase: str
     variant: str
     title: str
@@ -113,17 +155,42 @@ class GameView(BaseModel):
     persons: list[ColourName]
     clock: ClockView | None
     casual: bool
+    official: bool
+    public: bool
     handicap: int
+    you: list[int] = Field(description="participants your seat token acts for")
+    your_colours: list[ColourName]
     can_undo: bool
-    claimable: ColourName | None
+    undo_request: ColourName | None
+    claimable: ColourName | None = Field(description="a flag you may claim now")
+    claim_for: ColourName | None = Field(description="the colour you would claim as")
     timeout_loser: ColourName | None
     draw_win: ColourName | None
     fuse_ishi: FuseIshiView | None
     result: ResultView | None
+    result_final: bool
+    accepted: list[ColourName]
+    suspended: bool
+    awaiting_join: bool = Field(description="the second person has not opened the join "
+                                "link yet (their opponent's clock waits)")
     moves: list[str]
+    seconds: list[float | None]
     first_colour: ColourName
     opening: OpeningView | None
     thinking: bool
+
+
+class CreatedGame(GameView):
+    """The new game, with the creator's seat token (send it as ``Authorization: Bearer``)
+    and, for a second person in another browser, the link that gives them their seat."""
+
+    seat_token: str
+    join_url: str | None
+
+
+class JoinedGame(BaseModel):
+    seat_token: str
+    game: GameView
 
 
 class GameSummaryView(BaseModel):
@@ -140,6 +207,7 @@ class GameSummaryView(BaseModel):
     score: str | None
     winner: str | None
     termination: str | None
+    public: bool
 
 
 class PositionView(BaseModel):
@@ -150,6 +218,7 @@ class PositionView(BaseModel):
     black: int
     white: int
     flipped: list[str]
+    seconds: float | None = None
 
 
 class HintView(BaseModel):
@@ -181,22 +250,31 @@ class ErrorResponse(BaseModel):
 
 
 # ---- websocket messages --------------------------------------------------------------
-class SyncMessage(BaseModel):
+class HelloMessage(Request):
+    """The first message on a game socket: the seat token (``None`` to watch a public
+    game)."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=64)
+
+
+class SyncMessage(Request):
     type: Literal["sync"]
 
 
-class PingMessage(BaseModel):
+class PingMessage(Request):
     type: Literal["ping"]
 
 
-class MoveMessage(BaseModel):
+class MoveMessage(Request):
     type: Literal["move"]
-    move: str
+    move: str = Field(max_length=8)
     colour: ColourName | None = None
-    revision: int | None = None
+    revision: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
-ClientMessage = Annotated[SyncMessage | PingMessage | MoveMessage, Field(discriminator="type")]
+ClientMessage = Annotated[HelloMessage | SyncMessage | PingMessage | MoveMessage,
+                          Field(discriminator="type")]
 
 
 class StateMessage(BaseModel):

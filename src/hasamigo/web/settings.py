@@ -1,8 +1,14 @@
-"""Settings of the web app (one place for every switch)."""
+"""Settings of the web app (one place for every switch and every limit)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
+
+
+def _cores() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -10,9 +16,10 @@ class Settings:
     """``db_url=None``: ``HASAMIGO_DB`` or the SQLite file in the user's data directory."""
 
     db_url: str | None = None
-    #: how often the server looks at running clocks (claims a person's fallen flag)
+    #: how often the server looks at running clocks (programs' claims, play-out time)
     tick_seconds: float = 0.5
-    #: how often running clocks are saved (bounds the time forgiven after a crash)
+    #: how often the server records that it is alive: after a crash, the time since the
+    #: last record is forgiven to the player on move (at most this long is charged)
     checkpoint_seconds: float = 10.0
     #: plies searched for the hints panel and for the evaluation graph
     hint_depth: int = 6
@@ -23,3 +30,29 @@ class Settings:
     warm_engine: bool = True
     #: engine level offered by default on the new-game form
     default_level: int = 5
+
+    # ---- limits ----------------------------------------------------------------------
+    #: largest request body (bytes); larger ones get 413
+    max_body_bytes: int = 16 * 1024
+    #: largest websocket message (bytes); a larger one closes the socket (1009)
+    max_ws_message_bytes: int = 4 * 1024
+    #: websocket messages a client may send per second (more closes the socket, 1008)
+    ws_messages_per_second: int = 20
+    #: seconds a new socket has to say hello with its seat token
+    ws_hello_seconds: float = 10.0
+    #: sockets watching one game
+    max_watchers_per_game: int = 64
+    #: new games per client address per minute (429 beyond)
+    games_per_minute: int = 20
+    #: games kept in memory; finished and idle games leave first and reload on demand
+    max_live_games: int = 1000
+    #: a game nobody has touched or watched for this long leaves memory (its program's
+    #: search, if any, is stopped: the game was abandoned)
+    idle_seconds: float = 300.0
+    #: engine searches (programs' moves, hints, evaluations) run on this many threads,
+    #: apart from the I/O threads
+    search_workers: int = field(default_factory=_cores)
+    #: hint/evaluation requests waiting for a search thread (more get 503 "busy")
+    search_queue: int = 32
+    #: positions kept in the evaluation graph's cache
+    analysis_cache_entries: int = 20_000

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Literal
 
 from hasamigo.board import Board
-from hasamigo.game.controller import GameController, Phase
+from hasamigo.game.controller import GameController
 from hasamigo.game.openings import opening_name
+from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.squares import bits
 from hasamigo.web.schemas import (
@@ -31,9 +32,7 @@ TERMINATIONS = {
 
 
 def _name(colour: Color | None) -> ColourName | None:
-    if colour is None:
-        return None
-    return "black" if colour is BLACK else "white"
+    return None if colour is None else colour_name(colour)
 
 
 def _last_move(game: GameController) -> tuple[str | None, list[str], list[ColourName]]:
@@ -43,7 +42,7 @@ def _last_move(game: GameController) -> tuple[str | None, list[str], list[Colour
     history = game.history
     index = len(history) - 1
     while index >= 0 and history[index].move.is_pass:
-        passed.append("black" if history[index].colour is BLACK else "white")
+        passed.append(colour_name(history[index].colour))
         index -= 1
     if index < 0:
         return None, [], passed
@@ -55,51 +54,59 @@ def _last_move(game: GameController) -> tuple[str | None, list[str], list[Colour
     return board.move_name(played.move), flipped, passed
 
 
-def game_view(game_id: str, game: GameController, *, thinking: bool = False) -> GameView:
-    board = game.board
+def colour_name(colour: Color) -> ColourName:
+    return colour.value
+
+
+def game_view(game_id: str, game: GameController, *, you: frozenset[int] = frozenset(),
+              thinking: bool = False, public: bool = False, awaiting_join: bool = False
+              ) -> GameView:
+    """The game as the holder of the seats ``you`` (participant indices; empty for a
+    spectator) sees it: what they may do now is worked out here, nothing else."""
+    state = game.state
+    board = state.board
     cells = board.to_string().split()[0]
     seats = None
-    if game.seats is not None:
+    if state.seats is not None:
         seats = {
-            c.value: SeatView(
-                name=game.seat(c).name,
-                program=game.seat(c).program,
-                person=game.seat(c).is_person,
-            )
+            c.value: SeatView(name=game.seat(c).name, program=game.seat(c).program,
+                              person=game.seat(c).is_person)
             for c in (BLACK, WHITE)
         }
+    now = game.now()
     clock = None
-    if game.clock is not None:
+    if state.clock is not None:
         flagged: list[ColourName] = [
-            "black" if c is BLACK else "white" for c in (BLACK, WHITE) if game.clock.flagged(c)
-        ]
+            colour_name(c) for c in (BLACK, WHITE) if state.clock.flagged(c, now)]
         clock = ClockView(
-            black=round(game.clock.remaining(BLACK), 3),
-            white=round(game.clock.remaining(WHITE), 3),
-            running=_name(game.clock.running),
+            black=round(state.clock.remaining(BLACK, now), 3),
+            white=round(state.clock.remaining(WHITE, now), 3),
+            running=_name(state.clock.running),
             flagged=flagged,
         )
     result = None
-    if game.result is not None:
-        r = game.result
+    if state.result is not None:
+        r = state.result
         result = ResultView(
-            black=r.black,
-            white=r.white,
-            winner=_name(r.winner),
-            termination=TERMINATIONS[r.termination.name],
-            score=str(r),
-            by_draw_win=r.by_draw_win,
-            rated=r.rated,
+            black=r.black, white=r.white, winner=_name(r.winner),
+            termination=TERMINATIONS[r.termination.name], score=str(r),
+            by_draw_win=r.by_draw_win, rated=r.rated,
         )
     fuse = None
-    if game.colour_method == "fuse-ishi":
-        pending = game.fuse_ishi_pending()
+    if game.setup.colour_method == "fuse-ishi" or state.colours.draw_win_only:
+        pending = state.pending_colour_step()
+        person_step = pending if pending is not None and pending[1] is not None \
+            and pending[0] in ("call", "right", "colour") else None
+        # the hidden face is shown only once the call has been made
+        top = state.colours.top if state.colours.call is not None else None
         fuse = FuseIshiView(
-            step=None if pending is None else pending[0],  # type: ignore[arg-type]
-            by=None if pending is None else pending[1],
-            by_name=None if pending is None else game.participants[pending[1]].name,
+            step=None if person_step is None else person_step[0],  # type: ignore[arg-type]
+            by=None if person_step is None else person_step[1],
+            by_name=None if person_step is None or person_step[1] is None
+            else game.participants[person_step[1]].name,
             draws_allowed=game.options.draws_allowed,
-            top=_name(game.fuse_ishi_top),
+            draw_win_only=state.colours.draw_win_only,
+            top=_name(top),
         )
     last, flipped, passed = _last_move(game)
     moves = [board.move_name(m) for m in board.move_stack]
@@ -109,19 +116,29 @@ def game_view(game_id: str, game: GameController, *, thinking: bool = False) -> 
         found = opening_name(moves)
         if found is not None:
             opening = OpeningView(en=found.en, ja=found.ja, moves=found.moves)
-    playing = game.phase in (Phase.PLAYING, Phase.PLAYOUT)
+    playing = state.phase in (Phase.PLAYING, Phase.PLAYOUT)
     legal = [board.move_name(m) for m in board.legal_moves if not m.is_pass] if playing else []
     black, white = board.counts()
+    mine = [c for c in (BLACK, WHITE) if state.seats is not None and state.seat(c) in you]
+    your_colours = [colour_name(c) for c in mine]
+    claimable = claim_for = None
+    for colour in mine:
+        flagged_colour = game.claimable(colour)
+        if flagged_colour is not None:
+            claimable, claim_for = colour_name(flagged_colour), colour_name(colour)
+            if flagged_colour is not colour:
+                break
     return GameView(
         id=game_id,
-        revision=game.revision,
-        phase=game.phase.value,
+        revision=state.revision,
+        position_revision=state.position_revision,
+        phase=state.phase.value,
         variant=board.name,
         title=board.title,
         rows=board.rows,
         cols=board.cols,
         cells=cells,
-        turn="black" if board.turn is BLACK else "white",
+        turn=colour_name(board.turn),
         legal=legal,
         last_move=last,
         flipped=flipped,
@@ -132,18 +149,29 @@ def game_view(game_id: str, game: GameController, *, thinking: bool = False) -> 
             SeatView(name=p.name, program=p.program, person=p.is_person)
             for p in game.participants
         ],
-        persons=[_name(c) or "black" for c in game.persons],
+        persons=[colour_name(c) for c in state.persons],
         clock=clock,
         casual=game.options.casual,
+        official=not game.options.casual,
+        public=public,
         handicap=game.options.handicap,
-        can_undo=game.can_undo,
-        claimable=_name(game.claimable_flag()),
-        timeout_loser=_name(game.timeout_loser),
-        draw_win=_name(game.draw_win),
+        you=sorted(you),
+        your_colours=your_colours,
+        can_undo=any(game.can_undo(c) for c in mine),
+        undo_request=_name(state.undo_request),
+        claimable=claimable,
+        claim_for=claim_for,
+        timeout_loser=_name(state.timeout_loser),
+        draw_win=_name(state.draw_win),
         fuse_ishi=fuse,
         result=result,
+        result_final=state.result_final,
+        accepted=[colour_name(c) for c in (BLACK, WHITE) if c in state.accepted],
+        suspended=state.suspended,
+        awaiting_join=awaiting_join,
         moves=moves,
-        first_colour=_name(game.history[0].colour if game.history else board.turn) or 'black',
+        seconds=[None if m.seconds is None else round(m.seconds, 3) for m in state.moves],
+        first_colour=colour_name(state.moves[0].colour if state.moves else board.turn),
         opening=opening,
         thinking=thinking,
     )

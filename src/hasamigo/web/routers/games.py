@@ -1,39 +1,54 @@
-"""The games API: create, read, act; downloads. Thin over :class:`GameService`."""
+"""The games API: create, join, read, act; downloads. Thin over :class:`GameService`.
+
+Every action carries the seat token of the seat it acts for, as
+``Authorization: Bearer <token>``: no token is 401, a token that does not hold the seat
+403, and neither changes anything. Reading a game needs a seat token too, unless its
+creator made it public.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from fastapi.responses import PlainTextResponse
 
 from hasamigo.board import Board
-from hasamigo.game.controller import GameController, GameError
-from hasamigo.move import BLACK, Color
+from hasamigo.errors import HasamigoError
+from hasamigo.game.errors import GameError
+from hasamigo.move import Color
 from hasamigo.notation import format_ggf, write_transcript
 from hasamigo.squares import bits
 from hasamigo.storage.repository import GameSummary
-from hasamigo.web.deps import Games
+from hasamigo.web.deps import Address, Client, Games, Token
 from hasamigo.web.schemas import (
+    ClaimRequest,
     ColourAction,
+    ColourName,
     ColourStep,
+    CreatedGame,
     ErrorResponse,
     GameSummaryView,
     GameView,
+    JoinedGame,
+    JoinRequest,
     MoveRequest,
     NewGame,
     PositionView,
+    PublicRequest,
     TimeoutChoice,
 )
+from hasamigo.web.views import colour_name
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 ERRORS: dict[int | str, dict[str, object]] = {
-    code: {"model": ErrorResponse} for code in (400, 404, 409, 422, 503)
+    code: {"model": ErrorResponse}
+    for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)
 }
 
 
-def _colour(name: str | None) -> Color | None:
+def _colour(name: ColourName | None) -> Color | None:
     return None if name is None else Color(name)
 
 
@@ -43,83 +58,138 @@ def summary_view(s: GameSummary) -> GameSummaryView:
         id=s.id, created_at=s.created_at.isoformat(), updated_at=s.updated_at.isoformat(),
         phase=s.phase, variant=s.variant, black=s.black, white=s.white, opponent=s.opponent,
         casual=s.casual, move_count=s.move_count, score=score, winner=s.winner,
-        termination=s.termination,
+        termination=s.termination, public=s.public,
     )
 
 
 @router.post("", status_code=201, responses=ERRORS)
-async def create_game(req: NewGame, games: Games) -> GameView:
-    live = await games.create(req)
-    return games.view(live)
+async def create_game(req: NewGame, games: Games, client: Client, address: Address
+                      ) -> CreatedGame:
+    """A new game. The answer carries the creator's ``seat_token``; with a second person
+    in another browser, the ``join_url`` to send them."""
+    created = await games.create(req, client=client, address=address)
+    live = created.live
+    view = games.view(live, created.seats)
+    join = None if created.join_code is None else \
+        f"/games/{live.id}/join?code={created.join_code}"
+    return CreatedGame(**view.model_dump(), seat_token=created.token, join_url=join)
 
 
-@router.get("")
-async def list_games(games: Games, limit: int = Query(100, ge=1, le=500),
-                     offset: int = Query(0, ge=0)) -> list[GameSummaryView]:
-    rows = await asyncio.to_thread(games.repo.summaries, limit=limit, offset=offset)
+@router.get("", responses=ERRORS)
+async def list_games(games: Games, client: Client,
+                     scope: Literal["mine", "public"] = "mine",
+                     limit: int = Query(100, ge=1, le=500),
+                     offset: int = Query(0, ge=0, le=1_000_000)) -> list[GameSummaryView]:
+    """Your games (created or joined from this browser), or the public games."""
+    if scope == "public":
+        rows = await asyncio.to_thread(games.repo.summaries, public_only=True, limit=limit,
+                                       offset=offset)
+    else:
+        rows = await asyncio.to_thread(games.repo.summaries, client=client, limit=limit,
+                                       offset=offset)
     return [summary_view(r) for r in rows]
 
 
 @router.get("/{game_id}", responses=ERRORS)
-async def get_game(game_id: str, games: Games) -> GameView:
-    live = await games.refresh(game_id)
-    return games.view(live)
+async def get_game(game_id: str, games: Games, token: Token) -> GameView:
+    live, you = await games.refresh(game_id, token)
+    return games.view(live, you)
+
+
+@router.post("/{game_id}/join", responses=ERRORS)
+async def join_game(game_id: str, req: JoinRequest, games: Games, client: Client
+                    ) -> JoinedGame:
+    """The second person's seat: the join link's code for a seat token (once)."""
+    live, token, you = await games.join(game_id, req.code, client)
+    return JoinedGame(seat_token=token, game=games.view(live, you))
+
+
+@router.post("/{game_id}/public", responses=ERRORS)
+async def set_public(game_id: str, req: PublicRequest, games: Games, token: Token
+                     ) -> GameView:
+    """The creator lets anyone watch the game (read-only), or stops it."""
+    live, you = await games.actor(game_id, token)
+    await games.set_public(live, you, req.public)
+    return games.view(live, you)
 
 
 @router.post("/{game_id}/moves", responses=ERRORS)
-async def play_move(game_id: str, req: MoveRequest, games: Games,
+async def play_move(game_id: str, req: MoveRequest, games: Games, token: Token,
                     wait: bool = Query(False, description="answer after the program replies")
                     ) -> GameView:
-    """Play a person's move. The answer comes after the move is committed."""
-    live = await games.play(game_id, req.move, _colour(req.colour), req.revision, wait=wait)
-    return games.view(live)
+    """Play a move for your seat. The answer comes after the move is committed."""
+    live, you = await games.actor(game_id, token)
+    await games.play(live, you, req.move, _colour(req.colour), req.revision, wait=wait)
+    return games.view(live, you)
 
 
 @router.post("/{game_id}/colours", responses=ERRORS)
-async def fuse_ishi_step(game_id: str, req: ColourStep, games: Games) -> GameView:
-    def action(game: GameController) -> None:
-        pending = game.fuse_ishi_pending()
-        who = req.participant
-        if who is None:
-            who = pending[1] if pending is not None else 0
-        if not game.participants[who].is_person:
-            raise GameError("that step belongs to the program", "colours")
-        game.fuse_ishi_step(who, req.step, req.value)
-
-    return games.view(await games.act(game_id, action))
+async def fuse_ishi_step(game_id: str, req: ColourStep, games: Games, token: Token
+                         ) -> GameView:
+    """Your fuse-ishi step: the call, the right, or the colour."""
+    live, you = await games.actor(game_id, token)
+    await games.colour_step(live, you, req.step, req.value, req.participant)
+    return games.view(live, you)
 
 
 @router.post("/{game_id}/resign", responses=ERRORS)
-async def resign(game_id: str, req: ColourAction, games: Games) -> GameView:
-    def action(game: GameController) -> None:
-        game.resign(games.person_colour(game, _colour(req.colour)))
-
-    return games.view(await games.act(game_id, action))
+async def resign(game_id: str, req: ColourAction, games: Games, token: Token) -> GameView:
+    live, you = await games.actor(game_id, token)
+    await games.resign(live, you, _colour(req.colour))
+    return games.view(live, you)
 
 
 @router.post("/{game_id}/undo", responses=ERRORS)
-async def undo(game_id: str, games: Games) -> GameView:
-    return games.view(await games.act(game_id, lambda game: game.undo()))
+async def undo(game_id: str, games: Games, token: Token,
+               req: ColourAction | None = None) -> GameView:
+    """Take back your last move (casual games). Against a person in another browser this
+    asks them first; their ``undo`` consents, their ``undo/decline`` refuses."""
+    live, you = await games.actor(game_id, token)
+    await games.undo(live, you, _colour(req.colour if req else None))
+    return games.view(live, you)
+
+
+@router.post("/{game_id}/undo/decline", responses=ERRORS)
+async def decline_undo(game_id: str, games: Games, token: Token,
+                       req: ColourAction | None = None) -> GameView:
+    live, you = await games.actor(game_id, token)
+    await games.decline_undo(live, you, _colour(req.colour if req else None))
+    return games.view(live, you)
 
 
 @router.post("/{game_id}/claim", responses=ERRORS)
-async def claim_flag(game_id: str, req: ColourAction, games: Games) -> GameView:
-    """A person claims the program's fallen flag."""
-    def action(game: GameController) -> None:
-        game.claim_flag(games.person_colour(game, _colour(req.colour)))
-
-    return games.view(await games.act(game_id, action))
+async def claim_flag(game_id: str, req: ClaimRequest, games: Games, token: Token
+                     ) -> GameView:
+    """Claim the opponent's fallen flag (or report your own: ``flagged`` = your colour).
+    A program's move already computed is completed first."""
+    live, you = await games.actor(game_id, token)
+    await games.claim(live, you, _colour(req.colour), _colour(req.flagged))
+    return games.view(live, you)
 
 
 @router.post("/{game_id}/timeout", responses=ERRORS)
-async def timeout_choice(game_id: str, req: TimeoutChoice, games: Games) -> GameView:
+async def timeout_choice(game_id: str, req: TimeoutChoice, games: Games, token: Token
+                         ) -> GameView:
     """The time-out winner's choice: 33–31 or play-out (勝手打ち)."""
-    return games.view(await games.act(game_id, lambda g: g.choose_after_timeout(req.choice)))
+    live, you = await games.actor(game_id, token)
+    await games.timeout_choice(live, you, req.choice)
+    return games.view(live, you)
 
 
 @router.post("/{game_id}/playout/stop", responses=ERRORS)
-async def stop_playout(game_id: str, games: Games) -> GameView:
-    return games.view(await games.act(game_id, lambda game: game.stop_playout()))
+async def stop_playout(game_id: str, games: Games, token: Token) -> GameView:
+    live, you = await games.actor(game_id, token)
+    await games.stop_playout(live, you)
+    return games.view(live, you)
+
+
+@router.post("/{game_id}/accept", responses=ERRORS)
+async def accept_result(game_id: str, games: Games, token: Token,
+                        req: ColourAction | None = None) -> GameView:
+    """Accept the result; once both players have, a time-out can't be claimed."""
+    live, you = await games.actor(game_id, token)
+    await games.accept(live, you, _colour(req.colour if req else None))
+    return games.view(live, you)
 
 
 def _filename(game_id: str, ext: str) -> dict[str, str]:
@@ -127,47 +197,45 @@ def _filename(game_id: str, ext: str) -> dict[str, str]:
 
 
 @router.get("/{game_id}/transcript", response_class=PlainTextResponse, responses=ERRORS)
-async def transcript(game_id: str, games: Games) -> PlainTextResponse:
-    live = await games.get(game_id)
+async def transcript(game_id: str, games: Games, token: Token) -> Response:
+    live, _you = await games.reader(game_id, token)
     record = live.game.record()
     text = write_transcript(record.moves, record.variant)
     return PlainTextResponse(text + "\n", headers=_filename(game_id, "txt"))
 
 
 @router.get("/{game_id}/ggf", response_class=PlainTextResponse, responses=ERRORS)
-async def ggf(game_id: str, games: Games) -> PlainTextResponse:
-    live = await games.get(game_id)
+async def ggf(game_id: str, games: Games, token: Token) -> Response:
+    live, _you = await games.reader(game_id, token)
     record = live.game.record()
     try:
         text = format_ggf(record)
-    except ValueError as exc:
-        raise GameError(str(exc), "bad_request") from exc
+    except (HasamigoError, ValueError) as exc:
+        raise GameError(f"this game can't be written as GGF: {exc}") from exc
     return PlainTextResponse(text + "\n", headers=_filename(game_id, "ggf"))
 
 
 @router.get("/{game_id}/positions", responses=ERRORS)
-async def positions(game_id: str, games: Games) -> list[PositionView]:
+async def positions(game_id: str, games: Games, token: Token) -> list[PositionView]:
     """The position before the first move and after every ply (for the replay)."""
-    live = await games.get(game_id)
+    live, _you = await games.reader(game_id, token)
     game = live.game
     board = game.board.root()
-    out = [_position(board, None, None, [])]
+    out = [_position(board, None, None, [], None)]
     for played in game.history:
         flips = board.flips(played.move)
         board.push(played.move)
-        out.append(_position(board, board.move_name(played.move), _colour_name(played.colour),
-                             [board.square_name(sq) for sq in bits(flips)]))
+        out.append(_position(board, board.move_name(played.move), colour_name(played.colour),
+                             [board.square_name(sq) for sq in bits(flips)], played.seconds))
     return out
 
 
-def _colour_name(colour: Color) -> Literal["black", "white"]:
-    return "black" if colour is BLACK else "white"
-
-
-def _position(board: Board, move: str | None, colour: Literal["black", "white"] | None,
-              flipped: list[str]
-              ) -> PositionView:
+def _position(board: Board, move: str | None, colour: ColourName | None, flipped: list[str],
+              seconds: float | None) -> PositionView:
     black, white = board.counts()
     return PositionView(ply=board.ply, move=move, colour=colour,
                         cells=board.to_string().split()[0], black=black, white=white,
-                        flipped=flipped)
+                        flipped=flipped, seconds=None if seconds is None else round(seconds, 3))
+
+
+__all__ = ["ERRORS", "router", "summary_view"]

@@ -7,11 +7,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
 
-from hasamigo.web.deps import Games, LangDep, SettingsDep, Templates
+from hasamigo.web.deps import Client, Games, LangDep, SettingsDep, Templates
+from hasamigo.web.errors import NotFound
 from hasamigo.web.i18n import LANGS, strings
 from hasamigo.web.routers.games import summary_view
-from hasamigo.web.services.games import NotFound
+from hasamigo.web.services.games import GameService
 from hasamigo.web.services.players import PROGRAMS
 
 router = APIRouter(include_in_schema=False)
@@ -33,46 +35,64 @@ async def new_game_page(request: Request, templates: Templates, lang: LangDep,
     )
 
 
+async def _exists(games: GameService, game_id: str) -> bool:
+    try:
+        await games.get(game_id)
+    except NotFound:
+        return False
+    return True
+
+
+def _not_found(request: Request, templates: Jinja2Templates, lang: str, game_id: str
+               ) -> Response:
+    return templates.TemplateResponse(
+        request, "not_found.html", _context(request, lang, game_id=game_id[:32]),
+        status_code=404)
+
+
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 async def game_page(request: Request, game_id: str, games: Games, templates: Templates,
                     lang: LangDep) -> Response:
-    try:
-        live = await games.refresh(game_id)
-    except NotFound:
-        return templates.TemplateResponse(
-            request, "not_found.html", _context(request, lang, game_id=game_id), status_code=404
-        )
-    view = games.view(live)
-    return templates.TemplateResponse(
-        request, "game.html", _context(request, lang, game=view)
-    )
+    """The game's page. It holds no state: the page's script reads the game with the seat
+    token this browser keeps (or as a spectator of a public game)."""
+    if not await _exists(games, game_id):
+        return _not_found(request, templates, lang, game_id)
+    return templates.TemplateResponse(request, "game.html",
+                                      _context(request, lang, game_id=game_id))
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, game_id: str, games: Games, templates: Templates,
                       lang: LangDep) -> Response:
-    try:
-        live = await games.get(game_id)
-    except NotFound:
-        return templates.TemplateResponse(
-            request, "not_found.html", _context(request, lang, game_id=game_id), status_code=404
-        )
-    view = games.view(live)
-    record = live.game.record()
-    start = record.board()
-    return templates.TemplateResponse(
-        request, "replay.html",
-        _context(request, lang, game=view, start=start.to_string()),
-    )
+    if not await _exists(games, game_id):
+        return _not_found(request, templates, lang, game_id)
+    return templates.TemplateResponse(request, "replay.html",
+                                      _context(request, lang, game_id=game_id))
+
+
+@router.get("/games/{game_id}/join", response_class=HTMLResponse)
+async def join_page(request: Request, game_id: str, games: Games, templates: Templates,
+                    lang: LangDep) -> Response:
+    """The second person's link: the page's script exchanges the link's code for a seat
+    token, keeps it, and opens the game."""
+    if not await _exists(games, game_id):
+        return _not_found(request, templates, lang, game_id)
+    return templates.TemplateResponse(request, "join.html",
+                                      _context(request, lang, game_id=game_id))
 
 
 @router.get("/library", response_class=HTMLResponse)
 async def library_page(request: Request, games: Games, templates: Templates,
-                       lang: LangDep) -> Response:
-    rows = await asyncio.to_thread(games.repo.summaries, limit=200)
+                       lang: LangDep, client: Client) -> Response:
+    """This browser's games (created or joined here), and the public games in play."""
+    mine = await asyncio.to_thread(games.repo.summaries, client=client, limit=200)
+    ids = {g.id for g in mine}
+    public = await asyncio.to_thread(games.repo.summaries, public_only=True,
+                                     exclude_phase="over", limit=50)
     return templates.TemplateResponse(
-        request, "library.html", _context(request, lang, games=[summary_view(r) for r in rows])
-    )
+        request, "library.html",
+        _context(request, lang, games=[summary_view(r) for r in mine],
+                 public_games=[summary_view(r) for r in public if r.id not in ids]))
 
 
 @router.get("/lang/{code}")

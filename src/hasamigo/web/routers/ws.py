@@ -1,22 +1,34 @@
 """The game websocket: the server pushes the state after every change; the client may
-ask for it (``sync``), ping, or play a move. Client messages are a typed union dispatched
-through a dict."""
+ask for it (``sync``), ping, or play a move.
+
+The first message must be ``{"type": "hello", "token": …}`` within
+``ws_hello_seconds``: the seat token binds the socket to its seats (``null`` watches a
+public game, read-only). Client messages are a typed union dispatched through a dict.
+Text frames only, each at most ``max_ws_message_bytes``, at most
+``ws_messages_per_second``; a binary frame or a malformed message gets a typed error and
+the socket stays open; an oversized message closes it (1009), a flood too (1008).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
+from hasamigo.errors import HasamigoError
 from hasamigo.move import Color
-from hasamigo.web.errors import error_body
+from hasamigo.web.errors import Forbidden, Unauthorized, error_body
 from hasamigo.web.schemas import (
     ClientMessage,
     ErrorBody,
     ErrorMessage,
+    HelloMessage,
     MoveMessage,
     PingMessage,
     PongMessage,
@@ -29,69 +41,151 @@ router = APIRouter()
 _client_messages: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 Sender = Callable[[str], Awaitable[None]]
+#: close codes: policy violation, message too big, try again later, not allowed, unknown game
+POLICY, TOO_BIG, TRY_LATER, FORBIDDEN, NOT_FOUND = 1008, 1009, 1013, 4403, 4404
 
 
-async def _sync(games: GameService, live: LiveGame, _msg: SyncMessage, send: Sender) -> None:
-    await games.refresh(live.id)
-    await send(StateMessage(game=games.view(live)).model_dump_json())
+@dataclass
+class Session:
+    games: GameService
+    live: LiveGame
+    you: frozenset[int]
+    send: Sender
+
+    async def state(self) -> None:
+        view = self.games.view(self.live, self.you)
+        await self.send(StateMessage(game=view).model_dump_json())
 
 
-async def _ping(_games: GameService, _live: LiveGame, _msg: PingMessage, send: Sender) -> None:
-    await send(PongMessage().model_dump_json())
+async def _sync(session: Session, _msg: SyncMessage) -> None:
+    await session.games.act(session.live, lambda _live: None)
+    await session.state()
 
 
-async def _move(games: GameService, live: LiveGame, msg: MoveMessage, send: Sender) -> None:
+async def _ping(session: Session, _msg: PingMessage) -> None:
+    await session.send(PongMessage().model_dump_json())
+
+
+async def _move(session: Session, msg: MoveMessage) -> None:
+    if not session.you:
+        raise Unauthorized("say hello with your seat token before playing")
     colour = None if msg.colour is None else Color(msg.colour)
-    await games.play(live.id, msg.move, colour, msg.revision)
+    await session.games.play(session.live, session.you, msg.move, colour, msg.revision)
+
+
+async def _hello_again(_session: Session, _msg: HelloMessage) -> None:
+    raise Forbidden("this socket has said hello already", "bad_request")
 
 
 HANDLERS: dict[type, Callable[..., Awaitable[None]]] = {
     SyncMessage: _sync,
     PingMessage: _ping,
     MoveMessage: _move,
+    HelloMessage: _hello_again,
 }
+
+
+def _first_problem(exc: ValidationError) -> str:
+    for error in exc.errors()[:1]:
+        where = ".".join(str(p) for p in error["loc"])
+        return f"{where}: {error['msg']}"[:200] if where else error["msg"][:200]
+    return "invalid message"
+
+
+def _error(code: str, message: str) -> str:
+    return ErrorMessage(error=ErrorBody(code=code, message=message)).model_dump_json()
+
+
+async def _receive_text(websocket: WebSocket, limit: int) -> str | None:
+    """The next text message; ``None`` for a binary frame. Raises WebSocketDisconnect."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    data = message.get("bytes")
+    size = len(text.encode("utf-8", "replace")) if text is not None else len(data or b"")
+    if size > limit:
+        await websocket.close(code=TOO_BIG, reason="message too large")
+        raise WebSocketDisconnect(TOO_BIG)
+    return text
 
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     games: GameService = websocket.app.state.games
+    settings = games.settings
     await websocket.accept()
-    try:
-        live = await games.get(game_id)
-    except LookupError:
-        await websocket.send_text(
-            ErrorMessage(error=ErrorBody(code="not_found", message=f"no game {game_id!r}"))
-            .model_dump_json()
-        )
-        await websocket.close(code=4404)
-        return
-    queue = games.subscribe(live)
     send_lock = asyncio.Lock()
 
     async def send(text: str) -> None:
         async with send_lock:
             await websocket.send_text(text)
 
+    # ---- hello: which game, which seats ----------------------------------------------
+    try:
+        raw = await asyncio.wait_for(
+            _receive_text(websocket, settings.max_ws_message_bytes), settings.ws_hello_seconds)
+    except TimeoutError:
+        await send(_error("unauthorized", "say hello with your seat token first"))
+        await websocket.close(code=POLICY)
+        return
+    except WebSocketDisconnect:
+        return
+    try:
+        hello = HelloMessage.model_validate_json(raw or "")
+        live, you = await games.reader(game_id, hello.token)
+        queue = games.subscribe(live)
+    except (ValidationError, ValueError):
+        await send(_error("bad_message", "the first message must be "
+                                         '{"type": "hello", "token": <seat token or null>}'))
+        await websocket.close(code=POLICY)
+        return
+    except HasamigoError as exc:
+        status, body = error_body(exc)
+        await send(ErrorMessage(error=body).model_dump_json())
+        await websocket.close(code={404: NOT_FOUND, 503: TRY_LATER}.get(status, FORBIDDEN))
+        return
+    session = Session(games, live, you, send)
+
     async def pusher() -> None:
         while True:
-            view = await queue.get()
-            await send(StateMessage(game=view).model_dump_json())
+            await queue.get()
+            if not session.you and not live.public:  # the game was made private
+                await send(_error("forbidden", "this game is private now"))
+                await websocket.close(code=FORBIDDEN)
+                return
+            await session.state()
 
     push_task = asyncio.create_task(pusher())
+    window_start, count = time.monotonic(), 0
     try:
-        await send(StateMessage(game=games.view(live)).model_dump_json())
+        await session.state()
         while True:
-            raw = await websocket.receive_text()
+            raw = await _receive_text(websocket, settings.max_ws_message_bytes)
+            now = time.monotonic()
+            if now - window_start >= 1.0:
+                window_start, count = now, 0
+            count += 1
+            if count > settings.ws_messages_per_second:
+                await send(_error("rate_limited", "too many messages"))
+                await websocket.close(code=POLICY, reason="too many messages")
+                return
+            if raw is None:
+                await send(_error("bad_message", "text frames only (JSON messages)"))
+                continue
             try:
                 message = _client_messages.validate_json(raw)
-                await HANDLERS[type(message)](games, live, message, send)
             except ValidationError as exc:
-                body = ErrorBody(code="bad_message", message=str(exc.errors()[0]["msg"]))
-                await send(ErrorMessage(error=body).model_dump_json())
-            except Exception as exc:  # refusals go back to the client, typed
+                await send(_error("bad_message", _first_problem(exc)))
+                continue
+            try:
+                await HANDLERS[type(message)](session, message)
+            except HasamigoError as exc:  # refusals go back to the client, typed
                 _status, body = error_body(exc)
                 await send(ErrorMessage(error=body).model_dump_json())
     except WebSocketDisconnect:
+        pass
+    except (RuntimeError, json.JSONDecodeError):  # the socket went away mid-send
         pass
     finally:
         push_task.cancel()

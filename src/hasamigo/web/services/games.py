@@ -1,40 +1,59 @@
-"""Games on the server: the authoritative controllers, their storage and their programs.
+"""Games on the server: their controllers, seats, storage, programs and clocks.
 
-* Every change to a game happens under that game's lock and is **committed to the
-  database before the caller gets an answer**; if the commit fails the game is dropped
-  from memory and reloaded from the database on next use, so memory never runs ahead of
-  what is stored.
-* Programs choose their moves in worker threads (``asyncio.to_thread``; the engine's
-  kernels release the GIL), so a slow search never holds up other games.
-* A ticker looks at running clocks: a person's fallen flag is claimed as soon as the
-  server sees it; running clocks are checkpointed every few seconds and once more at
-  shutdown (see :mod:`hasamigo.game.controller` on time during an outage).
+* **Events are the truth.** A request becomes an event of the game
+  (:mod:`hasamigo.game.events`), checked by the controller against the fold of the
+  events before it, and **committed to the database before the caller gets an answer**.
+  If the commit fails the game is dropped from memory and reloaded on next use, so memory
+  never runs ahead of what is stored.
+* **Seats.** Creating a game hands out a seat token for the creator's seat(s) (one for
+  both seats when two people share a screen) and, for a second person in another browser,
+  a one-time join code exchanged for their token. Every action names the seat it acts
+  for through its token; nothing is inferred from whose turn it is. Only hashes of
+  tokens and codes are stored.
+* **Bounded.** Live games are kept in memory up to a limit; finished and idle games leave
+  it and reload on demand. Programs' searches run on a bounded pool of search threads,
+  apart from the I/O threads, and are **stopped** when their position changes (a
+  take-back, a claim, a resignation) or their game is abandoned.
+* **Time.** A ticker appends what time brings (a program's claim of a fallen flag, a
+  person's "claim for me", the end of a play-out on time) and records that the server is
+  alive; the time between the last record and a restart is forgiven to the side on move
+  (``Suspend``/``Resume`` events added when the game is next loaded).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import logging
 import random
 import secrets
 import time
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from hasamigo.game.clock import Clock
-from hasamigo.game.controller import (
-    GameController,
-    GameError,
-    GameOptions,
-    Participant,
-    Phase,
-)
+from hasamigo.errors import HasamigoError, IllegalMoveError
+from hasamigo.game.controller import GameController
+from hasamigo.game.errors import GameError
+from hasamigo.game.events import Resume, Suspend
+from hasamigo.game.setup import GameOptions, GameSetup, Participant
+from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color, Move
-from hasamigo.storage.repository import GameRepository, MoveEntry
+from hasamigo.storage.repository import ConcurrentWrite, GameRepository, SeatSecret
+from hasamigo.web.errors import (
+    Busy,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    StorageFailure,
+    Unauthorized,
+)
+from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas import GameView, NewGame
 from hasamigo.web.services.players import Player, PlayerFactory, program_name
 from hasamigo.web.settings import Settings
@@ -46,26 +65,58 @@ TimeSource = Callable[[], float]
 _T = TypeVar("_T")
 
 
-class NotFound(LookupError):
-    pass
+def secret_hash(secret: str) -> str:
+    """What is stored of a token or join code (never the secret itself)."""
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
 
 
-class StorageFailure(RuntimeError):
-    """The database refused a commit; the change was not acknowledged."""
+class SearchCancelled(Exception):
+    """A program's search that was no longer wanted."""
+
+
+@dataclass
+class SearchTicket:
+    """One search of a program: cancelled when its position is no longer the game's."""
+
+    revision: int
+    player: Player
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        cancel = getattr(self.player, "cancel", None)
+        if cancel is not None:
+            cancel()
 
 
 @dataclass
 class LiveGame:
     id: str
     game: GameController
-    stored: list[MoveEntry]
+    stored: int  # events known to be in the database
+    public: bool = False
+    creator: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     players: dict[Color, Player] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
-    subscribers: set[asyncio.Queue[GameView]] = field(default_factory=set)
-    thinking: bool = False
-    saved_at: float = 0.0
+    search: SearchTicket | None = None
+    #: a program's move computed but not yet appended (a claim lands it first: rule 15)
+    ready: tuple[Color, Move, int] | None = None
+    subscribers: set[asyncio.Queue[None]] = field(default_factory=set)
+    seats: dict[str, frozenset[int]] = field(default_factory=dict)
+    touched: float = 0.0
     failure: str | None = None
+    #: the second person's seat is still empty (a two-browser game): the clock waits
+    awaiting_join: bool = False
+
+    @property
+    def thinking(self) -> bool:
+        return self.search is not None and not self.search.cancelled
+
+    @property
+    def busy(self) -> bool:
+        """In use: watched, or a program is thinking (not to be evicted)."""
+        return bool(self.subscribers) or self.thinking or self.lock.locked()
 
 
 def _variant_name(req: NewGame) -> tuple[str, str | None]:
@@ -75,8 +126,42 @@ def _variant_name(req: NewGame) -> tuple[str, str | None]:
             return "original", None
         return "standard", None if req.start == "cross" else req.start
     if req.start == "original":
-        raise GameError("the original (empty-centre) start is offered on 8×8 only", "bad_request")
+        raise GameError("the original (empty-centre) start is offered on 8×8 only")
     return req.variant, None if req.start == "cross" else req.start
+
+
+def setup_of(req: NewGame) -> GameSetup:
+    """The game a new-game request asks for."""
+    variant, start = _variant_name(req)
+    names = req.names
+    ranks = req.ranks or (None, None)
+    years = req.birth_years or (None, None)
+    if req.opponent == "person":
+        first = Participant(names[0] if names else "Player 1", rank=ranks[0],
+                            birth_year=years[0])
+        second = Participant(names[1] if names else "Player 2", rank=ranks[1],
+                             birth_year=years[1])
+    else:
+        spec = f"engine:{req.level}" if req.opponent == "engine" else req.opponent
+        first = Participant(names[0] if names else "You", rank=ranks[0],
+                            birth_year=years[0], auto_claim=req.auto_claim)
+        second = Participant(program_name(spec), program=spec, rank=ranks[1],
+                             birth_year=years[1])
+    options = GameOptions(
+        variant=variant, start=start, handicap=req.handicap,
+        clock_seconds=None if req.clock_minutes is None else req.clock_minutes * 60.0,
+        casual=req.casual, draws_allowed=req.draws_allowed, position=req.position,
+        program_claims=req.program_claims,
+    )
+    return GameSetup((first, second), options, req.colour)
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    live: LiveGame
+    token: str
+    seats: frozenset[int]  # what the token acts for
+    join_code: str | None
 
 
 class GameService:
@@ -88,27 +173,36 @@ class GameService:
         *,
         time_source: TimeSource = time.monotonic,
         wall_clock: TimeSource = time.time,
+        search_pool: ThreadPoolExecutor | None = None,
     ) -> None:
         self.repo = repo
         self.settings = settings
         self.player_factory = player_factory
-        self.now = time_source
-        self.wall = wall_clock
-        self.games: dict[str, LiveGame] = {}
+        self.now = time_source  # idle times, rates
+        self.wall = wall_clock  # the games' clocks (events' instants)
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_lock = asyncio.Lock()
         self._ticker: asyncio.Task[None] | None = None
-        # SQLite has one writer at a time: concurrent writers would wait in its busy
-        # handler (back-off sleeps, seconds under load). One writer thread queues them
-        # fairly instead; other databases get a few.
+        self._run: int | None = None
+        self._heartbeat_at = 0.0
+        self._rate = RateWindow(settings.games_per_minute, 60.0, time_source=time_source)
+        self._rng = random.SystemRandom()
+        # SQLite has one writer at a time: one writer thread queues writes fairly instead
+        # of letting them wait in SQLite's busy handler; other databases get a few.
         sqlite = repo.db.url.startswith("sqlite")
         self._writer = ThreadPoolExecutor(max_workers=1 if sqlite else 8,
                                           thread_name_prefix="hasamigo-db")
+        self._own_pool = search_pool is None
+        self.search_pool = search_pool or ThreadPoolExecutor(
+            max_workers=settings.search_workers, thread_name_prefix="hasamigo-search")
 
     # ---- life cycle ------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume games whose program was to move, then start the ticker."""
-        ids = await asyncio.to_thread(self.repo.active_ids)
-        for game_id in ids:
+        """Record this run, resume games whose program was to move, start the ticker."""
+        self._run = await self._write(self.repo.start_run, self.wall())
+        self._heartbeat_at = self.now()
+        ids = await asyncio.to_thread(self.repo.program_games)
+        for game_id in ids[: self.settings.max_live_games // 2]:
             try:
                 live = await self.get(game_id)
             except Exception:  # a damaged row must not stop the server
@@ -118,22 +212,26 @@ class GameService:
         self._ticker = asyncio.create_task(self._tick_loop())
 
     async def stop(self) -> None:
-        """Stop programs and the ticker; save every running clock exactly."""
+        """Stop the ticker and the programs; record the orderly end of this run."""
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
+        for live in self.games.values():
+            if live.search is not None:
+                live.search.cancel()
         tasks = [live.task for live in self.games.values() if live.task is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for live in list(self.games.values()):
-            if live.game.clock is not None and live.game.clock.running is not None:
-                with contextlib.suppress(Exception):
-                    await self._commit(live)
+        if self._run is not None:
+            with contextlib.suppress(Exception):
+                await self._write(self.repo.stop_run, self._run, self.wall())
         self._writer.shutdown(wait=True)
+        if self._own_pool:
+            self.search_pool.shutdown(wait=False, cancel_futures=True)
 
     def warm_players(self) -> None:
         """Let each program choose once (loads its kernels); failures are only logged."""
@@ -146,130 +244,410 @@ class GameService:
             except Exception:
                 log.exception("warming %s failed", spec)
 
-    # ---- loading and saving ------------------------------------------------------------
+    # ---- loading, saving, memory ---------------------------------------------------------
     async def get(self, game_id: str) -> LiveGame:
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
+            raise NotFound(f"no game {game_id[:32]!r}")
         live = self.games.get(game_id)
-        if live is not None:
-            return live
-        async with self._load_lock:
-            live = self.games.get(game_id)
-            if live is not None:
-                return live
-            stored = await asyncio.to_thread(self.repo.load, game_id)
-            if stored is None:
-                raise NotFound(game_id)
-            game = GameController.from_dict(
-                stored.state, time_source=self.now, wall_clock=self.wall
-            )
-            live = LiveGame(game_id, game, stored.moves, saved_at=self.now())
-            self.games[game_id] = live
-            return live
+        if live is None:
+            async with self._load_lock:
+                live = self.games.get(game_id)
+                if live is None:
+                    live = await self._load(game_id)
+        self.games.move_to_end(game_id)
+        live.touched = self.now()
+        return live
+
+    async def _load(self, game_id: str) -> LiveGame:
+        stored = await asyncio.to_thread(self.repo.load, game_id, time_source=self.wall,
+                                         rng=self._rng)
+        if stored is None:
+            raise NotFound(f"no game {game_id!r}")
+        live = LiveGame(game_id, stored.game, len(stored.game.events), public=stored.public,
+                        creator=stored.creator, touched=self.now())
+        live.awaiting_join = bool(await asyncio.to_thread(self.repo.pending_joins, game_id))
+        await self._forgive_outages(live)
+        self._remember(live)
+        return live
+
+    async def _forgive_outages(self, live: LiveGame) -> None:
+        """The server was down (or dead) while this game's clock ran: stop the clock over
+        each gap between the server's runs since the game's last event."""
+        game = live.game
+        state = game.state
+        if state.clock is None or state.clock.running is None or state.suspended \
+                or state.last_at is None:
+            return
+        gaps = await asyncio.to_thread(self.repo.outages_since, state.last_at)
+        for start, end in gaps:
+            last = game.state.last_at or start
+            if end <= last:
+                continue
+            game.append(Suspend(at=max(start, last)))
+            game.append(Resume(at=end))
+        if len(game.events) != live.stored:
+            await self._commit(live)
+
+    def _remember(self, live: LiveGame) -> None:
+        self.games[live.id] = live
+        self.games.move_to_end(live.id)
+        excess = len(self.games) - self.settings.max_live_games
+        if excess <= 0:
+            return
+        # finished games first, then the least recently used; never a busy one
+        candidates = sorted(
+            (g for g in self.games.values() if g is not live and not g.busy),
+            key=lambda g: (g.game.phase is not Phase.OVER, g.touched))
+        for old in candidates[:excess]:
+            self._evict(old)
+
+    def _evict(self, live: LiveGame) -> None:
+        """The game leaves memory (its search, if any, is stopped); it reloads on demand."""
+        if live.search is not None:
+            live.search.cancel()
+        if live.task is not None:
+            live.task.cancel()
+        self.games.pop(live.id, None)
 
     async def _commit(self, live: LiveGame) -> None:
-        """Store ``live``'s state (call under its lock)."""
+        """Store the events appended since the last commit (call under the game's lock)."""
+        if len(live.game.events) == live.stored:
+            return
         try:
-            live.stored = await self._write(self.repo.save, live.id, live.game, live.stored)
+            live.stored = await self._write(self.repo.append, live.game, live.stored)
         except Exception as exc:
-            log.exception("commit of game %s failed", live.id)
-            self.games.pop(live.id, None)  # reload what the database holds
+            if not isinstance(exc, ConcurrentWrite):
+                log.exception("commit of game %s failed", live.id)
+            self._evict(live)  # reload what the database holds
             raise StorageFailure(f"the game could not be saved: {exc}") from exc
-        live.saved_at = self.now()
 
     async def _write(self, fn: Callable[..., _T], *args: Any) -> _T:
         return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
 
-    def view(self, live: LiveGame) -> GameView:
-        return game_view(live.id, live.game, thinking=live.thinking)
+    def view(self, live: LiveGame, you: frozenset[int] = frozenset()) -> GameView:
+        return game_view(live.id, live.game, you=you, thinking=live.thinking,
+                         public=live.public, awaiting_join=live.awaiting_join)
 
     def _notify(self, live: LiveGame) -> None:
-        if not live.subscribers:
-            return
-        view = self.view(live)
         for queue in list(live.subscribers):
             with contextlib.suppress(asyncio.QueueFull):
-                queue.put_nowait(view)
+                queue.put_nowait(None)
 
-    # ---- creating ----------------------------------------------------------------------
-    async def create(self, req: NewGame) -> LiveGame:
-        variant, start = _variant_name(req)
-        names = req.names
-        if req.opponent == "person":
-            first = Participant(names[0] if names else "Player 1")
-            second = Participant(names[1] if names else "Player 2")
-        else:
-            spec = f"engine:{req.level}" if req.opponent == "engine" else req.opponent
-            first = Participant(names[0] if names else "You")
-            second = Participant(program_name(spec), program=spec)
-        options = GameOptions(
-            variant=variant,
-            start=start,
-            handicap=req.handicap,
-            clock_seconds=None if req.clock_minutes is None else req.clock_minutes * 60.0,
-            casual=req.casual,
-            draws_allowed=req.draws_allowed,
-            position=req.position,
-        )
-        game = GameController.new(
-            first,
-            second,
-            colour=req.colour,
-            options=options,
-            rng=random.Random(),
-            time_source=self.now,
-            wall_clock=self.wall,
-        )
+    # ---- seats -------------------------------------------------------------------------
+    async def seats_of(self, live: LiveGame, token: str | None) -> frozenset[int]:
+        """The participants ``token`` acts for in this game (empty without a token);
+        a token that is not this game's is refused (403)."""
+        if token is None:
+            return frozenset()
+        digest = secret_hash(token)
+        held = live.seats.get(digest)
+        if held is None:
+            secret = await asyncio.to_thread(self.repo.secret, live.id, digest)
+            if secret is None or secret.kind != "token":
+                raise Forbidden("this seat token does not belong to this game")
+            held = frozenset(secret.participants)
+            if len(live.seats) < 16:
+                live.seats[digest] = held
+        return held
+
+    async def reader(self, game_id: str, token: str | None) -> tuple[LiveGame, frozenset[int]]:
+        """The game and the seats of a caller who wants to see it: a seat holder, or
+        anyone for a public game."""
+        live = await self.get(game_id)
+        you = await self.seats_of(live, token)
+        if not you and not live.public:
+            if token is None:
+                raise Unauthorized("this game is private: send your seat token "
+                                   "(Authorization: Bearer …)")
+            raise Forbidden("this game is private")
+        return live, you
+
+    async def actor(self, game_id: str, token: str | None) -> tuple[LiveGame, frozenset[int]]:
+        """The game and the seats of a caller who wants to act in it."""
+        live = await self.get(game_id)
+        if token is None:
+            raise Unauthorized("acting in a game needs its seat token "
+                               "(Authorization: Bearer …)")
+        you = await self.seats_of(live, token)
+        if not you:  # pragma: no cover - a token always holds a seat
+            raise Forbidden("this seat token holds no seat")
+        return live, you
+
+    # ---- creating and joining ------------------------------------------------------------
+    async def create(self, req: NewGame, *, client: str | None, address: str) -> Created:
+        wait = self._rate.check(address)
+        if wait is not None:
+            raise RateLimited(f"at most {self.settings.games_per_minute} new games a minute",
+                              retry_after=max(1, int(wait + 0.999)))
+        if len(self.games) >= self.settings.max_live_games and all(
+                g.busy for g in self.games.values()):
+            raise Busy("the server is full: try again in a minute")
+        setup = setup_of(req)
         game_id = secrets.token_hex(6)
+        game = GameController.new(setup, time_source=self.wall, rng=self._rng,
+                                  game_id=game_id)
+        token = secrets.token_urlsafe(24)
+        two_browsers = req.opponent == "person" and not req.same_screen
+        mine = (0,) if req.opponent != "person" or two_browsers else (0, 1)
+        grants = [SeatSecret("token", secret_hash(token), mine, client)]
+        join_code = None
+        if two_browsers:
+            join_code = secrets.token_urlsafe(18)
+            grants.append(SeatSecret("join", secret_hash(join_code), (1,), None))
         try:
-            stored = await self._write(self.repo.create, game_id, game)
+            await self._write(functools.partial(self.repo.create, game, public=req.public,
+                                                creator=client, secrets=grants))
         except Exception as exc:
+            log.exception("creating a game failed")
             raise StorageFailure(f"the game could not be saved: {exc}") from exc
-        live = LiveGame(game_id, game, stored, saved_at=self.now())
-        self.games[game_id] = live
+        live = LiveGame(game_id, game, len(game.events), public=req.public, creator=client,
+                        touched=self.now(), awaiting_join=two_browsers)
+        live.seats[secret_hash(token)] = frozenset(mine)
+        if two_browsers:
+            async with live.lock:
+                self._hold_clock(live)
+                await self._commit(live)
+        self._remember(live)
         self._schedule_program(live)
-        return live
+        return Created(live, token, frozenset(mine), join_code)
+
+    async def join(self, game_id: str, code: str, client: str | None
+                   ) -> tuple[LiveGame, str, frozenset[int]]:
+        """Exchange a one-time join code for the second person's seat token."""
+        live = await self.get(game_id)
+        token = secrets.token_urlsafe(24)
+        grant = SeatSecret("token", secret_hash(token), (1,), client)
+        held = await self._write(self.repo.use_join_code, game_id, secret_hash(code), grant)
+        if held is None:
+            raise Forbidden("this join link is not valid, or has been used already")
+        live.seats[grant.secret_hash] = frozenset(held)
+
+        def seated(live: LiveGame) -> None:
+            live.awaiting_join = False
+            if live.game.state.suspended:
+                live.game.resume()  # both are here: the clock starts
+
+        await self.act(live, seated)
+        return live, token, frozenset(held)
+
+    @staticmethod
+    def _hold_clock(live: LiveGame) -> None:
+        """While the second person's seat is empty, their opponent's clock doesn't run."""
+        state = live.game.state
+        if live.awaiting_join and state.clock is not None and state.clock.running is not None \
+                and not state.suspended:
+            live.game.suspend()
+
+    async def set_public(self, live: LiveGame, you: frozenset[int], public: bool) -> None:
+        if 0 not in you:
+            raise Forbidden("only the game's creator decides who may watch it")
+        await self._write(self.repo.set_public, live.id, public)
+        live.public = public
+        self._notify(live)
 
     # ---- acting ------------------------------------------------------------------------
-    async def act(self, game_id: str, action: Callable[[GameController], Any]) -> LiveGame:
-        """Run ``action`` on the game under its lock; commit any change before returning.
+    async def act(self, live: LiveGame, action: Callable[[LiveGame], Any], *,
+                  touch: bool = True) -> LiveGame:
+        """Run ``action`` under the game's lock; commit what it appended before returning.
 
-        A refused action (it raises) changes nothing, except that a flag the server saw
-        fall on the way is claimed and committed.
+        A refused action raises and appends nothing (what time brought on the way, such
+        as a program's claim, is still committed).
         """
-        live = await self.get(game_id)
         async with live.lock:
-            before = live.game.revision
+            self._observe(live)
             try:
-                action(live.game)
+                action(live)
             finally:
-                if live.game.revision != before:
+                self._hold_clock(live)
+                changed = len(live.game.events) != live.stored
+                self._stop_stale_search(live)
+                if changed:
                     await self._commit(live)
                     self._notify(live)
+        if touch:
+            live.touched = self.now()
         self._schedule_program(live)
         return live
 
-    async def refresh(self, game_id: str) -> LiveGame:
-        """The game as it stands, after looking at its clock."""
-        live = await self.get(game_id)
-        await self.act(game_id, lambda game: game.tick())
-        return live
+    def _observe(self, live: LiveGame) -> None:
+        # a program thinking is not claimed against until its move is in (rule 15)
+        busy = [live.game.board.turn] if live.thinking else []
+        live.game.observe(busy)
 
-    async def play(self, game_id: str, move: str, colour: Color | None,
+    def _stop_stale_search(self, live: LiveGame) -> None:
+        ticket = live.search
+        if ticket is None or ticket.cancelled:
+            return
+        if live.game.state.position_revision > ticket.revision \
+                or live.game.program_to_move() is None:
+            ticket.cancel()
+            live.ready = None
+
+    def _land_ready(self, live: LiveGame) -> None:
+        """A program's move computed before a claim is completed first (rule 15)."""
+        ready, live.ready = live.ready, None
+        if ready is None:
+            return
+        colour, move, revision = ready
+        with contextlib.suppress(GameError, IllegalMoveError):
+            live.game.play(colour, move, revision=revision)
+
+    async def refresh(self, game_id: str, token: str | None
+                      ) -> tuple[LiveGame, frozenset[int]]:
+        """The game as it stands for a reader, after what time has brought."""
+        live, you = await self.reader(game_id, token)
+        await self.act(live, lambda _live: None)
+        return live, you
+
+    @staticmethod
+    def held_colours(game: GameController, you: frozenset[int]) -> list[Color]:
+        if game.state.seats is None:
+            return []
+        return [c for c in (BLACK, WHITE) if game.state.seat(c) in you]
+
+    def acting_colour(self, game: GameController, you: frozenset[int],
+                      colour: Color | None) -> Color:
+        """The colour a seat token acts as: the one asked for (which it must hold), its
+        only colour, or (both seats on one screen) the side to move."""
+        held = self.held_colours(game, you)
+        if not held:
+            raise GameError("colours are not decided yet", "wrong_phase")
+        if colour is not None:
+            if colour not in held:
+                raise Forbidden(f"your seat token does not play {colour}", "not_your_seat")
+            return colour
+        return held[0] if len(held) == 1 else game.board.turn
+
+    async def play(self, live: LiveGame, you: frozenset[int], move: str, colour: Color | None,
                    revision: int | None, *, wait: bool = False) -> LiveGame:
-        def action(game: GameController) -> None:
-            mover = colour
-            if game.phase is Phase.PLAYING:
-                turn = game.board.turn
-                if mover is None:
-                    mover = turn
-                if game.seats is not None and not game.seat(turn).is_person:
-                    raise GameError(f"it is the program's turn ({turn} to move)",
-                                    "program_to_move")
+        def action(live: LiveGame) -> None:
+            game = live.game
+            state = game.state
+            if state.phase is Phase.PLAYOUT:
+                assert state.timeout_loser is not None
+                winner = state.timeout_loser.other
+                if winner not in self.held_colours(game, you):
+                    raise Forbidden("in a play-out only the winner moves", "not_your_seat")
+                game.play(None, move, revision=revision)
+                return
+            mover = self.acting_colour(game, you, colour)
+            if state.phase is Phase.PLAYING and mover is not state.board.turn \
+                    and not state.is_person(state.board.turn):
+                raise GameError(f"it is the program's turn ({state.board.turn} to move)",
+                                "program_to_move")
             game.play(mover, move, revision=revision)
 
-        live = await self.act(game_id, action)
+        await self.act(live, action)
         if wait:
             await self.wait_for_program(live)
         return live
+
+    async def colour_step(self, live: LiveGame, you: frozenset[int], step: str, value: str,
+                          participant: int | None) -> LiveGame:
+
+        def action(live: LiveGame) -> None:
+            pending = live.game.state.pending_colour_step()
+            who = participant if participant is not None else (
+                pending[1] if pending is not None else None)
+            if who is None or who not in you:
+                raise Forbidden("that colour step is not your seat's", "not_your_seat")
+            live.game.colour_step(who, step, value)
+
+        return await self.act(live, action)
+
+    async def resign(self, live: LiveGame, you: frozenset[int], colour: Color | None
+                     ) -> LiveGame:
+        return await self.act(live, lambda live: live.game.resign(
+            self.acting_colour(live.game, you, colour)))
+
+    async def claim(self, live: LiveGame, you: frozenset[int], colour: Color | None,
+                    flagged: Color | None) -> LiveGame:
+
+        def action(live: LiveGame) -> None:
+            by = self.acting_colour(live.game, you, colour)
+            self._land_ready(live)
+            live.game.claim(by, flagged)
+
+        return await self.act(live, action)
+
+    async def timeout_choice(self, live: LiveGame, you: frozenset[int], choice: str
+                             ) -> LiveGame:
+
+        def action(live: LiveGame) -> None:
+            loser = live.game.timeout_loser
+            if loser is None:
+                raise GameError("there is no time-out to settle", "wrong_phase")
+            if loser.other not in self.held_colours(live.game, you):
+                raise Forbidden("only the time-out winner chooses", "not_your_seat")
+            live.game.choose_after_timeout(choice)
+
+        return await self.act(live, action)
+
+    async def stop_playout(self, live: LiveGame, you: frozenset[int]) -> LiveGame:
+
+        def action(live: LiveGame) -> None:
+            loser = live.game.timeout_loser
+            if loser is None or live.game.phase is not Phase.PLAYOUT:
+                raise GameError("no play-out is in progress", "wrong_phase")
+            if loser.other not in self.held_colours(live.game, you):
+                raise Forbidden("only the play-out winner stops it", "not_your_seat")
+            live.game.stop_playout()
+
+        return await self.act(live, action)
+
+    async def accept(self, live: LiveGame, you: frozenset[int], colour: Color | None
+                     ) -> LiveGame:
+
+        def action(live: LiveGame) -> None:
+            game = live.game
+            held = self.held_colours(game, you)
+            todo = [c for c in held if (colour is None or c is colour)
+                    and c not in game.state.accepted]
+            if colour is not None and colour not in held:
+                raise Forbidden(f"your seat token does not play {colour}", "not_your_seat")
+            if not todo:
+                raise GameError("nothing to accept: your result is accepted already",
+                                "wrong_phase")
+            for c in todo:
+                game.accept_result(c)
+
+        return await self.act(live, action)
+
+    async def undo(self, live: LiveGame, you: frozenset[int], colour: Color | None
+                   ) -> LiveGame:
+        """Take back a move: against a program at once; two people on one screen at once
+        (the one token holds both consents); between two browsers the first call asks and
+        the opponent's call consents."""
+
+        def action(live: LiveGame) -> None:
+            game = live.game
+            state = game.state
+            held = self.held_colours(game, you)
+            if len(held) == 2:
+                last = next((m.colour for m in reversed(state.moves) if not m.move.is_pass),
+                            None)
+                if last is None:
+                    raise GameError("there is no move to take back", "nothing_to_undo")
+                game.request_undo(last)
+                game.undo(last)
+                return
+            me = self.acting_colour(game, you, colour)
+            if not state.is_person(me.other):
+                game.undo(me)
+            elif state.undo_request is me.other:
+                game.undo(me.other)
+            elif state.undo_request is me:
+                raise GameError("your take-back request waits for the opponent",
+                                "wrong_phase")
+            else:
+                game.request_undo(me)
+
+        return await self.act(live, action)
+
+    async def decline_undo(self, live: LiveGame, you: frozenset[int], colour: Color | None
+                           ) -> LiveGame:
+        return await self.act(live, lambda live: live.game.decline_undo(
+            self.acting_colour(live.game, you, colour)))
 
     async def wait_for_program(self, live: LiveGame) -> None:
         task = live.task
@@ -277,24 +655,11 @@ class GameService:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(task), self.settings.reply_wait_seconds)
 
-    def person_colour(self, game: GameController, colour: Color | None) -> Color:
-        """The colour a person acts for: given, the only person, or the side to move."""
-        persons = game.persons
-        if colour is not None:
-            if colour not in persons:
-                raise GameError(f"{colour} is played by a program", "bad_request")
-            return colour
-        if len(persons) == 1:
-            return persons[0]
-        if not persons:
-            raise GameError("colours are not decided yet", "wrong_phase")
-        return game.board.turn
-
     # ---- programs ----------------------------------------------------------------------
     def _schedule_program(self, live: LiveGame) -> None:
         if live.task is not None and not live.task.done():
             return
-        if live.game.program_to_move() is None:
+        if live.game.program_to_move() is None or self.games.get(live.id) is not live:
             return
         live.task = asyncio.create_task(self._program_loop(live))
 
@@ -306,6 +671,17 @@ class GameService:
             live.players[colour] = player
         return player
 
+    async def _search(self, ticket: SearchTicket, choose: Callable[[], Move]) -> Move:
+        def run() -> Move:
+            resume = getattr(ticket.player, "resume", None)
+            if resume is not None:
+                resume()
+            if ticket.cancelled:
+                raise SearchCancelled
+            return choose()
+
+        return await asyncio.get_running_loop().run_in_executor(self.search_pool, run)
+
     async def _program_loop(self, live: LiveGame) -> None:
         while True:
             async with live.lock:
@@ -315,39 +691,55 @@ class GameService:
                 colour, spec = turn
                 board = live.game.board.copy()
                 revision = live.game.revision
-                clock = live.game.clock
-                # the program gets its own copy of the clock (read from another thread)
-                view = None if clock is None else Clock.from_state(clock.state(),
-                                                                   time_source=self.now)
+                clock = live.game.program_clock()
                 try:
                     player = self._player(live, colour, spec)
                 except Exception as exc:
                     live.failure = f"cannot start program {spec!r}: {exc}"
                     log.exception("cannot make player %s", spec)
-                    return
-                live.thinking = True
-                self._notify(live)
-            try:
-                move: Move = await asyncio.to_thread(player.choose, board, view)
-            except Exception as exc:
-                log.exception("program %s failed in game %s", spec, live.id)
-                live.failure = f"the program failed: {exc}"
-                live.thinking = False
-                self._notify(live)
-                return
-            async with live.lock:
-                live.thinking = False
-                try:
-                    live.game.play(colour, move, revision=revision)
-                except GameError as exc:
-                    if exc.code == "stale":
-                        continue  # undo or a claim came first: look again
                     self._notify(live)
                     return
-                await self._commit(live)
+                ticket = SearchTicket(revision, player)
+                live.search = ticket
+                self._notify(live)
+            try:
+                move = await self._search(ticket, functools.partial(player.choose, board, clock))
+            except Exception as exc:
+                if live.search is ticket:
+                    live.search = None
+                if ticket.cancelled:
+                    continue  # the position changed or the game left memory: look again
+                log.exception("program %s failed in game %s", spec, live.id)
+                live.failure = f"the program failed: {str(exc)[:200]}"
+                self._notify(live)
+                return
+            if ticket.cancelled:
+                continue
+            live.ready = (colour, move, revision)
+            async with live.lock:
+                if live.search is ticket:
+                    live.search = None
+                ready, live.ready = live.ready, None
+                if ready is None:
+                    self._notify(live)
+                    continue  # a claim completed it first
+                try:
+                    live.game.play(colour, move, revision=revision)
+                except GameError:
+                    self._notify(live)
+                    continue  # stale, suspended or over: look again
+                except IllegalMoveError:
+                    log.exception("program %s chose an illegal move in game %s", spec, live.id)
+                    live.failure = "the program chose an illegal move"
+                    self._notify(live)
+                    return
+                try:
+                    await self._commit(live)
+                except StorageFailure:
+                    return
                 self._notify(live)
 
-    # ---- clocks ------------------------------------------------------------------------
+    # ---- time --------------------------------------------------------------------------
     async def _tick_loop(self) -> None:
         while True:
             await asyncio.sleep(self.settings.tick_seconds)
@@ -357,29 +749,40 @@ class GameService:
                 log.exception("clock tick failed")
 
     async def tick_all(self) -> None:
+        """Append what time has brought in every live game, record that the server is
+        alive, and let idle games leave memory."""
+        now = self.now()
+        if self._run is not None and now - self._heartbeat_at >= self.settings.checkpoint_seconds:
+            self._heartbeat_at = now
+            await self._write(self.repo.heartbeat, self._run, self.wall())
         for live in list(self.games.values()):
-            game = live.game
-            if game.clock is None or game.clock.running is None:
-                continue
-            async with live.lock:
-                changed = game.tick()
-                due = self.now() - live.saved_at >= self.settings.checkpoint_seconds
-                if changed or due:
-                    try:
-                        await self._commit(live)
-                    except StorageFailure:
-                        continue
-                if changed:
-                    self._notify(live)
+            state = live.game.state
+            watch = (state.clock is not None and not live.lock.locked()
+                     and (state.clock.running is not None
+                          or (state.phase is Phase.OVER and not state.result_final)))
+            if watch:
+                try:
+                    await self.act(live, lambda _live: None, touch=False)
+                except (StorageFailure, HasamigoError):
+                    continue
+            idle = now - live.touched
+            if not live.subscribers and not live.lock.locked() and (
+                    idle >= self.settings.idle_seconds
+                    or (state.phase is Phase.OVER and idle >= 30 and not live.thinking)):
+                self._evict(live)
 
     # ---- subscriptions -----------------------------------------------------------------
-    def subscribe(self, live: LiveGame) -> asyncio.Queue[GameView]:
-        queue: asyncio.Queue[GameView] = asyncio.Queue(maxsize=64)
+    def subscribe(self, live: LiveGame) -> asyncio.Queue[None]:
+        if len(live.subscribers) >= self.settings.max_watchers_per_game:
+            raise Busy("too many people are watching this game")
+        queue: asyncio.Queue[None] = asyncio.Queue(maxsize=1)
         live.subscribers.add(queue)
         return queue
 
-    def unsubscribe(self, live: LiveGame, queue: asyncio.Queue[GameView]) -> None:
+    def unsubscribe(self, live: LiveGame, queue: asyncio.Queue[None]) -> None:
         live.subscribers.discard(queue)
+        live.touched = self.now()
 
 
-__all__ = ["BLACK", "WHITE", "GameService", "LiveGame", "NotFound", "StorageFailure"]
+__all__ = ["BLACK", "WHITE", "Created", "GameService", "LiveGame", "NotFound",
+           "StorageFailure", "secret_hash", "setup_of"]

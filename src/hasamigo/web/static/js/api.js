@@ -1,4 +1,5 @@
-// Small fetch helpers: JSON in, JSON out, refusals as Error with .code/.reason.
+// Small fetch helpers: JSON in, JSON out, refusals as ApiError with .code/.reason/.status;
+// the seat tokens this browser keeps (one per game, in localStorage); escaping for HTML.
 export class ApiError extends Error {
   constructor(body, status) {
     super(body?.error?.message || `HTTP ${status}`);
@@ -8,8 +9,11 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, url, body = undefined) {
+// api("POST", url, body, {token}): with a token, the request proves its seat
+// (Authorization: Bearer <token>).
+export async function api(method, url, body = undefined, { token = null } = {}) {
   const options = { method, headers: { Accept: "application/json" } };
+  if (token) options.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -19,6 +23,65 @@ export async function api(method, url, body = undefined) {
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) throw new ApiError(data, response.status);
   return data;
+}
+
+// ---- seat tokens -------------------------------------------------------------------
+// A game's seat token lives under "hasamigo:seat:<id>"; the join link made for a second
+// person in another browser under "hasamigo:join:<id>" (shown to the creator).
+const SEAT = "hasamigo:seat:";
+const JOIN = "hasamigo:join:";
+
+function read(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+
+function write(key, value) {
+  try {
+    if (value) localStorage.setItem(key, value);
+    else localStorage.removeItem(key);
+  } catch { /* storage refused (private mode): the seat lasts as long as the page */ }
+}
+
+export function seatToken(gameId) { return read(SEAT + gameId); }
+export function keepSeatToken(gameId, token) { write(SEAT + gameId, token); }
+export function joinLink(gameId) { return read(JOIN + gameId); }
+export function keepJoinLink(gameId, url) { write(JOIN + gameId, url); }
+
+// A private game refuses a reader without its seat token (401) or with another's (403).
+export function isPrivateRefusal(err) {
+  return err instanceof ApiError && (err.status === 401 || err.status === 403)
+    && err.code !== "official_game";
+}
+
+// Download links (a[data-download]) of a game fetch with its seat token: a plain link
+// can't send the Authorization header. Without a token the link is followed as it is
+// (public games).
+export function wireDownloads(root = document) {
+  root.addEventListener("click", async (ev) => {
+    const link = ev.target.closest("a[data-download]");
+    if (!link) return;
+    const token = seatToken(link.dataset.gameId);
+    if (!token) return;
+    ev.preventDefault();
+    try {
+      const response = await fetch(link.href, { headers: { Authorization: `Bearer ${token}` } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const url = URL.createObjectURL(await response.blob());
+      const save = document.createElement("a");
+      save.href = url;
+      save.download = link.dataset.download;
+      document.body.appendChild(save);
+      save.click();
+      save.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (err) {
+      link.title = err.message;
+    }
+  });
+}
+
+export function escapeHtml(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
 export function strings() {
@@ -31,4 +94,14 @@ export function formatClock(seconds) {
   const rest = Math.floor(s % 60);
   const text = `${m}:${String(rest).padStart(2, "0")}`;
   return s < 10 && s > 0 ? `${text}.${Math.floor((s * 10) % 10)}` : text;
+}
+
+// The moves as list items, each with its colour (passes included, colours alternate).
+export function moveItems(moves, first, current = moves.length - 1) {
+  let colour = first;
+  return moves.map((m, i) => {
+    const item = `<li data-ply="${i + 1}" class="${i === current ? "current" : ""}"><span class="n">${i + 1}</span><span class="mv"><i class="disc-icon ${colour}"></i>${escapeHtml(m)}</span></li>`;
+    colour = colour === "black" ? "white" : "black";
+    return item;
+  }).join("");
 }

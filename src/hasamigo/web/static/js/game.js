@@ -1,22 +1,31 @@
-// The game page: renders the server's state, sends a person's actions, follows the game
-// over a websocket (polling if it drops). The server is authoritative; nothing here decides.
-import { api, formatClock, strings } from "./api.js";
+// The game page: reads the game with this browser's seat token, renders the server's
+// state, sends the seat's actions (each with the token), follows the game over a
+// websocket (polling while it is down). The server is authoritative; nothing here
+// decides. Without a seat the page watches a public game read-only (観戦), or says the
+// game is private.
+import {
+  api, escapeHtml, formatClock, isPrivateRefusal, joinLink, moveItems, seatToken, strings,
+  wireDownloads,
+} from "./api.js";
 import { BoardView } from "./board.js";
 import { drawGraph } from "./graph.js";
 
 const T = strings();
-const root = document.getElementById("game");
+const $ = (id) => document.getElementById(id);
+const root = $("game");
 const gameId = root.dataset.gameId;
-let state = JSON.parse(document.getElementById("initial-state").textContent);
+const token = seatToken(gameId);
+const url = `/api/games/${gameId}`;
+
+let state = null;
+let board = null;
 let receivedAt = performance.now();
 let pending = false;
 let hints = null;
 let lastRender = 0;
 let queued = null;
 let syncAsked = 0;
-
-const board = new BoardView(document.getElementById("board"), state.rows, state.cols, onSquare);
-const $ = (id) => document.getElementById(id);
+let stopped = false; // the page shows the private panel: no more reads
 
 const panels = {
   hints: $("toggle-hints"),
@@ -33,13 +42,23 @@ for (const [key, box] of Object.entries(panels)) {
   });
 }
 
+// ---- who is looking --------------------------------------------------------------
+const other = (c) => (c === "black" ? "white" : "black");
 function colourName(c) { return c === "black" ? T.black : T.white; }
 function isPerson(colour) { return state.persons.includes(colour); }
-function soloPerson() { return state.persons.length === 1 ? state.persons[0] : null; }
+function mine(colour) { return state.your_colours.includes(colour); }
+function spectator() { return state.you.length === 0; }
+// the one colour this seat plays (null: both on one screen, none yet, or watching)
+function myColour() { return state.your_colours.length === 1 ? state.your_colours[0] : null; }
+function twoBrowsers() {
+  return state.participants.every((p) => p.person) && state.you.length === 1;
+}
+// no engine help in an official game until it ends (the server refuses it: official_game)
+function helpAllowed() { return !(state.official && state.phase !== "over"); }
 
-function personToMove() {
-  if (state.phase === "playout") return true;
-  return state.phase === "playing" && isPerson(state.turn) && !state.thinking;
+function canMove() {
+  if (state.phase === "playout") return mine(other(state.timeout_loser));
+  return state.phase === "playing" && mine(state.turn) && !state.thinking;
 }
 
 function showError(message) {
@@ -49,29 +68,38 @@ function showError(message) {
   if (message) setTimeout(() => { if (box.textContent === message) box.hidden = true; }, 6000);
 }
 
+function call(method, path, body = undefined) {
+  return api(method, path, body, { token });
+}
+
 async function onSquare(square) {
-  if (pending || !personToMove()) return;
+  if (pending || !canMove()) return;
   pending = true;
   showError("");
+  const body = { move: square, revision: state.position_revision };
+  if (state.phase === "playing") body.colour = state.turn;
+  let next = null;
   try {
-    const next = await api("POST", `/api/games/${gameId}/moves`, { move: square, revision: state.revision });
-    accept(next);
+    next = await call("POST", `${url}/moves`, body);
   } catch (err) {
     showError(err.message);
     sync();
   } finally {
     pending = false;
   }
+  if (next) accept(next);
 }
 
 // States are applied in revision order; a program's reply right after a person's move waits
 // a moment, so both moves can be seen.
 function accept(next) {
+  if (stopped) return;
+  if (!next.you.length && !next.public) { showPrivate(); return; }  // made private
   const newest = queued && queued.revision > state.revision ? queued : state;
   if (next.revision < newest.revision) return;
   if (next.revision === newest.revision) {
     if (newest === queued) { queued = next; return; }
-    state = next;  // same position, fresher details (thinking, clocks)
+    state = next;  // same position, fresher details (thinking, clocks, public)
     receivedAt = performance.now();
     render();
     return;
@@ -107,14 +135,15 @@ function apply(next) {
 function clockNow(colour) {
   if (!state.clock) return null;
   let left = state.clock[colour];
-  if (state.clock.running === colour) left -= (performance.now() - receivedAt) / 1000;
+  if (state.clock.running === colour && !state.suspended) left -= (performance.now() - receivedAt) / 1000;
   return left;
 }
 
+// ---- rendering ---------------------------------------------------------------------
 function seatLabel(colour) {
   const seat = state.seats ? state.seats[colour] : null;
   if (!seat) return "";
-  if (seat.person && soloPerson() === colour) return `${T.you}`;
+  if (myColour() === colour) return T.you;
   return seat.name;
 }
 
@@ -124,18 +153,14 @@ function playerBar(colour) {
   const left = clockNow(colour);
   const clock = left === null ? "" :
     `<span class="clock ${state.clock.running === colour ? "running" : ""} ${left < 60 ? "low" : ""}" data-clock="${colour}">${formatClock(left)}</span>`;
-  const drawWin = state.draw_win === colour ? `<span class="tag" title="${T.draw_win}">引き分け勝ち</span>` : "";
+  const drawWin = state.draw_win === colour ? `<span class="tag" title="${escapeHtml(T.draw_win)}">引き分け勝ち</span>` : "";
   return `<div class="player ${active ? "active" : ""}" data-colour="${colour}">
     <span class="disc-icon ${colour} big"></span>
     <span class="player-name">${escapeHtml(seatLabel(colour))} ${drawWin}
-      <small>${colourName(colour)}</small></span>
+      <small>${escapeHtml(colourName(colour))}</small></span>
     <span class="count" data-count="${colour}">${count}</span>
     ${clock}
   </div>`;
-}
-
-function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
 function statusText() {
@@ -148,50 +173,110 @@ function statusText() {
   if (state.phase === "playout") return T["playout.note"];
   const who = seatLabel(state.turn);
   if (state.thinking || !isPerson(state.turn)) return `${who} ${T.thinking}`;
-  if (soloPerson() === state.turn) return `${T.your_turn} (${colourName(state.turn)})`;
-  return `${colourName(state.turn)} ${T.to_move}`;
+  if (mine(state.turn) && myColour()) return `${T.your_turn} (${colourName(state.turn)})`;
+  const waiting = myColour() ? ` · ${T["waiting.opponent"]}` : "";
+  return `${colourName(state.turn)} ${T.to_move}${waiting}`;
 }
 
 function render(animate = false) {
   lastRender = performance.now();
-  // you at the bottom; with two people on one screen, Black at the bottom
-  const bottom = soloPerson() || "black";
-  const top = bottom === "black" ? "white" : "black";
-  $("bar-top").innerHTML = state.seats ? playerBar(top) : "";
+  // you at the bottom; with two people on one screen (or watching), Black at the bottom
+  const bottom = myColour() || "black";
+  $("bar-top").innerHTML = state.seats ? playerBar(other(bottom)) : "";
   $("bar-bottom").innerHTML = state.seats ? playerBar(bottom) : "";
 
-  const hintMap = hints && panels.hints.checked ? new Map(hints.hints.map((h) => [h.move, h.score])) : null;
-  const best = hints && hints.hints.length ? Math.max(...hints.hints.map((h) => h.score)) : null;
+  const showHints = hints && panels.hints.checked && !spectator() && helpAllowed();
+  const hintMap = showHints ? new Map(hints.hints.map((h) => [h.move, h.score])) : null;
+  const best = showHints && hints.hints.length ? Math.max(...hints.hints.map((h) => h.score)) : null;
   board.render(state.cells, {
-    legal: personToMove() ? state.legal : [],
+    legal: canMove() ? state.legal : [],
     last: state.last_move,
     flipped: animate ? state.flipped : [],
-    clickable: personToMove(),
+    clickable: canMove(),
     hints: hintMap,
     bestHint: best,
   });
 
   $("status").textContent = statusText();
   $("status").dataset.turn = state.turn;
+  $("watching").hidden = !spectator();
   const notice = $("notice");
+  const notes = [];
   if (state.passed.length && state.phase !== "over") {
-    notice.textContent = state.passed.map((c) => `${seatLabel(c) || colourName(c)} (${colourName(c)}) ${T.pass_notice}`).join(" · ");
-    notice.hidden = false;
-  } else {
-    notice.hidden = true;
+    notes.push(state.passed.map((c) => `${seatLabel(c) || colourName(c)} (${colourName(c)}) ${T.pass_notice}`).join(" · "));
   }
+  if (state.awaiting_join && state.phase !== "over") notes.push(T["clock.awaiting_join"]);
+  else if (state.suspended && state.phase !== "over") notes.push(T["clock.stopped"]);
+  notice.textContent = notes.join(" · ");
+  notice.hidden = !notes.length;
 
-  $("undo").hidden = !state.casual || state.phase === "over";
-  $("undo").disabled = !state.can_undo || pending;
-  $("resign").hidden = state.phase !== "playing" || state.persons.length === 0;
-  $("claim").hidden = !(state.claimable && isPerson(state.claimable === "black" ? "white" : "black"));
-  $("stop-playout").hidden = state.phase !== "playout";
-
+  renderControls();
+  renderInvite();
   renderFuse();
   renderTimeout();
   renderResult();
   renderMoves();
   renderOpening();
+  renderPanelToggles();
+}
+
+function renderControls() {
+  $("controls").hidden = spectator();
+  if (spectator()) return;
+  const playing = state.phase === "playing";
+  const asked = state.undo_request;
+  const iAsked = asked && mine(asked) && myColour() !== null;
+  const theyAsk = asked && !mine(asked) && state.your_colours.length > 0;
+  $("undo").hidden = !state.casual || !playing || !state.your_colours.length || theyAsk;
+  $("undo").disabled = !state.can_undo || pending || iAsked;
+  $("undo-waiting").hidden = !iAsked;
+  $("undo-request").hidden = !theyAsk;
+  if (theyAsk) {
+    const name = state.seats ? state.seats[asked].name : colourName(asked);
+    $("undo-request-text").textContent = `${name} (${colourName(asked)}) ${T["undo.asks"]}`;
+  }
+  $("resign").hidden = !playing || !state.your_colours.length;
+
+  const claim = $("claim");
+  claim.hidden = !state.claimable;
+  if (state.claimable) {
+    $("claim-label").textContent = state.claimable === state.claim_for ? T["claim.self"] : T.claim;
+  }
+  $("stop-playout").hidden = !(state.phase === "playout" && mine(other(state.timeout_loser)));
+
+  const open = state.phase === "over" && state.clock && !state.result_final;
+  const toAccept = open && state.your_colours.some((c) => !state.accepted.includes(c));
+  $("accept").hidden = !toAccept;
+  $("accept-note").hidden = !toAccept;
+  $("accept-waiting").hidden = !(open && !toAccept && state.your_colours.length);
+
+  $("public-row").hidden = !state.you.includes(0);
+  $("public").checked = state.public;
+  const row = $("undo").parentElement;
+  row.hidden = [...row.children].every((b) => b.hidden);
+  $("controls").hidden = [...$("controls").children].every((child) => child.hidden);
+}
+
+function opponentHasActed() {
+  const me = myColour();
+  if (!me) return false;
+  let colour = state.first_colour;
+  for (const m of state.moves) {
+    if (colour !== me && m !== "pass") return true;
+    colour = other(colour);
+  }
+  return false;
+}
+
+function renderInvite() {
+  const link = joinLink(gameId);
+  const show = Boolean(link) && state.you.includes(0) && state.phase !== "over"
+    && (state.awaiting_join || (twoBrowsers() && !opponentHasActed()));
+  $("invite-panel").hidden = !show;
+  if (show) {
+    const full = new URL(link, location.origin).href;
+    if ($("invite-url").value !== full) $("invite-url").value = full;
+  }
 }
 
 function renderFuse() {
@@ -200,21 +285,27 @@ function renderFuse() {
   if (!f || (state.phase !== "colours" && !f.top)) { panel.hidden = true; return; }
   panel.hidden = false;
   const body = $("fuse-body");
-  const buttons = (step, options) => options.map(([value, label]) =>
-    `<button class="button" data-step="${step}" data-value="${value}" type="button">${label}</button>`).join(" ");
+  const buttons = (step, options) => `<div class="button-row">${options.map(([value, label]) =>
+    `<button class="button" data-step="${step}" data-value="${value}" type="button">${escapeHtml(label)}</button>`).join(" ")}</div>`;
   let html = "";
+  if (f.draw_win_only && state.phase === "colours") html += `<p class="muted small">${escapeHtml(T["fuse.drawwin_only"])}</p>`;
   if (f.top) html += `<p>${T["fuse.revealed"]}: <span class="disc-icon ${f.top}"></span> <strong>${colourName(f.top)}</strong></p>`;
   if (state.phase === "colours" && f.step) {
-    const who = state.participants[f.by];
-    if (f.step === "call") {
-      html += `<p>${T["fuse.hidden"]} ${escapeHtml(who.name)}:</p>`;
-      html += f.draws_allowed
-        ? `<p>${T["fuse.call_draws"]}</p>${buttons("call", [["top", T["fuse.top"]], ["bottom", T["fuse.bottom"]]])}`
-        : `<p>${T["fuse.call_nodraws"]}</p>${buttons("call", [["black", T.black], ["white", T.white]])}`;
+    const name = escapeHtml(f.by_name || state.participants[f.by].name);
+    const ours = state.you.includes(f.by);
+    const byColour = !f.draws_allowed || f.draw_win_only;
+    if (!ours) {
+      if (f.step === "call") html += `<p>${T["fuse.hidden"]}</p>`;
+      html += `<p class="waiting">${T["fuse.waiting"]} ${name}…</p>`;
+    } else if (f.step === "call") {
+      html += `<p>${T["fuse.hidden"]} ${name}:</p>`;
+      html += byColour
+        ? `<p>${T["fuse.call_nodraws"]}</p>${buttons("call", [["black", T.black], ["white", T.white]])}`
+        : `<p>${T["fuse.call_draws"]}</p>${buttons("call", [["top", T["fuse.top"]], ["bottom", T["fuse.bottom"]]])}`;
     } else if (f.step === "right") {
-      html += `<p>${escapeHtml(who.name)}: ${T["fuse.right"]}</p>${buttons("right", [["draw-win", T["fuse.right.drawwin"]], ["colour", T["fuse.right.colour"]]])}`;
+      html += `<p>${name}: ${T["fuse.right"]}</p>${buttons("right", [["draw-win", T["fuse.right.drawwin"]], ["colour", T["fuse.right.colour"]]])}`;
     } else {
-      html += `<p>${escapeHtml(who.name)}: ${T["fuse.colour"]}</p>${buttons("colour", [["black", T.black], ["white", T.white]])}`;
+      html += `<p>${name}: ${T["fuse.colour"]}</p>${buttons("colour", [["black", T.black], ["white", T.white]])}`;
     }
   } else if (state.seats) {
     html += `<p><span class="disc-icon black"></span> ${escapeHtml(state.seats.black.name)} · <span class="disc-icon white"></span> ${escapeHtml(state.seats.white.name)}</p>`;
@@ -222,21 +313,23 @@ function renderFuse() {
   }
   body.innerHTML = html;
   body.querySelectorAll("button[data-step]").forEach((b) => b.addEventListener("click", () =>
-    action(`/api/games/${gameId}/colours`, { step: b.dataset.step, value: b.dataset.value, participant: f.by })));
+    action(`${url}/colours`, { step: b.dataset.step, value: b.dataset.value, participant: f.by })));
 }
 
 function renderTimeout() {
   const panel = $("timeout-panel");
   if (state.phase !== "timeout-choice" || !state.timeout_loser) { panel.hidden = true; return; }
-  const winner = state.timeout_loser === "black" ? "white" : "black";
+  const winner = other(state.timeout_loser);
   panel.hidden = false;
-  $("timeout-body").innerHTML = isPerson(winner)
+  const name = escapeHtml(state.seats ? state.seats[winner].name : colourName(winner));
+  $("timeout-body").innerHTML = mine(winner)
     ? `<p>${escapeHtml(seatLabel(winner))}: ${T["timeout.choose"]}</p>
+       <div class="button-row">
        <button class="button primary" data-choice="33-31" type="button">${T["timeout.3331"]}</button>
-       <button class="button" data-choice="playout" type="button">${T["timeout.playout"]}</button>`
-    : `<p>${colourName(state.timeout_loser)}: ${T["timeout.title"]}</p>`;
+       <button class="button" data-choice="playout" type="button">${T["timeout.playout"]}</button></div>`
+    : `<p>${name} (${colourName(winner)}) ${T["timeout.choosing"]}</p>`;
   $("timeout-body").querySelectorAll("button[data-choice]").forEach((b) => b.addEventListener("click", () =>
-    action(`/api/games/${gameId}/timeout`, { choice: b.dataset.choice })));
+    action(`${url}/timeout`, { choice: b.dataset.choice })));
 }
 
 function renderResult() {
@@ -244,7 +337,7 @@ function renderResult() {
   const r = state.result;
   if (!r) { banner.hidden = true; return; }
   banner.hidden = false;
-  const me = soloPerson();
+  const me = myColour();
   let word;
   let cls;
   if (r.winner === null) { word = T.draw; cls = "draw"; }
@@ -265,15 +358,6 @@ function renderMoves() {
   $("move-count").textContent = `(${state.moves.filter((m) => m !== "pass").length})`;
 }
 
-function moveItems(moves, first) {
-  let colour = first;
-  return moves.map((m, i) => {
-    const item = `<li class="${i === moves.length - 1 ? "current" : ""}"><span class="n">${i + 1}</span><span class="mv"><i class="disc-icon ${colour}"></i>${m}</span></li>`;
-    colour = colour === "black" ? "white" : "black";
-    return item;
-  }).join("");
-}
-
 function renderOpening() {
   const panel = $("opening-panel");
   if (!panels.opening.checked) { panel.hidden = true; return; }
@@ -284,45 +368,79 @@ function renderOpening() {
     : `<span class="muted">${T.opening}: —</span>`;
 }
 
+function renderPanelToggles() {
+  $("hints-row").hidden = spectator() || !helpAllowed();
+  $("graph-row").hidden = !helpAllowed();
+  $("no-help").hidden = helpAllowed();
+  $("graph-panel").hidden = !panels.graph.checked || !helpAllowed();
+}
+
 async function refreshPanels() {
-  if (panels.hints.checked && personToMove() && state.phase === "playing") {
+  if (!helpAllowed()) return;
+  if (panels.hints.checked && !spectator() && canMove() && state.phase === "playing") {
     const revision = state.revision;
     try {
-      const h = await api("GET", `/api/games/${gameId}/hints`);
+      const h = await call("GET", `${url}/hints`);
       if (state.revision === revision) { hints = h; render(); }
     } catch { /* hints are optional */ }
   }
-  $("graph-panel").hidden = !panels.graph.checked;
   if (panels.graph.checked) {
     try {
-      const e = await api("GET", `/api/games/${gameId}/evaluations`);
+      const e = await call("GET", `${url}/evaluations`);
       drawGraph($("graph"), e.scores);
     } catch { /* optional */ }
   }
 }
 
-async function action(url, body = {}) {
+// ---- actions -------------------------------------------------------------------------
+async function action(path, body = {}) {
   showError("");
   try {
-    accept(await api("POST", url, body));
+    accept(await call("POST", path, body));
   } catch (err) {
     showError(err.message);
   }
 }
 
-$("undo").addEventListener("click", () => action(`/api/games/${gameId}/undo`));
+$("undo").addEventListener("click", () => action(`${url}/undo`));
+$("undo-allow").addEventListener("click", () => action(`${url}/undo`));
+$("undo-decline").addEventListener("click", () => action(`${url}/undo/decline`));
 $("resign").addEventListener("click", () => {
-  if (confirm(T["resign.confirm"])) action(`/api/games/${gameId}/resign`, {});
+  if (confirm(T["resign.confirm"])) action(`${url}/resign`, {});
 });
-$("claim").addEventListener("click", () => action(`/api/games/${gameId}/claim`, {}));
-$("stop-playout").addEventListener("click", () => action(`/api/games/${gameId}/playout/stop`));
+$("claim").addEventListener("click", () =>
+  action(`${url}/claim`, { colour: state.claim_for, flagged: state.claimable }));
+$("stop-playout").addEventListener("click", () => action(`${url}/playout/stop`));
+$("accept").addEventListener("click", () => action(`${url}/accept`));
+$("public").addEventListener("change", (ev) => action(`${url}/public`, { public: ev.target.checked }));
+$("invite-copy").addEventListener("click", async () => {
+  const input = $("invite-url");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  $("invite-copy").textContent = T.copied;
+  setTimeout(() => { $("invite-copy").textContent = T.copy; }, 2000);
+});
+$("invite-url").addEventListener("focus", (ev) => ev.target.select());
+$("private-retry").addEventListener("click", () => location.reload());
+wireDownloads(root);
 
 async function sync() {
-  try { accept(await api("GET", `/api/games/${gameId}`)); } catch { /* next tick */ }
+  if (stopped) return;
+  try {
+    accept(await call("GET", url));
+  } catch (err) {
+    if (isPrivateRefusal(err)) showPrivate();
+  }
 }
 
-// clocks: count down locally between states; when a person's time is up, ask the server
+// clocks: count down locally between states; when a running clock reaches zero, ask the
+// server (once it reports the flag down, the claim is offered from its state)
 function tickClocks() {
+  if (stopped) return;
   if (state.clock) {
     for (const colour of ["black", "white"]) {
       const node = document.querySelector(`[data-clock="${colour}"]`);
@@ -333,27 +451,27 @@ function tickClocks() {
       }
     }
     const running = state.clock.running;
-    if (running && clockNow(running) <= 0 && performance.now() - syncAsked > 1000) {
+    if (running && clockNow(running) <= 0 && !state.clock.flagged.includes(running)
+        && performance.now() - syncAsked > 1000) {
       syncAsked = performance.now();
       sync();
-    }
-    // a program's flag: offer the claim locally (the server checks it)
-    const claim = $("claim");
-    for (const colour of ["black", "white"]) {
-      if (state.phase === "playing" && !isPerson(colour) && state.persons.length && clockNow(colour) <= 0) claim.hidden = false;
     }
   }
   requestAnimationFrame(tickClocks);
 }
 
-// websocket with reconnect; polling while it is down
+// ---- the socket: hello with the seat token first; reconnects, polling while down --------
 let socket = null;
 let retry = 500;
 let pollTimer = null;
+let socketRefusal = null;
 function connect() {
+  if (stopped) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}`);
   socket.addEventListener("open", () => {
+    socketRefusal = null;
+    socket.send(JSON.stringify({ type: "hello", token }));
     retry = 500;
     if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
     document.body.classList.remove("offline");
@@ -361,9 +479,19 @@ function connect() {
   socket.addEventListener("message", (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") accept(msg.game);
-    else if (msg.type === "error") showError(msg.error.message);
+    else if (msg.type === "error") {
+      socketRefusal = msg.error.code;
+      showError(msg.error.message);
+    }
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (ev) => {
+    if (stopped) return;
+    // refused at hello: no seat and the game is private (other refusals: try again later)
+    if (ev.code === 4403 && ["unauthorized", "forbidden"].includes(socketRefusal)) {
+      showPrivate();
+      return;
+    }
+    if (ev.code === 4404) return;
     document.body.classList.add("offline");
     if (!pollTimer) pollTimer = setInterval(sync, 2000);
     setTimeout(connect, retry);
@@ -371,7 +499,31 @@ function connect() {
   });
 }
 
-render();
-refreshPanels();
-connect();
-requestAnimationFrame(tickClocks);
+function showPrivate() {
+  stopped = true;
+  if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+  if (socket) socket.close();
+  $("loading").hidden = true;
+  root.hidden = true;
+  $("private-panel").hidden = false;
+}
+
+async function start() {
+  try {
+    state = await call("GET", url);
+  } catch (err) {
+    if (isPrivateRefusal(err)) showPrivate();
+    else $("loading").textContent = `${T.error}: ${err.message}`;
+    return;
+  }
+  $("loading").hidden = true;
+  root.hidden = false;
+  document.title = `${state.title} · ${T.app}`;
+  board = new BoardView($("board"), state.rows, state.cols, onSquare);
+  render();
+  refreshPanels();
+  connect();
+  requestAnimationFrame(tickClocks);
+}
+
+start();

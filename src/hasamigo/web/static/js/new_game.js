@@ -1,50 +1,81 @@
-// The new-game form: sends the choices to the API and opens the game.
-import { api } from "./api.js";
+// The new-game form: sends the choices to the API, keeps the seat token it answers with
+// (and the join link for a second person's browser), and opens the game.
+import { api, keepJoinLink, keepSeatToken } from "./api.js";
 
 const form = document.getElementById("new-game");
-const levelRow = document.getElementById("level-row");
-const level = document.getElementById("level");
-const levelOut = document.getElementById("level-out");
-const customRow = document.getElementById("custom-row");
-const error = document.getElementById("form-error");
+const $ = (id) => document.getElementById(id);
+const level = $("level");
+const error = $("form-error");
 
 function value(name) {
   return form.querySelector(`input[name="${name}"]:checked`).value;
 }
 
 function sync() {
-  levelRow.hidden = value("opponent") !== "engine";
-  customRow.hidden = value("clock") !== "custom";
-  levelOut.textContent = level.value;
+  const opponent = value("opponent");
+  const clock = value("clock");
+  $("level-row").hidden = opponent !== "engine";
+  $("person-row").hidden = opponent !== "person";
+  $("custom-row").hidden = clock !== "custom";
+  // claims concern a program opponent and a clock
+  $("claims-row").hidden = opponent === "person" || clock === "none";
+  // who hides the disc matters for fuse-ishi, and for the draw-win fuse-ishi without draws
+  $("fuse-details").hidden = value("colour") !== "fuse-ishi" && !$("no-draws").checked;
+  $("level-out").textContent = level.value;
 }
 form.addEventListener("change", sync);
 level.addEventListener("input", sync);
 for (const key of ["hints", "graph", "opening"]) {
-  const box = document.getElementById(`panel-${key}`);
+  const box = $(`panel-${key}`);
   box.checked = localStorage.getItem(`panel-${key}`) === "1";
   box.addEventListener("change", () => localStorage.setItem(`panel-${key}`, box.checked ? "1" : "0"));
 }
 sync();
 
+// ranks and birth years: sent only when one is given (null for a blank one)
+function seatDetails() {
+  if ($("fuse-details").hidden) return {};
+  const ranks = [0, 1].map((i) => $(`rank-${i}`).value.trim() || null);
+  const years = [0, 1].map((i) => {
+    const n = Number.parseInt($(`year-${i}`).value, 10);
+    return Number.isFinite(n) ? n : null;
+  });
+  const out = {};
+  if (ranks.some((r) => r !== null)) out.ranks = ranks;
+  if (years.some((y) => y !== null)) out.birth_years = years;
+  return out;
+}
+
 form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   error.hidden = true;
   const clock = value("clock");
+  const opponent = value("opponent");
   const body = {
-    opponent: value("opponent"),
+    opponent,
     level: Number(level.value),
     colour: value("colour"),
     handicap: Number(value("handicap")),
-    clock_minutes: clock === "none" ? null : clock === "custom" ? Number(document.getElementById("custom-minutes").value) : 20,
+    clock_minutes: clock === "none" ? null : clock === "custom" ? Number($("custom-minutes").value) : 20,
     variant: value("variant"),
     start: value("start"),
     casual: value("casual") === "1",
-    draws_allowed: !document.getElementById("no-draws").checked,
+    draws_allowed: !$("no-draws").checked,
+    public: $("public").checked,
+    ...seatDetails(),
   };
-  const button = document.getElementById("start-game");
+  if (opponent === "person") {
+    body.same_screen = value("same_screen") === "1";
+  } else {
+    body.auto_claim = $("auto-claim").checked;
+    body.program_claims = $("program-claims").checked;
+  }
+  const button = $("start-game");
   button.disabled = true;
   try {
     const game = await api("POST", "/api/games", body);
+    keepSeatToken(game.id, game.seat_token);
+    if (game.join_url) keepJoinLink(game.id, game.join_url);
     location.href = `/games/${game.id}`;
   } catch (err) {
     error.textContent = err.message;

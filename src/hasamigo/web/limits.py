@@ -1,0 +1,109 @@
+"""Bounds on what a client can make the server hold: body sizes and request rates.
+
+:class:`BodyLimit` is plain ASGI middleware: a request whose declared or actual body is
+larger than the limit is answered 413 (in the one error shape) before any route reads it.
+:class:`RateWindow` counts events per key over a sliding window (new games per client
+address), in memory and bounded in the number of keys it keeps.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """Refuse HTTP request bodies over ``limit`` bytes with 413."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None:
+            try:
+                size = int(declared)
+            except ValueError:
+                size = -1
+            if size < 0 or size > self.limit:
+                await self._refuse(send)
+                return
+        seen = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except BodyTooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"error": {
+            "code": "too_large", "reason": None,
+            "message": f"the request body is larger than {self.limit} bytes"}}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class RateWindow:
+    """At most ``limit`` events per ``seconds`` for each key; remembers at most
+    ``max_keys`` keys (the least recently seen are forgotten first)."""
+
+    def __init__(self, limit: int, seconds: float = 60.0, *, max_keys: int = 10_000,
+                 time_source: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self.max_keys = max_keys
+        self._now = time_source
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def check(self, key: str) -> float | None:
+        """Count an event for ``key``; ``None`` if allowed, else the seconds to wait."""
+        now = self._now()
+        times = self._seen.pop(key, None) or deque()
+        while times and now - times[0] >= self.seconds:
+            times.popleft()
+        self._seen[key] = times
+        while len(self._seen) > self.max_keys:
+            self._seen.popitem(last=False)
+        if len(times) >= self.limit:
+            return self.seconds - (now - times[0])
+        times.append(now)
+        return None
+
+
+__all__ = ["BodyLimit", "RateWindow"]
