@@ -36,7 +36,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hasamigo import Board, HasamigoError, IllegalMoveError, InvalidSquareError, Move
 from hasamigo.errors import ParseError
@@ -210,11 +210,12 @@ def feed_transcript(data: bytes, rng: random.Random, folder: Path) -> bool:
     return True
 
 
-def feed_transcript_file(data: bytes, rng: random.Random, folder: Path) -> bool:
-    path = folder / "transcript" / "games.txt"
+def feed_records(read: Any, path: Path, data: bytes, rng: random.Random) -> bool:
+    """A game file read by ``read`` (strictly, sometimes): refused as a whole with a
+    ParseError naming the file, or read with each bad game's problem named."""
     path.write_bytes(data)
     try:
-        records = list(read_transcripts(path, strict=rng.random() < 0.3))
+        records = list(read(path, strict=rng.random() < 0.3))
     except ParseError as exc:
         check_file_error(exc, path)
         return False
@@ -223,6 +224,10 @@ def feed_transcript_file(data: bytes, rng: random.Random, folder: Path) -> bool:
         if record.problem is None:
             record.replay()
     return all(record.problem is None for record in records)
+
+
+def feed_transcript_file(data: bytes, rng: random.Random, folder: Path) -> bool:
+    return feed_records(read_transcripts, folder / "transcript" / "games.txt", data, rng)
 
 
 def feed_board_string(data: bytes, rng: random.Random, folder: Path) -> bool:
@@ -271,18 +276,7 @@ def feed_ggf(data: bytes, rng: random.Random, folder: Path) -> bool:
 
 
 def feed_ggf_file(data: bytes, rng: random.Random, folder: Path) -> bool:
-    path = folder / "ggf" / "games.ggf"
-    path.write_bytes(data)
-    try:
-        records = list(read_ggf(path, strict=rng.random() < 0.3))
-    except ParseError as exc:
-        check_file_error(exc, path)
-        return False
-    for record in records:
-        check_problem(record.problem, path)
-        if record.problem is None:
-            record.replay()
-    return all(record.problem is None for record in records)
+    return feed_records(read_ggf, folder / "ggf" / "games.ggf", data, rng)
 
 
 def feed_wthor(data: bytes, rng: random.Random, folder: Path) -> bool:

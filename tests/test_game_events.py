@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_game_controller import snapshot
 
 from hasamigo import BLACK, WHITE
 from hasamigo.errors import HasamigoError
@@ -29,12 +30,15 @@ class FakeTime:
         return self.now
 
 
-def snapshot(game: GameController) -> tuple[object, ...]:
-    s = game.state
-    return (s.board.to_string(), list(s.board.move_stack), s.phase, s.seats, s.draw_win,
-            s.colours, s.clock, s.moves, s.result, s.timeout_loser, s.playout_from,
-            s.accepted, s.undo_request, s.suspended, s.last_at, s.revision,
-            s.position_revision)
+def setup_of(options: dict[str, Any]) -> GameSetup:
+    second = Participant("Bot", program=options["program"]) if options["program"] \
+        else Participant("Bob")
+    return GameSetup(
+        (Participant("Ann", auto_claim=options["auto_claim"]), second),
+        GameOptions(variant=options["variant"], clock_seconds=options["clock"],
+                    draws_allowed=options["draws"], casual=options["casual"],
+                    program_claims=options["program_claims"]),
+        options["colour"])
 
 
 def reload(game: GameController) -> GameController:
@@ -126,14 +130,7 @@ def test_the_fold_of_the_record_is_the_live_state(options: dict[str, Any],
                                                    requests: list[tuple[int, int]],
                                                    seed: int) -> None:
     t = FakeTime()
-    second = Participant("Bot", program=options["program"]) if options["program"] \
-        else Participant("Bob")
-    setup = GameSetup(
-        (Participant("Ann", auto_claim=options["auto_claim"]), second),
-        GameOptions(variant=options["variant"], clock_seconds=options["clock"],
-                    draws_allowed=options["draws"], casual=options["casual"],
-                    program_claims=options["program_claims"]),
-        options["colour"])
+    setup = setup_of(options)
     game = GameController.new(setup, time_source=t, rng=random.Random(seed))
     rng = random.Random(seed)
     assert snapshot(reload(game)) == snapshot(game)
@@ -169,14 +166,7 @@ def test_reloading_from_the_database_at_any_point_gives_the_same_state(
     db.open()
     repo = GameRepository(db)
     t = FakeTime()
-    second = Participant("Bot", program=options["program"]) if options["program"] \
-        else Participant("Bob")
-    setup = GameSetup(
-        (Participant("Ann", auto_claim=options["auto_claim"]), second),
-        GameOptions(variant=options["variant"], clock_seconds=options["clock"],
-                    draws_allowed=options["draws"], casual=options["casual"],
-                    program_claims=options["program_claims"]),
-        options["colour"])
+    setup = setup_of(options)
     game = GameController.new(setup, time_source=t, rng=random.Random(seed), game_id="g")
     repo.create(game)
     stored = len(game.events)

@@ -529,3 +529,47 @@ def test_a_slow_program_does_not_hold_up_other_games(db: Path) -> None:
         assert me.move("f5").status_code == 200
         assert waiting.view()["thinking"]
         gate.set()
+
+
+class Stubborn:
+    """Stand-in program that thinks until it is cancelled (as the engine's searches are)."""
+
+    def __init__(self) -> None:
+        self.cancelled = threading.Event()
+        self.started = threading.Event()
+
+    def cancel(self) -> None:
+        self.cancelled.set()
+
+    def resume(self) -> None:
+        pass
+
+    def choose(self, board: Board, clock: Clock | None = None) -> Move:
+        self.started.set()
+        self.cancelled.wait(20)
+        return next(iter(board.legal_moves))
+
+
+def test_searches_stop_when_their_position_changes_or_the_game_is_abandoned(db: Path) -> None:
+    t = FakeTime()
+    programs: list[Stubborn] = []
+
+    def factory(spec: str, seed: int) -> Stubborn:
+        programs.append(Stubborn())
+        return programs[-1]
+
+    settings = Settings(warm_engine=False, tick_seconds=3600, idle_seconds=60)
+    app = create_app(settings, db_url=f"sqlite:///{db}", time_source=t, wall_clock=t,
+                     player_factory=factory)
+    with TestClient(app) as client:
+        _game, me = create(client, colour="white")  # the program (Black) thinks at once
+        assert programs[0].started.wait(5)
+        me.post("/resign")  # the position is settled: its search is stopped
+        assert programs[0].cancelled.wait(5)
+        _other, abandoned = create(client, colour="white")
+        assert programs[1].started.wait(5)
+        t.now += 61  # nobody has looked at the game for a minute: it is abandoned
+        client.portal.call(app.state.games.tick_all)  # type: ignore[attr-defined]
+        assert programs[1].cancelled.wait(5)
+        assert abandoned.id not in app.state.games.games
+        assert abandoned.view()["phase"] == "playing"  # it reloads on demand

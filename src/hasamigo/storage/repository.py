@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from sqlalchemy import CursorResult, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from hasamigo.board import Board
 from hasamigo.errors import HasamigoError
@@ -189,34 +190,28 @@ class GameRepository:
         new summary, in one transaction; returns ``len(game.events)``. Raises
         :class:`ConcurrentWrite` if another writer stored more events first, ``KeyError``
         for an unknown game."""
-        game_id = _game_id(game)
-        events = game.events
-        if not 0 <= stored <= len(events):
-            raise ValueError(f"{stored} events stored, but the game has {len(events)}")
-        values = summary_columns(game)
-        values["updated_at"] = datetime.now(UTC)
         try:
             with self.db.session() as session, session.begin():
-                # The update comes first: it takes the game's row lock (PostgreSQL) or the
-                # write lock (SQLite), so appends to one game queue up here.
-                changed = session.execute(
-                    update(GameRow).where(GameRow.id == game_id).values(**values)
-                    .execution_options(synchronize_session=False))
-                if _rowcount(changed) == 0:
-                    raise KeyError(game_id)
-                last = session.scalar(select(func.max(GameEventRow.seq))
-                                      .where(GameEventRow.game_id == game_id)) or 0
-                if last > stored:
-                    raise ConcurrentWrite(f"game {game_id}: event {stored + 1} was stored by "
-                                          "another writer first")
-                if last < stored:
-                    raise ValueError(f"game {game_id} has {last} events stored, not {stored}")
-                session.add_all(_event_rows(game_id, events[stored:], stored + 1,
-                                            type(game.board)))
+                return _append(session, game, stored)
         except IntegrityError as exc:
-            raise ConcurrentWrite(f"game {game_id}: event {stored + 1} was stored by another "
-                                  "writer first") from exc
-        return len(events)
+            raise _lost_race(game, stored) from exc
+
+    def append_many(self, items: Sequence[tuple[GameController, int]]
+                    ) -> list[int | Exception]:
+        """:meth:`append` for several games in **one** transaction (one disk sync for all:
+        a group commit), each in a savepoint of its own, so that one game's refusal leaves
+        the others' events in. Returns, per item, the new count or the error it raised."""
+        out: list[int | Exception] = []
+        with self.db.session() as session, session.begin():
+            for game, stored in items:
+                try:
+                    with session.begin_nested():
+                        out.append(_append(session, game, stored))
+                except IntegrityError:
+                    out.append(_lost_race(game, stored))
+                except (KeyError, ValueError, ConcurrentWrite) as exc:
+                    out.append(exc)
+        return out
 
     def load(self, game_id: str, *, time_source: Callable[[], float] = time.time,
              rng: random.Random | None = None) -> StoredGame | None:
@@ -368,6 +363,37 @@ class GameRepository:
             if later.started_at > start:  # overlapping runs leave no outage
                 gaps.append((start, later.started_at))
         return gaps
+
+
+def _append(session: Session, game: GameController, stored: int) -> int:
+    """The body of :meth:`GameRepository.append`, inside the caller's transaction."""
+    game_id = _game_id(game)
+    events = game.events
+    if not 0 <= stored <= len(events):
+        raise ValueError(f"{stored} events stored, but the game has {len(events)}")
+    values = summary_columns(game)
+    values["updated_at"] = datetime.now(UTC)
+    # The update comes first: it takes the game's row lock (PostgreSQL) or the write lock
+    # (SQLite), so appends to one game queue up here.
+    changed = session.execute(
+        update(GameRow).where(GameRow.id == game_id).values(**values)
+        .execution_options(synchronize_session=False))
+    if _rowcount(changed) == 0:
+        raise KeyError(game_id)
+    last = session.scalar(select(func.max(GameEventRow.seq))
+                          .where(GameEventRow.game_id == game_id)) or 0
+    if last > stored:
+        raise _lost_race(game, stored)
+    if last < stored:
+        raise ValueError(f"game {game_id} has {last} events stored, not {stored}")
+    session.add_all(_event_rows(game_id, events[stored:], stored + 1, type(game.board)))
+    session.flush()
+    return len(events)
+
+
+def _lost_race(game: GameController, stored: int) -> ConcurrentWrite:
+    return ConcurrentWrite(f"game {game.id}: event {stored + 1} was stored by another "
+                           "writer first")
 
 
 def _game_id(game: GameController) -> str:

@@ -45,7 +45,7 @@ class Settings:
     #: new games per client address per minute (429 beyond)
     games_per_minute: int = 20
     #: games kept in memory; finished and idle games leave first and reload on demand
-    max_live_games: int = 1000
+    max_live_games: int = 256
     #: a game nobody has touched or watched for this long leaves memory (its program's
     #: search, if any, is stopped: the game was abandoned)
     idle_seconds: float = 300.0

@@ -116,7 +116,7 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         found = opening_name(moves)
         if found is not None:
             opening = OpeningView(en=found.en, ja=found.ja, moves=found.moves)
-    playing = state.phase in (Phase.PLAYING, Phase.PLAYOUT)
+    playing = state.phase in (Phase.PLAYING, Phase.PLAYOUT) and not state.suspended
     legal = [board.move_name(m) for m in board.legal_moves if not m.is_pass] if playing else []
     black, white = board.counts()
     mine = [c for c in (BLACK, WHITE) if state.seats is not None and state.seat(c) in you]

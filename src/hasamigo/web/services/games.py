@@ -108,6 +108,8 @@ class LiveGame:
     failure: str | None = None
     #: the second person's seat is still empty (a two-browser game): the clock waits
     awaiting_join: bool = False
+    #: requests waiting for the program's reply (``?wait=true``): not abandoned
+    waiters: int = 0
 
     @property
     def thinking(self) -> bool:
@@ -115,8 +117,56 @@ class LiveGame:
 
     @property
     def busy(self) -> bool:
-        """In use: watched, or a program is thinking (not to be evicted)."""
-        return bool(self.subscribers) or self.thinking or self.lock.locked()
+        """In use: watched, waited for, or a program is thinking (not to be evicted to
+        make room)."""
+        return bool(self.subscribers) or self.thinking or self.lock.locked() \
+            or self.waiters > 0
+
+
+class GroupCommit:
+    """Appends to the database, committed together when they queue up.
+
+    SQLite syncs the disk at every commit (``synchronous=FULL``: a committed move must
+    survive a power cut), and with one writer thread those syncs, not the engine, bound
+    the server's move rate. Appends that arrive while a commit is running wait and go in
+    the next one, one transaction with a savepoint per game
+    (:meth:`~hasamigo.storage.repository.GameRepository.append_many`); every caller still
+    gets its answer only after the commit that holds its events.
+    """
+
+    MAX_BATCH = 64
+
+    def __init__(self, repo: GameRepository, writer: ThreadPoolExecutor) -> None:
+        self._repo = repo
+        self._writer = writer
+        self._queue: list[tuple[GameController, int, asyncio.Future[int]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def append(self, game: GameController, stored: int) -> int:
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queue.append((game, stored, future))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._queue:
+            batch = self._queue[: self.MAX_BATCH]
+            del self._queue[: self.MAX_BATCH]
+            items = [(game, stored) for game, stored, _ in batch]
+            try:
+                results: list[int | Exception] = await loop.run_in_executor(
+                    self._writer, self._repo.append_many, items)
+            except Exception as exc:  # the whole transaction failed
+                results = [exc] * len(batch)
+            for (_game, _stored, future), result in zip(batch, results, strict=True):
+                if future.done():  # the caller went away; its next commit will tell
+                    continue
+                if isinstance(result, Exception):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
 
 
 def _variant_name(req: NewGame) -> tuple[str, str | None]:
@@ -192,6 +242,7 @@ class GameService:
         sqlite = repo.db.url.startswith("sqlite")
         self._writer = ThreadPoolExecutor(max_workers=1 if sqlite else 8,
                                           thread_name_prefix="hasamigo-db")
+        self._group = GroupCommit(repo, self._writer)
         self._own_pool = search_pool is None
         self.search_pool = search_pool or ThreadPoolExecutor(
             max_workers=settings.search_workers, thread_name_prefix="hasamigo-search")
@@ -314,7 +365,7 @@ class GameService:
         if len(live.game.events) == live.stored:
             return
         try:
-            live.stored = await self._write(self.repo.append, live.game, live.stored)
+            live.stored = await self._group.append(live.game, live.stored)
         except Exception as exc:
             if not isinstance(exc, ConcurrentWrite):
                 log.exception("commit of game %s failed", live.id)
@@ -652,8 +703,14 @@ class GameService:
     async def wait_for_program(self, live: LiveGame) -> None:
         task = live.task
         if task is not None and not task.done():
-            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(asyncio.shield(task), self.settings.reply_wait_seconds)
+            live.waiters += 1
+            try:
+                with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(asyncio.shield(task),
+                                           self.settings.reply_wait_seconds)
+            finally:
+                live.waiters -= 1
+                live.touched = self.now()
 
     # ---- programs ----------------------------------------------------------------------
     def _schedule_program(self, live: LiveGame) -> None:
@@ -766,7 +823,7 @@ class GameService:
                 except (StorageFailure, HasamigoError):
                     continue
             idle = now - live.touched
-            if not live.subscribers and not live.lock.locked() and (
+            if not live.subscribers and not live.lock.locked() and not live.waiters and (
                     idle >= self.settings.idle_seconds
                     or (state.phase is Phase.OVER and idle >= 30 and not live.thinking)):
                 self._evict(live)
