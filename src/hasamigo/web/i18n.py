@@ -107,6 +107,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "結果を承認しました。相手の承認を待っています。"),
     "waiting.opponent": ("waiting for the opponent", "相手の番です"),
     "clock.stopped": ("The clocks are stopped.", "時計は止まっています。"),
+    "status.awaiting_join": ("Waiting for the other player", "相手の参加待ち"),
     "clock.awaiting_join": ("Waiting for the other player to open the link: the clocks "
                             "start when they arrive.",
                             "相手が招待リンクを開くのを待っています。時計は相手が来てから動きます。"),

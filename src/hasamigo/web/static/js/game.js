@@ -171,6 +171,7 @@ function statusText() {
   }
   if (state.phase === "timeout-choice") return `${T["timeout.title"]}: ${colourName(state.timeout_loser)}`;
   if (state.phase === "playout") return T["playout.note"];
+  if (state.awaiting_join) return T["status.awaiting_join"];
   const who = seatLabel(state.turn);
   if (state.thinking || !isPerson(state.turn)) return `${who} ${T.thinking}`;
   if (mine(state.turn) && myColour()) return `${T.your_turn} (${colourName(state.turn)})`;
