@@ -316,7 +316,8 @@ class GameService:
             raise NotFound(f"no game {game_id!r}")
         live = LiveGame(game_id, stored.game, len(stored.game.events), public=stored.public,
                         creator=stored.creator, touched=self.now())
-        live.awaiting_join = bool(await asyncio.to_thread(self.repo.pending_joins, game_id))
+        pending = await asyncio.to_thread(self.repo.pending_joins, game_id)
+        live.awaiting_join = any(1 in seats for seats in pending)  # the invited seat
         await self._forgive_outages(live)
         self._remember(live)
         return live
@@ -464,13 +465,19 @@ class GameService:
 
     async def join(self, game_id: str, code: str, client: str | None
                    ) -> tuple[LiveGame, str, frozenset[int]]:
-        """Exchange a one-time join code for the second person's seat token."""
+        """Exchange a one-time join code for a seat token: the second person's seat, or
+        (a game played in the terminal) the seat a browser takes over."""
         live = await self.get(game_id)
+        refused = Forbidden("this join link is not valid, or has been used already")
+        code_hash = secret_hash(code)
+        found = await asyncio.to_thread(self.repo.secret, game_id, code_hash)
+        if found is None or found.kind != "join" or found.used:
+            raise refused
         token = secrets.token_urlsafe(24)
-        grant = SeatSecret("token", secret_hash(token), (1,), client)
-        held = await self._write(self.repo.use_join_code, game_id, secret_hash(code), grant)
+        grant = SeatSecret("token", secret_hash(token), found.participants, client)
+        held = await self._write(self.repo.use_join_code, game_id, code_hash, grant)
         if held is None:
-            raise Forbidden("this join link is not valid, or has been used already")
+            raise refused
         live.seats[grant.secret_hash] = frozenset(held)
 
         def seated(live: LiveGame) -> None:
