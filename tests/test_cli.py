@@ -1,4 +1,5 @@
-"""The command line: JSON shapes, errors with exit status 2, the terminal game."""
+"""The command line: JSON shapes, errors with exit status 2 (the terminal game is in
+test_play_cli.py)."""
 
 from __future__ import annotations
 
@@ -88,33 +89,6 @@ def test_unknown_variant_is_refused() -> None:
     code, _, err = run("perft", "1", "--variant", "9x9")
     assert code == 2
     assert "unknown variant" in err
-
-
-def test_play_a_whole_4x4_game_in_the_terminal() -> None:
-    # Moves typed in the 4x4 board's own coordinates; passes are automatic; one illegal entry.
-    cls = find_variant("4x4")
-    game = cls()
-    typed = ["a1"]  # illegal: flips nothing (refused, the game goes on)
-    while not game.is_game_over():
-        if game.must_pass():
-            game.play("pass")
-            continue
-        move = next(iter(game.legal_moves))
-        typed.append(cls.move_name(move))
-        game.push(move)
-    code, out, _ = run("play", "--variant", "4x4", input="\n".join(typed) + "\n")
-    assert code == 0, out
-    outcome = game.outcome()
-    assert outcome is not None
-    assert "game over" in out
-    assert str(outcome) in out
-    assert "flips nothing" in out
-
-
-def test_play_quits_on_end_of_input() -> None:
-    code, out, _ = run("play", input="f5\n")
-    assert code == 1
-    assert "white" in out
 
 
 def test_variants_json_lists_every_variant() -> None:

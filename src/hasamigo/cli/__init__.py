@@ -2,8 +2,8 @@
 
 Every command that prints results also takes ``--json``; the shapes are documented in
 README.md and in each command's help. Commands live in modules by area (``core``: rules
-and formats; ``engine``: search and solving; ``match``: matches and simulations) and
-register themselves on :data:`app`.
+and formats; ``engine``: search and solving; ``match``: matches and simulations; ``play``:
+a game in the terminal; ``web``: the server) and register themselves on :data:`app`.
 """
 
 from __future__ import annotations
@@ -65,4 +65,5 @@ def main() -> None:
 from hasamigo.cli import core as _core  # noqa: E402,F401
 from hasamigo.cli import engine as _engine  # noqa: E402,F401
 from hasamigo.cli import match as _match  # noqa: E402,F401
+from hasamigo.cli import play as _play  # noqa: E402,F401
 from hasamigo.cli import web as _web  # noqa: E402,F401

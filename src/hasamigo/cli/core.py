@@ -1,4 +1,5 @@
-"""Commands on the rules and formats: perft, show, play, games, convert, variants."""
+"""Commands on the rules and formats: perft, show, games, convert, variants (``play`` has
+its own module, :mod:`hasamigo.cli.play`)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from hasamigo.cli import (
     fail,
     variant_named,
 )
-from hasamigo.errors import HasamigoError, IllegalMoveError, ParseError
+from hasamigo.errors import HasamigoError, ParseError
 from hasamigo.variants import VARIANTS
 
 
@@ -178,67 +179,6 @@ def show(
     if names:
         console.print("legal moves: " + " ".join(names), highlight=False)
     console.print(f"board: {board.to_string()}", highlight=False)
-
-
-@app.command()
-def play(
-    variant: VariantOpt = "standard",
-    handicap: Annotated[
-        int, typer.Option(min=0, max=4, help="Corner discs for Black (White starts).")
-    ] = 0,
-    start: Annotated[str | None, typer.Option(help="cross, parallel or original.")] = None,
-    disc_limit: Annotated[
-        int | None, typer.Option(help="Discs a side may place (19th-century: 32).")
-    ] = None,
-) -> None:
-    """Play a game in the terminal, person against person.
-
-    Type a square (f5), 'undo', 'moves', or 'quit'. Passes are played automatically.
-    """
-    cls = variant_named(variant)
-    try:
-        options: dict[str, Any] = {"start": start, "handicap": handicap}
-        if disc_limit is not None:
-            options["disc_limit"] = disc_limit
-        board = cls(**options)
-    except ValueError as exc:
-        raise fail_with(exc) from None
-    console.print(f"[bold]{board.title}[/] — type a square like f5; 'undo', 'moves', 'quit'.")
-    while True:
-        while board.must_pass():
-            console.print(f"[yellow]{board.turn} has no legal move and passes.[/]")
-            board.play("pass")
-        last = board.move_stack[-1].square if board.move_stack else None
-        console.print(render_board(board, last=last), highlight=False)
-        console.print(_status_line(board), highlight=False)
-        if board.is_game_over():
-            from hasamigo.notation.transcript import write_transcript
-
-            console.print("transcript: " + write_transcript(board.move_stack, type(board)))
-            return
-        try:
-            text = console.input(f"{board.turn} ({board.turn.symbol})> ").strip()
-        except (EOFError, KeyboardInterrupt):
-            console.print("\nbye")
-            raise typer.Exit(1) from None
-        command = text.lower()
-        if command in ("quit", "exit", "q"):
-            raise typer.Exit(1)
-        if command == "undo":
-            while board.move_stack:
-                undone = board.pop()
-                if not undone.is_pass:
-                    break
-            continue
-        if command in ("moves", "?", "help"):
-            console.print("legal: " + " ".join(board.move_name(m) for m in board.legal_moves))
-            continue
-        if not command:
-            continue
-        try:
-            board.play(text)
-        except (IllegalMoveError, ValueError) as exc:
-            console.print(f"[red]{escape(str(exc))}[/]", highlight=False)
 
 
 def _games_report(path: Path, *, show_progress: bool) -> dict[str, Any]:
