@@ -246,7 +246,8 @@ def test_a_private_game_is_hidden_and_a_public_one_is_read_only(client: TestClie
 
 def test_the_library_lists_this_browsers_games_only(db: Path) -> None:
     with make_client(db) as alice, make_client(db) as bob:
-        game, _me = create(alice)
+        game, me = create(alice)
+        me.move("f5")  # the library's page lists games with a move
         assert [g["id"] for g in alice.get("/api/games").json()] == [game["id"]]
         assert bob.get("/api/games").json() == []
         assert game["id"] in alice.get("/library").text

@@ -131,3 +131,15 @@ def test_watchers_are_closed_out_when_the_game_is_made_private(client: TestClien
         with pytest.raises(WebSocketDisconnect) as info:
             watcher.receive_json()
         assert info.value.code == 4403
+
+
+def test_a_players_socket_closes_when_the_game_is_deleted(client: TestClient) -> None:
+    game, both = create(client, opponent="person")
+    with client.websocket_connect(f"/ws/games/{game['id']}") as player:
+        hello(player, both.token)
+        response = client.delete(f"/api/games/{game['id']}", headers=both.headers())
+        assert response.status_code == 204
+        assert player.receive_json()["error"]["code"] == "not_found"
+        with pytest.raises(WebSocketDisconnect) as info:
+            player.receive_json()
+        assert info.value.code == 4404

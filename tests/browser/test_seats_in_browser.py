@@ -1,6 +1,6 @@
 """Seats in the browser: two people in two browsers (the join link), a spectator of a
 public game, a take-back asked of the opponent, a flag that falls against a program, and
-the game page at phone and desktop width in both languages."""
+the game page at phone, tablet and desktop width in both languages."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.checks import box, no_emoji_symbols, no_sideways_scroll
 from tests.browser.seats import create_game, get_state, keep_seat, play
 
 pytestmark = pytest.mark.browser
@@ -174,7 +175,8 @@ def test_the_game_page_at_phone_and_desktop_width_in_both_languages(
     state = created
     for _ in range(3):
         state = play(maker, live_server, game_id, state["legal"][0], wait=True)
-    for width, height, name in ((390, 844, "phone"), (1280, 900, "desktop")):
+    for width, height, name in ((390, 844, "phone"), (768, 1024, "tablet"),
+                                (1280, 900, "desktop")):
         for lang in ("en", "ja"):
             page = new_page(width, height, lang=lang)
             keep_seat(page, live_server, game_id, token)
@@ -186,6 +188,14 @@ def test_the_game_page_at_phone_and_desktop_width_in_both_languages(
             page.wait_for_selector(".graph-svg", timeout=LIVE)
             word = "あなたの番です" if lang == "ja" else "Your turn"
             assert word in (page.locator("#status").text_content() or "")
-            width_now = page.evaluate("document.documentElement.scrollWidth")
-            assert width_now <= width, f"{name} {lang}: the page scrolls sideways"
+            no_sideways_scroll(page, f"game page {name} {lang}")
+            no_emoji_symbols(page, f"game page {name} {lang}")
+            # the board with its player bars right above and below it, on one screen
+            top, board, bottom = box(page, "#bar-top"), box(page, "#board"), \
+                box(page, "#bar-bottom")
+            assert top["y"] + top["height"] <= board["y"] <= top["y"] + top["height"] + 16
+            assert board["y"] + board["height"] <= bottom["y"] \
+                <= board["y"] + board["height"] + 16
+            assert bottom["y"] + bottom["height"] <= height
+            assert board["width"] >= min(width - 24, 600)  # as large as the screen allows
             page.screenshot(path=str(screenshots / f"game-{name}-{lang}.png"), full_page=True)

@@ -21,7 +21,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import CursorResult, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    CursorResult,
+    and_,
+    case,
+    delete,
+    exists,
+    false,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -41,6 +53,8 @@ from hasamigo.variants import find_variant
 MAX_LIMIT = 500
 MAX_OFFSET = 10**6
 SECRET_KINDS = ("token", "join")
+#: the library's result filter, from the point of view of "you" (see ``summaries``)
+LibraryResult = Literal["won", "lost", "drawn", "in_progress"]
 
 
 class ConcurrentWrite(HasamigoError):
@@ -81,6 +95,8 @@ class GameSummary:
     winner: str | None
     termination: str | None
     public: bool
+    #: the colour "you" played (see :meth:`GameRepository.summaries`), if known
+    your_colour: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,12 +246,27 @@ class GameRepository:
     def summaries(self, *, creator: str | None = None, ids: Collection[str] | None = None,
                   client: str | None = None, public_only: bool = False,
                   phase: str | None = None, exclude_phase: str | None = None,
+                  min_moves: int = 0, opponent: str | None = None,
+                  result: LibraryResult | None = None,
+                  updated_from: datetime | None = None, updated_before: datetime | None = None,
                   limit: int = 100, offset: int = 0) -> list[GameSummary]:
         """Library lines, newest update first. ``creator``, ``ids`` and ``client`` pick
         "the client's own games" (created by it, among ``ids``, OR, for ``client``, created
         by it or seated with it: a subquery, however many games it has); every other
-        filter narrows (AND)."""
-        query = select(GameRow)
+        filter narrows (AND).
+
+        ``min_moves``: at least that many plies played. ``opponent``: a program spec
+        (``victory``; ``engine`` matches every ``engine:N``) or ``person``.
+        ``updated_from`` (inclusive) and ``updated_before`` (exclusive) bound the last
+        update. ``result`` is seen from **you**, whose colour every line carries
+        (``your_colour``): in a game against a program, the person (the participant
+        without a program); between two people, the seat ``client`` holds alone (the
+        invited second player), else the creator (participant 0, also for two people on
+        one screen). ``won``/``lost``: over, with you the winner/loser; ``drawn``: over
+        without a winner; ``in_progress``: not over.
+        """
+        you = _your_colour(client)
+        query = select(GameRow, you.label("your_colour"))
         own = []
         if creator is not None:
             own.append(GameRow.creator == creator)
@@ -252,11 +283,37 @@ class GameRepository:
             query = query.where(GameRow.phase == phase)
         if exclude_phase is not None:
             query = query.where(GameRow.phase != exclude_phase)
+        if min_moves > 0:
+            query = query.where(GameRow.move_count >= min_moves)
+        if opponent is not None:
+            query = query.where(or_(GameRow.opponent == opponent,
+                                    GameRow.opponent.startswith(f"{opponent}:",
+                                                                autoescape=True)))
+        if result is not None:
+            query = query.where(_result_filter(result, you))
+        if updated_from is not None:
+            query = query.where(GameRow.updated_at >= _utc(updated_from))
+        if updated_before is not None:
+            query = query.where(GameRow.updated_at < _utc(updated_before))
         query = (query.order_by(GameRow.updated_at.desc(), GameRow.id)
                  .limit(min(max(limit, 1), MAX_LIMIT))
                  .offset(min(max(offset, 0), MAX_OFFSET)))
         with self.db.session() as session:
-            return [_summary(row) for row in session.scalars(query)]
+            return [_summary(row, colour) for row, colour in session.execute(query)]
+
+    def delete(self, game_id: str) -> bool:
+        """Delete a game with its events and seats, in one transaction; ``False`` if there
+        was no such game. (The children go explicitly, not only by the foreign keys'
+        cascade, so a connection without SQLite's foreign-key enforcement leaves no
+        orphans.)"""
+        with self.db.session() as session, session.begin():
+            session.execute(delete(GameEventRow).where(GameEventRow.game_id == game_id)
+                            .execution_options(synchronize_session=False))
+            session.execute(delete(GameSeatRow).where(GameSeatRow.game_id == game_id)
+                            .execution_options(synchronize_session=False))
+            gone = session.execute(delete(GameRow).where(GameRow.id == game_id)
+                                   .execution_options(synchronize_session=False))
+            return _rowcount(gone) > 0
 
     def set_public(self, game_id: str, public: bool) -> None:
         with self.db.session() as session, session.begin():
@@ -402,12 +459,52 @@ def _game_id(game: GameController) -> str:
     return game.id
 
 
-def _summary(row: GameRow) -> GameSummary:
+def _summary(row: GameRow, your_colour: str | None = None) -> GameSummary:
     return GameSummary(
         row.id, _aware(row.created_at), _aware(row.updated_at), row.phase, row.variant,
         row.black, row.white, row.opponent, row.casual, row.move_count, row.result_black,
-        row.result_white, row.winner, row.termination, row.public,
+        row.result_white, row.winner, row.termination, row.public, your_colour,
     )
+
+
+def _utc(moment: datetime) -> datetime:
+    """An instant as the stored columns hold it (UTC; a naive one is taken as UTC)."""
+    return _aware(moment).astimezone(UTC)
+
+
+def _your_colour(client: str | None) -> ColumnElement[str | None]:
+    """SQL for the colour "you" played in each game (see ``summaries``), from the names:
+    the setup names the participants (never two alike), the summary names the colours."""
+    def setup(index: int, key: str) -> ColumnElement[str]:
+        value: ColumnElement[str] = GameRow.setup[("participants", index, key)].as_string()
+        return value
+
+    first, second = setup(0, "name"), setup(1, "name")
+    holds_second: ColumnElement[bool] = false()
+    if client is not None:
+        holds_second = exists().where(
+            GameSeatRow.game_id == GameRow.id, GameSeatRow.client == client,
+            GameSeatRow.kind == "token", GameSeatRow.participants == "1")
+    name = case(
+        (GameRow.opponent != "person",
+         case((setup(0, "program").is_(None), first), else_=second)),
+        (holds_second, second),
+        else_=first)
+    return case((GameRow.black == name, "black"), (GameRow.white == name, "white"),
+                else_=None)
+
+
+def _result_filter(result: LibraryResult, you: ColumnElement[str | None]
+                   ) -> ColumnElement[bool]:
+    over = GameRow.phase == Phase.OVER.value
+    if result == "won":
+        return and_(over, GameRow.winner == you)
+    if result == "lost":
+        return and_(over, GameRow.winner.is_not(None), you.is_not(None),
+                    GameRow.winner != you)
+    if result == "drawn":
+        return and_(over, GameRow.winner.is_(None))
+    return GameRow.phase != Phase.OVER.value
 
 
 def _decode(game_id: str, setup_json: Any, rows: Sequence[GameEventRow],

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 OpponentKind = Literal[
     "victory", "amusement", "entertainer", "engine", "weakest", "random", "person"
 ]
 ColourChoice = Literal["black", "white", "random", "fuse-ishi"]
 ColourName = Literal["black", "white"]
+#: the library's result filter, seen from the colour you played
+LibraryResult = Literal["won", "lost", "drawn", "in_progress"]
+#: the library's opponent filter: a program spec (``engine`` = every level) or ``person``
+OpponentSpec = Annotated[str, StringConstraints(
+    max_length=50, pattern=r"^[a-z][a-z0-9_-]{0,31}(:[a-z0-9_-]{1,16})?$")]
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 Rank = Annotated[str, Field(max_length=12)]
 
@@ -208,6 +213,10 @@ class GameSummaryView(BaseModel):
     winner: str | None
     termination: str | None
     public: bool
+    your_colour: ColourName | None = Field(
+        default=None, description="the colour you played (the person against a program; "
+        "between two people the seat this browser holds alone, else the creator's): what "
+        "the result filter's won/lost/drawn refer to")
 
 
 class PositionView(BaseModel):

@@ -9,10 +9,15 @@ creator made it public.
 from __future__ import annotations
 
 import asyncio
-from typing import Literal
+import functools
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from datetime import time as day_time
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import PlainTextResponse
+from pydantic import BeforeValidator
 
 from hasamigo.board import Board
 from hasamigo.errors import HasamigoError
@@ -33,8 +38,10 @@ from hasamigo.web.schemas import (
     GameView,
     JoinedGame,
     JoinRequest,
+    LibraryResult,
     MoveRequest,
     NewGame,
+    OpponentSpec,
     PositionView,
     PublicRequest,
     TimeoutChoice,
@@ -59,7 +66,65 @@ def summary_view(s: GameSummary) -> GameSummaryView:
         phase=s.phase, variant=s.variant, black=s.black, white=s.white, opponent=s.opponent,
         casual=s.casual, move_count=s.move_count, score=score, winner=s.winner,
         termination=s.termination, public=s.public,
+        your_colour="black" if s.your_colour == "black"
+        else "white" if s.your_colour == "white" else None,
     )
+
+
+def _day_start(day: date | None, tz: int, *, after: bool = False) -> datetime | None:
+    """The instant a local day starts (``after``: the next day's start), ``tz`` minutes
+    west of UTC as JavaScript's ``getTimezoneOffset()`` gives it; ``None`` (no bound)
+    beyond the calendar's ends."""
+    if day is None:
+        return None
+    try:
+        if after:
+            day += timedelta(days=1)
+        return datetime.combine(day, day_time(0), UTC) + timedelta(minutes=tz)
+    except OverflowError:
+        return None
+
+
+def _blank(value: object) -> object:
+    """An empty query parameter (a filter form's "all") is no filter."""
+    return None if value == "" else value
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryFilters:
+    """The library's filters (query parameters of ``GET /api/games`` and ``/library``)."""
+
+    opponent: str | None = None
+    result: LibraryResult | None = None
+    since: date | None = None
+    until: date | None = None
+    tz: int = 0
+
+    def repository_filters(self) -> dict[str, Any]:
+        """Keyword arguments of :meth:`GameRepository.summaries`."""
+        return {"opponent": self.opponent, "result": self.result,
+                "updated_from": _day_start(self.since, self.tz),
+                "updated_before": _day_start(self.until, self.tz, after=True)}
+
+
+def library_filters(
+    opponent: Annotated[OpponentSpec | None, BeforeValidator(_blank),
+                        Query(description="a program (victory; engine for every level, "
+                              "engine:5 …) or person")] = None,
+    result: Annotated[LibraryResult | None, BeforeValidator(_blank),
+                      Query(description="seen from the colour you played "
+                            "(your_colour)")] = None,
+    since: Annotated[date | None, BeforeValidator(_blank),
+                     Query(description="last updated on or after this day")] = None,
+    until: Annotated[date | None, BeforeValidator(_blank),
+                     Query(description="last updated on or before this day")] = None,
+    tz: Annotated[int, Query(ge=-840, le=840, description="minutes west of UTC of the "
+                             "days (JavaScript's getTimezoneOffset()); 0: UTC")] = 0,
+) -> LibraryFilters:
+    return LibraryFilters(opponent, result, since, until, tz)
+
+
+Filters = Annotated[LibraryFilters, Depends(library_filters)]
 
 
 @router.post("", status_code=201, responses=ERRORS)
@@ -76,17 +141,19 @@ async def create_game(req: NewGame, games: Games, client: Client, address: Addre
 
 
 @router.get("", responses=ERRORS)
-async def list_games(games: Games, client: Client,
+async def list_games(games: Games, client: Client, filters: Filters,
                      scope: Literal["mine", "public"] = "mine",
+                     min_moves: int = Query(0, ge=0, le=1000, description="at least this "
+                                            "many plies (the library page asks for 1)"),
                      limit: int = Query(100, ge=1, le=500),
                      offset: int = Query(0, ge=0, le=1_000_000)) -> list[GameSummaryView]:
-    """Your games (created or joined from this browser), or the public games."""
-    if scope == "public":
-        rows = await asyncio.to_thread(games.repo.summaries, public_only=True, limit=limit,
-                                       offset=offset)
-    else:
-        rows = await asyncio.to_thread(games.repo.summaries, client=client, limit=limit,
-                                       offset=offset)
+    """Your games (created or joined from this browser), or the public games; newest
+    update first, filtered by opponent, result (from the colour you played), days of
+    the last update and moves played."""
+    mine: dict[str, Any] = {"public_only": True} if scope == "public" else {"client": client}
+    rows = await asyncio.to_thread(functools.partial(
+        games.repo.summaries, **mine, **filters.repository_filters(), min_moves=min_moves,
+        limit=limit, offset=offset))
     return [summary_view(r) for r in rows]
 
 
@@ -94,6 +161,15 @@ async def list_games(games: Games, client: Client,
 async def get_game(game_id: str, games: Games, token: Token) -> GameView:
     live, you = await games.refresh(game_id, token)
     return games.view(live, you)
+
+
+@router.delete("/{game_id}", status_code=204, response_class=Response, responses=ERRORS)
+async def delete_game(game_id: str, games: Games, token: Token) -> Response:
+    """Delete a game for good (the creator's seat token): a finished game, or one in
+    which nobody else holds a seat (against a program, an invitation not taken yet)."""
+    live, you = await games.actor(game_id, token)
+    await games.delete(live, you)
+    return Response(status_code=204)
 
 
 @router.post("/{game_id}/join", responses=ERRORS)
@@ -238,4 +314,4 @@ def _position(board: Board, move: str | None, colour: ColourName | None, flipped
                         flipped=flipped, seconds=None if seconds is None else round(seconds, 3))
 
 
-__all__ = ["ERRORS", "router", "summary_view"]
+__all__ = ["ERRORS", "Filters", "LibraryFilters", "router", "summary_view"]

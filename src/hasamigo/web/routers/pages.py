@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import functools
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from hasamigo.web.deps import Client, Games, LangDep, SettingsDep, Templates
 from hasamigo.web.errors import NotFound
 from hasamigo.web.i18n import LANGS, strings
-from hasamigo.web.routers.games import summary_view
+from hasamigo.web.routers.games import Filters, summary_view
 from hasamigo.web.services.games import GameService
 from hasamigo.web.services.players import PROGRAMS
 
@@ -83,16 +84,29 @@ async def join_page(request: Request, game_id: str, games: Games, templates: Tem
 
 @router.get("/library", response_class=HTMLResponse)
 async def library_page(request: Request, games: Games, templates: Templates,
-                       lang: LangDep, client: Client) -> Response:
-    """This browser's games (created or joined here), and the public games in play."""
-    mine = await asyncio.to_thread(games.repo.summaries, client=client, limit=200)
+                       lang: LangDep, client: Client, filters: Filters,
+                       empty: Annotated[bool, Query(description="list games without a "
+                                                    "move too")] = False) -> Response:
+    """This browser's games (created or joined here) with at least one move unless
+    ``empty``, newest update first, filtered as ``GET /api/games``; and the public games
+    in play."""
+    chosen = {**filters.repository_filters(), "min_moves": 0 if empty else 1}
+    mine = await asyncio.to_thread(functools.partial(
+        games.repo.summaries, client=client, **chosen, limit=200))
+    # the games created here: only their creator's seat may delete them
+    created = await asyncio.to_thread(functools.partial(
+        games.repo.summaries, creator=client, **chosen, limit=200))
     ids = {g.id for g in mine}
     public = await asyncio.to_thread(games.repo.summaries, public_only=True,
-                                     exclude_phase="over", limit=50)
+                                     exclude_phase="over", min_moves=0, limit=50)
     return templates.TemplateResponse(
         request, "library.html",
         _context(request, lang, games=[summary_view(r) for r in mine],
-                 public_games=[summary_view(r) for r in public if r.id not in ids]))
+                 created={g.id for g in created},
+                 public_games=[summary_view(r) for r in public if r.id not in ids],
+                 filters=filters, empty=empty, opponents=[*PROGRAMS, "person"],
+                 filtered=empty or any(v is not None for v in (
+                     filters.opponent, filters.result, filters.since, filters.until))))
 
 
 @router.get("/lang/{code}")

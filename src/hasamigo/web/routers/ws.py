@@ -23,7 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from hasamigo.errors import HasamigoError
 from hasamigo.move import Color
-from hasamigo.web.errors import Forbidden, Unauthorized, error_body
+from hasamigo.web.errors import Forbidden, NotFound, Unauthorized, error_body
 from hasamigo.web.schemas import (
     ClientMessage,
     ErrorBody,
@@ -53,6 +53,8 @@ class Session:
     send: Sender
 
     async def state(self) -> None:
+        if self.live.deleted:
+            raise NotFound("this game was deleted")
         view = self.games.view(self.live, self.you)
         await self.send(StateMessage(game=view).model_dump_json())
 
@@ -69,6 +71,8 @@ async def _ping(session: Session, _msg: PingMessage) -> None:
 async def _move(session: Session, msg: MoveMessage) -> None:
     if not session.you:
         raise Unauthorized("say hello with your seat token before playing")
+    if session.live.deleted:
+        raise NotFound("this game was deleted")
     colour = None if msg.colour is None else Color(msg.colour)
     await session.games.play(session.live, session.you, msg.move, colour, msg.revision)
 
@@ -150,6 +154,10 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     async def pusher() -> None:
         while True:
             await queue.get()
+            if live.deleted:
+                await send(_error("not_found", "this game was deleted"))
+                await websocket.close(code=NOT_FOUND)
+                return
             if not session.you and not live.public:  # the game was made private
                 await send(_error("forbidden", "this game is private now"))
                 await websocket.close(code=FORBIDDEN)

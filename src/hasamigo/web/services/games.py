@@ -110,6 +110,8 @@ class LiveGame:
     awaiting_join: bool = False
     #: requests waiting for the program's reply (``?wait=true``): not abandoned
     waiters: int = 0
+    #: deleted by its creator: the sockets still open on it close
+    deleted: bool = False
 
     @property
     def thinking(self) -> bool:
@@ -501,6 +503,35 @@ class GameService:
             raise Forbidden("only the game's creator decides who may watch it")
         await self._write(self.repo.set_public, live.id, public)
         live.public = public
+        self._notify(live)
+
+    async def delete(self, live: LiveGame, you: frozenset[int]) -> None:
+        """Delete the game for good. Only its creator's seat (participant 0; two people on
+        one screen share it) may: a finished game, or an unfinished one in which nobody
+        else holds a seat (against a program, or an invitation not taken yet). The game
+        leaves memory first (its program's search is stopped), then the database; its
+        watchers get a last push, and spectators' sockets close (the game is no longer
+        public). Every later request for it is 404."""
+        if 0 not in you:
+            raise Forbidden("only the game's creator may delete it", "not_your_seat")
+        async with live.lock:
+            game = live.game
+            someone_else = you == frozenset({0}) and game.participants[1].is_person \
+                and not live.awaiting_join
+            if someone_else and game.phase is not Phase.OVER:
+                raise GameError("the other player is still playing this game: it can be "
+                                "deleted once it is over", "wrong_phase")
+            self._evict(live)
+            live.ready = None
+            try:
+                gone = await self._write(self.repo.delete, live.id)
+            except Exception as exc:
+                log.exception("deleting game %s failed", live.id)
+                raise StorageFailure(f"the game could not be deleted: {exc}") from exc
+        if not gone:
+            raise NotFound(f"no game {live.id!r}")
+        live.public = False
+        live.deleted = True
         self._notify(live)
 
     # ---- acting ------------------------------------------------------------------------

@@ -97,9 +97,11 @@ export class BoardView {
             disc = el("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.41, filter: "url(#disc-shadow)" }, g);
             if (previous && name === options.last) disc.classList.add("placed");
           }
-          disc.setAttribute("class", `disc ${colour}`);
-          disc.setAttribute("fill", `url(#disc-${colour})`);
-          disc.setAttribute("data-colour", colour);
+          if (disc.getAttribute("data-colour") !== colour) {  // a re-render keeps animations
+            disc.setAttribute("class", `disc ${colour}`);
+            disc.setAttribute("fill", `url(#disc-${colour})`);
+            disc.setAttribute("data-colour", colour);
+          }
           if (previous && before !== ch && (before === "X" || before === "O") && flipped.has(name)) {
             disc.classList.remove("flip");
             void disc.getBoundingClientRect();

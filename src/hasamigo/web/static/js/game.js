@@ -3,9 +3,16 @@
 // websocket (polling while it is down). The server is authoritative; nothing here
 // decides. Without a seat the page watches a public game read-only (観戦), or says the
 // game is private.
+//
+// Moves and revisions: the board shown is always `state`, and a move is sent with that
+// state's `position_revision`, so the server refuses it as stale only if the position
+// really changed since. Dots are offered only while nothing newer is waiting to be shown
+// (`queued`, a program's reply held back a moment so both moves can be seen) and no move
+// of ours is on its way (`pending`). A refused move re-syncs quietly; the person hears of
+// it only if their square is no longer playable in the position now shown.
 import {
-  api, escapeHtml, formatClock, isPrivateRefusal, joinLink, moveItems, seatToken, strings,
-  wireDownloads,
+  ApiError, api, escapeHtml, formatClock, isPrivateRefusal, joinLink, moveItems, seatToken,
+  strings, wireDownloads,
 } from "./api.js";
 import { BoardView } from "./board.js";
 import { drawGraph } from "./graph.js";
@@ -22,10 +29,15 @@ let board = null;
 let receivedAt = performance.now();
 let pending = false;
 let hints = null;
-let lastRender = 0;
+let shownAt = 0; // when the position on the board was first shown
 let queued = null;
 let syncAsked = 0;
 let stopped = false; // the page shows the private panel: no more reads
+// the engine compiles on a fresh server: /api/status says "warming" meanwhile
+let engineWarming = false;
+let engineChecked = false; // known ready (or a server without /api/status)
+let engineTimer = null;
+let hintsWaiting = false; // hints were refused while the engine warmed: ask again
 
 const panels = {
   hints: $("toggle-hints"),
@@ -56,10 +68,17 @@ function twoBrowsers() {
 // no engine help in an official game until it ends (the server refuses it: official_game)
 function helpAllowed() { return !(state.official && state.phase !== "over"); }
 
-function canMove() {
-  if (state.phase === "playout") return mine(other(state.timeout_loser));
-  return state.phase === "playing" && mine(state.turn) && !state.thinking;
+// a newer state is waiting to be shown: the board on screen is not the latest
+function behind() { return queued !== null && queued.revision > state.revision; }
+
+// whose move the shown state waits for is this seat's (whatever else is happening)
+function myMoveIn(s) {
+  if (s.phase === "playout") return s.your_colours.includes(other(s.timeout_loser));
+  return s.phase === "playing" && s.your_colours.includes(s.turn) && !s.thinking;
 }
+
+// dots only on the latest state, and not while a move of ours is on its way
+function canMove() { return myMoveIn(state) && !pending && !behind(); }
 
 function showError(message) {
   const box = $("error");
@@ -73,40 +92,93 @@ function call(method, path, body = undefined) {
 }
 
 async function onSquare(square) {
-  if (pending || !canMove()) return;
+  if (!canMove() || !state.legal.includes(square)) return;
   pending = true;
   showError("");
-  const body = { move: square, revision: state.position_revision };
-  if (state.phase === "playing") body.colour = state.turn;
+  const shown = state;
+  render();  // the dots go at once: one move per position
   let next = null;
   try {
-    next = await call("POST", `${url}/moves`, body);
+    next = await sendMove(square, shown);
   } catch (err) {
-    showError(err.message);
-    sync();
-  } finally {
-    pending = false;
+    await refused(square, shown, err);
   }
+  pending = false;
   if (next) accept(next);
+  if (!stopped) render();
 }
 
-// States are applied in revision order; a program's reply right after a person's move waits
-// a moment, so both moves can be seen.
+function sendMove(square, shown) {
+  const body = { move: square, revision: shown.position_revision };
+  if (shown.phase === "playing") body.colour = shown.turn;
+  return call("POST", `${url}/moves`, body);
+}
+
+// A refused move: read the game again and show it. If the square can still be played in
+// the position now shown, nothing is said (the person sees the new position and may
+// click again); if the board did not change at all (only the revision moved on), the
+// move is sent again at once. Otherwise the person is told why.
+async function refused(square, shown, err) {
+  const answerOnly = !(err instanceof ApiError) || err.status >= 500 || err.status === 429
+    || err.status === 401 || (err.status === 403 && err.code !== "not_your_seat");
+  if (answerOnly) { showError(err.message); return; }
+  const samePosition = (s) => s.cells === shown.cells && s.turn === shown.turn;
+  const legalNow = () => myMoveIn(state) && state.legal.includes(square);
+  const reread = async () => {
+    try {
+      accept(await call("GET", url));
+      flushNow();
+      return true;
+    } catch (again) {
+      if (isPrivateRefusal(again)) showPrivate();
+      else if (again instanceof ApiError && again.status === 404) gone();
+      else showError(err.message);
+      return false;
+    }
+  };
+  if (!await reread()) return;
+  if (err.code === "stale" && legalNow() && samePosition(state)) {
+    try {
+      accept(await sendMove(square, state));
+      return;
+    } catch (second) {
+      err = second;
+      if (!await reread()) return;
+    }
+  }
+  if (legalNow()) {
+    if (samePosition(state)) showError(err.message);  // refused for another reason
+    return;
+  }
+  if (state.phase === "over") return;  // the result says what happened
+  showError(err.code === "stale" || !samePosition(state)
+    ? T["move.gone"].replace("{square}", square) : err.message);
+}
+
+// States are applied in revision order. Our own move shows at once; the reply that comes
+// right after it (a program's, or the other browser's) waits a moment, so both moves can
+// be seen. While a state waits, the board takes no clicks (canMove).
+const REPLY_PAUSE = 450;
+
 function accept(next) {
-  if (stopped) return;
+  if (stopped || !next) return;
   if (!next.you.length && !next.public) { showPrivate(); return; }  // made private
-  const newest = queued && queued.revision > state.revision ? queued : state;
+  const newest = behind() ? queued : state;
   if (next.revision < newest.revision) return;
   if (next.revision === newest.revision) {
     if (newest === queued) { queued = next; return; }
     state = next;  // same position, fresher details (thinking, clocks, public)
     receivedAt = performance.now();
     render();
+    afterState();
     return;
   }
-  const wait = 450 - (performance.now() - lastRender);
-  if (next.last_move !== state.last_move && wait > 0) {
+  // a new position that someone else brought: hold it back a moment after the last one
+  const theirs = !myMoveIn(newest) && next.last_move !== newest.last_move;
+  const wait = REPLY_PAUSE - (performance.now() - shownAt);
+  if (theirs && wait > 0) {
     queued = next;
+    render();  // no dots on the board shown meanwhile
     setTimeout(flush, wait);
     return;
   }
@@ -115,21 +187,33 @@ function accept(next) {
 }
 
 function flush() {
-  if (!queued) return;
-  const wait = 450 - (performance.now() - lastRender);
+  if (!behind()) { queued = null; return; }
+  const wait = REPLY_PAUSE - (performance.now() - shownAt);
   if (wait > 0) { setTimeout(flush, wait); return; }
+  flushNow();
+}
+
+// show the state that waits now (a refused move must be judged on the latest position)
+function flushNow() {
+  if (!behind()) { queued = null; return; }
   const q = queued;
   queued = null;
-  if (q.revision > state.revision) apply(q);
+  apply(q);
 }
 
 function apply(next) {
   const moved = next.revision !== state.revision;
+  if (next.position_revision !== state.position_revision) shownAt = performance.now();
   state = next;
   receivedAt = performance.now();
   if (moved) hints = null;
   render(true);
   if (moved) refreshPanels();
+  afterState();
+}
+
+function afterState() {
+  watchEngine();
 }
 
 function clockNow(colour) {
@@ -180,7 +264,6 @@ function statusText() {
 }
 
 function render(animate = false) {
-  lastRender = performance.now();
   // you at the bottom; with two people on one screen (or watching), Black at the bottom
   const bottom = myColour() || "black";
   $("bar-top").innerHTML = state.seats ? playerBar(other(bottom)) : "";
@@ -333,11 +416,14 @@ function renderTimeout() {
     action(`${url}/timeout`, { choice: b.dataset.choice })));
 }
 
+// The result sits in the status card, beside the board (below it on a phone): the
+// final position stays in full view.
 function renderResult() {
-  const banner = $("result");
+  const box = $("result");
   const r = state.result;
-  if (!r) { banner.hidden = true; return; }
-  banner.hidden = false;
+  $("status").hidden = Boolean(r);
+  if (!r) { box.hidden = true; return; }
+  box.hidden = false;
   const me = myColour();
   let word;
   let cls;
@@ -345,8 +431,8 @@ function renderResult() {
   else if (me) { word = r.winner === me ? T.win : T.lose; cls = r.winner === me ? "win" : "lose"; }
   else { word = `${colourName(r.winner)} ${T.wins}`; cls = "win"; }
   $("result-word").textContent = word;
-  banner.dataset.outcome = cls;
-  $("result-score").innerHTML = `<span class="disc-icon black"></span> ${r.black} – ${r.white} <span class="disc-icon white"></span>`;
+  box.dataset.outcome = cls;
+  $("result-score").innerHTML = `<span class="disc-icon black"></span> ${Number(r.black)} – ${Number(r.white)} <span class="disc-icon white"></span>`;
   let detail = T[`term.${r.termination}`] || r.termination;
   if (r.by_draw_win) detail += ` · ${T.draw_win}`;
   $("result-detail").textContent = detail;
@@ -383,12 +469,14 @@ async function refreshPanels() {
     try {
       const h = await call("GET", `${url}/hints`);
       if (state.revision === revision) { hints = h; render(); }
-    } catch { /* hints are optional */ }
+    } catch (err) {  // hints are optional; refused while the engine warms: ask again later
+      if (err instanceof ApiError && err.status === 503) { hintsWaiting = true; watchEngine(); }
+    }
   }
   if (panels.graph.checked) {
     try {
       const e = await call("GET", `${url}/evaluations`);
-      drawGraph($("graph"), e.scores);
+      drawGraph($("graph"), e.scores, { current: e.scores.length - 1, label: T["graph.title"] });
     } catch { /* optional */ }
   }
 }
@@ -400,6 +488,7 @@ async function action(path, body = {}) {
     accept(await call("POST", path, body));
   } catch (err) {
     showError(err.message);
+    sync();
   }
 }
 
@@ -422,8 +511,8 @@ $("invite-copy").addEventListener("click", async () => {
     input.select();
     document.execCommand("copy");
   }
-  $("invite-copy").textContent = T.copied;
-  setTimeout(() => { $("invite-copy").textContent = T.copy; }, 2000);
+  $("invite-copy-label").textContent = T.copied;
+  setTimeout(() => { $("invite-copy-label").textContent = T.copy; }, 2000);
 });
 $("invite-url").addEventListener("focus", (ev) => ev.target.select());
 $("private-retry").addEventListener("click", () => location.reload());
@@ -435,6 +524,7 @@ async function sync() {
     accept(await call("GET", url));
   } catch (err) {
     if (isPrivateRefusal(err)) showPrivate();
+    else if (err instanceof ApiError && err.status === 404) gone();
   }
 }
 
@@ -459,6 +549,55 @@ function tickClocks() {
     }
   }
   requestAnimationFrame(tickClocks);
+}
+
+// ---- the engine warming up on a fresh server ------------------------------------------
+// While a program is to move (or hints were refused as busy), ask /api/status until the
+// engine is ready; meanwhile the status card says it is starting. A server without
+// /api/status (or any failure) is taken as ready.
+function programToMove() {
+  return state.phase === "playing" && !isPerson(state.turn) && !state.result;
+}
+
+function watchEngine() {
+  const wanted = programToMove() || hintsWaiting;
+  if (!engineChecked && wanted && engineTimer === null) engineTimer = setTimeout(checkEngine, 0);
+  renderEngineNote();
+}
+
+async function checkEngine() {
+  engineTimer = null;
+  if (stopped || engineChecked) return;
+  try {
+    const status = await api("GET", "/api/status");
+    engineWarming = status && status.engine === "warming";
+  } catch {
+    engineWarming = false;
+  }
+  if (!engineWarming) {
+    engineChecked = true;
+    if (hintsWaiting) { hintsWaiting = false; refreshPanels(); }
+  } else if (programToMove() || hintsWaiting) {
+    engineTimer = setTimeout(checkEngine, 2000);
+  }
+  renderEngineNote();
+}
+
+function renderEngineNote() {
+  $("engine-note").hidden = !(engineWarming && !engineChecked && (programToMove() || hintsWaiting));
+}
+
+// the game was deleted (from the library, maybe in another tab)
+function gone() {
+  stopped = true;
+  if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+  if (socket) socket.close();
+  render();
+  board.render(state.cells, { legal: [], last: state.last_move, clickable: false });
+  $("controls").hidden = true;
+  const notice = $("notice");
+  notice.textContent = T["game.deleted"];
+  notice.hidden = false;
 }
 
 // ---- the socket: hello with the seat token first; reconnects, polling while down --------
@@ -492,7 +631,7 @@ function connect() {
       showPrivate();
       return;
     }
-    if (ev.code === 4404) return;
+    if (ev.code === 4404) { gone(); return; }
     document.body.classList.add("offline");
     if (!pollTimer) pollTimer = setInterval(sync, 2000);
     setTimeout(connect, retry);
@@ -521,8 +660,10 @@ async function start() {
   root.hidden = false;
   document.title = `${state.title} · ${T.app}`;
   board = new BoardView($("board"), state.rows, state.cols, onSquare);
+  shownAt = performance.now();
   render();
   refreshPanels();
+  afterState();
   connect();
   requestAnimationFrame(tickClocks);
 }

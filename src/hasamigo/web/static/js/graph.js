@@ -1,24 +1,39 @@
-// The evaluation graph: discs from Black's point of view after every ply.
-const NS = "http://www.w3.org/2000/svg";
-
-export function drawGraph(container, scores) {
+// The evaluation graph: discs from Black's point of view after every ply (the shaded half
+// is Black's side). Options: `current` marks a ply; `onPick(ply)` makes the graph a
+// control: a click (or a tap) on it chooses the nearest ply.
+export function drawGraph(container, scores, { current = null, onPick = null, label = "" } = {}) {
   const width = 320;
   const height = 140;
   const pad = 8;
   const n = Math.max(scores.length - 1, 1);
-  const limit = Math.max(16, ...scores.filter((s) => s !== null).map((s) => Math.abs(s)));
+  const known = scores.filter((s) => s !== null && s !== undefined);
+  const limit = Math.max(16, ...known.map((s) => Math.abs(s)));
   const x = (i) => pad + (i / n) * (width - 2 * pad);
   const y = (s) => height / 2 - (s / limit) * (height / 2 - pad);
-  const points = scores.map((s, i) => (s === null ? null : `${x(i).toFixed(1)},${y(s).toFixed(1)}`)).filter(Boolean);
+  const points = scores.map((s, i) => (s === null || s === undefined ? null : `${x(i).toFixed(1)},${y(s).toFixed(1)}`)).filter(Boolean);
   const area = points.length ? `M${x(0)},${height / 2} L${points.join(" L")} L${x(scores.length - 1)},${height / 2} Z` : "";
-  container.innerHTML = `<svg viewBox="0 0 ${width} ${height}" class="graph-svg" role="img">
+  const marker = current === null ? "" :
+    `<line x1="${x(current).toFixed(1)}" x2="${x(current).toFixed(1)}" y1="0" y2="${height}" class="graph-current"/>` +
+    (scores[current] === null || scores[current] === undefined ? "" :
+      `<circle cx="${x(current).toFixed(1)}" cy="${y(scores[current]).toFixed(1)}" r="4" class="graph-dot"/>`);
+  const interactive = onPick ? `class="graph-svg pickable"` : `class="graph-svg"`;
+  const name = String(label).replace(/[&<>"']/g, "");
+  container.innerHTML = `<svg viewBox="0 0 ${width} ${height}" ${interactive} role="img" aria-label="${name}">
     <rect x="0" y="0" width="${width}" height="${height / 2}" class="graph-black"/>
     <rect x="0" y="${height / 2}" width="${width}" height="${height / 2}" class="graph-white"/>
     <line x1="0" x2="${width}" y1="${height / 2}" y2="${height / 2}" class="graph-axis"/>
     <path d="${area}" class="graph-area"/>
     <polyline points="${points.join(" ")}" class="graph-line"/>
+    ${marker}
     <text x="${width - pad}" y="14" class="graph-label" text-anchor="end">+${limit}</text>
     <text x="${width - pad}" y="${height - 4}" class="graph-label" text-anchor="end">−${limit}</text>
   </svg>`;
-  void NS;
+  if (!onPick) return;
+  const svg = container.querySelector("svg");
+  svg.addEventListener("click", (ev) => {
+    const box = svg.getBoundingClientRect();
+    const along = ((ev.clientX - box.left) / box.width) * width;
+    const ply = Math.round(((along - pad) / (width - 2 * pad)) * n);
+    onPick(Math.max(0, Math.min(scores.length - 1, ply)));
+  });
 }

@@ -1,9 +1,12 @@
-// Replay a stored game move by move (the game and its positions come from the server, read
-// with this browser's seat token, or as a spectator of a public game).
+// Replay a stored game move by move (the game, its positions and its evaluations come
+// from the server, read with this browser's seat token, or as a spectator of a public
+// game). It opens at the start (move 0); a move of the list, a point of the graph, the
+// buttons, the slider and the arrow keys go to any position.
 import {
-  api, escapeHtml, isPrivateRefusal, moveItems, seatToken, strings, wireDownloads,
+  ApiError, api, escapeHtml, isPrivateRefusal, moveItems, seatToken, strings, wireDownloads,
 } from "./api.js";
 import { BoardView } from "./board.js";
+import { drawGraph } from "./graph.js";
 
 const T = strings();
 const $ = (id) => document.getElementById(id);
@@ -14,21 +17,42 @@ const slider = $("ply");
 const list = $("moves");
 let board = null;
 let positions = [];
+let scores = null;
 let ply = 0;
 
 function colourName(c) { return c === "black" ? T.black : T.white; }
 
-function show(n, animate = true) {
+function show(n, animate = false) {
   ply = Math.max(0, Math.min(n, positions.length - 1));
   const p = positions[ply];
   if (!animate) board.cells = null;
   board.render(p.cells, { last: p.move === "pass" ? null : p.move, flipped: animate ? p.flipped : [], clickable: false, legal: [] });
   slider.value = String(ply);
-  list.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === ply - 1));
-  const colour = p.colour ? colourName(p.colour) : "";
+  root.dataset.ply = String(ply);
+  list.querySelectorAll("li").forEach((li, i) => {
+    const here = i === ply - 1;
+    li.classList.toggle("current", here);
+    if (here) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+  });
+  keepInView(list.querySelector("li.current"));
+  const what = p.move
+    ? `${colourName(p.colour)} <strong>${escapeHtml(p.move)}</strong>`
+    : escapeHtml(T["replay.start"]);
   $("replay-status").innerHTML =
-    `${ply} / ${positions.length - 1} ${p.move ? `· ${colour} <strong>${escapeHtml(p.move)}</strong>` : ""}` +
-    ` · <span class="disc-icon black"></span> ${p.black} – ${p.white} <span class="disc-icon white"></span>`;
+    `<span class="ply">${ply} / ${positions.length - 1}</span> · ${what}` +
+    ` · <span class="disc-icon black"></span> ${Number(p.black)} – ${Number(p.white)} <span class="disc-icon white"></span>`;
+  $("first").disabled = $("prev").disabled = ply === 0;
+  $("next").disabled = $("last").disabled = ply === positions.length - 1;
+  if (scores) drawGraph($("graph"), scores, { current: ply, onPick: (n) => show(n), label: T["graph.title"] });
+}
+
+// scroll the move list (only the list: the page stays where it is) to show the move
+function keepInView(item) {
+  if (!item) { list.scrollTop = 0; return; }
+  const top = item.offsetTop;
+  const bottom = top + item.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
 
 function describe(game) {
@@ -38,7 +62,20 @@ function describe(game) {
   const r = game.result;
   $("replay-result").innerHTML = r
     ? `<strong>${escapeHtml(r.score)}</strong> <span class="muted">${escapeHtml(T[`term.${r.termination}`] || r.termination)}</span>`
-    : `<span class="tag live">${T.in_progress}</span> <a href="/games/${encodeURIComponent(gameId)}">${T["library.continue"]}</a>`;
+    : `<span class="tag live">${escapeHtml(T.in_progress)}</span> <a href="/games/${encodeURIComponent(gameId)}">${escapeHtml(T["library.continue"])}</a>`;
+}
+
+// the evaluation graph: refused (official_game) only for an official game in progress
+async function loadScores() {
+  try {
+    const e = await api("GET", `/api/games/${gameId}/evaluations`, undefined, { token });
+    scores = e.scores;
+    show(ply);
+  } catch (err) {
+    const note = err instanceof ApiError && err.code === "official_game" ? T["official.no_help"] : err.message;
+    $("graph").innerHTML = `<p class="muted small">${escapeHtml(note)}</p>`;
+    $("graph-note").hidden = true;
+  }
 }
 
 async function load() {
@@ -61,20 +98,31 @@ async function load() {
   slider.max = String(positions.length - 1);
   const first = positions.length > 1 ? positions[1].colour : game.first_colour;
   list.innerHTML = moveItems(positions.slice(1).map((p) => p.move), first, -1);
-  list.querySelectorAll("li").forEach((li) => li.addEventListener("click", () => show(Number(li.dataset.ply), false)));
-  show(positions.length - 1, false);
+  list.querySelectorAll("li").forEach((li) => {
+    li.tabIndex = 0;
+    li.setAttribute("role", "button");
+    li.addEventListener("click", () => show(Number(li.dataset.ply)));
+    li.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); show(Number(li.dataset.ply)); }
+    });
+  });
+  show(0);
   wire();
+  loadScores();
 }
 
 function wire() {
-  $("first").addEventListener("click", () => show(0, false));
-  $("prev").addEventListener("click", () => show(ply - 1, false));
-  $("next").addEventListener("click", () => show(ply + 1));
-  $("last").addEventListener("click", () => show(positions.length - 1, false));
-  slider.addEventListener("input", () => show(Number(slider.value), false));
+  $("first").addEventListener("click", () => show(0));
+  $("prev").addEventListener("click", () => show(ply - 1));
+  $("next").addEventListener("click", () => show(ply + 1, true));
+  $("last").addEventListener("click", () => show(positions.length - 1));
+  slider.addEventListener("input", () => show(Number(slider.value)));
   document.addEventListener("keydown", (ev) => {
-    if (ev.key === "ArrowLeft") show(ply - 1, false);
-    if (ev.key === "ArrowRight") show(ply + 1);
+    if (ev.target === slider || ev.altKey || ev.ctrlKey || ev.metaKey) return;  // the slider steps itself
+    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: positions.length - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    show(to, ev.key === "ArrowRight");
   });
 }
 
