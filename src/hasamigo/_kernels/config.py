@@ -8,6 +8,13 @@ directory keyed by a digest of every kernel source: any edit to any kernel modul
 a fresh cache. The directory is ``$NUMBA_CACHE_DIR/hasamigo-<digest>`` when that variable
 is set, else ``$XDG_CACHE_HOME/hasamigo/numba-<digest>`` (``~/.cache/...``). Every kernel
 module imports this one before defining a kernel, which is when numba reads the setting.
+
+Numba's own locator also files each module's kernels under a hash of the source file's
+*absolute directory*, so a moved or freshly cloned checkout (CI clones into a new
+directory) missed the cache and compiled everything again although the digest already
+says the sources are the same. :class:`_KernelLocator` files this package's kernels
+directly in the digest-keyed directory instead; numba still checks each index against a
+hash of its source file's contents.
 """
 
 from __future__ import annotations
@@ -15,21 +22,32 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
+from numba.core import caching
 from numba.core import config as numba_config
 
 # cache=True: compiled once, reused across processes (first call after install pays).
 # nogil=True: kernels may run in worker threads without holding the GIL.
 NJIT = {"cache": True, "nogil": True}
 
-# For tiny helpers the optimiser should always inline into their callers.
+# For tiny helpers the optimiser should always inline into their callers. This inlining is
+# numba's own (its IR, typed again at every call site), and it is what cold compiles cost:
+# with every helper inlined everywhere the engine took 89 CPU s to compile (2-core machine),
+# 62 of them in ``search`` alone, which held seven copies of ``evaluate``. Inlining nothing
+# compiled fastest but made perft 25 % slower (LLVM does not inline numba's calls as well),
+# so the hot paths still inline, and a large body with many callers is a call instead
+# (``evaluate_call`` for the move ordering; one copy of a side's moves in ``solve2``-
+# ``solve4``): 27 CPU s, and the same speed (FFO #20-#27, midgame depth 11: within 2 %).
 NJIT_INLINE = {"cache": True, "nogil": True, "inline": "always"}
+
+HERE = Path(__file__).resolve().parent
 
 
 def kernel_digest(folder: Path | None = None) -> str:
     """Short digest of every kernel source file in ``folder`` (default: this package)."""
     digest = hashlib.sha256()
-    for path in sorted((folder or Path(__file__).parent).glob("*.py")):
+    for path in sorted((folder or HERE).glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -45,3 +63,33 @@ def cache_dir() -> Path:
 
 
 numba_config.CACHE_DIR = str(cache_dir())
+
+_Impl: Any = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+_Mixin: Any = getattr(caching, "_SourceFileBackedLocatorMixin", None)
+_Locator: Any = getattr(caching, "_CacheLocator", None)
+
+if (_Impl is not None and _Mixin is not None and _Locator is not None
+        and isinstance(getattr(_Impl, "_locator_classes", None), list)):
+
+    class _KernelLocator(_Mixin, _Locator):  # type: ignore[misc]
+        """This package's kernels, cached in :func:`cache_dir` whatever the checkout's path.
+
+        Numba's locators are not public API (numba issue #9350); where they differ from
+        what this expects, numba's own locator stays in charge (path-keyed, as before)."""
+
+        def __init__(self, py_func: Any, py_file: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = numba_config.CACHE_DIR
+
+        def get_cache_path(self) -> str:
+            return str(self._cache_path)
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if not numba_config.CACHE_DIR or Path(py_file).resolve().parent != HERE:
+                return None
+            return super().from_function(py_func, py_file)
+
+    if not any(c.__name__ == "_KernelLocator" for c in _Impl._locator_classes):
+        _Impl._locator_classes.insert(0, _KernelLocator)

@@ -198,8 +198,9 @@ def pattern_score(p, o, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
     base = start + stage * N_WEIGHTS
     ip = _images(p)
     io = _images(o)
-    s = (_rotation_sum(ip[0], io[0], w, base) + _rotation_sum(ip[1], io[1], w, base)
-         + _rotation_sum(ip[2], io[2], w, base) + _rotation_sum(ip[3], io[3], w, base))
+    s = np.int64(0)
+    for r in range(4):  # a loop: one inlined copy of the 11 shapes, not four (compile time)
+        s += _rotation_sum(ip[r], io[r], w, base)
     for r in range(4, 8):
         s += np.int64(w[base + C25 + _ternary(_c25(ip[r]), _c25(io[r]))])
     s += (np.int64(w[base + _mobility_index(popcount(mp), True)])

@@ -15,7 +15,8 @@ the table's move first, then
 Where ``depth >= empties`` the search is exact and hands over to the solvers of
 :mod:`hasamigo._kernels.endgame` (null windows at 7 empties or fewer, any window at 4),
 so the same kernel is the midgame search and the endgame solver, sharing one table.
-A pass costs no depth. At depth 0 the kernel calls ``evaluate`` (disc units).
+A pass costs no depth. At depth 0 the kernel calls ``evaluate`` (disc units), inlined;
+the move ordering calls ``evaluate_call``, compiled once (see :mod:`.config` on compile time).
 
 Cutoffs before a node's moves are searched: the table's bounds; at exact nodes the
 *stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
@@ -43,7 +44,7 @@ from numba import njit
 from hasamigo._kernels.bits import CORNERS, ONE, U64, ZERO, lowest_square, popcount
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import SHALLOW_MAX, final_score, odd_quadrants, solve_small
-from hasamigo._kernels.evaluate import evaluate
+from hasamigo._kernels.evaluate import evaluate, evaluate_call
 from hasamigo._kernels.hashtable import (
     DEPTH,
     FULL_LEVEL,
@@ -127,14 +128,14 @@ RESEARCH = 2
 def _reply_score(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
     """One-ply search score of ``(p, o)`` for its side to move, whose moves are ``moves``."""
     if moves == ZERO:
-        return evaluate(p, o, mask, params)
+        return evaluate_call(p, o, mask, params)
     best = np.int64(-INF)
     m = moves
     while m != ZERO:
         sq = lowest_square(m)
         m &= m - ONE
         f = flips(p, o, sq)
-        v = -evaluate(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, params)
+        v = -evaluate_call(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, params)
         if v > best:
             best = v
     return best
@@ -156,7 +157,7 @@ def _reply_score2(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
         om = legal_moves(np_, no, mask)
         # the reply: the opponent's best, cut as soon as it is no better than ``best`` for us
         if om == ZERO:
-            v = evaluate(no, np_, mask, params)
+            v = evaluate_call(no, np_, mask, params)
         else:
             worst = np.int64(INF)
             r = om
@@ -164,7 +165,7 @@ def _reply_score2(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
                 s2 = lowest_square(r)
                 r &= r - ONE
                 f2 = flips(np_, no, s2)
-                w = evaluate(no ^ f2, np_ ^ f2 ^ (ONE << U64(s2)), mask, params)
+                w = evaluate_call(no ^ f2, np_ ^ f2 ^ (ONE << U64(s2)), mask, params)
                 if w < worst:
                     worst = w
                     if worst <= best:
@@ -204,9 +205,9 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags
                 elif depth >= SEARCH_ORDER_EMPTIES:
                     k = k + _reply_score(np_, no, om, mask, params)
                 elif depth >= EVAL_ORDER_EMPTIES:
-                    k = k + evaluate(np_, no, mask, params)
+                    k = k + evaluate_call(np_, no, mask, params)
             elif depth >= 3:
-                k = evaluate(np_, no, mask, params) * 4
+                k = evaluate_call(np_, no, mask, params) * 4
             else:
                 om = legal_moves(np_, no, mask)
                 k = popcount(om) + popcount(om & CORNERS)
@@ -426,7 +427,7 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
 @njit(**NJIT)
 def evaluate_entry(p, o, mask, params):  # type: ignore[no-untyped-def]
     """Python entry point: the static evaluation (disc units, side to move)."""
-    return evaluate(U64(p), U64(o), U64(mask), params)
+    return evaluate_call(U64(p), U64(o), U64(mask), params)
 
 
 @njit(**NJIT)

@@ -122,15 +122,12 @@ def search(p, o, mask, depth, weights, mobility_weight, mode):  # type: ignore[n
             if other == ZERO:
                 ret = _terminal(cp, co, mask)
                 have = True
-            elif d <= 0:
-                ret = evaluate(cp, co, mask, weights, mobility_weight, mode)
-                have = True
-            else:
+            elif d > 0:
                 cp, co = co, cp  # a pass: the same depth, the other side
                 a, b = -b, -a
                 moves = other
                 neg = 1
-        elif d <= 0:
+        if not have and d <= 0:  # one inlined copy of the evaluation (compile time)
             ret = evaluate(cp, co, mask, weights, mobility_weight, mode)
             have = True
         if not have:

@@ -1,12 +1,78 @@
-"""The ``serve`` command: the web app under uvicorn."""
+"""The ``serve`` command: the web app under uvicorn.
+
+Start-up, in order: the port is bound first (a busy port is refused at once, exit 2);
+the app starts (database, games) and the engine starts warming in the background; the
+address is printed once the server accepts connections, and the pages work from then
+on. Only the engine waits: the first run compiles it, with a progress line here, while
+programs' moves and hints wait for it (``GET /api/status`` tells the pages).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import errno
+import socket
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hasamigo.cli import app, console, fail
+from hasamigo.cli import app, console, err_console, fail
+
+if TYPE_CHECKING:
+    from hasamigo.web.services.analysis import EngineWarmup
+
+COMPILING = "compiling the engine, first run only… (the pages work meanwhile)"
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``(host, port)``, not yet listening (uvicorn listens once the app
+    has started); a one-line :func:`fail` (exit 2) when the port is taken or unusable."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise fail(f"cannot listen on {host!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        # as uvicorn does: a port left in TIME_WAIT by a previous run is not "in use"
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise fail(f"port {port} on {host} is already in use (another server?): stop it, "
+                       "or choose another port with --port") from None
+        raise fail(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    return sock
+
+
+class _Progress:
+    """The engine's warm-up on the terminal: one line while it compiles (a spinner on a
+    terminal), one when it is done. Silent when the kernels only load from the cache."""
+
+    def __init__(self) -> None:
+        self._status: Any = None
+
+    def begin(self, warmup: EngineWarmup) -> None:
+        if warmup.state == "warming" and warmup.compiling:
+            if err_console.is_terminal:
+                self._status = err_console.status(COMPILING)
+                self._status.start()
+            else:
+                err_console.print(COMPILING, highlight=False)
+        warmup.subscribe(self.end)
+
+    def close(self) -> None:
+        """Stop the spinner (the server stopped before the engine was ready)."""
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+
+    def end(self, warmup: EngineWarmup) -> None:
+        self.close()
+        if warmup.compiling:
+            err_console.print(f"engine ready: compiled in {warmup.seconds:.0f} s",
+                              highlight=False)
 
 
 @app.command()
@@ -14,7 +80,7 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (loopback by default).")] = (
         "127.0.0.1"
     ),
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
     db: Annotated[
         str | None,
         typer.Option(
@@ -24,15 +90,45 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    """Play in a browser: start the web app and print its address."""
+    """Play in a browser: start the web app and print its address once it answers.
+
+    The first run compiles the engine (about a minute on a small machine; a progress line
+    says so); the pages work meanwhile, and the programs and hints wait for it.
+    """
+    sock = bind(host, port)  # first: a busy port is refused before anything is loaded
     try:
         import uvicorn
 
         from hasamigo.storage.db import default_db_url, normalise_url
-        from hasamigo.web import create_app
+        from hasamigo.web import Settings, create_app
     except ImportError as exc:  # pragma: no cover - the web extras are dependencies
+        sock.close()
         raise fail(f"the web app needs its dependencies: {exc}") from None
     url = normalise_url(db) if db else default_db_url()
-    console.print(f"hasamigo: open [bold]http://{host}:{port}/[/] in your browser")
-    console.print(f"database: {url}", highlight=False)
-    uvicorn.run(create_app(db_url=db), host=host, port=port, log_level="warning")
+    web = create_app(Settings(warm_in_background=True), db_url=db)
+    shown_host = f"[{host}]" if ":" in host else host
+    shown_port = sock.getsockname()[1]
+    progress = _Progress()
+
+    def started() -> None:
+        console.print(f"hasamigo: open [bold]http://{shown_host}:{shown_port}/[/] in your "
+                      "browser", highlight=False)
+        console.print(f"database: {url}", highlight=False)
+        progress.begin(web.state.engine)
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, saying so once it accepts connections."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:
+                started()
+
+    server = Server(uvicorn.Config(web, log_level="warning"))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        progress.close()
+        sock.close()
+    if not server.started:  # the app did not start (uvicorn has logged why)
+        raise typer.Exit(1)

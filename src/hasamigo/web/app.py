@@ -1,7 +1,10 @@
 """The app factory. Tests call ``create_app(db_url="sqlite:///tmp.db")``; ``hasamigo
 serve`` runs it under uvicorn. A lifespan opens the database (migrating it), records the
-server's run, resumes games whose program was to move and starts the clock ticker; at
-shutdown it stops the programs and records the orderly end of the run."""
+server's run, resumes games whose program was to move, starts the clock ticker and warms
+the engine (:class:`EngineWarmup`; with ``Settings.warm_in_background``, as ``hasamigo
+serve`` runs it, the pages are served at once while programs' moves and hints wait for
+it, and ``GET /api/status`` says how it is going); at shutdown it stops the programs and
+records the orderly end of the run."""
 
 from __future__ import annotations
 
@@ -25,8 +28,8 @@ from hasamigo.storage.repository import GameRepository
 from hasamigo.web import errors
 from hasamigo.web.deps import CLIENT_COOKIE
 from hasamigo.web.limits import BodyLimit
-from hasamigo.web.routers import analysis, games, pages, ws
-from hasamigo.web.services.analysis import AnalysisService
+from hasamigo.web.routers import analysis, games, pages, status, ws
+from hasamigo.web.services.analysis import AnalysisService, EngineWarmup, compile_kernels
 from hasamigo.web.services.games import GameService, TimeSource
 from hasamigo.web.services.players import PlayerFactory, registry_factory
 from hasamigo.web.settings import Settings
@@ -42,11 +45,14 @@ def create_app(
     player_factory: PlayerFactory | None = None,
     time_source: TimeSource = time.monotonic,
     wall_clock: TimeSource = time.time,
+    engine_warmup: Callable[[], None] | None = None,
 ) -> FastAPI:
     """The web app. ``db_url`` overrides ``settings.db_url``; ``player_factory`` (spec,
     seed) → player replaces the engine package's registry (tests); ``wall_clock`` is the
     games' clock (seconds since the epoch; tests drive it by hand) and ``time_source`` the
-    monotonic clock of idle times and rate limits."""
+    monotonic clock of idle times and rate limits. ``engine_warmup`` replaces the engine's
+    in-process warm-up (run in a thread when ``settings.warm_engine``; tests inject a slow
+    one, and no compiling subprocess runs before it)."""
     settings = settings or Settings()
     if db_url is not None:
         settings = replace(settings, db_url=db_url)
@@ -56,6 +62,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(db.open)
+        ready = asyncio.Event()  # the engine's, shared by the warm-up and the programs
         service = GameService(
             GameRepository(db),
             settings,
@@ -63,17 +70,34 @@ def create_app(
             time_source=time_source,
             wall_clock=wall_clock,
             search_pool=analysis_service.pool,
+            engine_ready=ready,
         )
-        app.state.games = service
+
+        def warm_engine() -> None:
+            compile_kernels()
+            analysis_service.warm()
+            service.warm_players()
+
         if settings.warm_engine:
-            # Load (or compile) every kernel before serving: a numba compile holds the GIL
-            # for long stretches and would stall the event loop mid-game.
-            await asyncio.to_thread(analysis_service.warm)
-            await asyncio.to_thread(service.warm_players)
-        await service.start()
+            warmup = EngineWarmup(engine_warmup or warm_engine,
+                                  compile_first=engine_warmup is None, ready=ready)
+        else:
+            warmup = EngineWarmup.skipped(ready)
+        app.state.games = service
+        app.state.engine = warmup
+        app.state.engine_ready = ready
+        analysis_service.warmup = warmup
         try:
+            if settings.warm_engine:
+                # A cold start compiles the kernels, in a subprocess (see EngineWarmup).
+                # In the background, pages are served at once and only the engine waits.
+                warmup.start()
+                if not settings.warm_in_background:
+                    await ready.wait()
+            await service.start()
             yield
         finally:
+            await warmup.stop()
             await service.stop()
             analysis_service.close()
             db.close()
@@ -100,7 +124,7 @@ def create_app(
                                 httponly=True, samesite="lax")
         return response
 
-    for router in (pages.router, games.router, analysis.router, ws.router):
+    for router in (pages.router, games.router, analysis.router, status.router, ws.router):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app

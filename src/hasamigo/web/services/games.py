@@ -226,8 +226,11 @@ class GameService:
         time_source: TimeSource = time.monotonic,
         wall_clock: TimeSource = time.time,
         search_pool: ThreadPoolExecutor | None = None,
+        engine_ready: asyncio.Event | None = None,
     ) -> None:
         self.repo = repo
+        # set once the engine has warmed (compiled or loaded); programs wait for it
+        self.engine_ready = engine_ready
         self.settings = settings
         self.player_factory = player_factory
         self.now = time_source  # idle times, rates
@@ -778,6 +781,8 @@ class GameService:
         return await asyncio.get_running_loop().run_in_executor(self.search_pool, run)
 
     async def _program_loop(self, live: LiveGame) -> None:
+        if self.engine_ready is not None:
+            await self.engine_ready.wait()  # the first run compiles the engine: a minute
         while True:
             async with live.lock:
                 turn = live.game.program_to_move()
