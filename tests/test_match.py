@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from hasamigo import BLACK, WHITE
+from hasamigo import BLACK, WHITE, Board, Move
 from hasamigo.cli import app
+from hasamigo.engine.players import Player, make_player
+from hasamigo.game.clock import Clock
 from hasamigo.notation import read_games
 from hasamigo.tournament.match import (
     GameTask,
+    MatchSummary,
     elo_difference,
     elo_interval,
     game_seed,
     match_tasks,
+    play_game,
     read_openings,
     run_match,
 )
@@ -147,3 +152,104 @@ def test_cli_refuses_an_illegal_opening_line_naming_it(tmp_path: Path) -> None:
                                  "--openings", str(openings), "--jobs", "1"])
     assert result.exit_code == 2
     assert "line 2" in result.stderr and "occupied" in result.stderr
+
+
+# ---- on a clock ------------------------------------------------------------------------------
+class Dawdler(Player):
+    """A stand-in that, on a clock of less than ``short`` seconds, thinks until it is
+    stopped (or for ``patience`` seconds): it loses on time, and shows that its flag stops
+    it. On longer clocks (the match's warm-up) it answers at once."""
+
+    name = "dawdler"
+
+    def __init__(self, patience: float = 30.0, short: float = 1.0) -> None:
+        super().__init__(seed=0)
+        self.patience, self.short = patience, short
+        self.stopped = threading.Event()
+        self.resumed = False
+
+    def cancel(self) -> None:
+        self.stopped.set()
+
+    def resume(self) -> None:
+        self.resumed = True
+
+    def _choose(self, board: Board, clock: Clock | None) -> Move:
+        if clock is not None and clock.remaining(board.turn) < self.short:
+            self.stopped.wait(self.patience)
+        return next(iter(board.legal_moves))
+
+
+def test_a_side_whose_flag_falls_loses_33_31_and_is_stopped() -> None:
+    slow = Dawdler()
+    result = play_game(make_player("random", seed=1), slow, clock=0.5)
+    assert result.time_loss is WHITE and slow.stopped.is_set() and slow.resumed
+    assert (result.outcome.black, result.outcome.white, result.outcome.winner) == (33, 31, BLACK)
+    assert len(result.moves) == 1 and len(result.seconds) == 1  # the late move never stands
+    summary = MatchSummary("random", "dawdler", [result], clock=0.5)
+    assert summary.a_wins == 1 and summary.a_time_losses == 0 and summary.b_time_losses == 1
+    assert summary.as_json()["time_losses"] == {"a": 0, "b": 1}
+    assert "white lost on time" in summary.records()[0].event.lower()
+
+
+def test_a_clock_charges_each_move_from_the_offer_to_the_move() -> None:
+    now = [0.0]
+
+    class Ticking(Player):
+        name = "ticking"
+
+        def _choose(self, board: Board, clock: Clock | None) -> Move:
+            assert clock is not None and clock.running is board.turn
+            now[0] += 1.0  # each move takes a second of the fake clock
+            return next(iter(board.legal_moves))
+
+    result = play_game(Ticking(), make_player("random", seed=3), clock=100.0,
+                       time_source=lambda: now[0])
+    assert result.time_loss is None and result.outcome.black + result.outcome.white == 64
+    assert result.seconds[0::2] == (1.0,) * len(result.seconds[0::2])
+    assert set(result.seconds[1::2]) <= {0.0}
+    short = play_game(Ticking(), make_player("random", seed=3), clock=2.5,
+                      time_source=lambda: now[0])
+    assert short.time_loss is BLACK and len(short.moves) == 4  # its 3rd move came too late
+
+
+def test_without_a_clock_nothing_changes() -> None:
+    summary = run_match("greedy", "random", 2, seed=4)
+    assert "time_losses" not in summary.as_json()
+    assert all(r.time_loss is None and r.seconds == () for r in summary.results)
+
+
+def test_clock_match_on_two_processes() -> None:
+    summary = run_match("random", "engine:1", 2, seed=5, jobs=2, clock=5.0)
+    assert summary.games == 2 and summary.a_time_losses == summary.b_time_losses == 0
+    assert all(r.seconds and len(r.seconds) == len(r.moves) for r in summary.results)
+
+
+def test_cli_clock_json_reports_time_losses() -> None:
+    result = runner.invoke(app, ["match", "random", "engine:1", "--games", "2", "--jobs", "1",
+                                 "--clock", "0.05", "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["time_losses"] == {"a": 0, "b": 0}
+    assert data["a_wins"] + data["draws"] + data["b_wins"] == 2
+
+
+def test_cli_clock_table_and_bad_clock() -> None:
+    result = runner.invoke(app, ["match", "random", "random", "--games", "1", "--jobs", "1",
+                                 "--clock", "0.1"])
+    assert result.exit_code == 0, result.stderr
+    assert "lost on time" in result.stdout and "0.1 min a side" in result.stdout
+    for bad in ("0", "-1", "nan", "2000"):
+        refused = runner.invoke(app, ["match", "random", "random", "--clock", bad])
+        assert refused.exit_code == 2 and "--clock" in refused.stderr
+
+
+def test_cli_counts_a_stand_in_losing_on_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hasamigo.engine.players as players
+
+    monkeypatch.setitem(players._FACTORIES, "dawdler", lambda seed: Dawdler())
+    result = runner.invoke(app, ["match", "random", "dawdler", "--games", "2", "--jobs", "1",
+                                 "--clock", "0.01", "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["time_losses"] == {"a": 0, "b": 2} and data["a_wins"] == 2

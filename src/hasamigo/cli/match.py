@@ -45,6 +45,13 @@ def _elo_text(value: float | None, sign: int) -> str:
     return f"{value:+.0f}"
 
 
+def _positive_minutes(value: float | None) -> float | None:
+    """A clock of more than nothing and at most a day (24 h: any longer is a typo)."""
+    if value is not None and not 0 < value <= 24 * 60:
+        raise typer.BadParameter(f"minutes a side must be above 0 and at most 1440, not {value:g}")
+    return value
+
+
 @app.command()
 def match(
     player_a: Annotated[str, typer.Argument(help="A player spec: random, greedy, victory, "
@@ -61,12 +68,17 @@ def match(
     out: Annotated[Path | None, typer.Option("--out", dir_okay=False,
                                              help="Save every game (.ggf, .txt, .wtb).")] = None,
     jobs: JobsOpt = None,
+    clock: Annotated[float | None, typer.Option(
+        "--clock", callback=_positive_minutes,
+        help="Minutes a side for each game: the programs manage their time, and a side "
+             "whose flag falls loses on time (33-31).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play PLAYER_A against PLAYER_B, colours alternating, games in parallel.
 
     JSON: {a, b, games, a_wins, draws, b_wins, a_score_pct, elo, elo_ci95: [low, high]}
-    (Elo of A over B; null for an infinite value).
+    (Elo of A over B; null for an infinite value); with --clock also
+    time_losses: {a, b} (games each side lost on time).
     """
     from hasamigo.engine.players import make_player
     from hasamigo.tournament.match import read_openings, run_match
@@ -88,13 +100,18 @@ def match(
         task = progress.add_task(f"{player_a} vs {player_b}", total=games)
         summary = run_match(player_a, player_b, games, seed=seed, openings=book,
                             random_plies=random_plies, jobs=_jobs(jobs), out=out,
-                            on_result=lambda _: progress.advance(task))
+                            on_result=lambda _: progress.advance(task),
+                            clock=None if clock is None else clock * 60.0)
     if as_json:
         emit_json(summary.as_json())
         return
-    table = Table("", player_a, "draws", player_b, title=f"{games} games, seed {seed}")
+    title = f"{games} games, seed {seed}" + ("" if clock is None else f", {clock:g} min a side")
+    table = Table("", player_a, "draws", player_b, title=title)
     table.add_row("wins", str(summary.a_wins), str(summary.draws), str(summary.b_wins))
     table.add_row("discs", str(summary.a_discs), "", str(summary.b_discs))
+    if clock is not None:
+        table.add_row("lost on time", str(summary.a_time_losses), "",
+                      str(summary.b_time_losses))
     console.print(table)
     low, high = summary.elo_ci95
     elo = summary.elo

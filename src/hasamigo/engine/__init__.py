@@ -1,4 +1,4 @@
-"""Engines: the in-process searcher and solver, limits and levels.
+"""Engines: the in-process searcher and solver, limits and levels, time management.
 
 Scores are disc differences from the side to move.
 
@@ -14,19 +14,23 @@ from __future__ import annotations
 from hasamigo.engine.core import Analysis, Engine, MoveScore, PlayResult
 from hasamigo.engine.limits import DEFAULT_DEPTH, LEVELS, MAX_LEVEL, Level, Limit, level
 from hasamigo.engine.obf import ObfRecord, read_obf, solve_obf_file
+from hasamigo.engine.timing import Budget, MoveTime, move_budget
 
 __all__ = [
     "DEFAULT_DEPTH",
     "LEVELS",
     "MAX_LEVEL",
     "Analysis",
+    "Budget",
     "Engine",
     "Level",
     "Limit",
     "MoveScore",
+    "MoveTime",
     "ObfRecord",
     "PlayResult",
     "level",
+    "move_budget",
     "read_obf",
     "solve_obf_file",
 ]

@@ -6,6 +6,12 @@ The root is driven here (iterative deepening, aspiration windows, PVS over the r
 moves); each root move is one call of the compiled :func:`~hasamigo._kernels.search.search`,
 which releases the GIL, so a ``threading.Timer`` (or :meth:`Engine.stop` from another
 thread) can stop it through a flag array.
+
+On a clock (:meth:`Engine.play_timed`, with a :class:`~hasamigo.engine.timing.Budget` from
+:mod:`hasamigo.engine.timing`) the timer is the budget's hard stop, iterative deepening
+starts no iteration it does not expect to finish within the budget's target, and a
+perfect solve starts only when its estimated cost (from the empties and the nodes per
+second this engine has measured) fits the target.
 """
 
 from __future__ import annotations
@@ -35,6 +41,14 @@ from hasamigo._kernels.search import (
 from hasamigo.board import Board
 from hasamigo.engine.evaluation import evaluation_params
 from hasamigo.engine.limits import DEFAULT_DEPTH, Level, Limit, level
+from hasamigo.engine.timing import (
+    SOLVE_NPS,
+    SOLVE_NPS_PER_SEARCH_NPS,
+    Budget,
+    fits,
+    next_iteration,
+    solve_seconds,
+)
 from hasamigo.errors import InvalidOptionError, InvalidPositionError
 from hasamigo.move import BLACK, PASS, Move
 from hasamigo.squares import bits
@@ -51,6 +65,9 @@ EXACT_ASPIRATION = True
 # confidence, PROBCUT in hasamigo._kernels.search) whose moves and scores order the exact one.
 # FFO #45: 484.4 M -> 427.2 M nodes; #48: 137.5 M -> 124.9 M; #49: 498.4 M -> 487.9 M.
 SELECTIVE_EMPTIES = 18
+# Searches this long (nodes and seconds) tell the engine its speed: the solver's estimate.
+SPEED_MIN_NODES = 100_000
+SPEED_MIN_SECONDS = 0.02
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +143,8 @@ class Engine:
         self._nodes = 0
         self._budget = 0
         self._probcut = 0  # the selective level of the current pass (0: none)
+        self._solve_nps: float | None = None  # measured speeds (nodes per wall second)
+        self._search_nps: float | None = None
 
     # ---- control ------------------------------------------------------------------
     def stop(self) -> None:
@@ -148,31 +167,39 @@ class Engine:
         hash_clear(self._keys, self._vals)
 
     # ---- public API ----------------------------------------------------------------
-    def analyse(self, board: Board, limit: Limit | None = None, *, multipv: int = 1) -> Analysis:
+    def analyse(self, board: Board, limit: Limit | None = None, *, multipv: int = 1,
+                budget: Budget | None = None) -> Analysis:
         """Search ``board`` within ``limit``; the score is from the side to move.
 
-        ``multipv > 1`` scores that many best moves (each searched with a full window)."""
+        ``multipv > 1`` scores that many best moves (each searched with a full window).
+        ``budget`` (seconds from now) stops the search at its hard limit and starts no
+        iteration that is not expected to finish within its target; the result is the
+        deepest finished iteration's (``depth`` 0: stopped before the first)."""
         limit = limit or Limit()
-        return self._run(board, limit, multipv=multipv, mode="midgame")
+        return self._run(board, limit, multipv=multipv, mode="midgame", budget=budget)
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         """Choose a move for the side to move."""
         analysis = self.analyse(board, limit)
         return PlayResult(analysis.move, analysis)
 
-    def solve(self, board: Board, mode: str = "exact", limit: Limit | None = None) -> Analysis:
+    def solve(self, board: Board, mode: str = "exact", limit: Limit | None = None, *,
+              budget: Budget | None = None) -> Analysis:
         """Perfect play: the exact score (``'exact'``) or only win/loss/draw (``'wld'``,
-        score -1/0/+1), from the side to move. ``limit`` may bound time or nodes."""
+        score -1/0/+1), from the side to move. ``limit`` may bound time or nodes;
+        ``budget``'s hard limit stops it too (a stopped solve answers its presearch's move,
+        ``exact`` False)."""
         if mode not in MODES:
             raise InvalidOptionError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         limit = Limit(depth=64, time=limit.time, nodes=limit.nodes) if limit else Limit(depth=64)
-        return self._run(board, limit, multipv=1, mode=mode)
+        return self._run(board, limit, multipv=1, mode=mode, budget=budget)
 
-    def hints(self, board: Board, limit: Limit | None = None) -> list[MoveScore]:
+    def hints(self, board: Board, limit: Limit | None = None, *,
+              budget: Budget | None = None) -> list[MoveScore]:
         """Every legal move with its score (side to move), best first."""
         limit = limit or Limit()
         n = max(1, len(board.legal_moves))
-        return list(self._run(board, limit, multipv=n, mode="midgame").lines)
+        return list(self._run(board, limit, multipv=n, mode="midgame", budget=budget).lines)
 
     def play_level(self, board: Board, number: int) -> PlayResult:
         """Play at a level of :data:`~hasamigo.engine.limits.LEVELS` (1 weakest)."""
@@ -185,6 +212,39 @@ class Engine:
         else:
             analysis = self.analyse(board, Limit(depth=lv.depth))
         return PlayResult(analysis.move, analysis)
+
+    def play_timed(self, board: Board, budget: Budget, *, depth: int = 64, exact_from: int = 64,
+                   wld_from: int = 64) -> PlayResult:
+        """Choose a move on a clock: ``budget`` is this move's time from now (see
+        :mod:`hasamigo.engine.timing`). ``depth``, ``exact_from`` and ``wld_from`` bound it
+        as a level does (:meth:`play_level`): the budget can cut them short, never extend
+        them. A perfect solve (exact first, else win/loss/draw) is started only when its
+        estimate fits the target; otherwise iterative deepening goes as deep as fits. An
+        urgent budget (or one used up before the first iteration) gets the best one-ply
+        move at once."""
+        empties = board.empties.bit_count()
+        if budget.urgent:
+            analysis = self.analyse(board, Limit(depth=1))
+        elif empties <= exact_from and fits(self.solve_estimate(empties, "exact"), budget):
+            analysis = self.solve(board, "exact", budget=budget)
+        elif empties <= wld_from and fits(self.solve_estimate(empties, "wld"), budget):
+            analysis = self.solve(board, "wld", budget=budget)
+        else:
+            analysis = self.analyse(board, Limit(depth=max(1, min(depth, 64))), budget=budget)
+        if analysis.depth == 0:  # stopped before the first iteration finished
+            analysis = self.analyse(board, Limit(depth=1))
+        return PlayResult(analysis.move, analysis)
+
+    def solve_estimate(self, empties: int, mode: str = "exact") -> float:
+        """Estimated seconds of a perfect solve (``'exact'`` or ``'wld'``) at ``empties``
+        on this engine: the cost model of :func:`~hasamigo.engine.timing.solve_nodes` at
+        the speed this engine last measured (its solves', else its searches' scaled, else a
+        default)."""
+        nps = self._solve_nps
+        if nps is None:
+            nps = (SOLVE_NPS if self._search_nps is None
+                   else self._search_nps * SOLVE_NPS_PER_SEARCH_NPS)
+        return solve_seconds(empties, mode, nps)
 
     def evaluate(self, board: Board) -> int:
         """The static evaluation of ``board`` for the side to move (discs)."""
@@ -235,7 +295,8 @@ class Engine:
                     break
         return best, scores
 
-    def _run(self, board: Board, limit: Limit, *, multipv: int, mode: str) -> Analysis:
+    def _run(self, board: Board, limit: Limit, *, multipv: int, mode: str,
+             budget: Budget | None = None) -> Analysis:
         p, o, mask = _pair(board)
         if not self._lock.acquire(blocking=False):
             raise RuntimeError("this engine is already searching (use one engine per thread)")
@@ -245,18 +306,39 @@ class Engine:
             self._date = (self._date + 1) % 30000
             self._nodes = 0
             self._budget = limit.nodes or 0
-            if limit.time is not None:
-                timer = threading.Timer(limit.time, self.stop)
-                timer.daemon = True
-                timer.start()
-            return self._iterate(p, o, mask, board, limit, multipv, mode)
+            seconds = limit.time
+            if budget is not None:
+                seconds = budget.hard if seconds is None else min(seconds, budget.hard)
+            if seconds is not None:
+                if seconds <= 0:
+                    self._stop[0] = 1
+                else:
+                    timer = threading.Timer(seconds, self.stop)
+                    timer.daemon = True
+                    timer.start()
+            analysis = self._iterate(p, o, mask, board, limit, multipv, mode, budget)
         finally:
             if timer is not None:
                 timer.cancel()
             self._lock.release()
+        self._measure(analysis, mode)
+        return analysis
+
+    def _measure(self, analysis: Analysis, mode: str) -> None:
+        """Keep a running mean of this engine's speed (solver and search apart): the
+        solver's cost estimate uses it, so that a loaded machine solves later."""
+        if analysis.nodes < SPEED_MIN_NODES or analysis.seconds < SPEED_MIN_SECONDS:
+            return
+        nps = analysis.nps
+        if mode == "midgame":
+            old = self._search_nps
+            self._search_nps = nps if old is None else (old + nps) / 2
+        else:
+            old = self._solve_nps
+            self._solve_nps = nps if old is None else (old + nps) / 2
 
     def _iterate(self, p: int, o: int, mask: int, board: Board, limit: Limit,
-                 multipv: int, mode: str) -> Analysis:
+                 multipv: int, mode: str, budget: Budget | None = None) -> Analysis:
         t0 = time.perf_counter()
         empties = (mask & ~(p | o)).bit_count()
         moves = list(bits(int(_legal(p, o, mask))))
@@ -288,8 +370,16 @@ class Engine:
         done: tuple[int, int, list[tuple[int, int]]] | None = None  # depth, score, scores
         done_exact = False  # the last finished pass searched to the end without cuts
         prev_score = 0
+        durations: list[float] = []  # of the finished iterations (for the budget's rule)
         for depth, selective in zip(depths, levels, strict=True):
             exact = depth >= empties and selective == 0
+            if budget is not None and mode == "midgame" and done is not None:
+                # start only an iteration expected to end within the target
+                expected = (self.solve_estimate(empties) if exact
+                            else next_iteration(durations))
+                if time.perf_counter() - t0 + expected > budget.target:
+                    break
+            started = time.perf_counter()
             self._probcut = selective
             try:
                 if exact and mode == "wld":
@@ -315,13 +405,14 @@ class Engine:
             done = (depth, score, scores)
             done_exact = exact
             prev_score = score
+            durations.append(time.perf_counter() - started)
             if limit.time is not None and time.perf_counter() - t0 > 0.4 * limit.time:
                 break  # the next iteration would not finish in time
         seconds = time.perf_counter() - t0
         if done is None:  # stopped before one iteration: the first ordered move, unscored
             sq = order[0]
             cp, co = child_position(np.uint64(p), np.uint64(o), sq)
-            v = -int(evaluate_entry(cp, co, np.uint64(mask), self._params))
+            v = -int(evaluate_entry(np.uint64(cp), np.uint64(co), np.uint64(mask), self._params))
             done = (0, v, [(v, sq)])
         depth, score, scores = done
         exact = depth >= empties and done_exact

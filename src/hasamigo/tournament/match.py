@@ -6,6 +6,14 @@ from the match seed and ``i`` alone, and the players are made afresh for each ga
 results are the same whatever the number of worker processes. Results use the official
 score (:meth:`hasamigo.Board.outcome`: empties to the winner).
 
+**On a clock** (``clock`` seconds a side) each side's time is a real :class:`Clock` over
+the real time, charged as the game's controller charges it: from the offer of the turn
+to the move. Each program gets a copy, as the web server gives it one, and manages its
+time (:mod:`hasamigo.engine.timing`). A side whose flag falls loses on time: the opponent
+(a program) claims at once, and the game counts as the 33–31 time-out win
+(:func:`hasamigo.game.result.timeout_win`). The kernels are loaded (or compiled) before
+the clock starts, as the server does. Timing makes such games differ from run to run.
+
 >>> elo_difference(0.5)
 0.0
 >>> round(elo_difference(0.75), 1)
@@ -17,6 +25,8 @@ from __future__ import annotations
 import math
 import os
 import random
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -27,11 +37,15 @@ from hasamigo.board import Board, Outcome
 from hasamigo.engine.players import make_player
 from hasamigo.engine.players.base import Player
 from hasamigo.errors import ParseError
+from hasamigo.game.clock import Clock, TimeSource
+from hasamigo.game.result import timeout_win
 from hasamigo.move import BLACK, WHITE, Color, Move
 from hasamigo.notation.record import GameRecord
 from hasamigo.notation.transcript import read_transcripts
 
 Z95 = 1.959963984540054
+WARM_UP_SECONDS = 5.0  # the clock of the throw-away player that loads the kernels ...
+WARM_UP_EMPTIES = 14  # ... and the empties of its position near the end
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -47,6 +61,18 @@ class GameResult:
     reasons: tuple[str | None, ...]
     a_color: Color
     outcome: Outcome
+    #: On a clock: the side whose flag fell (the game ended there, 33–31 to the other) ...
+    time_loss: Color | None = None
+    #: ... and the seconds charged for each of ``moves`` (empty without a clock).
+    seconds: tuple[float, ...] = ()
+
+    @property
+    def a_lost_on_time(self) -> bool:
+        return self.time_loss is self.a_color
+
+    @property
+    def b_lost_on_time(self) -> bool:
+        return self.time_loss is not None and self.time_loss is not self.a_color
 
     @property
     def a_points(self) -> float:
@@ -65,8 +91,11 @@ class GameResult:
 
 
 def play_game(black: Player, white: Player, opening: Sequence[Move] = (), *, index: int = 0,
-              a_color: Color = BLACK) -> GameResult:
-    """Play ``opening`` then let the players move until the game ends."""
+              a_color: Color = BLACK, clock: float | None = None,
+              time_source: TimeSource = time.monotonic) -> GameResult:
+    """Play ``opening`` then let the players move until the game ends; with ``clock``,
+    each side has that many seconds for its moves (measured by ``time_source``) and a
+    side whose flag falls loses on time."""
     board = Board()
     for move in opening:
         board.push(move)
@@ -75,17 +104,80 @@ def play_game(black: Player, white: Player, opening: Sequence[Move] = (), *, ind
     moves: list[Move] = []
     kinds: list[str] = []
     reasons: list[str | None] = []
+    seconds: list[float] = []
+    timer = None if clock is None else Clock(clock, time_source=time_source)
+    time_loss: Color | None = None
+    if timer is not None and not board.is_game_over():
+        timer.start(board.turn)
     while not board.is_game_over():
-        player = black if board.turn is BLACK else white
-        move = player.choose(board)
+        color = board.turn
+        player = black if color is BLACK else white
+        if timer is None:
+            move = player.choose(board)
+        else:
+            move = _timed_choice(player, board, timer, time_source)
+            seconds.append(timer.press(color))
+            if timer.remaining(color) <= 0:  # the opponent claims the fallen flag
+                seconds.pop()
+                time_loss = color
+                break
         board.push(move)
         moves.append(move)
         kinds.append(player.last_kind)
         reasons.append(player.last_reason)
-    outcome = board.outcome()
-    assert outcome is not None
+    if timer is not None:
+        timer.stop()
+    if time_loss is None:
+        outcome = board.outcome()
+        assert outcome is not None
+    else:
+        outcome = _timeout_outcome(board, time_loss.other)
     return GameResult(index, tuple(opening), tuple(moves), tuple(kinds), tuple(reasons), a_color,
-                      outcome)
+                      outcome, time_loss, tuple(seconds))
+
+
+def _timed_choice(player: Player, board: Board, clock: Clock, time_source: TimeSource) -> Move:
+    """``player``'s move on a copy of ``clock`` (as the server hands a program its clock);
+    when its flag falls the player is stopped (its answer will not count anyway)."""
+    color = board.turn
+    fired = threading.Event()
+
+    def flag() -> None:
+        fired.set()
+        player.cancel()
+
+    watch = threading.Timer(max(0.0, clock.remaining(color)), flag)
+    watch.daemon = True
+    watch.start()
+    try:
+        return player.choose(board, Clock.from_state(clock.state(), time_source=time_source))
+    finally:
+        watch.cancel()
+        if fired.is_set():
+            player.resume()
+
+
+def _timeout_outcome(board: Board, winner: Color) -> Outcome:
+    """The counts of a game won on time (33–31), with the discs left on ``board``."""
+    result = timeout_win(winner, squares=board.square_count())
+    black, white = board.counts()
+    return Outcome(result.black, result.white, black, white, winner)
+
+
+def warm_up(spec: str) -> None:
+    """Load (the first time: compile) the kernels ``spec`` uses, so that a game on a clock
+    does not charge them to the first moves: a throw-away player of that spec moves once
+    at the start and once near the end (the solvers' kernels), on a clock of its own."""
+    near_end = Board()
+    rng = random.Random(0)
+    while near_end.empties.bit_count() > WARM_UP_EMPTIES and not near_end.is_game_over():
+        near_end.push(rng.choice(list(near_end.legal_moves)))
+    for position in (Board(), near_end):
+        if position.is_game_over() or not position.legal_moves_mask():
+            continue
+        clock = Clock(WARM_UP_SECONDS)
+        clock.start(position.turn)
+        make_player(spec, seed=0).choose(position, clock)
 
 
 def game_seed(match_seed: int, index: int) -> int:
@@ -126,23 +218,33 @@ class GameTask:
     b: str
     opening: tuple[Move, ...]
     seed: int
+    clock: float | None = None  # seconds a side
 
     @property
     def a_color(self) -> Color:
         return BLACK if self.index % 2 == 0 else WHITE
 
 
+_WARM: set[str] = set()  # the specs whose kernels this process has loaded
+
+
 def run_task(task: GameTask) -> GameResult:
     """Play one game of a match (the unit of work of the process pool)."""
+    if task.clock is not None:
+        for spec in (task.a, task.b):
+            if spec not in _WARM:
+                warm_up(spec)
+                _WARM.add(spec)
     a = make_player(task.a, seed=task.seed)
     b = make_player(task.b, seed=task.seed + 1)
     black, white = (a, b) if task.a_color is BLACK else (b, a)
-    return play_game(black, white, task.opening, index=task.index, a_color=task.a_color)
+    return play_game(black, white, task.opening, index=task.index, a_color=task.a_color,
+                     clock=task.clock)
 
 
 def match_tasks(a: str, b: str, games: int, *, seed: int = 0,
                 openings: Sequence[Sequence[Move]] | None = None,
-                random_plies: int = 0) -> list[GameTask]:
+                random_plies: int = 0, clock: float | None = None) -> list[GameTask]:
     """The games of a match, in order. Openings are taken in a seeded shuffled order."""
     order: list[tuple[Move, ...]] = [tuple(o) for o in openings] if openings else []
     random.Random(f"hasamigo-openings:{seed}").shuffle(order)
@@ -155,7 +257,7 @@ def match_tasks(a: str, b: str, games: int, *, seed: int = 0,
             opening = random_opening(random_plies, game_seed(seed, 2 * pair))
         else:
             opening = ()
-        tasks.append(GameTask(index, a, b, opening, game_seed(seed, index)))
+        tasks.append(GameTask(index, a, b, opening, game_seed(seed, index), clock))
     return tasks
 
 
@@ -198,6 +300,7 @@ class MatchSummary:
     a: str
     b: str
     results: list[GameResult] = field(default_factory=list)
+    clock: float | None = None  # seconds a side, if the games were played on a clock
 
     @property
     def games(self) -> int:
@@ -224,6 +327,14 @@ class MatchSummary:
         return sum(r.b_discs for r in self.results)
 
     @property
+    def a_time_losses(self) -> int:
+        return sum(r.a_lost_on_time for r in self.results)
+
+    @property
+    def b_time_losses(self) -> int:
+        return sum(r.b_lost_on_time for r in self.results)
+
+    @property
     def a_score_pct(self) -> float:
         if not self.results:
             return 0.0
@@ -238,8 +349,9 @@ class MatchSummary:
         return elo_interval(self.a_wins, self.draws, self.b_wins)
 
     def as_json(self) -> dict[str, object]:
+        """The summary for ``--json``; ``time_losses: {a, b}`` only on a clock."""
         low, high = self.elo_ci95
-        return {
+        out: dict[str, object] = {
             "a": self.a,
             "b": self.b,
             "games": self.games,
@@ -251,14 +363,20 @@ class MatchSummary:
             "elo_ci95": [None if low is None else round(low, 1),
                          None if high is None else round(high, 1)],
         }
+        if self.clock is not None:
+            out["time_losses"] = {"a": self.a_time_losses, "b": self.b_time_losses}
+        return out
 
     def records(self) -> list[GameRecord]:
         """The games as records (GGF-ready), in game order."""
         out = []
         for r in sorted(self.results, key=lambda r: r.index):
             black, white = (self.a, self.b) if r.a_color is BLACK else (self.b, self.a)
+            event = f"hasamigo match game {r.index + 1}"
+            if r.time_loss is not None:  # the moves stop where the flag fell
+                event += f", {r.time_loss} lost on time"
             out.append(GameRecord(moves=[*r.opening, *r.moves], black=black, white=white,
-                                  event=f"hasamigo match game {r.index + 1}",
+                                  event=event,
                                   recorded_score=r.outcome.black))
         return out
 
@@ -266,13 +384,16 @@ class MatchSummary:
 def run_match(a: str, b: str, games: int, *, seed: int = 0,
               openings: Sequence[Sequence[Move]] | None = None, random_plies: int = 0,
               jobs: int = 1, on_result: Callable[[GameResult], None] | None = None,
-              out: str | os.PathLike[str] | None = None) -> MatchSummary:
+              out: str | os.PathLike[str] | None = None,
+              clock: float | None = None) -> MatchSummary:
     """Play a match of ``games`` games between the specs ``a`` and ``b`` (see
-    :func:`~hasamigo.engine.players.make_player`); optionally save every game to ``out``."""
+    :func:`~hasamigo.engine.players.make_player`); optionally save every game to ``out``.
+    ``clock``: seconds a side for each game (each worker process keeps its own clocks)."""
     make_player(a)  # bad specs fail here, before any process starts
     make_player(b)
-    tasks = match_tasks(a, b, games, seed=seed, openings=openings, random_plies=random_plies)
-    summary = MatchSummary(a, b)
+    tasks = match_tasks(a, b, games, seed=seed, openings=openings, random_plies=random_plies,
+                        clock=clock)
+    summary = MatchSummary(a, b, clock=clock)
     for result in run_tasks(tasks, run_task, jobs=jobs):
         summary.results.append(result)
         if on_result is not None:

@@ -4,6 +4,10 @@ programs, our entertainer, the strong engine's levels and a mode that tries to l
 Specs for :func:`make_player`: ``random``, ``greedy``, ``victory``, ``amusement``,
 ``entertainer``, ``engine:N`` (N = 1 .. MAX_LEVEL, or ``engine:top``), ``weakest``.
 
+``choose(board, clock)`` takes the game's clock (the player's own copy): on it every
+program manages its time by the one rule of :mod:`hasamigo.engine.timing` and never moves
+after its flag fell; without one (``None``) each plays exactly as it always has.
+
 >>> from hasamigo import Board
 >>> player = make_player("victory", seed=7)
 >>> board = Board()

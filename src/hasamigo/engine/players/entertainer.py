@@ -27,6 +27,15 @@ it as the bound measures it and never plays an ordinary move beyond the bound.
    person's last move moved it by :data:`SWING_MIN` discs or more), between moves
    :data:`SURPRISE_WINDOW`, the largest expected concession that still lands near the
    target, rather than the plain worst move.
+
+**On a clock** it plans within the move's budget (:mod:`hasamigo.engine.timing`): the reply
+searches follow :data:`REPLY_PLANS`, the normal plan first; when the searches done so far
+say the rest will not fit the budget, it starts again with the next, shallower plan (one
+plan for all candidates, so their expected scores stay comparable). If even the last plan
+runs out of time it chooses among the candidates already scored (the most natural are
+scored first), and with no time at all it plays the best move of the naturalness search
+(natural by definition), or, in the last hundredths of a second, the engine's best
+one-ply move. Without a clock it always follows the normal plan.
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hasamigo.board import Board
-from hasamigo.engine import Engine, Limit
+from hasamigo.engine import Engine, Limit, MoveScore
 from hasamigo.engine.players.base import (
     EXPECTATION,
     NORMAL,
@@ -51,6 +60,7 @@ from hasamigo.engine.players.naturalness import (
 )
 from hasamigo.engine.players.opponent_model import FEATURES, ReplyModel, reply_features
 from hasamigo.engine.players.paper import hands_corner
+from hasamigo.engine.timing import Budget, MoveTime
 from hasamigo.game.clock import Clock
 from hasamigo.move import BLACK, Move
 from hasamigo.squares import square_name
@@ -67,6 +77,11 @@ GIFT_SLACK = 4
 GIFT_FROM = 16
 SWING_MIN = 8
 SURPRISE_WINDOW = (20, 45)
+#: Reply searches under a clock, the normal plan first: (plies, exact from empties).
+REPLY_PLANS: tuple[tuple[int, int], ...] = (
+    (REPLY_DEPTH, EXACT_EMPTIES), (4, 12), (2, 10), (1, 0))
+#: Under a clock, the share of the move's target a reading of an unforeseen move may take.
+OBSERVE_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +127,8 @@ class EntertainerPlayer(Player):
         self._seen_ply = 0  # the game's moves up to here have been read
         self._foreseen: dict[int, Reply] = {}  # ply of the person's move -> their options
         self._after_last: int | None = None  # its score right after its previous move
+        # seconds per reply search of each midgame plan (exact ones depend on the empties)
+        self._plan_costs: dict[int, float] = {}
         self.corner_given = False
         self.surprise_done = False
         self._engine.clear()
@@ -130,7 +147,7 @@ class EntertainerPlayer(Player):
         low, high = AIMLESS_INFO
         return min(1.0, max(0.0, (high - self.model.information()) / (high - low)))
 
-    def _observe(self, board: Board) -> None:
+    def _observe(self, board: Board, timer: MoveTime | None = None) -> None:
         # from the first move of the game on its first turn: one made for a game in progress
         # (a restarted server, a position set up by hand) still learns the person's moves
         new = board.move_stack[self._seen_ply:]
@@ -142,7 +159,13 @@ class EntertainerPlayer(Player):
             if work.turn is me:
                 self._recall_gift(work, move)
             elif not work.in_placement_phase() and len(work.legal_moves) > 1:
-                reply = self._foreseen.get(work.ply) or self._replies(work)
+                reply = self._foreseen.get(work.ply)
+                if reply is None:
+                    reply = self._replies(work) if timer is None else self._read_replies(
+                        work, timer)
+                if reply is None:  # no time to read this move: the model goes without it
+                    work.push(move)
+                    continue
                 chosen = reply.moves.index(move)
                 self.model.observe(reply.features, chosen)
                 self.opponent_losses.append(max(reply.scores) - reply.scores[chosen])
@@ -174,17 +197,54 @@ class EntertainerPlayer(Player):
         empties = board.empties.bit_count()
         depth = empties if empties <= EXACT_EMPTIES else REPLY_DEPTH
         lines = self._engine.hints(board, Limit(depth=depth))
+        return self._reply(board, lines)
+
+    def _read_replies(self, board: Board, timer: MoveTime) -> Reply | None:
+        """The options the person had at a move it did not foresee (its first turn, a
+        restart): by the normal plan within half of what is left of the move's target,
+        else by the quickest plan."""
+        reply = self._timed_replies(board, REPLY_PLANS[0], timer, share=OBSERVE_SHARE)
+        if reply is None:
+            reply = self._timed_replies(board, REPLY_PLANS[-1], timer)
+        return reply
+
+    def _timed_replies(self, board: Board, plan: tuple[int, int], timer: MoveTime,
+                       share: float | None = None) -> Reply | None:
+        """:meth:`_replies` by ``plan`` (plies, exact from), stopped by the move's budget
+        (or ``share`` of what is left of its target): ``None`` when it could not finish."""
+        plies, exact_from = plan
+        empties = board.empties.bit_count()
+        depth = empties if empties <= exact_from else plies
+        budget = timer.left()
+        stop = budget.hard if share is None else budget.target * share
+        if budget.urgent or stop <= 0:
+            return None
+        n = max(1, len(board.legal_moves))
+        # a search the budget stops (or gives up as not expected to finish) answers a
+        # shallower iteration, whose scores are not this plan's: that counts as unfinished
+        a = self._engine.analyse(board, Limit(depth=depth), multipv=n,
+                                 budget=Budget(stop, stop))
+        if a.depth < min(depth, empties):
+            return None
+        return self._reply(board, list(a.lines))
+
+    def _reply(self, board: Board, lines: list[MoveScore]) -> Reply:
         scores = {line.move: line.score for line in lines}
         moves, x = reply_features(board, scores)
         values = [scores[m] for m in moves]
         return Reply(moves, x, values, -self.model.expected(x, values))
 
-    def _expected(self, board: Board, move: Move) -> Reply:
+    def _expected(self, board: Board, move: Move,
+                  timed: tuple[tuple[int, int], MoveTime] | None = None) -> Reply | None:
+        """The person's options after ``move``; ``timed``: by a plan within the move's
+        budget (``None`` when it ran out)."""
         me = board.turn
         board.push(move)
         try:
             outcome = board.outcome()
             if outcome is None:
+                if timed is not None:
+                    return self._timed_replies(board, *timed)
                 return self._replies(board)
             diff = outcome.disc_difference
             return Reply([], np.zeros((0, len(FEATURES))), [],
@@ -194,11 +254,27 @@ class EntertainerPlayer(Player):
 
     # ---- choosing ---------------------------------------------------------------------
     def _choose(self, board: Board, clock: Clock | None) -> Move:
-        self._observe(board)
+        # its costliest moves are the first with exact replies: the endgame's share from there
+        timer = None if clock is None else MoveTime(clock, board.turn, board.empties.bit_count(),
+                                                    solve_from=EXACT_EMPTIES)
+        if timer is not None and timer.left().urgent:
+            return self._hurry(board, None)
+        self._observe(board, timer)
         natural = move_scores(board)
         best_natural = max(natural.values())
         loss = {m: best_natural - s for m, s in natural.items()}
-        replies = {m: self._expected(board, m) for m in natural if loss[m] <= GIFT_LOSS_CAP}
+        if timer is None:
+            replies: dict[Move, Reply] = {}
+            for m in natural:
+                if loss[m] <= GIFT_LOSS_CAP:
+                    reply = self._expected(board, m)
+                    assert reply is not None  # untimed searches always finish
+                    replies[m] = reply
+        else:
+            replies = self._planned_replies(board, [m for m in natural
+                                                    if loss[m] <= GIFT_LOSS_CAP], timer)
+            if not any(loss[m] <= NATURAL_LOSS_CAP for m in replies):
+                return self._hurry(board, natural)
         value = {m: r.expected for m, r in replies.items()}
         allowed = [m for m in replies if loss[m] <= NATURAL_LOSS_CAP]
         best = max(value[m] for m in allowed)
@@ -216,6 +292,56 @@ class EntertainerPlayer(Player):
         self.last_plan = Plan(move_number(board), target, best, value[move], loss[move])
         self._after_last = natural[move]
         self._foreseen = {board.ply + 1: replies[move]} if replies[move].moves else {}
+        return move
+
+    def _planned_replies(self, board: Board, candidates: list[Move], timer: MoveTime
+                         ) -> dict[Move, Reply]:
+        """Each candidate's foreseen replies by the deepest plan of :data:`REPLY_PLANS`
+        expected to fit the move's budget; the candidates scored before the time ran out
+        if none does (``candidates`` come most natural first)."""
+        empties = board.empties.bit_count() - 1  # the reply positions'
+        replies: dict[Move, Reply] = {}
+        for index, plan in enumerate(REPLY_PLANS):
+            last = index == len(REPLY_PLANS) - 1
+            key = index if empties > plan[1] else None
+            known = None if key is None else self._plan_costs.get(key)
+            if not last and known is not None and known * len(candidates) > timer.left().target:
+                continue  # this plan took too long before: a shallower one at once
+            replies = {}
+            started = timer.elapsed()
+            for number, move in enumerate(candidates, 1):
+                reply = self._expected(board, move, (plan, timer))
+                if reply is None:
+                    break
+                replies[move] = reply
+                spent = timer.elapsed() - started
+                rest = spent / number * (len(candidates) - number)
+                if not last and rest > timer.left().target:
+                    break  # the rest would not fit: start again with a shallower plan
+            finished = len(replies) == len(candidates) or last
+            if replies and key is not None:  # what this plan costs, for the next moves
+                cost = (timer.elapsed() - started) / len(replies)
+                old = self._plan_costs.get(key)
+                self._plan_costs[key] = (cost if old is None else
+                                         (old + cost) / 2 if finished else max(old, cost))
+            if finished:
+                return replies
+        return replies
+
+    def _hurry(self, board: Board, natural: dict[Move, int] | None) -> Move:
+        """The best move by the naturalness search (``natural``), or without it the
+        engine's best one-ply move: for a move with (almost) no time left."""
+        if natural is None:
+            move = self._engine.analyse(board, Limit(depth=1)).move
+            why = "no time: the best one-ply move"
+        else:
+            move = max(natural, key=lambda m: (natural[m], -(m.square or 0)))
+            why = "little time: the best move by the naturalness search"
+        self.explain(why, NORMAL)
+        score = float(natural[move]) if natural is not None else 0.0
+        self.last_plan = Plan(move_number(board), self.target, score, score, 0)
+        self._after_last = natural[move] if natural is not None else None
+        self._foreseen = {}
         return move
 
     def _gift(self, board: Board, value: dict[Move, float], loss: dict[Move, int],

@@ -5,6 +5,11 @@ move with the engine and plays the one worst for itself, exactly from
 :data:`WEAKEST_EXACT_EMPTIES` empties. (The engine's scores assume both sides then play
 their best; a search in which the weakest side also keeps losing afterwards would lose by
 more, but this is already a reliable loser.)
+
+On a clock both manage their time through :mod:`hasamigo.engine.timing`: a level becomes
+"at most this depth, perfect from at most these empties" (the budget may cut it short,
+never extend it); the weakest mode deepens its search of every move only as far as the
+budget allows (exact near the end only when that fits).
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ import numbers
 
 from hasamigo.board import Board
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
+from hasamigo.engine.limits import level as level_of
 from hasamigo.engine.players.base import Player
+from hasamigo.engine.timing import MoveTime
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.game.clock import Clock
 from hasamigo.move import Move
@@ -44,7 +51,14 @@ class EnginePlayer(Player):
         return [self.engine]
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
-        result = self.engine.play_level(board, self.level)
+        if clock is None:
+            result = self.engine.play_level(board, self.level)
+        else:
+            lv = level_of(self.level)
+            timer = MoveTime(clock, board.turn, board.empties.bit_count(),
+                             solve_from=lv.wld_from)
+            result = self.engine.play_timed(board, timer.left(), depth=lv.depth,
+                                            exact_from=lv.exact_from, wld_from=lv.wld_from)
         a = result.analysis
         how = "exact" if a.exact else f"depth {a.depth}"
         self.explain(f"engine level {self.level}: {how}, score {a.score:+d}")
@@ -67,7 +81,18 @@ class WeakestPlayer(Player):
         empties = board.empties.bit_count()
         exact = empties <= WEAKEST_EXACT_EMPTIES
         depth = empties if exact else WEAKEST_DEPTH
-        lines = self.engine.hints(board, Limit(depth=depth))
+        if clock is None:
+            lines = self.engine.hints(board, Limit(depth=depth))
+        else:
+            budget = MoveTime(clock, board.turn, empties,
+                              solve_from=WEAKEST_EXACT_EMPTIES).left()
+            n = max(1, len(board.legal_moves))
+            a = self.engine.analyse(board, Limit(depth=1 if budget.urgent else depth),
+                                    multipv=n, budget=None if budget.urgent else budget)
+            if a.depth == 0:  # stopped before one iteration: the one-ply scores at once
+                a = self.engine.analyse(board, Limit(depth=1), multipv=n)
+            lines = list(a.lines)
+            exact, depth = a.exact, a.depth
         worst = min(line.score for line in lines)
         moves = sorted((line.move for line in lines if line.score == worst),
                        key=lambda m: -1 if m.square is None else m.square)
