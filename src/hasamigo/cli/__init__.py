@@ -66,4 +66,6 @@ from hasamigo.cli import core as _core  # noqa: E402,F401
 from hasamigo.cli import engine as _engine  # noqa: E402,F401
 from hasamigo.cli import match as _match  # noqa: E402,F401
 from hasamigo.cli import play as _play  # noqa: E402,F401
+from hasamigo.cli import record as _record  # noqa: E402,F401
+from hasamigo.cli import tournament as _tournament  # noqa: E402,F401
 from hasamigo.cli import web as _web  # noqa: E402,F401

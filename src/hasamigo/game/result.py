@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass
 
 from hasamigo.board import Board, Outcome
+from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.move import BLACK, WHITE, Color
 
 
@@ -116,6 +117,37 @@ def resignation(loser: Color, *, squares: int = 64) -> GameResult:
     return GameResult(black, white, loser.other, Termination.RESIGNATION)
 
 
+def result_card(black: int, white: int, *, squares: int = 64) -> GameResult:
+    """The result written on a result card (対戦カード, JOF rule 18): both disc counts.
+
+    Counts that do not add up to the board's squares are read **to the winner's
+    disadvantage**: more than the board holds reduces the winner's count, fewer gives the
+    missing discs to the loser. A card whose counts are equal is a draw (a 64-square board:
+    32–32).
+
+    >>> str(result_card(35, 30)), str(result_card(33, 29)), str(result_card(33, 32))
+    ('34–30', '33–31', '32–32')
+    """
+    for count in (black, white):
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= squares:
+            raise InvalidOptionError(f"a disc count on a card is 0 to {squares}, "
+                                     f"not {shown(count)}")
+    if black == white:
+        half = squares // 2
+        return GameResult(half, squares - half, None)
+    winner = BLACK if black > white else WHITE
+    mine, theirs = (black, white) if winner is BLACK else (white, black)
+    if mine + theirs > squares:
+        mine = squares - theirs
+    elif mine + theirs < squares:
+        theirs = squares - mine
+    if mine <= theirs:
+        half = squares // 2
+        return GameResult(half, squares - half, None)
+    b, w = _split(winner, mine, theirs)
+    return GameResult(b, w, winner)
+
+
 __all__ = [
     "WHITE",
     "GameResult",
@@ -124,5 +156,6 @@ __all__ = [
     "forfeit",
     "playout_result",
     "resignation",
+    "result_card",
     "timeout_win",
 ]

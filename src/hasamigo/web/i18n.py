@@ -7,6 +7,9 @@ from typing import Literal
 
 from fastapi import Request
 
+from hasamigo.web.i18n_record import STRINGS as _record_strings
+from hasamigo.web.i18n_tournament import STRINGS as _tournament_strings
+
 Lang = Literal["en", "ja"]
 LANGS: tuple[Lang, ...] = ("en", "ja")
 
@@ -237,6 +240,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lang.other": ("日本語", "English"),
     "connection": ("Reconnecting…", "再接続中…"),
 }
+
+
+# Areas keep their text in modules of their own, merged here (keys are prefixed by area).
+for _area in (_record_strings, _tournament_strings):
+    _clash = set(_area) & set(STRINGS)
+    if _clash:  # pragma: no cover - a programming error, caught by any test
+        raise RuntimeError(f"interface text keys defined twice: {sorted(_clash)}")
+    STRINGS.update(_area)
 
 
 def language_of(request: Request) -> Lang:
