@@ -15,6 +15,15 @@ acceptance of the result. :meth:`GameController.observe` appends what the passin
 time brings: a play-out that ran out of time, and the claims programs (and people who
 asked for "claim flags for me") make as soon as a flag is down.
 
+Games played **over the board** are declared with :meth:`GameController.declare_over_the_board`;
+the players press the clock (:meth:`~GameController.press`), a late player's time runs
+(:meth:`~GameController.absent`, :meth:`~GameController.arrive`,
+:meth:`~GameController.late_forfeit`), illegal moves are claimed on the clock
+(:meth:`~GameController.claim_illegal`), moves are entered as played, faults and all
+(:meth:`~GameController.enter`; then :meth:`~GameController.correct_entry` or
+:meth:`~GameController.keep_board`), and the result card is handed in
+(:meth:`~GameController.hand_in_card`). The rules are the fold's (:mod:`hasamigo.game.state`).
+
 It never runs a program and never sleeps: a front-end asks :meth:`program_to_move`, runs
 the program where it likes and hands the move back through :meth:`play`. Time comes from
 an injected source (seconds since the epoch on the server), so every clock rule is tested
@@ -39,19 +48,29 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from hasamigo.board import Board
 from hasamigo.game.clock import Clock, ClockState
+from hasamigo.game.entry import Entry, entry_from_board, entry_from_turned
 from hasamigo.game.errors import GameError, StoredGameError
 from hasamigo.game.events import (
+    Absent,
     AcceptResult,
+    Arrival,
     Claim,
+    ClockPress,
     ColourStep,
+    CorrectEntry,
     Event,
+    IllegalClaim,
+    KeepBoard,
+    LateForfeit,
     MovePlayed,
+    OverTheBoard,
     Pass,
     Resign,
+    ResultCard,
     Resume,
     StopPlayout,
     Suspend,
@@ -64,7 +83,10 @@ from hasamigo.game.result import GameResult
 from hasamigo.game.setup import COLOUR_METHODS, GameOptions, GameSetup, Participant
 from hasamigo.game.state import (
     TIMEOUT_CHOICES,
+    BoardMark,
+    DecidedFault,
     GameState,
+    PendingEntry,
     Phase,
     PlayedMove,
     apply,
@@ -73,6 +95,7 @@ from hasamigo.game.state import (
 )
 from hasamigo.move import BLACK, PASS, WHITE, Color, Move
 from hasamigo.notation.record import GameRecord
+from hasamigo.notation.transcript import write_transcript
 
 TimeSource = Callable[[], float]
 
@@ -135,7 +158,8 @@ class GameController:
         phase = state.phase
         if phase is Phase.COLOURS:
             return self._automatic_colour_step(at)
-        if phase in (Phase.PLAYING, Phase.PLAYOUT) and not state.suspended:
+        if phase in (Phase.PLAYING, Phase.PLAYOUT) and not state.suspended \
+                and state.pending is None:
             board = state.board
             if board.must_pass():
                 return Pass(board.turn, at=at)
@@ -187,7 +211,7 @@ class GameController:
         as soon as it sees its opponent's flag down; never against a side in ``busy`` (a
         program whose move is being computed: its move is completed first)."""
         state = self.state
-        if state.clock is None or state.seats is None:
+        if state.clock is None or state.seats is None or state.pending is not None:
             return None
         for flagged in (BLACK, WHITE):
             claimant = flagged.other
@@ -281,6 +305,106 @@ class GameController:
 
     def resume(self) -> list[Event]:
         return self.append(Resume(at=self.now()))
+
+    # ---- over the board ----------------------------------------------------------------
+    def declare_over_the_board(self, *, scheduled: float | None = None,
+                               byoyomi: float = 0.0) -> list[Event]:
+        """Declare the game played on a real board with a chess clock (before it begins):
+        the clock waits for the first press. ``scheduled``: the round's start, from which
+        a late player's clock runs; ``byoyomi``: seconds left at or below which a player is
+        in byo-yomi (an illegal move claimed then is a time-out)."""
+        return self.append(OverTheBoard(scheduled, float(byoyomi), at=self.now()))
+
+    def press(self, colour: Color, *, passed: bool = False) -> list[Event]:
+        """``colour`` presses its clock: its turn ends (``passed``: with a declared pass);
+        the first press, by the side that does not move first, starts the game."""
+        return self.append(ClockPress(colour, passed, at=self.now()))
+
+    def absent(self, participant: int, since: float | None = None) -> list[Event]:
+        """``participant`` is not there: their clock runs from ``since`` (default: the
+        scheduled start if it has passed, else now)."""
+        now = self.now()
+        if since is None:
+            otb = self.state.otb
+            scheduled = None if otb is None else otb.scheduled
+            since = scheduled if scheduled is not None and scheduled <= now else now
+        return self.append(Absent(participant, since, at=now))
+
+    def arrive(self, participant: int) -> list[Event]:
+        """The late ``participant`` arrives: the clock stops."""
+        return self.append(Arrival(participant, at=self.now()))
+
+    def late_forfeit(self, participant: int) -> list[Event]:
+        """The late ``participant`` chooses a forfeit loss (64–0, not rated)."""
+        return self.append(LateForfeit(participant, at=self.now()))
+
+    def claim_illegal(self, by: Color) -> list[Event]:
+        """``by`` claims on its turn that the opponent's last move was illegal."""
+        return self.append(IllegalClaim(by, at=self.now()))
+
+    def enter(self, entry: Entry) -> list[Event]:
+        """Enter a move as it was played on the board (see :mod:`hasamigo.game.entry`).
+        A faulty one waits for :meth:`correct_entry` or :meth:`keep_board`."""
+        return self.append(entry.event(self.board, self.now()))
+
+    def enter_move(self, square: int | str | None, colour: Color | None = None,
+                   turned: Iterable[int | str] | None = None, *, by: Color | None = None
+                   ) -> list[Event]:
+        """Enter "``by`` put a ``colour`` disc on ``square`` and turned ``turned``"
+        (``square=None``: a pass; ``by``: the side to move; ``colour``: ``by``'s;
+        ``turned``: what the disc brackets unless given, ``()`` for nothing)."""
+        return self.enter(entry_from_turned(self.board, square, colour, turned, by=by))
+
+    def enter_board(self, after: str, *, by: Color | None = None,
+                    square: int | str | None = None) -> list[Event]:
+        """Enter a move as the whole board after it (a board string, side optional)."""
+        return self.enter(entry_from_board(self.board, after, by=by, square=square))
+
+    def correct_entry(self) -> list[Event]:
+        """Correct the faulty move entered last: the board returns to the legal position."""
+        return self.append(CorrectEntry(at=self.now()))
+
+    def keep_board(self) -> list[Event]:
+        """Keep the faulty move entered last as the board shows it (the record marks it)."""
+        return self.append(KeepBoard(at=self.now()))
+
+    def hand_in_card(self, black: int, white: int) -> list[Event]:
+        """The signed result card: both disc counts as written (JOF rule 18)."""
+        return self.append(ResultCard(black, white, at=self.now()))
+
+    @property
+    def pending_entry(self) -> PendingEntry | None:
+        return self.state.pending
+
+    @property
+    def faults(self) -> tuple[DecidedFault, ...]:
+        return self.state.faults
+
+    @property
+    def marks(self) -> tuple[BoardMark, ...]:
+        return self.state.marks
+
+    def entered_record(self) -> dict[str, Any]:
+        """The record of a game entered as played: its moves (each legal from the
+        position before it; where the board as played was kept, ``marks`` give the
+        position the game went on from), every fault with its move number and the
+        recorder's decision, the faults awaiting one, and the result."""
+        state = self.state
+        board = state.board
+        variant = type(board)
+        result = state.result
+        return {
+            "transcript": write_transcript(board.move_stack, variant),
+            "moves": [variant.move_name(m) for m in board.move_stack],
+            "marks": [{"move_number": m.move_number, "board": m.board} for m in state.marks],
+            "faults": [f.to_json() for f in state.faults],
+            "pending": None if state.pending is None
+            else [f.to_json() for f in state.pending.faults],
+            "result": None if result is None else {
+                "black": result.black, "white": result.white,
+                "winner": None if result.winner is None else result.winner.value,
+                "termination": result.termination.name.lower(), "rated": result.rated},
+        }
 
     # ---- queries ---------------------------------------------------------------------
     @property

@@ -7,9 +7,17 @@ in seconds of the game's time source (the wall clock, seconds since the epoch, o
 server). Colours are absolute; squares are grid indices in memory and square names of the
 game's variant in JSON (``f5``; 6×6 ``a1``..``f6``).
 
-New kinds of event (late arrival, the result card, record-entry faults, study answers)
-subclass :class:`Event`, give themselves a ``kind`` and register with :func:`register`;
-fields named as below reuse the codecs, others add one to :data:`FIELD_CODECS`.
+New kinds of event (study answers, …) subclass :class:`Event`, give themselves a ``kind``
+and register with :func:`register`; fields named as below reuse the codecs, others add one
+to :data:`FIELD_CODECS`.
+
+Games played **over the board** (a real board and chess clock; the server keeps the
+record) add their own events: :class:`OverTheBoard` declares the game so, the clock is
+pressed (:class:`ClockPress`), a late player's clock runs (:class:`Absent`,
+:class:`Arrival`, :class:`LateForfeit`), an illegal move is claimed on the clock
+(:class:`IllegalClaim`), moves are entered as they were played on the board, faults and
+all (:class:`EnteredMove`), the recorder decides on a faulty one (:class:`CorrectEntry`,
+:class:`KeepBoard`), and the players sign the result card (:class:`ResultCard`).
 
 >>> from hasamigo import BLACK, Board
 >>> event = MovePlayed(BLACK, Board.parse_square("f5"), at=12.5)
@@ -167,6 +175,108 @@ class Undo(Event):
     colour: Color
 
 
+# ---- over the board ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class OverTheBoard(Event):
+    """The game is played on a real board with a chess clock: the server keeps the clock
+    and the record but the board is the players'. The clock stays stopped until the side
+    that does not move first presses it (rule 5: White); it is then driven by
+    :class:`ClockPress` alone, never by moves entered. ``scheduled``: the round's start
+    (a late player's clock runs from it); ``byoyomi``: a player with at most this many
+    seconds left is in 秒読み byo-yomi (0: only once the flag has fallen)."""
+
+    kind: ClassVar[str] = "over-the-board"
+    scheduled: float | None = None
+    byoyomi: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPress(Event):
+    """``colour`` presses its clock button: its turn ends (with a move on the board, or
+    with a declared pass when ``passed``) and the opponent's time runs. The first press
+    starts the game."""
+
+    kind: ClassVar[str] = "press"
+    colour: Color
+    passed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Absent(Event):
+    """Participant ``participant`` is not there at the start: their clock runs from
+    ``since`` (the scheduled start; rule 12)."""
+
+    kind: ClassVar[str] = "absent"
+    participant: int | None
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival(Event):
+    """The late participant arrives: the clock stops; they play on the time left (rule 13)."""
+
+    kind: ClassVar[str] = "arrival"
+    participant: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LateForfeit(Event):
+    """The late participant chooses a forfeit loss instead of playing (rule 13): 64–0,
+    not rated."""
+
+    kind: ClassVar[str] = "late-forfeit"
+    participant: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalClaim(Event):
+    """``by`` claims, on its own turn, that the opponent's last move was illegal (rule
+    6①): the turn goes back to the offender to correct it, or, when the offender was in
+    byo-yomi, the correction is followed by a time-out (rule 15)."""
+
+    kind: ClassVar[str] = "illegal-claim"
+    by: Color
+
+
+@dataclass(frozen=True, slots=True)
+class EnteredMove(Event):
+    """A move as it was played on the board: ``by`` moved, putting a disc on ``placed``
+    (``None``: a pass), and ``board`` is the cells afterwards (a board string's cells) —
+    so a wrong colour, wrong turns and displaced discs are all in the record. A legal one
+    is a move like any other; a faulty one waits for the recorder's decision."""
+
+    kind: ClassVar[str] = "entered-move"
+    by: Color
+    placed: int | None
+    board: str
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectEntry(Event):
+    """The recorder corrects the faulty move entered last: the board returns to the legal
+    position (the same square played properly, or the move withdrawn)."""
+
+    kind: ClassVar[str] = "correct-entry"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepBoard(Event):
+    """The recorder keeps the faulty move as it stands on the board (the players went on
+    unnoticed); the record marks the point."""
+
+    kind: ClassVar[str] = "keep-board"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultCard(Event):
+    """The result card (対戦カード) both players signed: the disc counts as written
+    (rule 18: counts that do not add up are read to the winner's disadvantage)."""
+
+    kind: ClassVar[str] = "result-card"
+    black: int
+    white: int
+
+
 # ---- JSON ------------------------------------------------------------------------------
 EVENT_TYPES: dict[str, type[Event]] = {}
 
@@ -180,7 +290,9 @@ def register(cls: type[Event]) -> type[Event]:
 
 
 for _cls in (ColourStep, MovePlayed, Pass, Claim, TimeoutChoice, StopPlayout, Suspend,
-             Resume, Resign, AcceptResult, UndoRequest, UndoDecline, Undo):
+             Resume, Resign, AcceptResult, UndoRequest, UndoDecline, Undo, OverTheBoard,
+             ClockPress, Absent, Arrival, LateForfeit, IllegalClaim, EnteredMove,
+             CorrectEntry, KeepBoard, ResultCard):
     register(_cls)
 
 Encoder = Callable[[Any, type[Board]], Any]
@@ -231,6 +343,38 @@ def _dec_flag(value: Any, _variant: type[Board]) -> bool:
     return value
 
 
+def _dec_optional_time(value: Any, variant: type[Board]) -> float | None:
+    return None if value is None else _dec_time(value, variant)
+
+
+def _dec_seconds(value: Any, variant: type[Board]) -> float:
+    seconds = _dec_time(value, variant)
+    if not 0 <= seconds <= 3600:
+        raise _bad("byo-yomi is 0 to 3600 seconds")
+    return seconds
+
+
+def _enc_optional_square(value: int | None, variant: type[Board]) -> str | None:
+    return None if value is None else variant.square_name(value)
+
+
+def _dec_optional_square(value: Any, variant: type[Board]) -> int | None:
+    return None if value is None else _dec_square(value, variant)
+
+
+def _dec_cells(value: Any, variant: type[Board]) -> str:
+    if not isinstance(value, str) or len(value) != variant.rows * variant.cols \
+            or set(value) - set("XO-#"):
+        raise _bad(f"a board is {variant.rows * variant.cols} cells of X, O, - and #")
+    return value
+
+
+def _dec_count(value: Any, _variant: type[Board]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 64:
+        raise _bad("a disc count is a whole number from 0 to 64")
+    return value
+
+
 #: field name -> (encode, decode) between the event's value and JSON.
 FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "at": (lambda v, _b: v, _dec_time),
@@ -243,6 +387,14 @@ FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "choice": (lambda v, _b: v, _dec_text),
     "participant": (lambda v, _b: v, _dec_participant),
     "timed_out": (lambda v, _b: v, _dec_flag),
+    "passed": (lambda v, _b: v, _dec_flag),
+    "scheduled": (lambda v, _b: v, _dec_optional_time),
+    "since": (lambda v, _b: v, _dec_time),
+    "byoyomi": (lambda v, _b: v, _dec_seconds),
+    "placed": (_enc_optional_square, _dec_optional_square),
+    "board": (lambda v, _b: v, _dec_cells),
+    "black": (lambda v, _b: v, _dec_count),
+    "white": (lambda v, _b: v, _dec_count),
 }
 
 
@@ -279,14 +431,24 @@ __all__ = [
     "COLOUR_STEPS",
     "EVENT_TYPES",
     "FIELD_CODECS",
+    "Absent",
     "AcceptResult",
+    "Arrival",
     "Claim",
+    "ClockPress",
     "ColourStep",
+    "CorrectEntry",
+    "EnteredMove",
     "Event",
     "EventFormatError",
+    "IllegalClaim",
+    "KeepBoard",
+    "LateForfeit",
     "MovePlayed",
+    "OverTheBoard",
     "Pass",
     "Resign",
+    "ResultCard",
     "Resume",
     "StopPlayout",
     "Suspend",

@@ -27,6 +27,31 @@ The JOF procedure it enforces (SPEC §2):
 * **take-backs** in casual games only; between two people the opponent must consent.
   Time already used is not given back.
 * **suspend/resume**: the server's outages stop the clock (see the web service).
+
+Games played **over the board** (an :class:`~hasamigo.game.events.OverTheBoard` event;
+both players people at a real board and clock) add:
+
+* **the clock is the players'**: it stays stopped until the side that does not move first
+  presses it (rule 5: White; Black in a handicap game, where White moves first), then only
+  :class:`~hasamigo.game.events.ClockPress` events switch it — a move or a pass on the
+  board ends with the mover's press (rules 6④, 9), and moves entered in the record never
+  touch it, so the clock and the record can be kept apart and tied in one game;
+* **late arrival** (rules 12–14): an absent player's clock runs from the scheduled start;
+  on arrival the clock stops and they play on what is left, or choose a forfeit loss
+  (64–0, not rated); a flag that falls meanwhile is claimed as any other;
+* **an illegal move claimed** (rule 6①) hands the turn back to the offender; when the
+  offender was in byo-yomi (秒読み, at most ``byoyomi`` seconds left) it is corrected and
+  then a time-out (rule 15);
+* **record entry**: a move entered as played (:class:`~hasamigo.game.events.EnteredMove`)
+  is checked by :func:`hasamigo.game.entry.check_entry`; a legal one is a move, a faulty
+  one waits (nothing else may happen but the clock) until the recorder corrects it (the
+  legal position) or keeps the board as it stands (the record marks the point; a byo-yomi
+  offender's corrected move is a time-out too). The faults stay in :attr:`GameState.faults`
+  with their decisions;
+* **the result card** (rule 18, any game between two people): it ends a game still in
+  play, or stands in for the count of a finished one (a play-out's too); counts that do
+  not add up are read to the winner's disadvantage; once signed, no time-out can be
+  claimed.
 """
 
 from __future__ import annotations
@@ -40,15 +65,26 @@ from hasamigo.board import Board
 from hasamigo.errors import IllegalMoveError, IllegalReason
 from hasamigo.game.clock import ClockState
 from hasamigo.game.colours import FuseIshi, FuseIshiError, Right
+from hasamigo.game.entry import Entry, Fault, check_entry, correction, entry_from_event
 from hasamigo.game.errors import GameError, StoredGameError
 from hasamigo.game.events import (
+    Absent,
     AcceptResult,
+    Arrival,
     Claim,
+    ClockPress,
     ColourStep,
+    CorrectEntry,
+    EnteredMove,
     Event,
+    IllegalClaim,
+    KeepBoard,
+    LateForfeit,
     MovePlayed,
+    OverTheBoard,
     Pass,
     Resign,
+    ResultCard,
     Resume,
     StopPlayout,
     Suspend,
@@ -61,8 +97,10 @@ from hasamigo.game.result import (
     GameResult,
     Termination,
     both_flags_down,
+    forfeit,
     playout_result,
     resignation,
+    result_card,
     timeout_win,
 )
 from hasamigo.game.setup import GameSetup, hider
@@ -104,6 +142,58 @@ class ColourProgress:
     draw_win_only: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class OverBoard:
+    """A game played over the board (see the module docstring): the scheduled start, the
+    byo-yomi threshold, the first mover, and whether the clock has been started."""
+
+    scheduled: float | None
+    byoyomi: float
+    first: Color
+    started: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Late:
+    """A participant absent at the start: their clock runs from ``since``; ``arrived``
+    once they are there."""
+
+    participant: int
+    since: float
+    arrived: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingEntry:
+    """A faulty entered move awaiting the recorder's decision."""
+
+    move_number: int
+    entry: Entry
+    faults: tuple[Fault, ...]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecidedFault:
+    """A fault of the record with the recorder's decision: ``corrected``, ``kept``, or
+    ``undecided`` (the game ended, by a resignation, before a decision)."""
+
+    fault: Fault
+    decision: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.fault.to_json(), "decision": self.decision}
+
+
+@dataclass(frozen=True, slots=True)
+class BoardMark:
+    """A point of the record where the board as played was kept: after move
+    ``move_number`` the game went on from ``board`` (a board string)."""
+
+    move_number: int
+    board: str
+
+
 @dataclass(slots=True)
 class GameState:
     """Everything the events say about a game at one point (see the module docstring).
@@ -131,6 +221,15 @@ class GameState:
     last_at: float | None = None
     revision: int = 0
     position_revision: int = 0
+    # ---- over the board (see the module docstring) ----
+    otb: OverBoard | None = None
+    late: Late | None = None
+    pending: PendingEntry | None = None
+    faults: tuple[DecidedFault, ...] = ()
+    marks: tuple[BoardMark, ...] = ()
+    card: tuple[int, int] | None = None
+    presses: int = 0
+    last_press: tuple[Color, bool] | None = None
 
     def copy(self) -> GameState:
         return replace(self, board=self.board.copy(), moves=list(self.moves),
@@ -184,6 +283,12 @@ class GameState:
         if self.phase is Phase.PLAYING:
             return True
         return self.phase is Phase.OVER and not self.result_final
+
+    def in_byoyomi(self, colour: Color, at: float) -> bool:
+        """``colour`` had at most the byo-yomi seconds left at ``at`` (over the board)."""
+        if self.otb is None or self.clock is None or not self.otb.started:
+            return False
+        return self.clock.remaining(colour, at) <= self.otb.byoyomi
 
     def undo_target(self, colour: Color) -> int | None:
         """Index in :attr:`moves` of ``colour``'s last disc move (what a take-back of
@@ -261,6 +366,9 @@ def apply(state: GameState, event: Event) -> GameState:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise GameError(f"no rule for {type(event).__name__} events")
+    if state.pending is not None and type(event) not in _WHILE_PENDING:
+        raise GameError(f"move {state.pending.move_number} was entered with faults: correct "
+                        "it or keep the board first", "wrong_phase")
     new = state.copy()
     handler(new, event)
     new.last_at = event.at
@@ -294,6 +402,10 @@ def _colour_step(state: GameState, event: ColourStep) -> None:
     if event.step != step or event.participant != who:
         name = "the server" if who is None else state.setup.participants[who].name
         raise GameError(f"colours: waiting for {name} to take the {step} step", "colours")
+    late = state.late
+    if late is not None and late.arrived is None and who == late.participant:
+        raise GameError(f"colours: {state.setup.participants[who].name} has not arrived",
+                        "colours")
     value = event.value
     progress = state.colours
     if step == "choose":
@@ -364,7 +476,8 @@ def _begin(state: GameState, at: float) -> None:
     state.phase = Phase.PLAYING
     if state.setup.options.clock_seconds is not None:
         seconds = float(state.setup.options.clock_seconds)
-        state.clock = ClockState(seconds, seconds, state.board.turn, at)
+        state.clock = ClockState(seconds, seconds, state.board.turn, at) if state.otb is None \
+            else _otb_clock(state, seconds, at)
     state.position_revision = state.revision + 1
     _check_end(state, at)
 
@@ -425,7 +538,7 @@ def _pass(state: GameState, event: Pass) -> None:
 
 def _after_ply(state: GameState, colour: Color, move: Move, at: float) -> None:
     seconds = None
-    if state.clock is not None and state.phase is Phase.PLAYING:
+    if state.clock is not None and state.phase is Phase.PLAYING and state.otb is None:
         state.clock, seconds = state.clock.switch(state.board.turn, at)
     state.moves.append(PlayedMove(colour, move, at, seconds))
     state.undo_request = None
@@ -445,6 +558,9 @@ def _check_end(state: GameState, at: float) -> None:
 
 
 def _finish(state: GameState, result: GameResult, at: float) -> None:
+    if state.pending is not None:
+        state.faults += tuple(DecidedFault(f, "undecided") for f in state.pending.faults)
+        state.pending = None
     state.result = result
     state.phase = Phase.OVER
     state.undo_request = None
@@ -480,11 +596,17 @@ def _claim(state: GameState, event: Claim) -> None:
         _finish(state, both_flags_down(draw_win=draw_win,
                                        squares=state.board.square_count()), event.at)
         return
+    _begin_timeout(state, flagged, event.at)
+
+
+def _begin_timeout(state: GameState, loser: Color, at: float) -> None:
+    """``loser`` has lost on time: the clock stops and the winner chooses (rule 15)."""
+    assert state.clock is not None
     if state.clock.running is not None:
-        state.clock, _ = state.clock.switch(None, event.at)
+        state.clock, _ = state.clock.switch(None, at)
     state.result = None
     state.accepted = frozenset()
-    state.timeout_loser = flagged
+    state.timeout_loser = loser
     state.phase = Phase.TIMEOUT_CHOICE
     state.undo_request = None
     state.position_revision = state.revision + 1
@@ -561,7 +683,9 @@ def _accept(state: GameState, event: AcceptResult) -> None:
 
 
 def _undo_allowed(state: GameState, colour: Color) -> None:
-    if not state.setup.options.casual:
+    # Over the board the record is the recorder's: a take-back withdraws an entry (the
+    # players' take-backs happen on the board, or not at all), so it is allowed there.
+    if not state.setup.options.casual and state.otb is None:
         raise GameError("no take-backs in an official game", "undo_not_allowed")
     if state.suspended:
         raise GameError("the game is suspended", "suspended")
@@ -600,11 +724,273 @@ def _undo(state: GameState, event: Undo) -> None:
     while len(state.moves) > target:
         state.moves.pop()
         state.board.pop()
-    if state.clock is not None:
+    state.marks = tuple(m for m in state.marks if m.move_number <= target)
+    state.faults = tuple(f for f in state.faults
+                         if f.decision != "kept" or f.fault.move_number <= target)
+    if state.clock is not None and state.otb is None:
         state.clock, _ = state.clock.switch(state.board.turn, event.at)
     state.undo_request = None
     state.position_revision = state.revision + 1
 
+
+# ---- over the board ----------------------------------------------------------------------
+def _otb_clock(state: GameState, seconds: float, at: float) -> ClockState:
+    """The clock of a game over the board when play begins: stopped until the first
+    press, except for a late player's time, which runs from their scheduled start."""
+    clock = ClockState(seconds, seconds, None, at)
+    late = state.late
+    if late is None:
+        return clock
+    colour = state.colour_of(late.participant)
+    assert colour is not None
+    if late.arrived is None:
+        return ClockState(seconds, seconds, colour, late.since)
+    used = max(0.0, late.arrived - late.since)
+    return ClockState(seconds - used if colour is BLACK else seconds,
+                      seconds - used if colour is WHITE else seconds, None, at)
+
+
+def _need_otb(state: GameState, what: str) -> OverBoard:
+    if state.otb is None:
+        raise GameError(f"{what} belongs to games played over the board", "wrong_phase")
+    if state.suspended:
+        raise GameError("the game is suspended", "suspended")
+    return state.otb
+
+
+def _over_the_board(state: GameState, event: OverTheBoard) -> None:
+    if state.otb is not None:
+        raise GameError("the game is already played over the board", "wrong_phase")
+    if not all(p.is_person for p in state.setup.participants):
+        raise GameError("a game over the board is played by two people")
+    if state.moves or state.suspended or state.phase not in (Phase.COLOURS, Phase.PLAYING):
+        raise GameError("a game is declared over the board before it begins", "wrong_phase")
+    first = state.board.root().turn
+    state.otb = OverBoard(event.scheduled, event.byoyomi, first)
+    seconds = state.setup.options.clock_seconds
+    if state.clock is not None and seconds is not None:
+        # the colours were set at creation: the clock waits for the first press
+        state.clock = ClockState(float(seconds), float(seconds), None, event.at)
+
+
+def _late_participant(state: GameState, participant: int | None) -> Late:
+    late = state.late
+    if late is None or participant != late.participant:
+        raise GameError("that participant was not absent", "wrong_phase")
+    return late
+
+
+def _before_start(state: GameState, otb: OverBoard, what: str) -> None:
+    if otb.started or state.moves or state.phase not in (Phase.COLOURS, Phase.PLAYING):
+        raise GameError(f"{what} only before the game has begun", "wrong_phase")
+
+
+def _absent(state: GameState, event: Absent) -> None:
+    otb = _need_otb(state, "a late arrival")
+    _before_start(state, otb, "a player is absent")
+    if event.participant not in (0, 1):
+        raise GameError("the absent participant is 0 or 1")
+    if state.late is not None:
+        raise GameError("a player is already absent", "wrong_phase")
+    if state.setup.options.clock_seconds is None:
+        raise GameError("a late player's time runs on a clock: this game has none", "no_flag")
+    if event.since > event.at:
+        raise GameError("the absent player's clock runs from the scheduled start, which "
+                        "has not come yet")
+    state.late = Late(event.participant, event.since)
+    colour = state.colour_of(event.participant)
+    if state.clock is not None and colour is not None:
+        state.clock = replace(state.clock, running=colour, since=event.since)
+
+
+def _arrival(state: GameState, event: Arrival) -> None:
+    otb = _need_otb(state, "an arrival")
+    late = _late_participant(state, event.participant)
+    if late.arrived is not None:
+        raise GameError("that player has arrived already", "wrong_phase")
+    _before_start(state, otb, "an arrival")
+    state.late = replace(late, arrived=event.at)
+    if state.clock is not None and state.clock.running is not None:
+        state.clock, _ = state.clock.switch(None, event.at)
+
+
+def _late_forfeit(state: GameState, event: LateForfeit) -> None:
+    otb = _need_otb(state, "a late player's forfeit")
+    late = _late_participant(state, event.participant)
+    _before_start(state, otb, "a late player's forfeit")
+    if late.arrived is None:
+        state.late = replace(late, arrived=event.at)
+    if state.seats is None:  # never begun: the present player is written as Black
+        state.seats = {BLACK: 1 - late.participant, WHITE: late.participant}
+    loser = state.colour_of(late.participant)
+    assert loser is not None
+    _finish(state, forfeit(loser.other, rated=False, squares=state.board.square_count()),
+            event.at)
+
+
+def _clock_press(state: GameState, event: ClockPress) -> None:
+    otb = _need_otb(state, "pressing the clock")
+    if state.phase is not Phase.PLAYING:
+        raise GameError(f"the clock is not pressed now: the game is {state.phase.value}",
+                        "game_over" if state.phase is Phase.OVER else "wrong_phase")
+    clock = state.clock
+    if clock is None:
+        raise GameError("this game has no clock", "wrong_phase")
+    late = state.late
+    if late is not None and late.arrived is None:
+        name = state.setup.participants[late.participant].name
+        raise GameError(f"{name} has not arrived: their time runs", "wrong_phase")
+    colour = event.colour
+    if not otb.started:
+        starter = otb.first.other
+        if colour is not starter or event.passed:
+            raise GameError(f"{starter} starts the clock (rule 5)", "not_your_turn")
+        state.otb = replace(otb, started=True)
+        state.clock, _ = clock.switch(otb.first, event.at)
+    else:
+        if clock.running is not colour:
+            running = "no clock" if clock.running is None else f"{clock.running}'s clock"
+            raise GameError(f"{colour} pressed, but {running} is running", "not_your_turn")
+        state.clock, _ = clock.switch(colour.other, event.at)
+    state.presses += 1
+    state.last_press = (colour, event.passed)
+
+
+def _illegal_claim(state: GameState, event: IllegalClaim) -> None:
+    otb = _need_otb(state, "claiming an illegal move on the clock")
+    if state.phase is not Phase.PLAYING or not otb.started or state.clock is None:
+        raise GameError("an illegal move is claimed during play", "wrong_phase")
+    if state.clock.running is not event.by:
+        raise GameError("an illegal move is claimed on the claimant's own turn, before "
+                        "moving (rule 6①)", "not_your_turn")
+    offender = event.by.other
+    if state.in_byoyomi(offender, event.at):
+        _begin_timeout(state, offender, event.at)
+        return
+    state.clock, _ = state.clock.switch(offender, event.at)  # back to the offender
+
+
+def _entered_move(state: GameState, event: EnteredMove) -> None:
+    if state.suspended:
+        raise GameError("the game is suspended", "suspended")
+    if state.phase not in (Phase.PLAYING, Phase.PLAYOUT):
+        code = "game_over" if state.phase is Phase.OVER else "wrong_phase"
+        raise GameError(f"no move now: the game is {state.phase.value}", code)
+    board = state.board
+    entry = entry_from_event(board, event)
+    number = len(state.moves) + 1
+    faults = check_entry(board, entry, number)
+    if faults:
+        state.pending = PendingEntry(number, entry, tuple(faults), event.at)
+        state.position_revision = state.revision + 1
+        return
+    _playout_time(state, event.at)
+    move = PASS if entry.square is None else Move(entry.square)
+    board.push(move)
+    _after_ply(state, event.by, move, event.at)
+
+
+def _correct_entry(state: GameState, event: CorrectEntry) -> None:
+    pending = state.pending
+    if pending is None:
+        raise GameError("there is no faulty move to correct", "wrong_phase")
+    state.pending = None
+    state.faults += tuple(DecidedFault(f, "corrected") for f in pending.faults)
+    entry = pending.entry
+    fixed = correction(state.board, entry)
+    if fixed is None:  # withdrawn: the side to move plays again
+        state.position_revision = state.revision + 1
+    else:
+        state.board.push(fixed)
+        _after_ply(state, entry.by, fixed, event.at)
+    if state.in_byoyomi(entry.by, pending.at) and (
+            state.phase is Phase.PLAYING or (state.phase is Phase.OVER
+                                             and not state.result_final)):
+        _begin_timeout(state, entry.by, event.at)  # rule 15: corrected, then a time-out
+
+
+def _push_as_played(board: Board, entry: Entry) -> Move:
+    """Push ``entry`` onto ``board`` as it stands, legal or not, keeping the move stack
+    and its snapshots in step (so a take-back and the replay still work).
+
+    :class:`Board` has no public way to push an illegal position; the snapshot format is
+    the one :meth:`Board.push` writes and :meth:`Board.pop` restores."""
+    move = PASS if entry.square is None else Move(entry.square)
+    board._snapshots.append((board.black, board.white, board.turn, *board._hand))
+    if board.disc_limit is not None and entry.square is not None:
+        colour = entry.colour()
+        hand = board._hand
+        board._hand = (hand[0] - 1, hand[1]) if colour is BLACK else (hand[0], hand[1] - 1)
+    board.black, board.white = entry.black, entry.white
+    board.turn = entry.by.other
+    board.move_stack.append(move)
+    return move
+
+
+def _keep_board(state: GameState, event: KeepBoard) -> None:
+    pending = state.pending
+    if pending is None:
+        raise GameError("there is no faulty move to keep", "wrong_phase")
+    state.pending = None
+    state.faults += tuple(DecidedFault(f, "kept") for f in pending.faults)
+    move = _push_as_played(state.board, pending.entry)
+    state.marks += (BoardMark(pending.move_number, state.board.to_string()),)
+    _after_ply(state, pending.entry.by, move, event.at)
+
+
+def _card_result(state: GameState, black: int, white: int) -> GameResult:
+    result = result_card(black, white, squares=state.board.square_count())
+    if result.winner is None and not state.setup.options.draws_allowed \
+            and state.draw_win is not None:
+        return replace(result, winner=state.draw_win, by_draw_win=True)
+    return result
+
+
+def _playout_card(state: GameState, black: int, white: int) -> GameResult:
+    winner = _winner_of_timeout(state)
+    card = result_card(black, white, squares=state.board.square_count())
+    if card.winner is not winner:  # the win was decided by the time-out (see playout_result)
+        return timeout_win(winner, squares=state.board.square_count())
+    return GameResult(card.black, card.white, winner, Termination.PLAYOUT)
+
+
+def _result_card(state: GameState, event: ResultCard) -> None:
+    if not all(p.is_person for p in state.setup.participants):
+        raise GameError("a result card is signed by two people")
+    if state.card is not None:
+        raise GameError("the result card was handed in already (rule 18: no corrections)",
+                        "wrong_phase")
+    if state.suspended:
+        raise GameError("the game is suspended", "suspended")
+    black, white = event.black, event.white
+    phase = state.phase
+    result = state.result
+    if phase is Phase.PLAYING:
+        _finish(state, _card_result(state, black, white), event.at)
+    elif phase is Phase.PLAYOUT:
+        _finish(state, _playout_card(state, black, white), event.at)
+    elif phase is Phase.OVER and result is not None:
+        if result.termination is Termination.NORMAL:
+            state.result = _card_result(state, black, white)
+        elif result.termination is Termination.PLAYOUT or state.playout_from is not None:
+            # a play-out's count (the 33–31 it fell back to when the board said less)
+            state.result = _playout_card(state, black, white)
+        else:
+            read = result_card(black, white, squares=state.board.square_count())
+            if (read.black, read.white) != (result.black, result.white):
+                raise GameError(f"the game ended by {result.termination.value} at {result}: "
+                                "the card must read so", "bad_request")
+    else:
+        raise GameError(f"no result card now: the game is {phase.value}", "wrong_phase")
+    state.card = (black, white)
+    state.accepted = frozenset({BLACK, WHITE})
+
+
+#: what may happen while a faulty entered move awaits the recorder's decision: the
+#: decision, the clock's own business, and the end of a play-out on time (the count then
+#: stands, the faults stay undecided)
+_WHILE_PENDING: frozenset[type[Event]] = frozenset(
+    {CorrectEntry, KeepBoard, ClockPress, Suspend, Resume, StopPlayout})
 
 _HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
     ColourStep: _colour_step,
@@ -620,12 +1006,27 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
     UndoRequest: _undo_request,
     UndoDecline: _undo_decline,
     Undo: _undo,
+    OverTheBoard: _over_the_board,
+    ClockPress: _clock_press,
+    Absent: _absent,
+    Arrival: _arrival,
+    LateForfeit: _late_forfeit,
+    IllegalClaim: _illegal_claim,
+    EnteredMove: _entered_move,
+    CorrectEntry: _correct_entry,
+    KeepBoard: _keep_board,
+    ResultCard: _result_card,
 }
 
 __all__ = [
     "TIMEOUT_CHOICES",
+    "BoardMark",
     "ColourProgress",
+    "DecidedFault",
     "GameState",
+    "Late",
+    "OverBoard",
+    "PendingEntry",
     "Phase",
     "PlayedMove",
     "apply",
