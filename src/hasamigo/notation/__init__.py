@@ -1,4 +1,4 @@
-"""Game and position formats: transcripts, GGF, WTHOR, OBF.
+"""Game and position formats: transcripts, GGF, WTHOR, OBF, record sheets.
 
 Readers are generators, so big archives stream; each yields :class:`GameRecord` (OBF:
 :class:`ObfPosition`). Bad input raises :class:`hasamigo.errors.ParseError` naming the
@@ -19,6 +19,16 @@ from hasamigo.errors import InvalidOptionError
 from hasamigo.notation.ggf import format_ggf, parse_ggf, read_ggf, write_ggf
 from hasamigo.notation.obf import ObfPosition, format_obf, parse_obf, read_obf, write_obf
 from hasamigo.notation.record import GameRecord
+from hasamigo.notation.sheet import (
+    Sheet,
+    SheetCheck,
+    check_sheet,
+    format_sheet,
+    load_sheet,
+    read_sheet,
+    sheet_html,
+    sheet_of_moves,
+)
 from hasamigo.notation.transcript import (
     format_transcripts,
     parse_transcript,
@@ -88,18 +98,26 @@ __all__ = [
     "FORMATS",
     "GameRecord",
     "ObfPosition",
+    "Sheet",
+    "SheetCheck",
+    "check_sheet",
     "detect_format",
     "format_ggf",
     "format_obf",
+    "format_sheet",
     "format_transcripts",
+    "load_sheet",
     "parse_ggf",
     "parse_obf",
     "parse_transcript",
     "read_games",
     "read_ggf",
     "read_obf",
+    "read_sheet",
     "read_transcripts",
     "read_wthor",
+    "sheet_html",
+    "sheet_of_moves",
     "write_games",
     "write_ggf",
     "write_obf",
