@@ -258,6 +258,160 @@ class ErrorResponse(BaseModel):
     error: ErrorBody
 
 
+# ---- over the board: record entry, record sheets, the chess clock ------------------------
+SquareName = Annotated[str, Field(min_length=2, max_length=4)]
+
+
+class OtbNewGame(Request):
+    """A game played over the board: two people at a real board, the server keeping the
+    clock and the record. One seat token acts for both (the recorder's or arbiter's
+    screen). ``names``: participant 0 then 1 (with ``colour`` black, 0 plays Black);
+    ``scheduled_start``: the round's start (seconds since the epoch) from which a late
+    player's clock runs; ``byoyomi_seconds``: a player with at most this left is in
+    byo-yomi (an illegal move claimed then is a time-out; 0: only once the flag fell)."""
+
+    names: tuple[Name, Name] = ("Player 1", "Player 2")
+    colour: ColourChoice = "black"
+    clock_minutes: float | None = Field(default=20.0, gt=0, le=600)
+    draws_allowed: bool = True
+    handicap: int = Field(default=0, ge=0, le=4)
+    casual: bool = False
+    byoyomi_seconds: float = Field(default=0.0, ge=0, le=3600)
+    scheduled_start: float | None = Field(default=None, ge=0, le=1e11)
+    ranks: tuple[Rank | None, Rank | None] | None = None
+    birth_years: tuple[int | None, int | None] | None = None
+    public: bool = False
+
+
+class PressRequest(Request):
+    """``colour`` presses its clock button (``passed``: its turn ended with a pass)."""
+
+    colour: ColourName
+    passed: bool = False
+
+
+class ParticipantRequest(Request):
+    participant: int = Field(ge=0, le=1)
+
+
+class IllegalClaimRequest(Request):
+    """``colour`` claims, on its own turn, that the opponent's last move was illegal."""
+
+    colour: ColourName
+
+
+class EntryRequest(Request):
+    """A move as played on the board: ``square`` where the disc was put (``null``: a
+    pass), the ``colour`` it shows (default: the mover's), the discs ``turned``; or the
+    whole ``board`` after the move (a board string's cells, row 1 first). ``by``: who
+    moved (default: the side to move)."""
+
+    square: SquareName | None = None
+    colour: ColourName | None = None
+    turned: list[SquareName] | None = Field(default=None, max_length=64, description=
+                                            "the discs turned (default: what the disc "
+                                            "brackets; [] for none)")
+    board: str | None = Field(default=None, max_length=80)
+    by: ColourName | None = None
+
+
+class ResultCardRequest(Request):
+    black: int = Field(ge=0, le=64)
+    white: int = Field(ge=0, le=64)
+
+
+class SheetCheckRequest(Request):
+    """A record sheet as text: 8 lines of 8 fields (a move number or ``-``)."""
+
+    text: str = Field(max_length=4000)
+    handicap: int = Field(default=0, ge=0, le=4)
+    first: ColourName | None = None
+
+
+class FaultView(BaseModel):
+    move_number: int
+    kind: str
+    squares: list[str]
+    message: str
+    decision: str | None = Field(default=None, description="corrected, kept, undecided; "
+                                 "null while it awaits the recorder")
+
+
+class SheetFaultView(BaseModel):
+    move_number: int
+    kind: str
+    squares: list[str]
+    message: str
+
+
+class SuggestionView(BaseModel):
+    description: str
+    transcript: str
+
+
+class SheetCheckView(BaseModel):
+    """``hasamigo record check --json``'s shape."""
+
+    ok: bool
+    transcript: str
+    faults: list[SheetFaultView]
+    suggestion: SuggestionView | None
+
+
+class MarkView(BaseModel):
+    move_number: int
+    board: str
+
+
+class LateView(BaseModel):
+    participant: int
+    name: str
+    since: float
+    arrived: float | None
+
+
+class PressView(BaseModel):
+    colour: ColourName
+    passed: bool
+
+
+class OtbClockView(BaseModel):
+    black: float
+    white: float
+    running: ColourName | None
+    flagged: list[ColourName]
+    started: bool = Field(description="the first press has been made")
+    starter: ColourName = Field(description="who presses first (White; Black in a "
+                                "handicap game)")
+    byoyomi: float
+    in_byoyomi: list[ColourName]
+
+
+class OtbView(BaseModel):
+    """A game over the board: the game as everywhere (``game``), with its clock as the
+    players press it, a late player, the record's faults and marks, and the result card."""
+
+    game: GameView
+    over_the_board: bool
+    clock: OtbClockView | None
+    late: LateView | None
+    scheduled: float | None
+    pending: list[FaultView]
+    pending_board: str | None = Field(default=None, description="the board as the faulty "
+                                      "move left it (cells), while it awaits a decision")
+    faults: list[FaultView]
+    marks: list[MarkView]
+    card: list[int] | None
+    presses: int
+    last_press: PressView | None
+    names: dict[str, str] | None
+
+
+class CreatedOtb(BaseModel):
+    seat_token: str
+    game: OtbView
+
+
 # ---- websocket messages --------------------------------------------------------------
 class HelloMessage(Request):
     """The first message on a game socket: the seat token (``None`` to watch a public
