@@ -2,7 +2,9 @@
 
 A game is stored as exactly what it is: its setup and its append-only events (see
 :mod:`hasamigo.storage.models`), with a summary row for the library; the seats' hashed
-secrets and the server's runs sit beside them. Schema changes go through the Alembic
+secrets and the server's runs sit beside them. Tournaments are stored as their facts
+(entrants, rounds, pairings, results) with an audit log of every change
+(:class:`TournamentRepository`). Schema changes go through the Alembic
 revisions in ``storage/alembic`` (:meth:`Database.open` upgrades).
 """
 
@@ -18,8 +20,15 @@ from hasamigo.storage.repository import (
     StoredGame,
     summary_columns,
 )
+from hasamigo.storage.tournaments import (
+    AuditEntry,
+    StoredTournament,
+    TournamentRepository,
+    TournamentSummary,
+)
 
 __all__ = [
+    "AuditEntry",
     "Base",
     "ConcurrentWrite",
     "Database",
@@ -27,6 +36,9 @@ __all__ = [
     "GameSummary",
     "SeatSecret",
     "StoredGame",
+    "StoredTournament",
+    "TournamentRepository",
+    "TournamentSummary",
     "default_db_url",
     "summary_columns",
 ]

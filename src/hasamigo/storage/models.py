@@ -18,6 +18,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Integer,
     String,
     Text,
@@ -111,3 +112,127 @@ class LegacyGameRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     state: Mapped[Any] = mapped_column(JSON)
     reason: Mapped[str] = mapped_column(Text)
+
+
+# ---- tournaments (revision 0003) -------------------------------------------------------------
+class TournamentRow(Base):
+    """A tournament: its name and settings (``Settings.to_json()``); the director's
+    password only as a salted hash (``pbkdf2_sha256$iterations$salt$hash``)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    format: Mapped[str] = mapped_column(String(24))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class TournamentEntrantRow(Base):
+    """An entrant, numbered from 1 in the order of registration."""
+
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    rank: Mapped[str | None] = mapped_column(String(16))
+    birth_year: Mapped[int | None] = mapped_column(Integer)
+    woman: Mapped[bool] = mapped_column(Boolean)
+    seed: Mapped[bool] = mapped_column(Boolean)
+    division: Mapped[str | None] = mapped_column(String(24))
+    program: Mapped[str | None] = mapped_column(String(40))
+    withdrawn_from: Mapped[int | None] = mapped_column(Integer)
+    registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentRoundRow(Base):
+    """A paired round (its pairings are in ``tournament_pairings``)."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentPairingRow(Base):
+    """Board ``board`` of a round: ``player_a`` (Black, with prescribed colours) against
+    ``player_b`` (none: a bye), and why the pairing chose them (``why``)."""
+
+    __tablename__ = "tournament_pairings"
+    __table_args__ = (
+        ForeignKeyConstraint(["tournament_id", "round"],
+                             ["tournament_rounds.tournament_id", "tournament_rounds.number"],
+                             ondelete="CASCADE"),
+        ForeignKeyConstraint(["tournament_id", "player_a"],
+                             ["tournament_entrants.tournament_id",
+                              "tournament_entrants.number"],
+                             ondelete="CASCADE"),
+        ForeignKeyConstraint(["tournament_id", "player_b"],
+                             ["tournament_entrants.tournament_id",
+                              "tournament_entrants.number"],
+                             ondelete="CASCADE"),
+    )
+
+    tournament_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stage: Mapped[str] = mapped_column(String(16))
+    player_a: Mapped[int] = mapped_column(Integer)
+    player_b: Mapped[int | None] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(20))
+    colours: Mapped[str] = mapped_column(String(12))
+    why: Mapped[list[Any]] = mapped_column(JSON)
+
+
+class TournamentResultRow(Base):
+    """The result entered for a board (the newest; the audit log keeps the ones it
+    replaced). ``game_id``: the game stored with its moves, if any."""
+
+    __tablename__ = "tournament_results"
+    __table_args__ = (
+        ForeignKeyConstraint(["tournament_id", "round", "board"],
+                             ["tournament_pairings.tournament_id", "tournament_pairings.round",
+                              "tournament_pairings.board"],
+                             ondelete="CASCADE"),
+    )
+
+    tournament_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    black: Mapped[int] = mapped_column(Integer)
+    white: Mapped[int] = mapped_column(Integer)
+    black_discs: Mapped[int] = mapped_column(Integer)
+    white_discs: Mapped[int] = mapped_column(Integer)
+    winner: Mapped[int | None] = mapped_column(Integer)
+    forfeit: Mapped[bool] = mapped_column(Boolean)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    draw_win: Mapped[int | None] = mapped_column(Integer)
+    game_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="SET NULL"))
+    entered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    entered_by: Mapped[str | None] = mapped_column(String(80))
+
+
+class TournamentAuditRow(Base):
+    """One entry of a tournament's audit log: who did what when, with the value before
+    and after (every correction, and every other change too) and the reason given."""
+
+    __tablename__ = "tournament_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    who: Mapped[str] = mapped_column(String(80))
+    action: Mapped[str] = mapped_column(String(24))
+    round: Mapped[int | None] = mapped_column(Integer)
+    board: Mapped[int | None] = mapped_column(Integer)
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    reason: Mapped[str | None] = mapped_column(Text)

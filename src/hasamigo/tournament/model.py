@@ -1,0 +1,304 @@
+"""The facts a tournament is made of: entrants, pairings, results, and the games they give.
+
+Everything here is a plain frozen value. A tournament's state is rebuilt from these facts
+alone (:class:`hasamigo.tournament.state.Tournament`), so storing them is storing the
+tournament, and a restart in the middle of a round loses nothing.
+
+Entrants are numbered from 1 in the order they registered; that number identifies them
+in pairings and results. Colours in a pairing are *prescribed* (the Swiss rounds and the
+placement round: ``a`` plays Black, JOF rule 1) or decided at the board by *fuse-ishi*
+(the knockout games, rule 2), in which case the result says who played Black and who
+held the draw-win right.
+
+>>> Entrant(1, "Urano", rank="9d", seed=True).rank_value
+109
+>>> Stage.SWISS.counts, Stage.FINAL.counts
+(True, False)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from hasamigo.errors import HasamigoError
+from hasamigo.game.errors import GameError
+from hasamigo.game.setup import NAME_LENGTH, PROGRAM_LENGTH, rank_value
+
+
+class TournamentError(HasamigoError, ValueError):
+    """A request the tournament's rules refuse (says why); nothing was changed."""
+
+    code = "tournament"
+
+
+class Stage(enum.StrEnum):
+    """What a game is for. Only the *counting* stages enter wins and Brightwell points
+    (the seed's ranking counts the preliminary league and the placement round; the
+    knockout games decide places by themselves)."""
+
+    SWISS = "swiss"
+    PLACEMENT = "placement"
+    ROUND_ROBIN = "round_robin"
+    KNOCKOUT = "knockout"
+    SEMIFINAL = "semifinal"
+    FINAL = "final"
+    THIRD_PLACE = "third_place"
+    WOMEN_FINAL = "women_final"
+
+    @property
+    def counts(self) -> bool:
+        return self in (Stage.SWISS, Stage.PLACEMENT, Stage.ROUND_ROBIN)
+
+    @property
+    def draws_allowed(self) -> bool:
+        """Rule 1 and 2 and the format line (seed l. 56-57, 128): the league and the
+        placement round allow draws; the knockout games and the women's final do not."""
+        return self.counts
+
+
+class PairingKind(enum.StrEnum):
+    """What the pairing itself decides: a game to play, a bye, or (the Meijin round-6
+    rule) a game not played that counts as a draw."""
+
+    GAME = "game"
+    BYE = "bye"
+    NOT_PLAYED_DRAW = "not_played_draw"
+
+
+class Colours(enum.StrEnum):
+    PRESCRIBED = "prescribed"  # a plays Black
+    FUSE_ISHI = "fuse-ishi"  # decided at the board; the result says who played Black
+
+
+class GameKind(enum.StrEnum):
+    """How a game counts (the ``kind`` of ``simulate --json``)."""
+
+    PLAYED = "played"
+    BYE = "bye"
+    NOT_PLAYED_DRAW = "not_played_draw"
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player of the tournament: a person, or a program (``program`` holds its spec).
+
+    ``rank`` (dan/kyu) and ``birth_year`` decide who hides the disc in fuse-ishi and, with
+    ``seed``, the order before round 1. ``woman`` enters the women's final. A withdrawn
+    entrant is paired from no round on from ``withdrawn_from``; the games they played stay.
+    """
+
+    number: int
+    name: str
+    rank: str | None = None
+    birth_year: int | None = None
+    woman: bool = False
+    seed: bool = False
+    division: str | None = None
+    program: str | None = None
+    withdrawn_from: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise TournamentError("an entrant needs a name")
+        if len(self.name) > NAME_LENGTH:
+            raise TournamentError(f"a name is at most {NAME_LENGTH} characters")
+        if self.program is not None and not 0 < len(self.program) <= PROGRAM_LENGTH:
+            raise TournamentError(f"a program spec is 1 to {PROGRAM_LENGTH} characters")
+        try:
+            rank_value(self.rank)
+        except GameError as exc:
+            raise TournamentError(str(exc)) from None
+        if self.birth_year is not None and not (
+                isinstance(self.birth_year, int) and 1850 <= self.birth_year <= 2100):
+            raise TournamentError(f"birth year {self.birth_year!r} is not a year (1850..2100)")
+        if self.division is not None and len(self.division) > 24:
+            raise TournamentError("a division is at most 24 characters")
+
+    @property
+    def rank_value(self) -> int | None:
+        return rank_value(self.rank)
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_from is not None
+
+    def plays_in(self, round_number: int) -> bool:
+        return self.withdrawn_from is None or round_number < self.withdrawn_from
+
+    def withdraw(self, from_round: int) -> Entrant:
+        return replace(self, withdrawn_from=from_round)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "name": self.name, "rank": self.rank,
+                "birth_year": self.birth_year, "woman": self.woman, "seed": self.seed,
+                "division": self.division, "program": self.program,
+                "withdrawn_from": self.withdrawn_from}
+
+
+def initial_order(entrants: list[Entrant]) -> list[int]:
+    """The order before round 1 (the "previous rank" of round 1's standings): seeds
+    first, then by rank (unknown last), then in order of registration.
+
+    >>> initial_order([Entrant(1, "A"), Entrant(2, "B", rank="2d"), Entrant(3, "C", seed=True)])
+    [3, 2, 1]
+    """
+    def key(e: Entrant) -> tuple[bool, int, int]:
+        value = e.rank_value
+        return (not e.seed, -(value if value is not None else -1), e.number)
+
+    return [e.number for e in sorted(entrants, key=key)]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One reason a pairing is what it is: the rule (a stable code) and the words."""
+
+    rule: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"rule": self.rule, "text": self.text}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Decision:
+        return cls(str(data["rule"]), str(data["text"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """Board ``board`` of round ``round``: ``a`` against ``b`` (``None``: a bye for ``a``).
+    With prescribed colours ``a`` plays Black. ``why`` says which rules chose it."""
+
+    round: int
+    board: int
+    stage: Stage
+    a: int
+    b: int | None
+    kind: PairingKind = PairingKind.GAME
+    colours: Colours = Colours.PRESCRIBED
+    why: tuple[Decision, ...] = ()
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return (self.a,) if self.b is None else (self.a, self.b)
+
+    @property
+    def draws_allowed(self) -> bool:
+        return self.stage.draws_allowed
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "board": self.board, "stage": self.stage.value,
+                "a": self.a, "b": self.b, "kind": self.kind.value,
+                "colours": self.colours.value, "why": [d.to_json() for d in self.why]}
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What was entered for a game: the official counts (``result_card`` already applied)
+    from Black's side, who played Black, the winner (``None``: a draw), how it ended.
+
+    ``draw_win`` is who held the draw-win right (引き分け勝ち) in a game without draws;
+    ``rated`` is False for a late player's chosen forfeit (rule 13); ``game_id`` links a
+    game stored with its moves (programs' games)."""
+
+    black: int
+    white: int
+    black_discs: int
+    white_discs: int
+    winner: int | None
+    forfeit: bool = False
+    rated: bool = True
+    draw_win: int | None = None
+    game_id: str | None = None
+
+    def discs_of(self, number: int) -> int:
+        return self.black_discs if number == self.black else self.white_discs
+
+    def points_of(self, number: int) -> float:
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == number else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"black": self.black, "white": self.white, "black_discs": self.black_discs,
+                "white_discs": self.white_discs, "winner": self.winner,
+                "forfeit": self.forfeit, "rated": self.rated, "draw_win": self.draw_win,
+                "game_id": self.game_id}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Result:
+        return cls(int(data["black"]), int(data["white"]), int(data["black_discs"]),
+                   int(data["white_discs"]),
+                   None if data["winner"] is None else int(data["winner"]),
+                   bool(data["forfeit"]), bool(data["rated"]),
+                   None if data["draw_win"] is None else int(data["draw_win"]),
+                   data.get("game_id"))
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A pairing with what came of it: what standings, exports and pages read.
+
+    For a bye ``white`` is ``None`` and the bye counts 32 discs and a win; a game not
+    played by the round-6 rule counts 32–32 and a draw; ``finished`` is False while a
+    game's result is still to be entered (its discs are then ``None``)."""
+
+    round: int
+    board: int
+    stage: Stage
+    black: int
+    white: int | None
+    kind: GameKind
+    black_discs: int | None
+    white_discs: int | None
+    winner: int | None
+    finished: bool
+    colours: Colours = Colours.PRESCRIBED
+    rated: bool = True
+    draw_win: int | None = None
+    game_id: str | None = None
+    why: tuple[Decision, ...] = field(default=(), compare=False)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return (self.black,) if self.white is None else (self.black, self.white)
+
+    def opponent_of(self, number: int) -> int | None:
+        return self.white if number == self.black else self.black
+
+    def discs_of(self, number: int) -> int | None:
+        return self.black_discs if number == self.black else self.white_discs
+
+    def points_of(self, number: int) -> float:
+        """1 for a win (a bye too), ½ for a draw, 0 for a loss or an unfinished game."""
+        if not self.finished:
+            return 0.0
+        if self.kind is GameKind.BYE:
+            return 1.0
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == number else 0.0
+
+    @property
+    def loser(self) -> int | None:
+        if not self.finished or self.winner is None or self.white is None:
+            return None
+        return self.white if self.winner == self.black else self.black
+
+
+__all__ = [
+    "Colours",
+    "Decision",
+    "Entrant",
+    "Game",
+    "GameKind",
+    "Pairing",
+    "PairingKind",
+    "Result",
+    "Stage",
+    "TournamentError",
+    "initial_order",
+]

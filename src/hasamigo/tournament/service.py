@@ -1,0 +1,504 @@
+"""The stored tournament: what the command line and the web pages call.
+
+:class:`TournamentService` loads a tournament from its facts for every request, lets
+:class:`~hasamigo.tournament.state.Tournament` check the request, and stores the new fact
+with its audit-log entry in one transaction. It keeps nothing in memory, so any number
+of processes may serve the same tournament and a restart loses nothing; two requests
+racing for the same fact get :class:`~hasamigo.storage.repository.ConcurrentWrite`.
+
+What pages show comes back as plain frozen dataclasses (:class:`TournamentInfo`,
+:class:`EntrantView`, :class:`GameView`, :class:`RoundView`, :class:`StandingRow`,
+:class:`RankingRow`, :class:`Bracket`, :class:`RoundExplanation`), names resolved, ready to
+render or to turn into JSON with :func:`as_json`.
+
+The director's password is kept only as a salted PBKDF2-SHA256 hash
+(:func:`hash_password`); :meth:`TournamentService.check_password` compares in constant
+time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from hasamigo.game.controller import GameController
+from hasamigo.move import BLACK
+from hasamigo.storage.db import Database
+from hasamigo.storage.repository import GameRepository
+from hasamigo.storage.tournaments import (
+    AuditEntry,
+    StoredTournament,
+    TournamentRepository,
+    TournamentSummary,
+)
+from hasamigo.tournament.model import (
+    Colours,
+    Decision,
+    Entrant,
+    Game,
+    PairingKind,
+    TournamentError,
+)
+from hasamigo.tournament.state import Settings, Tournament
+
+#: The reasons that are about a whole round, not one board (shown once by ``explain``).
+ROUND_RULES = frozenset({"matching", "draw_round", "seeds_redrawn", "seeds_met",
+                         "placement"})
+#: PBKDF2 iterations for the director's password (about 0.1 s here).
+PASSWORD_ITERATIONS = 200_000
+PASSWORD_LENGTH = (4, 200)
+
+
+class TournamentNotFound(TournamentError, KeyError):
+    """No tournament with that id (or name)."""
+
+    code = "not_found"
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "no such tournament"
+
+
+def hash_password(password: str, *, iterations: int = PASSWORD_ITERATIONS) -> str:
+    """A salted hash of ``password``: ``pbkdf2_sha256$iterations$salt$hash`` (hex).
+
+    >>> stored = hash_password("secret", iterations=1000)
+    >>> verify_password("secret", stored), verify_password("Secret", stored)
+    (True, False)
+    """
+    low, high = PASSWORD_LENGTH
+    if not isinstance(password, str) or not low <= len(password) <= high:
+        raise TournamentError(f"a director's password is {low} to {high} characters")
+    salt = secrets.token_bytes(16)
+    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, iterations)
+    return f"pbkdf2_sha256${iterations}${salt.hex()}${digest.hex()}"
+
+
+def verify_password(password: str, stored: str) -> bool:
+    """Does ``password`` match a :func:`hash_password` value (in constant time)?"""
+    try:
+        scheme, iterations, salt, digest = stored.split("$")
+        if scheme != "pbkdf2_sha256":
+            return False
+        candidate = hashlib.pbkdf2_hmac("sha256", password.encode(), bytes.fromhex(salt),
+                                        int(iterations))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(candidate.hex(), digest)
+
+
+# ---- what pages show ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    id: str
+    name: str
+    format: str
+    format_title: str
+    state: str  # registration | playing | finished
+    rounds_paired: int
+    total_rounds: int
+    round_complete: bool
+    entrants: int
+    c: int
+    settings: dict[str, Any]
+    has_password: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantView:
+    number: int
+    name: str
+    rank: str | None
+    birth_year: int | None
+    woman: bool
+    seed: bool
+    division: str | None
+    program: str | None
+    withdrawn_from: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """A board of a round: names resolved. With fuse-ishi colours and no result yet,
+    ``black``/``white`` are the two players in pairing order (colours to be decided)."""
+
+    round: int
+    board: int
+    stage: str
+    kind: str  # played | bye | not_played_draw | forfeit
+    black: str
+    white: str | None
+    black_number: int
+    white_number: int | None
+    black_discs: int | None
+    white_discs: int | None
+    winner: str | None
+    finished: bool
+    colours: str
+    draw_win: str | None
+    rated: bool
+    game_id: str | None
+    why: tuple[Decision, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    number: int
+    stages: tuple[str, ...]
+    complete: bool
+    games: tuple[GameView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """A line of the standings with the Brightwell formula's parts
+    (``brightwell == discs + c * opponents_wins``)."""
+
+    place: int
+    number: int
+    name: str
+    wins: float
+    games: int
+    discs: int
+    opponents_wins: float
+    c: int
+    brightwell: float
+    formula: str
+    woman: bool
+    withdrawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RankingRow:
+    place: int
+    number: int
+    name: str
+    wins: float
+    brightwell: float
+    woman: bool
+    dan: str | None
+    dan_english: str | None
+    ouza: bool
+    women_champion: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BracketGame:
+    round: int
+    board: int
+    stage: str
+    a: str
+    b: str | None
+    winner: str | None
+    score: str | None  # Black's count first: "34–30"
+    draw_win: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    """The knockout games (semifinals, final, third place, women's final, knockout
+    rounds), in round and board order."""
+
+    games: tuple[BracketGame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundExplanation:
+    """Why a round is paired as it is: the round's notes, then each board's reasons."""
+
+    round: int
+    notes: tuple[Decision, ...]
+    boards: tuple[tuple[int, str, str | None, tuple[Decision, ...]], ...]
+
+
+def as_json(value: Any) -> Any:
+    """A view (or a list of them) as JSON-ready data: dataclasses become objects, enums
+    their values, datetimes ISO text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: as_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): as_json(v) for k, v in value.items()}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
+
+
+def game_view(t: Tournament, g: Game) -> GameView:
+    name = t.name
+    return GameView(g.round, g.board, g.stage.value, g.kind.value, name(g.black),
+                    None if g.white is None else name(g.white), g.black, g.white,
+                    g.black_discs, g.white_discs, None if g.winner is None else name(g.winner),
+                    g.finished, g.colours.value,
+                    None if g.draw_win is None else name(g.draw_win), g.rated, g.game_id, g.why)
+
+
+def entrant_view(e: Entrant) -> EntrantView:
+    return EntrantView(e.number, e.name, e.rank, e.birth_year, e.woman, e.seed, e.division,
+                       e.program, e.withdrawn_from)
+
+
+class TournamentService:
+    """Tournaments stored in a database (see the module docstring)."""
+
+    def __init__(self, repo: TournamentRepository, games: GameRepository | None = None
+                 ) -> None:
+        self.repo = repo
+        self.games = games or GameRepository(repo.db)
+
+    @classmethod
+    def open(cls, db: Database) -> TournamentService:
+        """The service over ``db`` (migrated to the newest schema first)."""
+        db.open()
+        return cls(TournamentRepository(db), GameRepository(db))
+
+    # ---- tournaments ---------------------------------------------------------------------------
+    def create(self, name: str, settings: Settings, *, password: str | None = None,
+               who: str = "director", tournament_id: str | None = None) -> TournamentInfo:
+        name = name.strip() if isinstance(name, str) else ""
+        if not 0 < len(name) <= 120:
+            raise TournamentError("a tournament's name is 1 to 120 characters")
+        Tournament(settings)  # the settings are checked with the format
+        hashed = None if password is None else hash_password(password)
+        tournament_id = tournament_id or secrets.token_hex(6)
+        self.repo.create(tournament_id, name, settings, password_hash=hashed, who=who)
+        return self.info(tournament_id)
+
+    def resolve(self, id_or_name: str) -> str:
+        """A tournament's id from its id or its name."""
+        found = self.repo.find(id_or_name)
+        if found is None:
+            raise TournamentNotFound(f"no tournament {id_or_name!r}")
+        return found
+
+    def load(self, tournament_id: str) -> StoredTournament:
+        stored = self.repo.load(tournament_id)
+        if stored is None:
+            raise TournamentNotFound(f"no tournament {tournament_id!r}")
+        return stored
+
+    def tournament(self, tournament_id: str) -> Tournament:
+        return self.load(tournament_id).tournament
+
+    def list_tournaments(self) -> list[TournamentSummary]:
+        return self.repo.summaries()
+
+    def info(self, tournament_id: str) -> TournamentInfo:
+        stored = self.load(tournament_id)
+        t = stored.tournament
+        return TournamentInfo(stored.id, stored.name, t.settings.format, t.format.title,
+                              t.state, t.rounds_paired, t.total_rounds,
+                              t.round_complete(t.rounds_paired), len(t.entrants), t.c,
+                              t.settings.to_json(), stored.has_password, stored.created_at,
+                              stored.updated_at)
+
+    def set_password(self, tournament_id: str, password: str | None, *,
+                     who: str = "director") -> None:
+        """Set (``None``: remove) the director's password; only its salted hash is kept."""
+        self.load(tournament_id)
+        hashed = None if password is None else hash_password(password)
+        self.repo.set_password_hash(tournament_id, hashed, who=who)
+
+    def check_password(self, tournament_id: str, password: str) -> bool:
+        """Is ``password`` the director's? False when none is set."""
+        try:
+            stored = self.repo.password_hash(tournament_id)
+        except KeyError:
+            raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
+        return stored is not None and verify_password(password, stored)
+
+    # ---- entrants ------------------------------------------------------------------------------
+    def register(self, tournament_id: str, name: str, *, rank: str | None = None,
+                 birth_year: int | None = None, woman: bool = False, seed: bool = False,
+                 division: str | None = None, program: str | None = None,
+                 who: str = "director") -> EntrantView:
+        t = self.tournament(tournament_id)
+        entrant = t.register(name, rank=rank, birth_year=birth_year, woman=woman, seed=seed,
+                             division=division, program=program)
+        self.repo.add_entrant(tournament_id, entrant, who=who)
+        return entrant_view(entrant)
+
+    def withdraw(self, tournament_id: str, entrant: str | int, *, who: str = "director",
+                 reason: str | None = None) -> EntrantView:
+        t = self.tournament(tournament_id)
+        before = t.find(entrant)
+        after = t.withdraw(before.number)
+        self.repo.update_entrant(tournament_id, before, after, who=who, reason=reason)
+        return entrant_view(after)
+
+    def entrants(self, tournament_id: str) -> list[EntrantView]:
+        t = self.tournament(tournament_id)
+        return [entrant_view(e) for _, e in sorted(t.entrants.items())]
+
+    # ---- rounds ----------------------------------------------------------------------------------
+    def pair_next_round(self, tournament_id: str, *, who: str = "director") -> RoundView:
+        t = self.tournament(tournament_id)
+        pairings = t.pair_next_round()
+        self.repo.add_round(tournament_id, pairings[0].round, pairings, who=who)
+        return self._round(t, pairings[0].round)
+
+    def unpair_last_round(self, tournament_id: str, *, who: str = "director",
+                          reason: str | None = None) -> int:
+        t = self.tournament(tournament_id)
+        number = t.rounds_paired
+        removed = t.unpair_last_round()
+        self.repo.delete_round(tournament_id, number, removed, who=who, reason=reason)
+        return number
+
+    def round(self, tournament_id: str, number: int | None = None) -> RoundView:
+        """A round's boards (default: the last paired)."""
+        t = self.tournament(tournament_id)
+        number = t.rounds_paired if number is None else number
+        if number not in t.pairings:
+            raise TournamentError(f"round {number} is not paired")
+        return self._round(t, number)
+
+    @staticmethod
+    def _round(t: Tournament, number: int) -> RoundView:
+        games = [game_view(t, t.game(number, p.board)) for p in t.pairings[number]]
+        stages = tuple(dict.fromkeys(p.stage.value for p in t.pairings[number]))
+        return RoundView(number, stages, t.round_complete(number), tuple(games))
+
+    def explain(self, tournament_id: str, number: int | None = None) -> RoundExplanation:
+        """Which rule chose each pairing of a round (default: the last paired)."""
+        t = self.tournament(tournament_id)
+        number = t.rounds_paired if number is None else number
+        if number not in t.pairings:
+            raise TournamentError(f"round {number} is not paired")
+        notes: list[Decision] = []
+        boards = []
+        for p in t.pairings[number]:
+            own = []
+            for d in p.why:
+                if d.rule in ROUND_RULES:
+                    if d not in notes:
+                        notes.append(d)
+                else:
+                    own.append(d)
+            boards.append((p.board, t.name(p.a), None if p.b is None else t.name(p.b),
+                           tuple(own)))
+        return RoundExplanation(number, tuple(notes), tuple(boards))
+
+    # ---- results -------------------------------------------------------------------------------
+    def enter_result(self, tournament_id: str, round_number: int, board: int, *,
+                     who: str = "director", **card: Any) -> GameView:
+        """Enter a board's result card (or forfeit); see
+        :meth:`Tournament.make_result` for ``card``'s fields."""
+        t = self.tournament(tournament_id)
+        result = t.enter_result(round_number, board, **card)
+        self.repo.put_result(tournament_id, round_number, board, result, who=who)
+        return game_view(t, t.game(round_number, board))
+
+    def correct_result(self, tournament_id: str, round_number: int, board: int, *,
+                       reason: str, who: str = "director", **card: Any) -> GameView:
+        """Replace an entered result; the audit log keeps who, when, before, after and
+        ``reason`` (required)."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise TournamentError("a correction needs a reason (kept in the audit log)")
+        t = self.tournament(tournament_id)
+        before, after = t.correct_result(round_number, board, **card)
+        self.repo.put_result(tournament_id, round_number, board, after, before=before,
+                             who=who, reason=reason.strip())
+        return game_view(t, t.game(round_number, board))
+
+    def record_game(self, tournament_id: str, round_number: int, board: int,
+                    game: GameController, *, who: str = "hasamigo") -> GameView:
+        """A finished game played through the controller (programs): stored in the games
+        library (public, so its replay can be watched), then entered as the board's
+        result with a link to it."""
+        result = game.result
+        if result is None:
+            raise TournamentError("the game is not finished")
+        t = self.tournament(tournament_id)
+        p = t.pairing(round_number, board)
+        black = t.find(game.seat(BLACK).name).number
+        card: dict[str, Any] = {"black_discs": result.black, "white_discs": result.white}
+        if p.colours is Colours.FUSE_ISHI:
+            card["black"] = black
+        if not p.draws_allowed:
+            holder = game.draw_win
+            if holder is None:
+                raise TournamentError("a game without draws needs a draw-win holder")
+            card["draw_win"] = t.find(game.seat(holder).name).number
+        t.make_result(round_number, board, **card)  # checked before the game is stored
+        self.games.create(game, public=True, creator=None)
+        return self.enter_result(tournament_id, round_number, board, who=who,
+                                 game_id=game.id, **card)
+
+    # ---- what pages show -------------------------------------------------------------------------
+    def standings(self, tournament_id: str, after: int | None = None) -> list[StandingRow]:
+        """Standings after a round (default: the last paired) with Brightwell's parts."""
+        t = self.tournament(tournament_id)
+        out = []
+        for s in t.standings(after):
+            bw = s.brightwell
+            out.append(StandingRow(s.place, s.number, s.name, s.wins, s.games, bw.discs,
+                                   bw.opponents_wins, bw.c, bw.total, bw.formula, s.woman,
+                                   s.withdrawn))
+        return out
+
+    def ranking(self, tournament_id: str) -> list[RankingRow]:
+        """The final ranking (provisional until the end) with dan awards and the 王座戦
+        line (awarded once the tournament is finished)."""
+        t = self.tournament(tournament_id)
+        return [RankingRow(p.place, p.number, p.name, p.wins, p.brightwell, p.woman,
+                           p.award.dan, p.award.dan_english, p.award.ouza, p.women_champion)
+                for p in t.ranking()]
+
+    def bracket(self, tournament_id: str) -> Bracket:
+        t = self.tournament(tournament_id)
+        out = []
+        for g in t.games():
+            if g.stage.counts:
+                continue
+            score = None if g.black_discs is None or g.white_discs is None \
+                else f"{g.black_discs}–{g.white_discs}"
+            out.append(BracketGame(g.round, g.board, g.stage.value, t.name(g.black),
+                                   None if g.white is None else t.name(g.white),
+                                   None if g.winner is None else t.name(g.winner),
+                                   score, None if g.draw_win is None else t.name(g.draw_win)))
+        return Bracket(tuple(out))
+
+    def games_played(self, tournament_id: str) -> list[GameView]:
+        t = self.tournament(tournament_id)
+        return [game_view(t, g) for g in t.games()]
+
+    def audit(self, tournament_id: str) -> list[AuditEntry]:
+        self.load(tournament_id)
+        return self.repo.audit(tournament_id)
+
+    def results_to_enter(self, tournament_id: str) -> list[GameView]:
+        """The boards of the last round still waiting for a result."""
+        t = self.tournament(tournament_id)
+        number = t.rounds_paired
+        return [game_view(t, t.game(number, p.board)) for p in t.pairings.get(number, [])
+                if p.kind is PairingKind.GAME and (number, p.board) not in t.results]
+
+
+__all__ = [
+    "Bracket",
+    "BracketGame",
+    "EntrantView",
+    "GameView",
+    "RankingRow",
+    "RoundExplanation",
+    "RoundView",
+    "StandingRow",
+    "TournamentInfo",
+    "TournamentNotFound",
+    "TournamentService",
+    "as_json",
+    "game_view",
+    "hash_password",
+    "verify_password",
+]
