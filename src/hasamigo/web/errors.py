@@ -80,6 +80,7 @@ STATUS: dict[str, int] = {
     "not_your_turn": 409, "undo_not_allowed": 409, "nothing_to_undo": 409,
     "no_undo_request": 409, "no_flag": 409, "stale": 409, "colours": 409,
     "suspended": 409, "concurrent_write": 409, "not_in_game": 409, "already_joined": 409,
+    "tournament": 409,  # a tournament's state refuses it now (paired twice, entered twice …)
     "too_large": 413,
     "illegal_move": 422, "invalid_request": 422,
     "rate_limited": 429,

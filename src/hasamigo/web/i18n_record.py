@@ -5,6 +5,7 @@ from __future__ import annotations
 
 STRINGS: dict[str, tuple[str, str]] = {
     # the over-the-board home (/record)
+    "record.nav": ("Over the board", "対局記録"),
     "record.title": ("Over the board 対局記録", "対局記録（盤での対局）"),
     "record.intro": ("A game on a real board with a chess clock: the clock, the record "
                      "(as it was played, faults and all) and the result card are kept "

@@ -1,8 +1,460 @@
 """Tournaments: the director's area (password) and the public pages (pairings, standings,
-bracket, ranking)."""
+bracket, ranking), over :class:`~hasamigo.tournament.service.TournamentService`.
+
+The API (``/api/tournaments/…``) answers the core's views as JSON. Reading is public;
+what changes a tournament needs the director's session token (``Authorization: Bearer
+<token>``, from ``POST /api/tournaments`` or ``…/login``; see
+:mod:`hasamigo.web.services.tournaments`). The public pages are rendered here from the
+same views (they work without a script); the director's area is a script over the API.
+
+Pages: ``/tournaments`` (the list and the create form), ``/tournaments/{id}`` (the
+pairings of a round), ``…/standings``, ``…/bracket``, ``…/ranking``, ``…/director``, and
+the printable sheets ``…/print/pairings`` and ``…/print/standings`` (A4).
+
+The routes are plain functions: the core's storage is synchronous, so FastAPI runs them on
+its thread pool.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from hasamigo.tournament.formats import FORMATS
+from hasamigo.tournament.service import (
+    EntrantView,
+    TournamentInfo,
+    TournamentNotFound,
+    as_json,
+)
+from hasamigo.web.deps import Address, LangDep, Templates
+from hasamigo.web.errors import NotFound, Unauthorized
+from hasamigo.web.i18n import Lang, strings
+from hasamigo.web.routers.games import ERRORS
+from hasamigo.web.schemas_tournament import (
+    MAX_ROUND,
+    Correction,
+    Login,
+    NewEntrant,
+    NewTournament,
+    ResultCard,
+    Unpair,
+    Withdrawal,
+)
+from hasamigo.web.services.tournaments import TOKEN_LENGTH, DirectorSession, TournamentSite
 
 router = APIRouter()
+api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+pages = APIRouter(include_in_schema=False)
+
+_site_lock = threading.Lock()
+
+
+def get_site(request: Request) -> TournamentSite:
+    """The app's :class:`TournamentSite`, made at first use over the app's database."""
+    state = request.app.state
+    site: TournamentSite | None = getattr(state, "tournament_site", None)
+    if site is None:
+        with _site_lock:
+            site = getattr(state, "tournament_site", None)
+            if site is None:
+                site = TournamentSite(state.db)
+                state.tournament_site = site
+    return site
+
+
+_bearer = HTTPBearer(auto_error=False, description="the director's session token "
+                     "(POST /api/tournaments or /api/tournaments/{id}/login)")
+
+
+def director_token(
+    request: Request,
+    _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    """The token of ``Authorization: Bearer <token>``; ``None`` without the header."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > TOKEN_LENGTH \
+            or not token.isascii() or not token.isprintable():
+        raise Unauthorized("the Authorization header must be 'Bearer <director's token>'")
+    return token
+
+
+Site = Annotated[TournamentSite, Depends(get_site)]
+DirectorToken = Annotated[str | None, Depends(director_token)]
+TournamentId = Annotated[str, Path(min_length=1, max_length=64,
+                                   pattern=r"^[A-Za-z0-9_-]+$")]
+RoundNumber = Annotated[int, Path(ge=1, le=MAX_ROUND)]
+BoardNumber = Annotated[int, Path(ge=1, le=1000)]
+Number = Annotated[int, Path(ge=1, le=100_000)]
+
+
+def _session(site: TournamentSite, tournament_id: str, token: str | None) -> DirectorSession:
+    return site.director(tournament_id, token)
+
+
+# ---- views --------------------------------------------------------------------------------------
+def public_info(info: TournamentInfo) -> dict[str, Any]:
+    """The tournament as anyone may read it (without the draws' seed: nobody can work
+    out round 1 before it is drawn)."""
+    data: dict[str, Any] = as_json(info)
+    data["settings"] = {k: v for k, v in data["settings"].items() if k != "seed"}
+    return data
+
+
+def public_entrant(e: EntrantView) -> dict[str, Any]:
+    """An entrant as anyone may read it: without the birth year."""
+    data: dict[str, Any] = as_json(replace(e, birth_year=None))
+    del data["birth_year"]
+    return data
+
+
+def _paired(site: TournamentSite, tournament_id: str, number: int) -> None:
+    paired = site.service.info(tournament_id).rounds_paired
+    if not 1 <= number <= paired:
+        raise NotFound(f"round {number} is not paired" + (f" (rounds 1 to {paired} are)"
+                                                          if paired else ""))
+
+
+# ---- the API: reading (public) ------------------------------------------------------------------
+@api.get("", responses=ERRORS)
+def list_tournaments(site: Site) -> list[dict[str, Any]]:
+    """Every tournament, the most recently changed first."""
+    out: list[dict[str, Any]] = as_json(site.service.list_tournaments())
+    return out
+
+
+@api.get("/formats")
+def formats() -> list[dict[str, Any]]:
+    """The formats a tournament can be run in (``key`` for ``POST /api/tournaments``)."""
+    return [{"key": key, "title": cls.title} for key, cls in FORMATS.items()]
+
+
+@api.get("/{tournament_id}", responses=ERRORS)
+def get_tournament(tournament_id: TournamentId, site: Site) -> dict[str, Any]:
+    """The tournament and its entrants."""
+    return {"tournament": public_info(site.service.info(tournament_id)),
+            "entrants": [public_entrant(e) for e in site.service.entrants(tournament_id)]}
+
+
+@api.get("/{tournament_id}/rounds", responses=ERRORS)
+def list_rounds(tournament_id: TournamentId, site: Site) -> list[dict[str, Any]]:
+    """Every paired round with its boards, in order."""
+    paired = site.service.info(tournament_id).rounds_paired
+    return [as_json(site.service.round(tournament_id, n)) for n in range(1, paired + 1)]
+
+
+@api.get("/{tournament_id}/rounds/{number}", responses=ERRORS)
+def get_round(tournament_id: TournamentId, number: RoundNumber, site: Site
+              ) -> dict[str, Any]:
+    """A round's boards: who plays whom, colours, results."""
+    _paired(site, tournament_id, number)
+    data: dict[str, Any] = as_json(site.service.round(tournament_id, number))
+    return data
+
+
+@api.get("/{tournament_id}/rounds/{number}/explain", responses=ERRORS)
+def explain(tournament_id: TournamentId, number: RoundNumber, site: Site) -> dict[str, Any]:
+    """Why a round is paired as it is: the round's notes, then each board's reasons."""
+    _paired(site, tournament_id, number)
+    data: dict[str, Any] = as_json(site.service.explain(tournament_id, number))
+    return data
+
+
+@api.get("/{tournament_id}/standings", responses=ERRORS)
+def standings(tournament_id: TournamentId, site: Site,
+              after: Annotated[int | None, Query(ge=0, le=MAX_ROUND, description=(
+                  "after this round (default: the last paired)"))] = None
+              ) -> dict[str, Any]:
+    """The standings: wins, Brightwell points and the formula's parts
+    (``brightwell == discs + c × opponents_wins``)."""
+    info = site.service.info(tournament_id)
+    if after is not None and after > info.rounds_paired:
+        raise NotFound(f"round {after} is not paired")
+    rows = site.service.standings(tournament_id, after)
+    return {"after": info.rounds_paired if after is None else after, "c": info.c,
+            "standings": as_json(rows)}
+
+
+@api.get("/{tournament_id}/ranking", responses=ERRORS)
+def ranking(tournament_id: TournamentId, site: Site) -> dict[str, Any]:
+    """The final ranking with dan awards (provisional until ``final``)."""
+    info = site.service.info(tournament_id)
+    return {"final": info.state == "finished",
+            "ranking": as_json(site.service.ranking(tournament_id))}
+
+
+@api.get("/{tournament_id}/bracket", responses=ERRORS)
+def bracket(tournament_id: TournamentId, site: Site) -> dict[str, Any]:
+    """The knockout games (semifinals, final, third place, women's final, knockout
+    rounds), in round and board order."""
+    data: dict[str, Any] = as_json(site.service.bracket(tournament_id))
+    return data
+
+
+# ---- the API: the director ----------------------------------------------------------------------
+def _session_json(token: str, expires: float, who: str) -> dict[str, Any]:
+    return {"token": token, "director": who,
+            "expires_at": datetime.fromtimestamp(expires, UTC).isoformat()}
+
+
+@api.post("", status_code=201, responses=ERRORS)
+def create(req: NewTournament, site: Site, address: Address) -> dict[str, Any]:
+    """A new tournament; the answer carries the director's session token (the password
+    is kept only as a salted hash)."""
+    info, token, expires = site.create(req, address)
+    return {"tournament": as_json(info),
+            "session": _session_json(token, expires, req.director or "director")}
+
+
+@api.post("/{tournament_id}/login", responses=ERRORS)
+def login(tournament_id: TournamentId, req: Login, site: Site, address: Address
+          ) -> dict[str, Any]:
+    """The director's password for a session token (403: wrong password)."""
+    token, expires = site.login(tournament_id, req.password, req.director, address)
+    return _session_json(token, expires, req.director or "director")
+
+
+@api.get("/{tournament_id}/director", responses=ERRORS)
+def director_view(tournament_id: TournamentId, site: Site, token: DirectorToken
+                  ) -> dict[str, Any]:
+    """What the director's area shows: the tournament (with its settings), every
+    entrant's details, the boards still waiting for a result."""
+    session = _session(site, tournament_id, token)
+    service = site.service
+    return {"tournament": as_json(service.info(tournament_id)),
+            "entrants": as_json(service.entrants(tournament_id)),
+            "to_enter": as_json(service.results_to_enter(tournament_id)),
+            "director": session.who,
+            "expires_at": datetime.fromtimestamp(session.expires, UTC).isoformat()}
+
+
+@api.post("/{tournament_id}/entrants", status_code=201, responses=ERRORS)
+def register(tournament_id: TournamentId, req: NewEntrant, site: Site, token: DirectorToken
+             ) -> dict[str, Any]:
+    """Register an entrant (until round 1 is paired)."""
+    entrant = site.register(_session(site, tournament_id, token), req)
+    data: dict[str, Any] = as_json(entrant)
+    return data
+
+
+@api.post("/{tournament_id}/entrants/{number}/withdraw", responses=ERRORS)
+def withdraw(tournament_id: TournamentId, number: Number, req: Withdrawal, site: Site,
+             token: DirectorToken) -> dict[str, Any]:
+    """Withdraw an entrant from the next round to be paired on (at any time)."""
+    entrant = site.withdraw(_session(site, tournament_id, token), number, req.reason)
+    data: dict[str, Any] = as_json(entrant)
+    return data
+
+
+@api.post("/{tournament_id}/rounds", status_code=201, responses=ERRORS)
+def pair(tournament_id: TournamentId, site: Site, token: DirectorToken) -> dict[str, Any]:
+    """Pair the next round by the format's rules (the round before must be complete);
+    the finals are rounds too."""
+    data: dict[str, Any] = as_json(site.pair(_session(site, tournament_id, token)))
+    return data
+
+
+@api.post("/{tournament_id}/rounds/{number}/unpair", responses=ERRORS)
+def unpair(tournament_id: TournamentId, number: RoundNumber, req: Unpair, site: Site,
+           token: DirectorToken) -> dict[str, int]:
+    """Take back the last round's pairing, while none of its results is entered."""
+    return {"unpaired": site.unpair(_session(site, tournament_id, token), number,
+                                    req.reason)}
+
+
+@api.post("/{tournament_id}/rounds/{number}/boards/{board}/result", responses=ERRORS)
+def enter_result(tournament_id: TournamentId, number: RoundNumber, board: BoardNumber,
+                 req: ResultCard, site: Site, token: DirectorToken) -> dict[str, Any]:
+    """Enter a board's result card or forfeit (a board that has one: correct it)."""
+    session = _session(site, tournament_id, token)
+    data: dict[str, Any] = as_json(site.enter(session, number, board, req))
+    return data
+
+
+@api.post("/{tournament_id}/rounds/{number}/boards/{board}/correction", responses=ERRORS)
+def correct_result(tournament_id: TournamentId, number: RoundNumber, board: BoardNumber,
+                   req: Correction, site: Site, token: DirectorToken) -> dict[str, Any]:
+    """Replace a board's entered result; the audit log keeps before, after and reason."""
+    session = _session(site, tournament_id, token)
+    data: dict[str, Any] = as_json(site.correct(session, number, board, req))
+    return data
+
+
+@api.get("/{tournament_id}/audit", responses=ERRORS)
+def audit(tournament_id: TournamentId, site: Site, token: DirectorToken
+          ) -> list[dict[str, Any]]:
+    """The audit log, oldest first: who, when, what, before, after, why."""
+    _session(site, tournament_id, token)
+    out: list[dict[str, Any]] = as_json(site.service.audit(tournament_id))
+    return out
+
+
+# ---- pages --------------------------------------------------------------------------------------
+def num(value: float | None) -> str:
+    """A score as people write it: 3, 2.5, 170.5."""
+    if value is None:
+        return ""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _context(request: Request, lang: Lang, **extra: Any) -> dict[str, Any]:
+    t = strings(lang)
+
+    def label(prefix: str, key: str | None) -> str:
+        """``t[prefix.key]`` when there is one, else the key itself."""
+        if key is None:
+            return ""
+        return t.get(f"{prefix}.{key}", key.replace("_", " "))
+
+    return {"request": request, "lang": lang, "t": t,
+            "other_lang": "en" if lang == "ja" else "ja", "num": num, "label": label,
+            "formats": list(FORMATS), **extra}
+
+
+def _missing(request: Request, templates: Templates, lang: Lang, tournament_id: str
+             ) -> Response:
+    return templates.TemplateResponse(
+        request, "tournament_missing.html",
+        _context(request, lang, tournament_id=tournament_id[:64]), status_code=404)
+
+
+def _tournament_page(request: Request, templates: Templates, lang: Lang, site: TournamentSite,
+                     tournament_id: str, template: str, tab: str,
+                     build: Callable[[TournamentInfo], dict[str, Any]] | None = None
+                     ) -> Response:
+    try:
+        info = site.service.info(tournament_id)
+        extra = build(info) if build is not None else {}
+    except TournamentNotFound:
+        return _missing(request, templates, lang, tournament_id)
+    return templates.TemplateResponse(
+        request, template, _context(request, lang, info=info, tab=tab, **extra))
+
+
+def _round_number(info: TournamentInfo, asked: int | None) -> int:
+    if asked is None or not 1 <= asked <= info.rounds_paired:
+        return info.rounds_paired
+    return asked
+
+
+@pages.get("/tournaments", response_class=HTMLResponse)
+def tournaments_page(request: Request, templates: Templates, lang: LangDep, site: Site
+                     ) -> Response:
+    """Every tournament, and the form that makes a new one."""
+    rows = site.service.list_tournaments()
+    return templates.TemplateResponse(request, "tournament_list.html",
+                                      _context(request, lang, tournaments=rows))
+
+
+@pages.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
+def pairings_page(request: Request, tournament_id: str, templates: Templates,
+                  lang: LangDep, site: Site,
+                  round: Annotated[int | None, Query(ge=1, le=MAX_ROUND)] = None
+                  ) -> Response:
+    """The pairings of a round (default: the last paired), and the entrants."""
+    def build(info: TournamentInfo) -> dict[str, Any]:
+        number = _round_number(info, round)
+        view = site.service.round(tournament_id, number) if number else None
+        return {"round": view, "entrants": site.service.entrants(tournament_id)}
+
+    return _tournament_page(request, templates, lang, site, tournament_id,
+                            "tournament_pairings.html", "pairings", build)
+
+
+@pages.get("/tournaments/{tournament_id}/standings", response_class=HTMLResponse)
+def standings_page(request: Request, tournament_id: str, templates: Templates,
+                   lang: LangDep, site: Site,
+                   after: Annotated[int | None, Query(ge=0, le=MAX_ROUND)] = None
+                   ) -> Response:
+    """The standings after a round with the Brightwell formula's parts."""
+    def build(info: TournamentInfo) -> dict[str, Any]:
+        shown = info.rounds_paired if after is None or after > info.rounds_paired else after
+        return {"after": shown, "rows": site.service.standings(tournament_id, shown)}
+
+    return _tournament_page(request, templates, lang, site, tournament_id,
+                            "tournament_standings.html", "standings", build)
+
+
+@pages.get("/tournaments/{tournament_id}/bracket", response_class=HTMLResponse)
+def bracket_page(request: Request, tournament_id: str, templates: Templates,
+                 lang: LangDep, site: Site) -> Response:
+    """The knockout games, stage by stage."""
+    def build(info: TournamentInfo) -> dict[str, Any]:
+        games = site.service.bracket(tournament_id).games
+        stages: dict[tuple[int, str], list[Any]] = {}
+        for g in games:
+            stages.setdefault((g.round, g.stage), []).append(g)
+        return {"stages": list(stages.items())}
+
+    return _tournament_page(request, templates, lang, site, tournament_id,
+                            "tournament_bracket.html", "bracket", build)
+
+
+@pages.get("/tournaments/{tournament_id}/ranking", response_class=HTMLResponse)
+def ranking_page(request: Request, tournament_id: str, templates: Templates,
+                 lang: LangDep, site: Site) -> Response:
+    """The final ranking with dan awards (provisional until the end)."""
+    def build(info: TournamentInfo) -> dict[str, Any]:
+        return {"rows": site.service.ranking(tournament_id)}
+
+    return _tournament_page(request, templates, lang, site, tournament_id,
+                            "tournament_ranking.html", "ranking", build)
+
+
+@pages.get("/tournaments/{tournament_id}/director", response_class=HTMLResponse)
+def director_page(request: Request, tournament_id: str, templates: Templates,
+                  lang: LangDep, site: Site) -> Response:
+    """The director's area: its script logs in and works through the API."""
+    return _tournament_page(request, templates, lang, site, tournament_id,
+                            "tournament_director.html", "director")
+
+
+@pages.get("/tournaments/{tournament_id}/print/pairings", response_class=HTMLResponse)
+def print_pairings(request: Request, tournament_id: str, templates: Templates,
+                   lang: LangDep, site: Site,
+                   round: Annotated[int | None, Query(ge=1, le=MAX_ROUND)] = None
+                   ) -> Response:
+    """A round's pairing sheet to print (A4; headings in the page's language)."""
+    def build(info: TournamentInfo) -> dict[str, Any]:
+        number = _round_number(info, round)
+        view = site.service.round(tournament_id, number) if number else None
+        return {"sheet": "pairings", "round": view,
+                "printed_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+
+    return _tournament_page(request, templates, lang, site, tournament_id,
+                            "tournament_print.html", "print", build)
+
+
+@pages.get("/tournaments/{tournament_id}/print/standings", response_class=HTMLResponse)
+def print_standings(request: Request, tournament_id: str, templates: Templates,
+                    lang: LangDep, site: Site,
+                    after: Annotated[int | None, Query(ge=0, le=MAX_ROUND)] = None
+                    ) -> Response:
+    """The standings sheet to print (A4), with the final ranking once it is final."""
+    def build(info: TournamentInfo) -> dict[str, Any]:
+        shown = info.rounds_paired if after is None or after > info.rounds_paired else after
+        return {"sheet": "standings", "after": shown,
+                "rows": site.service.standings(tournament_id, shown),
+                "ranking": site.service.ranking(tournament_id)
+                if info.state == "finished" and shown == info.rounds_paired else None,
+                "printed_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+
+    return _tournament_page(request, templates, lang, site, tournament_id,
+                            "tournament_print.html", "print", build)
+
+
+router.include_router(api)
+router.include_router(pages)
+
+__all__ = ["director_token", "get_site", "public_entrant", "public_info", "router"]

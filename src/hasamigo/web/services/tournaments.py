@@ -1,0 +1,264 @@
+"""The tournaments of the web app: the director's sessions and bounds over the core's
+:class:`~hasamigo.tournament.service.TournamentService`.
+
+The core keeps nothing in memory (every request loads the tournament from its stored
+facts), so neither does this layer, apart from rate windows:
+
+* **Director's sessions** are signed, not stored. Logging in with the director's password
+  gives a bearer token ``<payload>.<mac>``: the payload says the tournament, the
+  director's name (for the audit log) and when the session ends; the MAC is an
+  HMAC-SHA256 keyed by a digest of the tournament's stored password *hash*. So a token
+  survives a server restart, works on every process serving the database, and stops
+  working when the password is changed; the password itself never leaves the login
+  request, and the browser keeps only the token (``sessionStorage``).
+* **Limits**: login attempts per client address and tournament (each one costs a
+  PBKDF2 check), new tournaments per client address.
+* **Refusals** keep the one error shape: the core's :class:`TournamentError` (code
+  ``tournament``), an unknown tournament 404, a missing or spoilt session 401, a wrong
+  password or another tournament's session 403, an unknown entrant in a result card 422.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hasamigo.storage.db import Database
+from hasamigo.storage.repository import GameRepository
+from hasamigo.storage.tournaments import TournamentRepository
+from hasamigo.tournament.service import (
+    EntrantView,
+    GameView,
+    RoundView,
+    TournamentInfo,
+    TournamentNotFound,
+    TournamentService,
+)
+from hasamigo.tournament.state import Settings
+from hasamigo.web.errors import Forbidden, RateLimited, Unauthorized, WebError
+from hasamigo.web.limits import RateWindow
+from hasamigo.web.schemas_tournament import (
+    Correction,
+    NewEntrant,
+    NewTournament,
+    ResultCard,
+)
+
+#: how long a director's session lasts (a tournament day)
+SESSION_SECONDS = 12 * 3600
+#: longest director's token accepted in the Authorization header
+TOKEN_LENGTH = 1024
+_KEY_LABEL = b"hasamigo director session\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorSession:
+    """A director logged in to one tournament; ``who`` goes into the audit log."""
+
+    tournament_id: str
+    who: str
+    expires: float
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _mac(password_hash: str, body: str) -> str:
+    key = hashlib.sha256(_KEY_LABEL + password_hash.encode()).digest()
+    return _b64(hmac.new(key, body.encode(), hashlib.sha256).digest())
+
+
+def sign_session(session: DirectorSession, password_hash: str) -> str:
+    """The bearer token of ``session``, signed with a key made from the password hash.
+
+    >>> s = DirectorSession("abc", "Ann", 2e9)
+    >>> read_session(sign_session(s, "pbkdf2$x"), "pbkdf2$x") == s
+    True
+    >>> read_session(sign_session(s, "pbkdf2$x"), "pbkdf2$y") is None
+    True
+    """
+    payload = json.dumps({"t": session.tournament_id, "w": session.who,
+                          "e": int(session.expires)}, separators=(",", ":"))
+    body = _b64(payload.encode())
+    return f"{body}.{_mac(password_hash, body)}"
+
+
+def token_tournament(token: str) -> str | None:
+    """The tournament a token claims to be for (unchecked: to tell another tournament's
+    session from a spoilt one)."""
+    body = token.partition(".")[0]
+    try:
+        data = json.loads(_unb64(body))
+    except (ValueError, binascii.Error):
+        return None
+    value = data.get("t") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def read_session(token: str, password_hash: str) -> DirectorSession | None:
+    """The session a token signed for ``password_hash`` holds (``None``: not signed so)."""
+    body, dot, mac = token.partition(".")
+    if not dot or not hmac.compare_digest(_mac(password_hash, body), mac):
+        return None
+    try:
+        data = json.loads(_unb64(body))
+        return DirectorSession(str(data["t"]), str(data["w"]), float(data["e"]))
+    except (ValueError, KeyError, TypeError, binascii.Error):
+        return None
+
+
+class _Windows:
+    """:class:`RateWindow` behind a lock (the routes run on a thread pool)."""
+
+    def __init__(self, limit: int, time_source: Callable[[], float]) -> None:
+        self._window = RateWindow(limit, 60.0, time_source=time_source)
+        self._lock = threading.Lock()
+
+    def check(self, key: str, what: str) -> None:
+        with self._lock:
+            wait = self._window.check(key)
+        if wait is not None:
+            raise RateLimited(f"too many {what}; try again in {int(wait) + 1} s",
+                              int(wait) + 1)
+
+
+class TournamentSite:
+    """The tournaments of one app: the core's service, sessions and limits."""
+
+    def __init__(self, db: Database, *, wall_clock: Callable[[], float] = time.time,
+                 time_source: Callable[[], float] = time.monotonic,
+                 logins_per_minute: int = 10, creates_per_minute: int = 10,
+                 session_seconds: float = SESSION_SECONDS) -> None:
+        self.service = TournamentService(TournamentRepository(db), GameRepository(db))
+        self.now = wall_clock
+        self.session_seconds = session_seconds
+        self._logins = _Windows(logins_per_minute, time_source)
+        self._creates = _Windows(creates_per_minute, time_source)
+
+    # ---- sessions ----------------------------------------------------------------------------
+    def _password_hash(self, tournament_id: str) -> str | None:
+        try:
+            return self.service.repo.password_hash(tournament_id)
+        except KeyError:
+            raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
+
+    def _issue(self, tournament_id: str, who: str, password_hash: str) -> tuple[str, float]:
+        expires = self.now() + self.session_seconds
+        session = DirectorSession(tournament_id, who, expires)
+        return sign_session(session, password_hash), expires
+
+    def create(self, req: NewTournament, address: str) -> tuple[TournamentInfo, str, float]:
+        """A new tournament and its director's first session."""
+        self._creates.check(address, "new tournaments")
+        settings = Settings(req.format, rounds=req.rounds, c=req.c, seed=req.seed,
+                            prize_places=req.prize_places, third_place=req.third_place)
+        who = req.director or "director"
+        info = self.service.create(req.name, settings, password=req.password, who=who)
+        stored = self._password_hash(info.id)
+        assert stored is not None
+        token, expires = self._issue(info.id, who, stored)
+        return info, token, expires
+
+    def login(self, tournament_id: str, password: str, who: str | None, address: str
+              ) -> tuple[str, float]:
+        """A director's session for the right password (403 for a wrong one)."""
+        stored = self._password_hash(tournament_id)
+        self._logins.check(f"{address} {tournament_id}", "login attempts")
+        if stored is None:
+            raise Forbidden("this tournament has no director's password (set one with "
+                            "'hasamigo tournament' on the server)")
+        if not self.service.check_password(tournament_id, password):
+            raise Forbidden("wrong password")
+        return self._issue(tournament_id, who or "director", stored)
+
+    def director(self, tournament_id: str, token: str | None) -> DirectorSession:
+        """The session ``token`` holds for this tournament, else 401 (none, spoilt,
+        ended) or 403 (another tournament's)."""
+        stored = self._password_hash(tournament_id)
+        if token is None:
+            raise Unauthorized("the director's area needs the director's session: log in "
+                               "with the tournament's password")
+        claimed = token_tournament(token)
+        if claimed is not None and claimed != tournament_id:
+            raise Forbidden("this director's session is for another tournament")
+        session = None if stored is None else read_session(token, stored)
+        if session is None or session.tournament_id != tournament_id:
+            raise Unauthorized("this director's session is not valid (the password may "
+                               "have changed): log in again")
+        if session.expires <= self.now():
+            raise Unauthorized("your director's session has ended: log in again")
+        return session
+
+    # ---- the director's requests ---------------------------------------------------------------
+    def register(self, session: DirectorSession, req: NewEntrant) -> EntrantView:
+        name = req.name or req.program
+        if name is None:
+            raise WebError("an entrant needs a name (or a program spec)", "invalid_request")
+        return self.service.register(session.tournament_id, name, rank=req.rank or None,
+                                     birth_year=req.birth_year, woman=req.woman,
+                                     seed=req.seed, division=req.division or None,
+                                     program=req.program, who=session.who)
+
+    def _entrant(self, tournament_id: str, number: int) -> None:
+        if number not in self.service.tournament(tournament_id).entrants:
+            raise WebError(f"no entrant number {number}", "not_found")
+
+    def withdraw(self, session: DirectorSession, number: int, reason: str | None
+                 ) -> EntrantView:
+        self._entrant(session.tournament_id, number)
+        return self.service.withdraw(session.tournament_id, number, who=session.who,
+                                     reason=reason)
+
+    def pair(self, session: DirectorSession) -> RoundView:
+        return self.service.pair_next_round(session.tournament_id, who=session.who)
+
+    def unpair(self, session: DirectorSession, number: int, reason: str | None) -> int:
+        info = self.service.info(session.tournament_id)
+        if number != info.rounds_paired:
+            raise WebError(f"only the last paired round ({info.rounds_paired}) can be "
+                           "unpaired", "tournament")
+        return self.service.unpair_last_round(session.tournament_id, who=session.who,
+                                              reason=reason)
+
+    def _card(self, tournament_id: str, req: ResultCard) -> dict[str, Any]:
+        entrants = self.service.tournament(tournament_id).entrants
+        for number in req.entrants():
+            if number not in entrants:
+                raise WebError(f"no entrant number {number}", "invalid_request")
+        return req.card()
+
+    def enter(self, session: DirectorSession, round_number: int, board: int,
+              req: ResultCard) -> GameView:
+        card = self._card(session.tournament_id, req)
+        return self.service.enter_result(session.tournament_id, round_number, board,
+                                         who=session.who, **card)
+
+    def correct(self, session: DirectorSession, round_number: int, board: int,
+                req: Correction) -> GameView:
+        card = self._card(session.tournament_id, req)
+        return self.service.correct_result(session.tournament_id, round_number, board,
+                                           reason=req.reason, who=session.who, **card)
+
+
+__all__ = [
+    "SESSION_SECONDS",
+    "TOKEN_LENGTH",
+    "DirectorSession",
+    "TournamentSite",
+    "read_session",
+    "sign_session",
+    "token_tournament",
+]

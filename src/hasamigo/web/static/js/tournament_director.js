@@ -1,0 +1,398 @@
+// The director's area of a tournament: log in with the director's password (the server
+// answers a signed session token, kept in sessionStorage), then register and withdraw
+// entrants, pair rounds (the finals too), enter and correct result cards, see why a round
+// is paired as it is, and read the audit log. Everything goes through /api/tournaments.
+import { api, ApiError, escapeHtml, strings } from "./api.js";
+import { directorApi, directorSession, fill, keepDirectorSession } from "./tournament_api.js";
+
+const t = strings();
+const root = document.getElementById("director");
+const id = root.dataset.tournamentId;
+const $ = (sel) => document.getElementById(sel);
+
+// stages whose games allow draws (the others need a draw-win holder; hasamigo.tournament.model)
+const DRAWS_ALLOWED = new Set(["swiss", "placement", "round_robin"]);
+
+let view = null;      // GET /director
+let round = null;     // the round shown
+let viewing = null;   // its number
+
+function showError(err) {
+  const box = $("director-error");
+  if (!err) { box.hidden = true; return; }
+  box.textContent = err instanceof ApiError || err instanceof Error ? err.message : String(err);
+  box.hidden = false;
+}
+
+function showLogin(message) {
+  $("director-area").hidden = true;
+  $("login-card").hidden = false;
+  const box = $("login-error");
+  box.hidden = !message;
+  box.textContent = message || "";
+  $("login-password").focus();
+}
+
+function sessionLost(err) {
+  if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+    keepDirectorSession(id, null);
+    showLogin(err.status === 401 ? t["tournament.director.session_ended"] : err.message);
+    return true;
+  }
+  return false;
+}
+
+// Run a director's request; refusals are shown, a lost session asks to log in again.
+async function act(request, after = load) {
+  showError(null);
+  try {
+    const answer = await request();
+    await after();
+    return answer;
+  } catch (err) {
+    if (!sessionLost(err)) showError(err);
+    return null;
+  }
+}
+
+// ---- loading -------------------------------------------------------------------------------
+async function load() {
+  try {
+    view = await directorApi(id, "GET", "/director");
+  } catch (err) {
+    if (!sessionLost(err)) showError(err);
+    return;
+  }
+  $("login-card").hidden = true;
+  $("director-area").hidden = false;
+  $("director-name").textContent = view.director;
+  const paired = view.tournament.rounds_paired;
+  if (viewing === null || viewing > paired) viewing = paired;
+  round = viewing ? await directorApi(id, "GET", `/rounds/${viewing}`) : null;
+  renderState();
+  renderRound();
+  renderEntrants();
+  const explain = $("explain");
+  if (explain.open) await loadExplanation();
+}
+
+// ---- the tournament's state: pair, take back --------------------------------------------------
+function renderState() {
+  const info = view.tournament;
+  const st = $("t-state");
+  if (st) {
+    st.textContent = t[`tournament.state.${info.state}`] || info.state;
+    st.className = `tag t-state ${info.state}`;
+  }
+  const pair = $("pair-button");
+  const canPair = info.state !== "finished" && (info.rounds_paired === 0 || info.round_complete);
+  pair.hidden = !canPair;
+  pair.textContent = fill(t["tournament.director.pair"], { n: info.rounds_paired + 1 });
+  $("finished-note").hidden = info.state !== "finished";
+  $("pair-note").hidden = info.state === "finished";
+  const last = round && round.number === info.rounds_paired;
+  const untouched = last && round.games.every((g) => (g.kind !== "played" && g.kind !== "forfeit") || !g.finished);
+  const unpair = $("unpair-button");
+  unpair.hidden = !untouched;
+  if (round) unpair.textContent = fill(t["tournament.director.unpair"], { n: round.number });
+  const print = $("print-link");
+  print.hidden = !round;
+  if (round) print.href = `/tournaments/${id}/print/pairings?round=${round.number}&lang=${document.documentElement.lang}`;
+  const rounds = $("director-rounds");
+  rounds.innerHTML = "";
+  for (let n = 1; n <= info.rounds_paired; n += 1) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = String(n);
+    b.className = n === viewing ? "active" : "";
+    b.title = fill(t["tournament.round_n"], { n });
+    b.addEventListener("click", async () => { viewing = n; await load(); });
+    rounds.appendChild(b);
+  }
+  rounds.hidden = info.rounds_paired < 2;
+  $("register-form").hidden = info.state !== "registration";
+  $("register-closed").hidden = info.state === "registration";
+}
+
+$("pair-button").addEventListener("click", () => act(async () => {
+  const paired = await directorApi(id, "POST", "/rounds");
+  viewing = paired.number;
+}));
+
+$("unpair-button").addEventListener("click", () => act(async () => {
+  await directorApi(id, "POST", `/rounds/${round.number}/unpair`, {});
+  viewing = null;
+}));
+
+// ---- the boards of the round shown --------------------------------------------------------------
+function resultText(g) {
+  if (g.kind === "bye") return escapeHtml(t["tournament.bye"]);
+  if (g.kind === "not_played_draw") return escapeHtml(t["tournament.not_played_draw"]);
+  if (!g.finished) return g.colours === "fuse-ishi" ? `<span class="muted small">${escapeHtml(t["tournament.fuse_ishi"])}</span>` : "";
+  let text = `<strong class="score">${g.black_discs}–${g.white_discs}</strong>`;
+  if (g.kind === "forfeit") text += ` <span class="tag">${escapeHtml(t["tournament.forfeit"])}</span>`;
+  if (g.draw_win) text += ` <span class="muted small">${escapeHtml(t["tournament.draw_win"])}: ${escapeHtml(g.draw_win)}</span>`;
+  return text;
+}
+
+function playerSelect(name, g, label, chosen, optional = false) {
+  const players = [[g.black_number, g.black], [g.white_number, g.white]];
+  const options = players.map(([n, who]) =>
+    `<option value="${n}"${chosen === n ? " selected" : ""}>${escapeHtml(who)}</option>`).join("");
+  const none = optional ? `<option value="">${escapeHtml(t["tournament.director.none"])}</option>` : "";
+  return `<label class="t-field"><span>${escapeHtml(label)}</span><select name="${name}">${none}${options}</select></label>`;
+}
+
+function cardForm(g, correcting) {
+  const draws = DRAWS_ALLOWED.has(g.stage);
+  const fuse = g.colours === "fuse-ishi";
+  const forfeit = g.kind === "forfeit";
+  const value = (x) => (correcting && !forfeit && x !== null ? String(x) : "");
+  const parts = [
+    `<label class="t-field disc"><span><i class="disc-icon black"></i> ${escapeHtml(t["tournament.black"])}</span><input type="number" name="black_discs" min="0" max="64" step="1" inputmode="numeric" value="${value(g.black_discs)}"></label>`,
+    `<label class="t-field disc"><span><i class="disc-icon white"></i> ${escapeHtml(t["tournament.white"])}</span><input type="number" name="white_discs" min="0" max="64" step="1" inputmode="numeric" value="${value(g.white_discs)}"></label>`,
+  ];
+  if (fuse) parts.push(playerSelect("black", g, t["tournament.director.played_black"], correcting ? g.black_number : null));
+  if (!draws) {
+    const holder = correcting && g.draw_win ? (g.draw_win === g.black ? g.black_number : g.white_number) : null;
+    parts.push(playerSelect("draw_win", g, t["tournament.draw_win"], holder));
+  }
+  const loser = correcting && forfeit ? (g.winner === g.black ? g.white_number : g.black_number) : null;
+  parts.push(playerSelect("forfeit_loser", g, t["tournament.director.forfeit_by"], loser, true));
+  parts.push(`<label class="check late"><input type="checkbox" name="late"${correcting && forfeit && !g.rated ? " checked" : ""}> ${escapeHtml(t["tournament.director.late"])}</label>`);
+  if (correcting) {
+    parts.push(`<label class="t-field reason"><span>${escapeHtml(t["tournament.director.reason"])}</span><input type="text" name="reason" maxlength="300" required></label>`);
+  }
+  const button = correcting ? t["tournament.director.save_correction"] : t["tournament.director.enter"];
+  parts.push(`<button class="button primary" type="submit">${escapeHtml(button)}</button>`);
+  if (correcting) parts.push(`<button class="button" type="button" data-cancel>${escapeHtml(t["tournament.director.cancel"])}</button>`);
+  return `<form class="card-entry${correcting ? " correcting" : ""}" data-board="${g.board}" novalidate>${parts.join("")}</form>`;
+}
+
+function boardRow(g) {
+  const stage = t[`tournament.stage.${g.stage}`] || g.stage;
+  const white = g.white === null ? "" : escapeHtml(g.white);
+  const won = (name) => (g.finished && g.winner === name ? " winner" : "");
+  const row = document.createElement("div");
+  row.className = `board-row kind-${g.kind}${g.finished ? " finished" : ""}`;
+  row.dataset.board = g.board;
+  const enterable = g.kind === "played" || g.kind === "forfeit";
+  row.innerHTML = `
+    <div class="board-head">
+      <span class="board-no">${escapeHtml(t["tournament.board"])} ${g.board}</span>
+      <span class="tag stage">${escapeHtml(stage)}</span>
+      <span class="board-players"><span class="t-player${won(g.black)}">${escapeHtml(g.black)}</span>
+        ${g.white === null ? "" : `<span class="muted">–</span> <span class="t-player${won(g.white)}">${white}</span>`}</span>
+      <span class="board-result">${resultText(g)}</span>
+      ${enterable && g.finished ? `<button class="button" type="button" data-correct>${escapeHtml(t["tournament.director.correct"])}</button>` : ""}
+    </div>
+    ${enterable && !g.finished ? cardForm(g, false) : ""}`;
+  return row;
+}
+
+function renderRound() {
+  const boards = $("boards");
+  boards.innerHTML = "";
+  const heading = $("round-heading");
+  if (!round) {
+    heading.textContent = t["tournament.not_paired"];
+    $("explain").hidden = true;
+    return;
+  }
+  $("explain").hidden = false;
+  const state = round.complete ? t["tournament.complete"] : t["tournament.in_play"];
+  heading.innerHTML = `${escapeHtml(fill(t["tournament.round_n"], { n: round.number }))} <span class="tag ${round.complete ? "won" : "live"}">${escapeHtml(state)}</span>`;
+  const waiting = round.games.filter((g) => g.kind === "played" && !g.finished).length;
+  if (waiting) {
+    const note = document.createElement("p");
+    note.className = "muted small";
+    note.id = "waiting";
+    note.textContent = fill(t["tournament.director.waiting"], { n: waiting });
+    boards.appendChild(note);
+  }
+  for (const g of round.games) boards.appendChild(boardRow(g));
+}
+
+function cardBody(form) {
+  const data = new FormData(form);
+  const int = (key) => {
+    const text = String(data.get(key) ?? "").trim();
+    return text === "" ? null : Number(text);
+  };
+  const body = {};
+  const loser = int("forfeit_loser");
+  if (loser !== null) {
+    body.forfeit_loser = loser;
+    body.late = data.get("late") === "on";
+  } else {
+    body.black_discs = int("black_discs");
+    body.white_discs = int("white_discs");
+  }
+  if (data.has("black")) body.black = int("black");
+  if (data.has("draw_win")) body.draw_win = int("draw_win");
+  if (data.has("reason")) body.reason = String(data.get("reason")).trim();
+  return body;
+}
+
+$("boards").addEventListener("submit", (ev) => {
+  const form = ev.target.closest("form.card-entry");
+  if (!form) return;
+  ev.preventDefault();
+  const board = form.dataset.board;
+  const correcting = form.classList.contains("correcting");
+  const path = `/rounds/${round.number}/boards/${board}/${correcting ? "correction" : "result"}`;
+  act(() => directorApi(id, "POST", path, cardBody(form)));
+});
+
+$("boards").addEventListener("click", (ev) => {
+  const correct = ev.target.closest("[data-correct]");
+  if (correct) {
+    const row = correct.closest(".board-row");
+    const g = round.games.find((x) => String(x.board) === row.dataset.board);
+    if (!row.querySelector("form")) {
+      row.insertAdjacentHTML("beforeend", cardForm(g, true));
+      row.querySelector("input[name=reason]").focus();
+    }
+    return;
+  }
+  const cancel = ev.target.closest("[data-cancel]");
+  if (cancel) cancel.closest("form").remove();
+});
+
+// ---- why these pairings --------------------------------------------------------------------------
+async function loadExplanation() {
+  const body = $("explain-body");
+  if (!round) { body.innerHTML = ""; return; }
+  try {
+    const ex = await api("GET", `/api/tournaments/${id}/rounds/${round.number}/explain`);
+    const notes = ex.notes.map((d) => `<li>${escapeHtml(d.text)}</li>`).join("");
+    const boards = ex.boards.map(([board, a, b, why]) => `
+      <li><strong>${escapeHtml(t["tournament.board"])} ${board}: ${escapeHtml(a)}${b === null ? ` (${escapeHtml(t["tournament.bye"])})` : ` – ${escapeHtml(b)}`}</strong>
+        <ul>${why.map((d) => `<li><span class="tag">${escapeHtml(d.rule)}</span> ${escapeHtml(d.text)}</li>`).join("")}</ul></li>`).join("");
+    body.innerHTML = `${notes ? `<ul class="t-notes">${notes}</ul>` : ""}<ol class="t-why">${boards}</ol>`;
+  } catch (err) {
+    body.textContent = err.message;
+  }
+}
+
+$("explain").addEventListener("toggle", () => { if ($("explain").open) loadExplanation(); });
+
+// ---- entrants ------------------------------------------------------------------------------------
+function renderEntrants() {
+  const tbody = $("director-entrants").querySelector("tbody");
+  $("entrant-count").textContent = `(${view.entrants.length})`;
+  tbody.innerHTML = view.entrants.map((e) => {
+    const tags = [
+      e.woman ? `<span class="tag woman">${escapeHtml(t["tournament.woman"])}</span>` : "",
+      e.seed ? `<span class="tag">${escapeHtml(t["tournament.seed"])}</span>` : "",
+      e.program ? `<span class="tag">${escapeHtml(e.program)}</span>` : "",
+      e.withdrawn_from ? `<span class="tag">${escapeHtml(t["tournament.withdrawn"])} (${escapeHtml(fill(t["tournament.round_n"], { n: e.withdrawn_from }))})</span>` : "",
+    ].join(" ");
+    const action = e.withdrawn_from ? "" : `<button class="button danger" type="button" data-withdraw="${e.number}">${escapeHtml(t["tournament.director.withdraw"])}</button>`;
+    return `<tr data-number="${e.number}" class="${e.withdrawn_from ? "withdrawn" : ""}">
+      <td class="num">${e.number}</td><td class="name"><span class="t-name">${escapeHtml(e.name)}</span> ${tags}</td>
+      <td>${escapeHtml(e.rank || "")}</td><td class="opt">${e.birth_year ?? ""}</td><td class="opt">${escapeHtml(e.division || "")}</td>
+      <td class="actions-cell">${action}</td></tr>`;
+  }).join("");
+}
+
+$("director-entrants").addEventListener("click", (ev) => {
+  const start = ev.target.closest("[data-withdraw]");
+  if (start) {
+    const cell = start.closest("td");
+    const number = start.dataset.withdraw;
+    cell.innerHTML = `<form class="withdraw-form" data-number="${number}">
+      <input type="text" name="reason" maxlength="300" placeholder="${escapeHtml(t["tournament.director.reason"])}">
+      <button class="button danger" type="submit">${escapeHtml(t["tournament.director.withdraw.confirm"])}</button>
+      <button class="button" type="button" data-cancel-withdraw>${escapeHtml(t["tournament.director.cancel"])}</button></form>`;
+    cell.querySelector("input").focus();
+    return;
+  }
+  if (ev.target.closest("[data-cancel-withdraw]")) renderEntrants();
+});
+
+$("director-entrants").addEventListener("submit", (ev) => {
+  const form = ev.target.closest("form.withdraw-form");
+  if (!form) return;
+  ev.preventDefault();
+  const reason = form.querySelector("input").value.trim();
+  act(() => directorApi(id, "POST", `/entrants/${form.dataset.number}/withdraw`, reason ? { reason } : {}));
+});
+
+$("register-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const text = (sel) => $(sel).value.trim();
+  const body = {
+    name: text("reg-name") || null,
+    rank: text("reg-rank") || null,
+    birth_year: text("reg-birth-year") ? Number(text("reg-birth-year")) : null,
+    division: text("reg-division") || null,
+    program: text("reg-program") || null,
+    woman: $("reg-woman").checked,
+    seed: $("reg-seed").checked,
+  };
+  const done = await act(() => directorApi(id, "POST", "/entrants", body));
+  if (done) {
+    $("register-form").reset();
+    $("reg-name").focus();
+  }
+});
+
+// ---- the audit log ---------------------------------------------------------------------------------
+function summary(value) {
+  if (value === null || value === undefined) return "";
+  if (Array.isArray(value)) return fill(t["tournament.director.boards"], { n: value.length });
+  if (typeof value === "object") {
+    if ("black_discs" in value) {
+      const name = (n) => (view.entrants.find((e) => e.number === n) || { name: `#${n}` }).name;
+      return `${name(value.black)} ${value.black_discs}–${value.white_discs} ${name(value.white)}${value.forfeit ? ` (${t["tournament.forfeit"]})` : ""}`;
+    }
+    if ("name" in value) return value.withdrawn_from ? `${value.name} (${t["tournament.withdrawn"]} ${value.withdrawn_from})` : value.name;
+  }
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+$("audit-load").addEventListener("click", () => act(async () => {
+  const entries = await directorApi(id, "GET", "/audit");
+  const table = $("audit");
+  table.querySelector("tbody").innerHTML = entries.map((e) => `
+    <tr data-action="${escapeHtml(e.action)}">
+      <td class="date">${escapeHtml(e.at.slice(0, 19).replace("T", " "))}</td>
+      <td>${escapeHtml(e.who)}</td>
+      <td>${escapeHtml(t[`tournament.action.${e.action}`] || e.action)}${e.round ? ` ${escapeHtml(fill(t["tournament.round_n"], { n: e.round }))}` : ""}${e.board ? ` · ${escapeHtml(t["tournament.board"])} ${e.board}` : ""}</td>
+      <td class="before" data-label="${escapeHtml(t["tournament.director.audit.before"])}">${escapeHtml(summary(e.before))}</td>
+      <td class="after" data-label="${escapeHtml(t["tournament.director.audit.after"])}">${escapeHtml(summary(e.after))}</td>
+      <td class="reason" data-label="${escapeHtml(t["tournament.director.reason"])}">${escapeHtml(e.reason || "")}</td>
+    </tr>`).reverse().join("");
+  table.hidden = false;
+}, async () => {}));
+
+// ---- logging in and out -------------------------------------------------------------------------------
+$("login-card").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const password = $("login-password").value;
+  const director = $("login-name").value.trim();
+  const button = $("login-button");
+  button.disabled = true;
+  try {
+    const session = await api("POST", `/api/tournaments/${id}/login`,
+                              director ? { password, director } : { password });
+    keepDirectorSession(id, session);
+    $("login-password").value = "";
+    $("login-error").hidden = true;
+    await load();
+  } catch (err) {
+    showLogin(err.message);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+$("logout").addEventListener("click", () => {
+  keepDirectorSession(id, null);
+  showLogin(null);
+});
+
+if (directorSession(id)) load();
+else showLogin(null);
