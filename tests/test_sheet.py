@@ -58,7 +58,7 @@ def test_every_game_of_a_wthor_year_is_read_back_identically() -> None:
     assert round_trip(records) == 0
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive  # ~3 min; one year is in the default suite
 def test_every_game_of_every_wthor_year_is_read_back_identically() -> None:
     for path in sorted(WTHOR.glob("WTH_*.wtb")):
         records = [g for g in read_wthor(path) if g.problem is None]
