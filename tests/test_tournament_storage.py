@@ -14,10 +14,11 @@ from test_storage_migration import BACKENDS, scratch_url  # tests/ is on the pat
 
 from hasamigo.game.controller import GameController
 from hasamigo.game.setup import GameOptions, GameSetup, Participant
-from hasamigo.storage import ConcurrentWrite, Database, GameRepository, TournamentRepository
+from hasamigo.storage import ConcurrentWrite, Database, GameRepository
 from hasamigo.storage.models import TournamentRow
 from hasamigo.tournament import PairingKind, Settings, Tournament, TournamentError
 from hasamigo.tournament.service import TournamentNotFound, TournamentService, as_json
+from hasamigo.tournament.store import TournamentRepository
 
 
 @pytest.fixture(params=BACKENDS)

@@ -2,10 +2,10 @@
 
 A game is stored as exactly what it is: its setup and its append-only events (see
 :mod:`hasamigo.storage.models`), with a summary row for the library; the seats' hashed
-secrets and the server's runs sit beside them. Tournaments are stored as their facts
-(entrants, rounds, pairings, results) with an audit log of every change
-(:class:`TournamentRepository`). Schema changes go through the Alembic
-revisions in ``storage/alembic`` (:meth:`Database.open` upgrades).
+secrets and the server's runs sit beside them. The tournament tables (entrants, rounds,
+pairings, results, audit log) are defined here too and used by
+:mod:`hasamigo.tournament.store`, which sits above storage. Schema changes go through the
+Alembic revisions in ``storage/alembic`` (:meth:`Database.open` upgrades).
 """
 
 from __future__ import annotations
@@ -20,15 +20,8 @@ from hasamigo.storage.repository import (
     StoredGame,
     summary_columns,
 )
-from hasamigo.storage.tournaments import (
-    AuditEntry,
-    StoredTournament,
-    TournamentRepository,
-    TournamentSummary,
-)
 
 __all__ = [
-    "AuditEntry",
     "Base",
     "ConcurrentWrite",
     "Database",
@@ -36,9 +29,6 @@ __all__ = [
     "GameSummary",
     "SeatSecret",
     "StoredGame",
-    "StoredTournament",
-    "TournamentRepository",
-    "TournamentSummary",
     "default_db_url",
     "summary_columns",
 ]

@@ -9,6 +9,8 @@
 * :mod:`~hasamigo.tournament.pairing` — Swiss pairing as a maximum-weight matching.
 * :mod:`~hasamigo.tournament.brightwell`, :mod:`~hasamigo.tournament.awards` — the
   tie-break and the dan tables.
+* :mod:`~hasamigo.tournament.store` — :class:`TournamentRepository`, a tournament's
+  facts and audit log in the database (tables from :mod:`hasamigo.storage.models`).
 * :mod:`~hasamigo.tournament.service` — :class:`TournamentService`, the stored
   tournament for the command line and the web pages.
 * :mod:`~hasamigo.tournament.programs` — tournaments that programs play by themselves;
@@ -37,11 +39,12 @@ from hasamigo.tournament.model import (
     Pairing,
     PairingKind,
     Result,
+    Settings,
     Stage,
     TournamentError,
 )
 from hasamigo.tournament.pairing import Candidate, pair_swiss
-from hasamigo.tournament.state import Placing, Settings, Standing, Tournament
+from hasamigo.tournament.state import Placing, Standing, Tournament
 
 __all__ = [
     "FORMATS",

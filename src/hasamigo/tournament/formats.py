@@ -26,7 +26,7 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from hasamigo.tournament.awards import MASTER, OPEN, STUDENT, TABLES, Award, DanTable
 from hasamigo.tournament.model import (
@@ -34,14 +34,13 @@ from hasamigo.tournament.model import (
     Decision,
     Pairing,
     PairingKind,
+    Settings,
     Stage,
     TournamentError,
     initial_order,
 )
 from hasamigo.tournament.pairing import SwissRound, draw_round, pair_swiss
-
-if TYPE_CHECKING:
-    from hasamigo.tournament.state import Settings, Tournament
+from hasamigo.tournament.view import TournamentView
 
 
 class Format(ABC):
@@ -56,39 +55,39 @@ class Format(ABC):
         self.settings = settings
 
     @abstractmethod
-    def total_rounds(self, t: Tournament) -> int:
+    def total_rounds(self, t: TournamentView) -> int:
         """How many rounds the tournament has (with its entrants as they are now)."""
 
     @abstractmethod
-    def brightwell_games(self, t: Tournament) -> int:
+    def brightwell_games(self, t: TournamentView) -> int:
         """The games each player plays that count: the divisor of C = 64 ÷ games."""
 
     @abstractmethod
-    def plan_round(self, t: Tournament, number: int, rng: random.Random) -> list[Pairing]:
+    def plan_round(self, t: TournamentView, number: int, rng: random.Random) -> list[Pairing]:
         """The pairings of round ``number`` (the round before is complete)."""
 
-    def final_order(self, t: Tournament) -> list[int]:
+    def final_order(self, t: TournamentView) -> list[int]:
         """Everyone in final-ranking order (provisional until the end): by default the
         standings after the last round."""
         return t.order()
 
-    def women_champion(self, t: Tournament, order: list[int]) -> int | None:
+    def women_champion(self, t: TournamentView, order: list[int]) -> int | None:
         """The women's champion, if the format has one."""
         return None
 
-    def award(self, t: Tournament, place: int, number: int) -> Award:
+    def award(self, t: TournamentView, place: int, number: int) -> Award:
         """The dan award and 王座戦 qualification of ``place``; none without a table."""
         if self.dan_table is None or not t.finished:
             return Award(None, False)
         won = self.award_wins(t, number)
         return Award(self.dan_table.award(place, won), self.dan_table.qualifies(place, won))
 
-    def award_wins(self, t: Tournament, number: int) -> float:
+    def award_wins(self, t: TournamentView, number: int) -> float:
         """The wins the award lines count: the counting games'."""
         return t.scores()[0].get(number, 0.0)
 
 
-def _pairings(t: Tournament, number: int, stage: Stage, swiss: SwissRound,
+def _pairings(t: TournamentView, number: int, stage: Stage, swiss: SwissRound,
               first_board: int = 1, extra: tuple[Decision, ...] = ()) -> list[Pairing]:
     out = []
     board = first_board
@@ -114,16 +113,16 @@ class SwissFormat(Format):
     def swiss_rounds(self) -> int:
         return self.settings.rounds or self.default_rounds
 
-    def total_rounds(self, t: Tournament) -> int:
+    def total_rounds(self, t: TournamentView) -> int:
         return self.swiss_rounds
 
-    def brightwell_games(self, t: Tournament) -> int:
+    def brightwell_games(self, t: TournamentView) -> int:
         return self.swiss_rounds
 
-    def plan_round(self, t: Tournament, number: int, rng: random.Random) -> list[Pairing]:
+    def plan_round(self, t: TournamentView, number: int, rng: random.Random) -> list[Pairing]:
         return self.swiss_round(t, number, t.active(number), Stage.SWISS, rng)
 
-    def swiss_round(self, t: Tournament, number: int, players: list[int], stage: Stage,
+    def swiss_round(self, t: TournamentView, number: int, players: list[int], stage: Stage,
                     rng: random.Random, first_board: int = 1) -> list[Pairing]:
         candidates = t.candidates(players, number - 1)
         if len(candidates) == 1:
@@ -146,7 +145,7 @@ def _knockout_pair(number: int, board: int, stage: Stage, a: int, b: int,
                                                             "right decides a 32–32 game")))
 
 
-def _winner_loser(t: Tournament, round_number: int, stage: Stage) -> list[tuple[int, int]]:
+def _winner_loser(t: TournamentView, round_number: int, stage: Stage) -> list[tuple[int, int]]:
     """(winner, loser) of each finished game of ``stage`` in ``round_number``."""
     out = []
     for p in t.pairings.get(round_number, []):
@@ -173,10 +172,10 @@ class MeijinOpen(SwissFormat):
         super().__init__(settings)
         self.dan_table = replace(OPEN, prize_places=settings.prize_places)
 
-    def total_rounds(self, t: Tournament) -> int:
+    def total_rounds(self, t: TournamentView) -> int:
         return self.swiss_rounds + 2
 
-    def brightwell_games(self, t: Tournament) -> int:
+    def brightwell_games(self, t: TournamentView) -> int:
         # Everyone plays rounds 1-7 for the standings: the Swiss rounds and, below the
         # semifinalists, the placement round (the semifinalists' places come from the
         # knockout games). 7 games: C = 9.
@@ -190,7 +189,7 @@ class MeijinOpen(SwissFormat):
     def final_round(self) -> int:
         return self.swiss_rounds + 2
 
-    def plan_round(self, t: Tournament, number: int, rng: random.Random) -> list[Pairing]:
+    def plan_round(self, t: TournamentView, number: int, rng: random.Random) -> list[Pairing]:
         active = t.active(number)
         if number < self.swiss_rounds:
             return self.swiss_round(t, number, active, Stage.SWISS, rng)
@@ -200,7 +199,7 @@ class MeijinOpen(SwissFormat):
             return self.semifinals(t, number, active, rng)
         return self.finals(t, number)
 
-    def provisional_fifth(self, t: Tournament, after: int, active: list[int]
+    def provisional_fifth(self, t: TournamentView, after: int, active: list[int]
                           ) -> float | None:
         """The wins of the provisional 5th place (of the players still playing)."""
         playing = set(active)
@@ -209,7 +208,7 @@ class MeijinOpen(SwissFormat):
             return None
         return t.scores(after)[0].get(ranked[4], 0.0)
 
-    def last_swiss_round(self, t: Tournament, number: int, active: list[int],
+    def last_swiss_round(self, t: TournamentView, number: int, active: list[int],
                          rng: random.Random) -> list[Pairing]:
         """Round 6: the bye for the clear leaders, the Swiss pairing of the others, and
         the games between two players exactly 1.0 above the 5th marked not played."""
@@ -246,12 +245,12 @@ class MeijinOpen(SwissFormat):
             board += 1
         return marked
 
-    def semifinalists(self, t: Tournament) -> list[int]:
+    def semifinalists(self, t: TournamentView) -> list[int]:
         """The top four after the Swiss rounds (of those still playing)."""
         playing = set(t.active(self.semifinal_round))
         return [n for n in t.order(self.swiss_rounds) if n in playing][:4]
 
-    def semifinals(self, t: Tournament, number: int, active: list[int],
+    def semifinals(self, t: TournamentView, number: int, active: list[int],
                    rng: random.Random) -> list[Pairing]:
         top = self.semifinalists(t)
         if len(top) < 4:
@@ -276,7 +275,7 @@ class MeijinOpen(SwissFormat):
             out += placement
         return out
 
-    def women_finalists(self, t: Tournament) -> tuple[list[int], Decision]:
+    def women_finalists(self, t: TournamentView) -> tuple[list[int], Decision]:
         """The two women of the women's final, or none (and why)."""
         top = self.semifinalists(t) if self.semifinal_round in t.pairings else []
         if any(t.entrant(n).woman for n in top):
@@ -294,7 +293,7 @@ class MeijinOpen(SwissFormat):
                                f"top two women after round {self.semifinal_round} "
                                "(seed l. 149)")
 
-    def finals(self, t: Tournament, number: int) -> list[Pairing]:
+    def finals(self, t: TournamentView, number: int) -> list[Pairing]:
         semis = _winner_loser(t, self.semifinal_round, Stage.SEMIFINAL)
         if len(semis) != 2:
             raise TournamentError("the final needs both semifinals decided")
@@ -312,7 +311,7 @@ class MeijinOpen(SwissFormat):
                                (why, Decision("colour", "colours by fuse-ishi; no draws"))))
         return out
 
-    def final_order(self, t: Tournament) -> list[int]:
+    def final_order(self, t: TournamentView) -> list[int]:
         """Final and third-place game first (l. 155-156), then wins, Brightwell points
         and the previous rank after the last counting round (l. 157-159)."""
         last = min(t.rounds_paired, self.semifinal_round)
@@ -330,7 +329,7 @@ class MeijinOpen(SwissFormat):
         head = decided + [n for n in head if n not in decided]
         return head + [n for n in order if n not in four]
 
-    def women_champion(self, t: Tournament, order: list[int]) -> int | None:
+    def women_champion(self, t: TournamentView, order: list[int]) -> int | None:
         """The women's final's winner; without one, the best-placed woman (l. 150, 160)."""
         women_final = _winner_loser(t, self.final_round, Stage.WOMEN_FINAL)
         if women_final:
@@ -340,7 +339,7 @@ class MeijinOpen(SwissFormat):
             return None  # to be played
         return next((n for n in order if t.entrant(n).woman), None)
 
-    def award_wins(self, t: Tournament, number: int) -> float:
+    def award_wins(self, t: TournamentView, number: int) -> float:
         """Wins in rounds 1-7 (everyone plays seven: the semifinalists' seventh is the
         semifinal), for the wins lines and the 王座戦 line."""
         total = 0.0
@@ -364,10 +363,10 @@ class MeijinDivision(SwissFormat):
         super().__init__(settings)
         self.dan_table = TABLES[self.division]
 
-    def total_rounds(self, t: Tournament) -> int:
+    def total_rounds(self, t: TournamentView) -> int:
         return self.swiss_rounds + 1
 
-    def plan_round(self, t: Tournament, number: int, rng: random.Random) -> list[Pairing]:
+    def plan_round(self, t: TournamentView, number: int, rng: random.Random) -> list[Pairing]:
         active = t.active(number)
         if number <= self.swiss_rounds:
             return self.swiss_round(t, number, active, Stage.SWISS, rng)
@@ -384,7 +383,7 @@ class MeijinDivision(SwissFormat):
                                       f"{t.name(top[3])}", "third_place"))
         return out
 
-    def final_order(self, t: Tournament) -> list[int]:
+    def final_order(self, t: TournamentView) -> list[int]:
         order = t.order(min(t.rounds_paired, self.swiss_rounds))
         decided = []
         for stage in (Stage.FINAL, Stage.THIRD_PLACE):
@@ -445,7 +444,7 @@ class RoundRobin(Format):
     key = "round-robin"
     title = "Round robin"
 
-    def _size(self, t: Tournament) -> int:
+    def _size(self, t: TournamentView) -> int:
         n = len(t.entrants)
         return n + n % 2
 
@@ -453,13 +452,13 @@ class RoundRobin(Format):
     def cycles(self) -> int:
         return self.settings.rounds or 1
 
-    def total_rounds(self, t: Tournament) -> int:
+    def total_rounds(self, t: TournamentView) -> int:
         return max(1, (self._size(t) - 1) * self.cycles)
 
-    def brightwell_games(self, t: Tournament) -> int:
+    def brightwell_games(self, t: TournamentView) -> int:
         return self.total_rounds(t)
 
-    def plan_round(self, t: Tournament, number: int, rng: random.Random) -> list[Pairing]:
+    def plan_round(self, t: TournamentView, number: int, rng: random.Random) -> list[Pairing]:
         order = initial_order(list(t.entrants.values()))
         size = self._size(t)
         per_cycle = size - 1
@@ -515,20 +514,20 @@ class Knockout(Format):
     key = "knockout"
     title = "Knockout"
 
-    def _size(self, t: Tournament) -> int:
+    def _size(self, t: TournamentView) -> int:
         return 1 << max(1, math.ceil(math.log2(max(2, len(t.entrants)))))
 
-    def total_rounds(self, t: Tournament) -> int:
+    def total_rounds(self, t: TournamentView) -> int:
         return int(math.log2(self._size(t)))
 
-    def brightwell_games(self, t: Tournament) -> int:
+    def brightwell_games(self, t: TournamentView) -> int:
         return self.total_rounds(t)
 
-    def _stage(self, t: Tournament, number: int) -> Stage:
+    def _stage(self, t: TournamentView, number: int) -> Stage:
         left = self.total_rounds(t) - number
         return Stage.FINAL if left == 0 else Stage.SEMIFINAL if left == 1 else Stage.KNOCKOUT
 
-    def plan_round(self, t: Tournament, number: int, rng: random.Random) -> list[Pairing]:
+    def plan_round(self, t: TournamentView, number: int, rng: random.Random) -> list[Pairing]:
         stage = self._stage(t, number)
         if number == 1:
             order = initial_order(list(t.entrants.values()))
@@ -561,19 +560,19 @@ class Knockout(Format):
         return out
 
     @staticmethod
-    def winner(t: Tournament, p: Pairing) -> int | None:
+    def winner(t: TournamentView, p: Pairing) -> int | None:
         if p.kind is PairingKind.BYE:
             return p.a
         g = t.game(p.round, p.board)
         return g.winner if g.finished else None
 
     @staticmethod
-    def loser(t: Tournament, p: Pairing) -> int | None:
+    def loser(t: TournamentView, p: Pairing) -> int | None:
         if p.kind is PairingKind.BYE:
             return None
         return t.game(p.round, p.board).loser
 
-    def final_order(self, t: Tournament) -> list[int]:
+    def final_order(self, t: TournamentView) -> list[int]:
         """Champion, runner-up, third-place game, then by the round each went out in
         (later first), then the seeding."""
         seeding = initial_order(list(t.entrants.values()))
@@ -604,8 +603,14 @@ FORMATS: dict[str, type[Format]] = {
 
 
 def make_format(settings: Settings) -> Format:
-    """The format object of ``settings``."""
-    return FORMATS[settings.format](settings)
+    """The format object of ``settings``; an unknown format key raises
+    :class:`~hasamigo.tournament.model.TournamentError`."""
+    try:
+        cls = FORMATS[settings.format]
+    except KeyError:
+        raise TournamentError(f"unknown format {settings.format!r}; known: "
+                              f"{', '.join(FORMATS)}") from None
+    return cls(settings)
 
 
 __all__ = [

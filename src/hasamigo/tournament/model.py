@@ -19,6 +19,7 @@ held the draw-win right.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -289,6 +290,44 @@ class Game:
         return self.white if self.winner == self.black else self.black
 
 
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a tournament is run. ``format``: a key of
+    :data:`hasamigo.tournament.formats.FORMATS` (checked when the format is made, by
+    :func:`~hasamigo.tournament.formats.make_format`); ``rounds``: the Swiss rounds (Swiss
+    formats) or the cycles (round robin); ``c``: a fixed Brightwell C (6 is the older
+    rules' value; ``None``: the integer nearest to 64 ÷ games); ``seed``: the draws';
+    ``prize_places``: the open division's 入賞 places; ``third_place``: a knockout's
+    third-place game; ``keep_seeds_apart``: round 1 redrawn while seeds meet."""
+
+    format: str
+    rounds: int | None = None
+    c: int | None = None
+    seed: int = 0
+    prize_places: int = 8
+    third_place: bool = True
+    keep_seeds_apart: bool = True
+
+    def __post_init__(self) -> None:
+        if self.rounds is not None and not 1 <= self.rounds <= 50:
+            raise TournamentError("rounds are 1 to 50")
+        if self.c is not None and not 1 <= self.c <= 64:
+            raise TournamentError("C is 1 to 64")
+        if not 1 <= self.prize_places <= 64:
+            raise TournamentError("prize places are 1 to 64")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": self.format, "rounds": self.rounds, "c": self.c, "seed": self.seed,
+                "prize_places": self.prize_places, "third_place": self.third_place,
+                "keep_seeds_apart": self.keep_seeds_apart}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Settings:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
 __all__ = [
     "Colours",
     "Decision",
@@ -298,6 +337,7 @@ __all__ = [
     "Pairing",
     "PairingKind",
     "Result",
+    "Settings",
     "Stage",
     "TournamentError",
     "initial_order",

@@ -31,21 +31,22 @@ from hasamigo.game.controller import GameController
 from hasamigo.move import BLACK
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
-from hasamigo.storage.tournaments import (
-    AuditEntry,
-    StoredTournament,
-    TournamentRepository,
-    TournamentSummary,
-)
 from hasamigo.tournament.model import (
     Colours,
     Decision,
     Entrant,
     Game,
     PairingKind,
+    Settings,
     TournamentError,
 )
-from hasamigo.tournament.state import Settings, Tournament
+from hasamigo.tournament.state import Tournament
+from hasamigo.tournament.store import (
+    AuditEntry,
+    StoredTournament,
+    TournamentRepository,
+    TournamentSummary,
+)
 
 #: The reasons that are about a whole round, not one board (shown once by ``explain``).
 ROUND_RULES = frozenset({"matching", "draw_round", "seeds_redrawn", "seeds_met",

@@ -24,8 +24,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hasamigo.tournament.model import Colours, GameKind, Pairing, PairingKind
-from hasamigo.tournament.state import Settings, Tournament
+from hasamigo.tournament.model import Colours, GameKind, Pairing, PairingKind, Settings
+from hasamigo.tournament.state import Tournament
 
 #: Chance that a game allowing draws ends 32–32.
 DRAW_CHANCE = 0.03

@@ -41,6 +41,7 @@ from hasamigo.tournament.brightwell import (
     nearest_c,
     wins,
 )
+from hasamigo.tournament.formats import make_format
 from hasamigo.tournament.model import (
     Colours,
     Entrant,
@@ -49,6 +50,7 @@ from hasamigo.tournament.model import (
     Pairing,
     PairingKind,
     Result,
+    Settings,
     TournamentError,
     initial_order,
 )
@@ -58,47 +60,6 @@ from hasamigo.tournament.pairing import Candidate
 NAME_LENGTH = 120
 #: Most entrants a tournament takes.
 MAX_ENTRANTS = 2000
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """How a tournament is run. ``format``: a key of
-    :data:`hasamigo.tournament.formats.FORMATS`; ``rounds``: the Swiss rounds (Swiss
-    formats) or the cycles (round robin); ``c``: a fixed Brightwell C (6 is the older
-    rules' value; ``None``: the integer nearest to 64 ÷ games); ``seed``: the draws';
-    ``prize_places``: the open division's 入賞 places; ``third_place``: a knockout's
-    third-place game; ``keep_seeds_apart``: round 1 redrawn while seeds meet."""
-
-    format: str
-    rounds: int | None = None
-    c: int | None = None
-    seed: int = 0
-    prize_places: int = 8
-    third_place: bool = True
-    keep_seeds_apart: bool = True
-
-    def __post_init__(self) -> None:
-        from hasamigo.tournament.formats import FORMATS
-
-        if self.format not in FORMATS:
-            raise TournamentError(f"unknown format {self.format!r}; known: "
-                                  f"{', '.join(FORMATS)}")
-        if self.rounds is not None and not 1 <= self.rounds <= 50:
-            raise TournamentError("rounds are 1 to 50")
-        if self.c is not None and not 1 <= self.c <= 64:
-            raise TournamentError("C is 1 to 64")
-        if not 1 <= self.prize_places <= 64:
-            raise TournamentError("prize places are 1 to 64")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"format": self.format, "rounds": self.rounds, "c": self.c, "seed": self.seed,
-                "prize_places": self.prize_places, "third_place": self.third_place,
-                "keep_seeds_apart": self.keep_seeds_apart}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Settings:
-        known = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in data.items() if k in known})
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +96,6 @@ class Tournament:
     def __init__(self, settings: Settings, entrants: Iterable[Entrant] = (),
                  pairings: Iterable[Pairing] = (),
                  results: Mapping[tuple[int, int], Result] | None = None) -> None:
-        from hasamigo.tournament.formats import make_format
-
         self.settings = settings
         self.format = make_format(settings)
         self.entrants: dict[int, Entrant] = {e.number: e for e in entrants}

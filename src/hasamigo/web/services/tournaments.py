@@ -33,7 +33,7 @@ from typing import Any
 
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
-from hasamigo.storage.tournaments import TournamentRepository
+from hasamigo.tournament.model import Settings
 from hasamigo.tournament.service import (
     EntrantView,
     GameView,
@@ -42,7 +42,7 @@ from hasamigo.tournament.service import (
     TournamentNotFound,
     TournamentService,
 )
-from hasamigo.tournament.state import Settings
+from hasamigo.tournament.store import TournamentRepository
 from hasamigo.web.errors import Forbidden, RateLimited, Unauthorized, WebError
 from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas_tournament import (

@@ -39,9 +39,10 @@ from hasamigo.tournament.model import (
     Pairing,
     PairingKind,
     Result,
+    Settings,
     Stage,
 )
-from hasamigo.tournament.state import Settings, Tournament
+from hasamigo.tournament.state import Tournament
 
 
 @dataclass(frozen=True, slots=True)
