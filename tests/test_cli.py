@@ -263,3 +263,28 @@ def test_show_refuses_a_huge_square_briefly() -> None:
     code, _, err = run("show", "f5" + "a" + "9" * 5000)
     assert code == 2
     assert len(_one_error_line(err)) < 300
+
+
+def test_no_help_text_loses_brackets_to_rich_markup() -> None:
+    """Rich reads ``[word …]`` in a help text as a style tag and drops it: a JSON shape
+    written ``games: [game]`` was shown as ``games: ``. Every command's docstring and
+    option help must write brackets that Rich leaves alone (``[{…}]``, ``["id", …]``) or
+    escape them (``\\[low, high]``)."""
+    import re
+
+    import typer.main
+
+    tag = re.compile(r"(?<!\\)\[([a-z#/@][^\[]*?)\]")
+    group = typer.main.get_command(app)
+
+    def walk(command: object, path: str) -> list[str]:
+        found = []
+        texts = [getattr(command, "help", None) or ""]
+        texts += [getattr(p, "help", None) or "" for p in getattr(command, "params", [])]
+        for text in texts:
+            found += [f"{path}: [{m}]" for m in tag.findall(text)]
+        for name, sub in getattr(command, "commands", {}).items():
+            found += walk(sub, f"{path} {name}")
+        return found
+
+    assert walk(group, "hasamigo") == []

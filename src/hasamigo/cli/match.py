@@ -74,9 +74,9 @@ def match(
              "whose flag falls loses on time (33-31).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play PLAYER_A against PLAYER_B, colours alternating, games in parallel.
+    r"""Play PLAYER_A against PLAYER_B, colours alternating, games in parallel.
 
-    JSON: {a, b, games, a_wins, draws, b_wins, a_score_pct, elo, elo_ci95: [low, high]}
+    JSON: {a, b, games, a_wins, draws, b_wins, a_score_pct, elo, elo_ci95: \[low, high]}
     (Elo of A over B; null for an infinite value); with --clock also
     time_losses: {a, b} (games each side lost on time).
     """

@@ -126,7 +126,7 @@ def new(
     JSON: {id, name, format, format_title, state, rounds_paired, total_rounds,
     round_complete, entrants, c, settings, has_password, created_at, updated_at}
     """
-    from hasamigo.tournament.state import Settings
+    from hasamigo.tournament.model import Settings
 
     with _service(db) as service:
         settings = Settings(format, rounds=rounds, c=_c_setting(c), seed=seed,
@@ -209,7 +209,7 @@ def enter(
 ) -> None:
     """Add entrants (before round 1 is paired) or withdraw them (at any time).
 
-    JSON: {entered: [entrant], withdrawn: [entrant]} where an entrant is {number, name,
+    JSON: {entered: [{…an entrant}], withdrawn: [{…an entrant}]} where an entrant is {number, name,
     rank, birth_year, woman, seed, division, program, withdrawn_from}.
     """
     people: list[dict[str, Any]] = []
@@ -288,7 +288,7 @@ def pair(
 ) -> None:
     """Pair the next round (the round before must be complete).
 
-    JSON: {number, stages, complete, games: [game]} (+ explanation: {round, notes, boards}
+    JSON: {number, stages, complete, games: [{…a game}]} (+ explanation: {round, notes, boards}
     with --explain), a game being {round, board, stage, kind, black, white, black_number,
     white_number, black_discs, white_discs, winner, finished, colours, draw_win, rated,
     game_id, why: [{rule, text}]}.
@@ -507,7 +507,7 @@ def run(
     """Programs play the whole tournament (or the rest of it) by themselves, games in
     parallel; every game is saved to the games library (public) and to --out.
 
-    JSON: {tournament: {…as for new}, ranking: [as for standings], league: [{place,
+    JSON: {tournament: {…as for new}, ranking: [{…as for standings}], league: [{place,
     name, program, games, wins, draws, losses, discs, score_pct, elo, elo_ci95}]}
     (Elo: the difference to the field that each program's score means.)
     """
@@ -578,7 +578,7 @@ def export(
 ) -> None:
     """Standings and games as CSV and GGF; the games into the library.
 
-    JSON: {standings, games, ggf, library: [game ids]} (lines or games written).
+    JSON: {standings, games, ggf, library: ["game id", …]} (lines or games written).
     """
     from hasamigo.tournament.export import (
         publish_games,
