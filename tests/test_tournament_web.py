@@ -361,3 +361,50 @@ def test_a_restart_on_the_same_database_loses_nothing(db: Path) -> None:
             d.post(f"/rounds/2/boards/{g['board']}/result",
                    {"black_discs": 33, "white_discs": 31})
         assert d.get("/rounds/2", auth=False)["complete"]
+
+
+def test_a_boards_result_comes_from_a_game_recorded_over_the_board(client: TestClient
+                                                                   ) -> None:
+    """The director's record link opens /record with the board's players filled in; the
+    recorded game's result card is then taken as the board's result, by id or by link."""
+    d = create(client)
+    enter_everyone(d)
+    games = d.post("/rounds", status=201)["games"]
+    first, second = games[0], games[1]
+    page = client.get("/record", params={"black": first["black"], "white": first["white"],
+                                         "colours": "black"})
+    assert page.status_code == 200
+    assert f'value="{first["black"]}"' in page.text and f'value="{first["white"]}"' in page.text
+
+    def recorded(black: str, white: str, card: tuple[int, int]) -> str:
+        made = client.post("/api/record/games", json={"names": [black, white],
+                                                      "clock_minutes": 20})
+        assert made.status_code == 201, made.text
+        game_id, token = made.json()["game"]["game"]["id"], made.json()["seat_token"]
+        done = client.post(f"/api/record/games/{game_id}/card",
+                           json={"black": card[0], "white": card[1]},
+                           headers={"Authorization": f"Bearer {token}"})
+        assert done.status_code == 200, done.text
+        return str(game_id)
+
+    game_id = recorded(first["black"], first["white"], (30, 34))
+    board = d.post(f"/rounds/1/boards/{first['board']}/game",
+                   {"game": f"http://testserver/record/{game_id}/clock"})
+    assert (board["black_discs"], board["white_discs"], board["winner"], board["game_id"]) \
+        == (30, 34, first["white"], game_id)
+    assert d.get("/audit")[-1]["after"]["game_id"] == game_id
+
+    wrong = recorded(first["black"], second["white"], (40, 24))
+    refusal = d.refused(f"/rounds/1/boards/{second['board']}/game", {"game": wrong},
+                        status=409)
+    assert refusal["code"] == "tournament"
+    assert f"board {second['board']} is {second['black']} v {second['white']}" \
+        in refusal["message"]
+    assert d.refused(f"/rounds/1/boards/{second['board']}/game", {"game": "no-such-game"},
+                     status=404)["code"] == "not_found"
+    assert d.refused(f"/rounds/1/boards/{second['board']}/game", {"game": "a b/../c"},
+                     status=422)["code"] == "invalid_request"
+    # without the director's session nothing happens
+    anonymous = client.post(f"/api/tournaments/{d.id}/rounds/1/boards/{first['board']}/game",
+                            json={"game": game_id})
+    assert anonymous.status_code == 401

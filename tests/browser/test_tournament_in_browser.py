@@ -145,3 +145,55 @@ def test_a_wrong_password_is_said_and_logging_out_ends_the_session(
     page.reload()
     expect(page.locator("#login-card")).to_be_visible()
     expect(page.locator("#director-area")).to_be_hidden()
+
+
+def test_a_board_recorded_over_the_board_gives_its_result(
+        new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
+    """The director opens a board's record link (the players filled in), the recorder
+    hands in the result card there, and the director takes the result from the game's
+    link: the board shows it, linked to the game."""
+    expect = _expect()
+    page = new_page(width=1280, height=900, lang="en")
+    created = page.request.post(f"{live_server}/api/tournaments", data={
+        "name": "Recorded boards", "format": "swiss", "rounds": 2, "password": PASSWORD})
+    assert created.status == 201, created.text()
+    tournament_id = created.json()["tournament"]["id"]
+    page.goto(f"{live_server}/tournaments/{tournament_id}/director")
+    page.fill("#login-password", PASSWORD)
+    page.click("#login-button")
+    expect(page.locator("#director-area")).to_be_visible(timeout=WAIT)
+    for name, _, _ in PLAYERS[:4]:
+        page.fill("#reg-name", name)
+        page.click("#reg-add")
+        expect(page.locator("#reg-name")).to_have_value("", timeout=WAIT)
+    expect(page.locator("#t-entrants")).to_have_text("4 entrants")  # the header follows
+    page.click("#pair-button")
+    expect(page.locator("#t-round")).to_have_text("round 1 of 2", timeout=WAIT)
+    row = page.locator("#boards .board-row").first
+    expect(row.locator("form.game-link")).to_be_visible(timeout=WAIT)
+    black = row.locator(".t-player").nth(0).inner_text()
+    white = row.locator(".t-player").nth(1).inner_text()
+    href = row.locator("form.game-link a").get_attribute("href")
+
+    recorder = new_page(width=1024, height=768, lang="en")  # the recorder's tablet
+    recorder.goto(live_server + href)
+    expect(recorder.locator("#name-0")).to_have_value(black)
+    expect(recorder.locator("#name-1")).to_have_value(white)
+    recorder.get_by_role("button", name="Enter the record").click()
+    recorder.wait_for_url("**/record/*")
+    expect(recorder.locator("#card-black")).to_be_visible(timeout=WAIT)
+    recorder.fill("#card-black", "27")
+    recorder.fill("#card-white", "37")
+    recorder.click("#card-submit")
+    expect(recorder.locator("#result")).to_contain_text("27", timeout=WAIT)
+
+    row.locator("form.game-link input[name=game]").fill(recorder.url)
+    row.locator("form.game-link button[type=submit]").click()
+    expect(row.locator(".board-result")).to_contain_text("27", timeout=WAIT)
+    expect(row.locator("form.game-link")).to_have_count(0)
+    page.screenshot(path=str(screenshots / "tournament-board-from-record.png"),
+                    full_page=True)
+    game_id = recorder.url.rstrip("/").split("/")[-1]
+    games = page.request.get(
+        f"{live_server}/api/tournaments/{tournament_id}/rounds/1").json()["games"]
+    assert any(g["game_id"] == game_id and g["winner"] == white for g in games)

@@ -360,6 +360,10 @@ def result(
     late: Annotated[bool, typer.Option(
         "--late", help="With --forfeit: a late player's chosen forfeit (not rated).")
                     ] = False,
+    game: Annotated[str | None, typer.Option(
+        "--game", help="Take the result from a stored game between the board's two "
+                       "entrants (a game over the board recorded at /record, with its "
+                       "clock and result card), instead of disc counts.")] = None,
     correct: Annotated[bool, typer.Option(
         "--correct", help="Replace the entered result (needs --reason).")] = False,
     reason: Annotated[str | None, typer.Option(help="Why (a correction needs one).")
@@ -369,7 +373,8 @@ def result(
     as_json: JsonOpt = False,
 ) -> None:
     """Enter a result card: BOARD, Black's and White's discs (counts that do not add up
-    to 64 count against the winner, JOF rule 18).
+    to 64 count against the winner, JOF rule 18), or --game: the result of a game
+    recorded over the board.
 
     JSON: the game, as for pair.
     """
@@ -378,10 +383,16 @@ def result(
                             "late": late}
     if correct and not reason:
         raise fail("a correction needs --reason (it is kept in the audit log)")
+    if game is not None and any(v not in (None, False) for v in card.values()):
+        raise fail("--game takes the whole result from the game: give no disc counts, "
+                   "--black, --draw-win, --forfeit or --late with it")
     with _service(db) as service:
         tid = service.resolve(tournament)
         number = round_number or service.info(tid).rounds_paired
-        if correct:
+        if game is not None:
+            view = service.link_game(tid, number, board, game, who=_who(who),
+                                     reason=reason if correct else None)
+        elif correct:
             assert reason is not None
             view = service.correct_result(tid, number, board, reason=reason, who=_who(who),
                                           **card)

@@ -28,7 +28,8 @@ from datetime import datetime
 from typing import Any
 
 from hasamigo.game.controller import GameController
-from hasamigo.move import BLACK
+from hasamigo.game.result import Termination
+from hasamigo.move import BLACK, WHITE
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
 from hasamigo.tournament.model import (
@@ -249,6 +250,52 @@ def entrant_view(e: Entrant) -> EntrantView:
                        e.program, e.withdrawn_from)
 
 
+def card_of_game(t: Tournament, round_number: int, board: int, game: GameController
+                 ) -> dict[str, Any]:
+    """The result card a finished game gives for a board (see
+    :meth:`Tournament.make_result`): who played Black (fuse-ishi), the counts or the
+    forfeit, the draw-win holder, and whether it is rated. The game's two players must be
+    the board's entrants (by name), with the prescribed colours unless fuse-ishi decided."""
+    result = game.result
+    if result is None:
+        raise TournamentError(f"game {game.id} is not finished")
+    p = t.pairing(round_number, board)
+    if p.kind is not PairingKind.GAME or p.b is None:
+        raise TournamentError(f"round {round_number} board {board} is not a game")
+    names = {colour: game.seat(colour).name for colour in (BLACK, WHITE)}
+    try:
+        black, white = (t.find(names[c]).number for c in (BLACK, WHITE))
+    except TournamentError:
+        black = white = -1
+    if {black, white} != {p.a, p.b}:
+        raise TournamentError(
+            f"game {game.id} is {names[BLACK]} v {names[WHITE]}; round {round_number} "
+            f"board {board} is {t.name(p.a)} v {t.name(p.b)}")
+    card: dict[str, Any] = {}
+    if p.colours is Colours.FUSE_ISHI:
+        card["black"] = black
+    elif black != p.a:
+        raise TournamentError(f"colours are prescribed: {t.name(p.a)} plays Black, but "
+                              f"game {game.id} has {names[BLACK]} as Black")
+    if result.termination is Termination.FORFEIT:
+        card["forfeit_loser"] = white if result.winner is BLACK else black
+        card["late"] = not result.rated
+    else:
+        card["black_discs"], card["white_discs"] = result.black, result.white
+        card["rated"] = result.rated
+    if p.draws_allowed and result.by_draw_win:
+        raise TournamentError(f"game {game.id} was played without draws (won on the "
+                              f"draw-win right); round {round_number} board {board} "
+                              "allows draws")
+    if not p.draws_allowed:
+        holder = game.draw_win
+        if holder is None:
+            raise TournamentError(f"round {round_number} board {board} allows no draws, "
+                                  f"but game {game.id} was played without a draw-win right")
+        card["draw_win"] = black if holder is BLACK else white
+    return card
+
+
 class TournamentService:
     """Tournaments stored in a database (see the module docstring)."""
 
@@ -417,24 +464,30 @@ class TournamentService:
         """A finished game played through the controller (programs): stored in the games
         library (public, so its replay can be watched), then entered as the board's
         result with a link to it."""
-        result = game.result
-        if result is None:
-            raise TournamentError("the game is not finished")
         t = self.tournament(tournament_id)
-        p = t.pairing(round_number, board)
-        black = t.find(game.seat(BLACK).name).number
-        card: dict[str, Any] = {"black_discs": result.black, "white_discs": result.white}
-        if p.colours is Colours.FUSE_ISHI:
-            card["black"] = black
-        if not p.draws_allowed:
-            holder = game.draw_win
-            if holder is None:
-                raise TournamentError("a game without draws needs a draw-win holder")
-            card["draw_win"] = t.find(game.seat(holder).name).number
+        card = card_of_game(t, round_number, board, game)
         t.make_result(round_number, board, **card)  # checked before the game is stored
         self.games.create(game, public=True, creator=None)
         return self.enter_result(tournament_id, round_number, board, who=who,
                                  game_id=game.id, **card)
+
+    def link_game(self, tournament_id: str, round_number: int, board: int, game_id: str,
+                  *, who: str = "hasamigo", reason: str | None = None) -> GameView:
+        """A board's result from a game already stored (a game over the board, recorded
+        with its clock and result card): the game must be finished and between the
+        board's two entrants (by name), with the prescribed colours unless they were
+        decided by fuse-ishi; the result links to it. With ``reason`` it replaces the
+        board's entered result (a correction, kept in the audit log)."""
+        stored = self.games.load(game_id)
+        if stored is None:
+            raise TournamentNotFound(f"no stored game {game_id!r}")
+        t = self.tournament(tournament_id)
+        card = card_of_game(t, round_number, board, stored.game)
+        if reason is not None:
+            return self.correct_result(tournament_id, round_number, board, reason=reason,
+                                       who=who, game_id=stored.game.id, **card)
+        return self.enter_result(tournament_id, round_number, board, who=who,
+                                 game_id=stored.game.id, **card)
 
     # ---- what pages show -------------------------------------------------------------------------
     def standings(self, tournament_id: str, after: int | None = None) -> list[StandingRow]:

@@ -366,7 +366,8 @@ class Tournament:
     def make_result(self, round_number: int, board: int, *, black_discs: int | None = None,
                     white_discs: int | None = None, black: str | int | None = None,
                     draw_win: str | int | None = None, forfeit_loser: str | int | None = None,
-                    late: bool = False, game_id: str | None = None) -> Result:
+                    late: bool = False, rated: bool = True,
+                    game_id: str | None = None) -> Result:
         """The result a card (or a forfeit) gives for a board, checked, not yet entered.
 
         A card's counts are read by :func:`hasamigo.game.result.result_card`: counts
@@ -374,7 +375,8 @@ class Tournament:
         who played Black in a fuse-ishi game; ``draw_win`` who held the draw-win right
         (required in games without draws: a 32–32 game is theirs). ``forfeit_loser``:
         a forfeit, 64–0 to the other; ``late``: a late player's chosen forfeit (rule 13,
-        not rated)."""
+        not rated); ``rated=False``: a card the rules keep out of ratings (both flags
+        down, rule 16)."""
         p = self.pairing(round_number, board)
         if p.kind is not PairingKind.GAME:
             raise TournamentError(f"round {round_number} board {board} is a "
@@ -416,7 +418,7 @@ class Tournament:
         except InvalidOptionError as exc:
             raise TournamentError(str(exc)) from None
         won = holder if card.winner is None else black_n if card.winner is BLACK else white_n
-        return Result(black_n, white_n, card.black, card.white, won, False, True, holder,
+        return Result(black_n, white_n, card.black, card.white, won, False, rated, holder,
                       game_id)
 
     def enter_result(self, round_number: int, board: int, **card: Any) -> Result:

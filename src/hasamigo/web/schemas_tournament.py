@@ -12,6 +12,7 @@ Answers are the core's view dataclasses as JSON (:func:`hasamigo.tournament.serv
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Annotated, Literal, get_args
 
@@ -150,6 +151,23 @@ class ResultCard(Request):
         return [n for n in (self.black, self.draw_win, self.forfeit_loser) if n is not None]
 
 
+class LinkedGame(Request):
+    """A board's result taken from a stored game (a game over the board recorded at
+    ``/record``): its id, or a link to it (``…/record/ID`` or ``…/games/ID``).
+    ``reason``: replace the board's entered result (a correction, kept in the audit
+    log)."""
+
+    game: Annotated[str, Field(min_length=1, max_length=300)]
+    reason: Reason | None = None
+
+    def game_id(self) -> str | None:
+        """The id in ``game``, or ``None`` if it holds none."""
+        text = self.game.strip().rstrip("/")
+        match = re.search(r"(?:^|/(?:record|games)/)([A-Za-z0-9_-]{1,64})(?:/[a-z]+)?$",
+                          text)
+        return match.group(1) if match else None
+
+
 class Correction(ResultCard):
     """A replacement for an entered result, with the reason the audit log keeps."""
 
@@ -161,6 +179,7 @@ __all__ = [
     "NEW_PASSWORD_LENGTH",
     "Correction",
     "FormatKey",
+    "LinkedGame",
     "Login",
     "NewEntrant",
     "NewTournament",

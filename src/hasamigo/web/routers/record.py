@@ -16,7 +16,7 @@ full screen) and ``/record/{id}/sheet`` (the filled sheet, to print).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -304,8 +304,18 @@ def _context(request: Request, lang: str, **extra: Any) -> dict[str, Any]:
 
 
 @pages.get("/record", response_class=HTMLResponse)
-async def record_home(request: Request, templates: Templates, lang: LangDep) -> Response:
-    return templates.TemplateResponse(request, "record_new.html", _context(request, lang))
+async def record_home(
+        request: Request, templates: Templates, lang: LangDep,
+        black: Annotated[str | None, Query(max_length=40)] = None,
+        white: Annotated[str | None, Query(max_length=40)] = None,
+        colours: Annotated[Literal["black", "fuse-ishi"] | None, Query()] = None,
+        no_draws: bool = False) -> Response:
+    """The form for a new game over the board, filled in when the link gives the players
+    (a tournament board: ``?black=…&white=…&colours=fuse-ishi&no_draws=true``)."""
+    prefill = {"names": [black or "", white or ""], "colours": colours or "black",
+               "no_draws": no_draws}
+    return templates.TemplateResponse(request, "record_new.html",
+                                      _context(request, lang, prefill=prefill))
 
 
 @pages.get("/record/sheet", response_class=HTMLResponse)

@@ -41,6 +41,7 @@ from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas_tournament import (
     MAX_ROUND,
     Correction,
+    LinkedGame,
     Login,
     NewEntrant,
     NewTournament,
@@ -279,6 +280,16 @@ def enter_result(tournament_id: TournamentId, number: RoundNumber, board: BoardN
     """Enter a board's result card or forfeit (a board that has one: correct it)."""
     session = _session(site, tournament_id, token)
     data: dict[str, Any] = as_json(site.enter(session, number, board, req))
+    return data
+
+
+@api.post("/{tournament_id}/rounds/{number}/boards/{board}/game", responses=ERRORS)
+def link_game(tournament_id: TournamentId, number: RoundNumber, board: BoardNumber,
+              req: LinkedGame, site: Site, token: DirectorToken) -> dict[str, Any]:
+    """Take a board's result from a stored game between its two entrants (a game over the
+    board recorded with its clock and result card); with ``reason``, a correction."""
+    session = _session(site, tournament_id, token)
+    data: dict[str, Any] = as_json(site.link(session, number, board, req))
     return data
 
 

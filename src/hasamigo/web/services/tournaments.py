@@ -47,6 +47,7 @@ from hasamigo.web.errors import Forbidden, RateLimited, Unauthorized, WebError
 from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas_tournament import (
     Correction,
+    LinkedGame,
     NewEntrant,
     NewTournament,
     ResultCard,
@@ -251,6 +252,15 @@ class TournamentSite:
         card = self._card(session.tournament_id, req)
         return self.service.correct_result(session.tournament_id, round_number, board,
                                            reason=req.reason, who=session.who, **card)
+
+    def link(self, session: DirectorSession, round_number: int, board: int,
+             req: LinkedGame) -> GameView:
+        game_id = req.game_id()
+        if game_id is None:
+            raise WebError("give a game's id or its link (…/record/ID or …/games/ID)",
+                           "invalid_request")
+        return self.service.link_game(session.tournament_id, round_number, board, game_id,
+                                      who=session.who, reason=req.reason)
 
 
 __all__ = [

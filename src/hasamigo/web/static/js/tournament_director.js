@@ -69,11 +69,22 @@ async function load() {
   const paired = view.tournament.rounds_paired;
   if (viewing === null || viewing > paired) viewing = paired;
   round = viewing ? await directorApi(id, "GET", `/rounds/${viewing}`) : null;
+  renderMeta(view.tournament);
   renderState();
   renderRound();
   renderEntrants();
   const explain = $("explain");
   if (explain.open) await loadExplanation();
+}
+
+// The page header was rendered when the page loaded: keep it in step with the director's
+// changes (entrants registered, rounds paired, C following the number of games).
+function renderMeta(info) {
+  const roundOf = $("t-round");
+  roundOf.hidden = !info.rounds_paired;
+  roundOf.textContent = fill(t["tournament.round_of"], { n: info.rounds_paired, total: info.total_rounds });
+  $("t-entrants").textContent = fill(t["tournament.director.entrants_count"], { n: info.entrants });
+  $("t-c").textContent = `C = ${info.c}`;
 }
 
 // ---- the tournament's state: pair, take back --------------------------------------------------
@@ -186,8 +197,22 @@ function boardRow(g) {
       <span class="board-result">${resultText(g)}</span>
       ${enterable && g.finished ? `<button class="button" type="button" data-correct>${escapeHtml(t["tournament.director.correct"])}</button>` : ""}
     </div>
-    ${enterable && !g.finished ? cardForm(g, false) : ""}`;
+    ${enterable && !g.finished ? cardForm(g, false) : ""}
+    ${g.kind === "played" && !g.finished ? gameLinkForm(g) : ""}`;
   return row;
+}
+
+// A board played over a real board: the record page opens with the two players filled
+// in (colours as the pairing says), and the finished game's result is taken from it.
+function gameLinkForm(g) {
+  const query = new URLSearchParams({ black: g.black, white: g.white ?? "" });
+  if (g.colours === "fuse-ishi") query.set("colours", "fuse-ishi");
+  if (!DRAWS_ALLOWED.has(g.stage)) query.set("no_draws", "true");
+  return `<form class="game-link" data-board="${g.board}" novalidate>
+    <a class="button" href="/record?${escapeHtml(query.toString())}" target="_blank" rel="noopener">${escapeHtml(t["tournament.director.record_board"])}</a>
+    <label class="t-field"><span>${escapeHtml(t["tournament.director.from_game"])}</span><input type="text" name="game" maxlength="300" placeholder="${escapeHtml(t["tournament.director.game"])}" required></label>
+    <button class="button" type="submit">${escapeHtml(t["tournament.director.take_result"])}</button>
+  </form>`;
 }
 
 function renderRound() {
@@ -235,6 +260,14 @@ function cardBody(form) {
 }
 
 $("boards").addEventListener("submit", (ev) => {
+  const linked = ev.target.closest("form.game-link");
+  if (linked) {
+    ev.preventDefault();
+    const game = String(new FormData(linked).get("game") ?? "").trim();
+    const path = `/rounds/${round.number}/boards/${linked.dataset.board}/game`;
+    act(() => directorApi(id, "POST", path, { game }));
+    return;
+  }
   const form = ev.target.closest("form.card-entry");
   if (!form) return;
   ev.preventDefault();
