@@ -18,6 +18,7 @@ from hasamigo.game.controller import GameController
 from hasamigo.game.setup import GameOptions, GameSetup, Participant
 from hasamigo.storage import Database, GameRepository
 from hasamigo.tournament import PairingKind, Settings, TournamentError
+from hasamigo.tournament.export import game_records
 from hasamigo.tournament.service import TournamentNotFound, TournamentService
 
 
@@ -85,6 +86,10 @@ def test_a_recorded_card_becomes_the_boards_result_linked_to_the_game(
     entry = service.audit(tid)[-1]
     assert entry.who == "arbiter" and entry.after is not None
     assert entry.after["game_id"] == game.id
+    # the recorded game stays private: exported by the director, not to the public
+    assert [r.event for r in game_records(service, tid)] == [
+        f"Club night, round 1 board {board} (swiss)"]
+    assert game_records(service, tid, public_only=True) == []
 
 
 def test_a_time_out_and_a_late_forfeit_and_both_flags_down(service: TournamentService

@@ -408,3 +408,37 @@ def test_a_boards_result_comes_from_a_game_recorded_over_the_board(client: TestC
     anonymous = client.post(f"/api/tournaments/{d.id}/rounds/1/boards/{first['board']}/game",
                             json={"game": game_id})
     assert anonymous.status_code == 401
+
+
+def test_standings_and_games_download_as_csv_and_ggf(client: TestClient) -> None:
+    """Anyone downloads the standings and the boards as CSV (what the page shows, row for
+    row) and the public games with moves as GGF."""
+    import csv
+    import io
+
+    d = create(client, name="第1回 Spring open")
+    enter_everyone(d)
+    games = d.post("/rounds", status=201)["games"]
+    for g in games:
+        d.post(f"/rounds/1/boards/{g['board']}/result",
+               {"black_discs": 30 + g["board"], "white_discs": 34 - g["board"]})
+    standings = client.get(f"/api/tournaments/{d.id}/standings.csv")
+    assert standings.status_code == 200 and standings.headers["content-type"].startswith(
+        "text/csv")
+    disposition = standings.headers["content-disposition"]
+    assert 'filename="1-Spring-open-standings.csv"' in disposition
+    assert "filename*=UTF-8''%E7%AC%AC1" in disposition
+    rows = list(csv.DictReader(io.StringIO(standings.text)))
+    shown = d.get("/standings", auth=False)["standings"]
+    assert [(r["name"], float(r["wins"]), float(r["brightwell"])) for r in rows] == \
+        [(s["name"], s["wins"], s["brightwell"]) for s in shown]
+    boards = list(csv.DictReader(io.StringIO(
+        client.get(f"/api/tournaments/{d.id}/games.csv").text)))
+    assert [(int(b["board"]), int(b["black_discs"]), b["winner"]) for b in boards] == \
+        [(g["board"], 30 + g["board"],
+          "" if g["board"] == 2 else g["black"] if g["board"] > 2 else g["white"])
+         for g in games]
+    assert client.get(f"/api/tournaments/{d.id}/games.ggf").text == ""  # cards, no moves
+    page = client.get(f"/tournaments/{d.id}/standings")
+    assert f'href="/api/tournaments/{d.id}/games.ggf"' in page.text
+    assert client.get("/api/tournaments/nosuch/standings.csv").status_code == 404

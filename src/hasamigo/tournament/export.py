@@ -10,6 +10,7 @@ stored in the library (a result card alone has no moves to write).
 from __future__ import annotations
 
 import csv
+import io
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -35,49 +36,68 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+def standings_csv(standings: Iterable[StandingRow], ranking: Iterable[RankingRow] = ()
+                  ) -> str:
+    """The standings as CSV, with each player's final place and award where ``ranking``
+    has them."""
+    final = {r.number: r for r in ranking}
+    handle = io.StringIO(newline="")
+    out = csv.writer(handle)
+    out.writerow(STANDINGS_COLUMNS)
+    for s in standings:
+        r = final.get(s.number)
+        out.writerow([_cell(v) for v in (
+            s.place, s.number, s.name, s.wins, s.games, s.discs, s.opponents_wins, s.c,
+            s.brightwell, s.woman, s.withdrawn, None if r is None else r.place,
+            None if r is None else r.dan, None if r is None else r.ouza,
+            None if r is None else r.women_champion)])
+    return handle.getvalue()
+
+
+def games_csv(games: Iterable[GameView]) -> str:
+    """Every board as CSV, one line each."""
+    handle = io.StringIO(newline="")
+    out = csv.writer(handle)
+    out.writerow(GAMES_COLUMNS)
+    for g in games:
+        out.writerow([_cell(v) for v in (
+            g.round, g.board, g.stage, g.kind, g.black, g.white, g.black_discs,
+            g.white_discs, g.winner, g.draw_win, g.rated, g.game_id)])
+    return handle.getvalue()
+
+
+def _write(path: str | os.PathLike[str], text: str) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def write_standings_csv(path: str | os.PathLike[str], standings: Iterable[StandingRow],
                         ranking: Iterable[RankingRow] = ()) -> int:
-    """The standings, with each player's final place and award where ``ranking`` has
-    them; returns the number of lines."""
-    final = {r.number: r for r in ranking}
-    count = 0
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        out = csv.writer(handle)
-        out.writerow(STANDINGS_COLUMNS)
-        for s in standings:
-            r = final.get(s.number)
-            out.writerow([_cell(v) for v in (
-                s.place, s.number, s.name, s.wins, s.games, s.discs, s.opponents_wins, s.c,
-                s.brightwell, s.woman, s.withdrawn, None if r is None else r.place,
-                None if r is None else r.dan, None if r is None else r.ouza,
-                None if r is None else r.women_champion)])
-            count += 1
-    return count
+    """The standings CSV to ``path``; returns the number of players written."""
+    rows = list(standings)
+    _write(path, standings_csv(rows, ranking))
+    return len(rows)
 
 
 def write_games_csv(path: str | os.PathLike[str], games: Iterable[GameView]) -> int:
-    count = 0
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        out = csv.writer(handle)
-        out.writerow(GAMES_COLUMNS)
-        for g in games:
-            out.writerow([_cell(v) for v in (
-                g.round, g.board, g.stage, g.kind, g.black, g.white, g.black_discs,
-                g.white_discs, g.winner, g.draw_win, g.rated, g.game_id)])
-            count += 1
-    return count
+    """The boards' CSV to ``path``; returns the number of boards written."""
+    rows = list(games)
+    _write(path, games_csv(rows))
+    return len(rows)
 
 
-def game_records(service: TournamentService, tournament_id: str) -> list[GameRecord]:
+def game_records(service: TournamentService, tournament_id: str, *,
+                 public_only: bool = False) -> list[GameRecord]:
     """The tournament's games that have moves (stored in the library), as records named
-    by the tournament, round and board."""
+    by the tournament, round and board; ``public_only``: only those public in the
+    library (what anyone may download)."""
     stored = service.load(tournament_id)
     out = []
     for g in service.games_played(tournament_id):
         if g.game_id is None:
             continue
         game = service.games.load(g.game_id)
-        if game is None:
+        if game is None or (public_only and not game.public):
             continue
         record = game.game.record()
         record.event = f"{stored.name}, round {g.round} board {g.board} ({g.stage})"
@@ -103,5 +123,5 @@ def publish_games(service: TournamentService, tournament_id: str) -> list[str]:
     return ids
 
 
-__all__ = ["game_records", "publish_games", "write_games_csv", "write_games_ggf",
-           "write_standings_csv"]
+__all__ = ["game_records", "games_csv", "publish_games", "standings_csv", "write_games_csv",
+           "write_games_ggf", "write_standings_csv"]

@@ -17,7 +17,9 @@ its thread pool.
 
 from __future__ import annotations
 
+import re
 import threading
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -27,6 +29,8 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from hasamigo.notation import format_ggf
+from hasamigo.tournament.export import game_records, games_csv, standings_csv
 from hasamigo.tournament.formats import FORMATS
 from hasamigo.tournament.service import (
     EntrantView,
@@ -185,6 +189,43 @@ def standings(tournament_id: TournamentId, site: Site,
     rows = site.service.standings(tournament_id, after)
     return {"after": info.rounds_paired if after is None else after, "c": info.c,
             "standings": as_json(rows)}
+
+
+def _download(text: str, media_type: str, info: TournamentInfo, what: str) -> Response:
+    # an ASCII name for old browsers, the real one (Japanese too) by RFC 6266
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", info.name).strip("-") or info.id
+    full = urllib.parse.quote(f"{info.name}-{what}", safe="")
+    return Response(text, media_type=f"{media_type}; charset=utf-8", headers={
+        "Content-Disposition": f"attachment; filename=\"{stem}-{what}\"; "
+                               f"filename*=UTF-8''{full}"})
+
+
+@api.get("/{tournament_id}/standings.csv", response_class=Response, responses=ERRORS)
+def standings_download(tournament_id: TournamentId, site: Site) -> Response:
+    """The standings as CSV (with the Brightwell formula's parts, and each player's final
+    place and award, provisional until the tournament is finished)."""
+    info = site.service.info(tournament_id)
+    text = standings_csv(site.service.standings(tournament_id),
+                         site.service.ranking(tournament_id))
+    return _download(text, "text/csv", info, "standings.csv")
+
+
+@api.get("/{tournament_id}/games.csv", response_class=Response, responses=ERRORS)
+def games_download(tournament_id: TournamentId, site: Site) -> Response:
+    """Every board as CSV: round, board, stage, kind, players, counts, winner, draw-win
+    holder, rated, and the library's game id."""
+    info = site.service.info(tournament_id)
+    return _download(games_csv(site.service.games_played(tournament_id)), "text/csv", info,
+                     "games.csv")
+
+
+@api.get("/{tournament_id}/games.ggf", response_class=Response, responses=ERRORS)
+def games_ggf(tournament_id: TournamentId, site: Site) -> Response:
+    """The tournament's games that have moves and are public in the library, as GGF."""
+    info = site.service.info(tournament_id)
+    records = game_records(site.service, tournament_id, public_only=True)
+    text = "".join(format_ggf(record) + "\n" for record in records)
+    return _download(text, "application/x-ggf", info, "games.ggf")
 
 
 @api.get("/{tournament_id}/ranking", responses=ERRORS)
