@@ -73,7 +73,13 @@ def test_a_malformed_sheet_is_exit_2_with_the_place(tmp_path: Path) -> None:
     assert code == 2 and out == ""
     assert "bad.txt, line" in err and "8 rows" in err
     code, _, err = run("record", "check", str(tmp_path / "missing.txt"))
-    assert code == 2 and "missing.txt" in err
+    assert code == 2 and "missing.txt: No such file" in err
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes(b"1 2 3\n4 5 \xe9\n")
+    for command in (("record", "check"), ("record", "sheet")):
+        code, _, err = run(*command, str(latin))
+        assert code == 2
+        assert "latin1.txt, line 2, offset 10: byte 0xe9 is not UTF-8" in err, err
 
 
 # ---- enter ---------------------------------------------------------------------------------

@@ -24,13 +24,13 @@ from rich.markup import escape
 from hasamigo.board import Board
 from hasamigo.cli import JsonOpt, VariantOpt, app, console, emit_json, err_console, fail
 from hasamigo.cli.core import render_board
-from hasamigo.errors import HasamigoError
+from hasamigo.errors import HasamigoError, ParseError
 from hasamigo.game.controller import GameController, GameOptions, GameSetup, Participant
 from hasamigo.game.entry import entry_from_board, entry_from_turned
 from hasamigo.game.errors import GameError
 from hasamigo.game.state import Phase
 from hasamigo.move import Color
-from hasamigo.notation import read_games
+from hasamigo.notation import read_games, read_text
 from hasamigo.notation.sheet import (
     Sheet,
     check_sheet,
@@ -65,9 +65,11 @@ def _read_text(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise fail(f"{path}: {exc}") from None
+        return read_text(path)
+    except OSError as exc:
+        raise fail(f"{path}: {exc.strerror or exc}") from None
+    except ParseError as exc:
+        raise fail(str(exc)) from None
 
 
 # ---- check ----------------------------------------------------------------------------------
@@ -132,7 +134,7 @@ def _game_sheet(game: str, board_cls: type[Board], handicap: int, first: Color |
                 if number == index:
                     return sheet_of_moves(record.replay().move_stack, record.variant)
             raise fail(f"{game}: there is no game {index}")
-        text = path.read_text(encoding="utf-8-sig")
+        text = _read_text(game)
         if len([line for line in text.splitlines() if line.strip()]) >= board_cls.rows:
             return read_sheet(text, board_cls, handicap=handicap, first=first, source=game)
         game = text

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from hasamigo.errors import InvalidOptionError
+from hasamigo.notation._text import read_text
 from hasamigo.notation.ggf import format_ggf, parse_ggf, read_ggf, write_ggf
 from hasamigo.notation.obf import ObfPosition, format_obf, parse_obf, read_obf, write_obf
 from hasamigo.notation.record import GameRecord
@@ -114,6 +115,7 @@ __all__ = [
     "read_ggf",
     "read_obf",
     "read_sheet",
+    "read_text",
     "read_transcripts",
     "read_wthor",
     "sheet_html",

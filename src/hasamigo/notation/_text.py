@@ -26,6 +26,12 @@ def text_lines(path: str | os.PathLike[str]) -> Iterator[str]:
             raise decode_error(path) from None
 
 
+def read_text(path: str | os.PathLike[str]) -> str:
+    """A whole UTF-8 text file (a byte order mark dropped); a byte that is not UTF-8 is a
+    :class:`ParseError` naming the file, line and offset."""
+    return "".join(text_lines(path))
+
+
 def decode_error(path: str | os.PathLike[str]) -> ParseError:
     """The :class:`ParseError` for the first byte of ``path`` that is not UTF-8."""
     name = os.fspath(path)

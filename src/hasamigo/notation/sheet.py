@@ -171,8 +171,8 @@ def _parse_rows(rows: list[tuple[int, str]], variant: type[Board], handicap: int
                 first: Color | None, source: str | None, last_line: int) -> Sheet:
     if len(rows) != variant.rows:
         where = rows[variant.rows][0] if len(rows) > variant.rows else max(1, last_line)
-        raise ParseError(f"a {variant.title} sheet has {variant.rows} rows of numbers, this "
-                         f"one {len(rows)}", source=source, line=where)
+        raise ParseError(f"a record sheet for {variant.title} has {variant.rows} rows of "
+                         f"numbers, this one {len(rows)}", source=source, line=where)
     top = _max_number(variant, handicap)
     cells: list[int | None] = []
     for line_number, line in rows:
