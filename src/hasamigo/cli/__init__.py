@@ -67,5 +67,8 @@ from hasamigo.cli import engine as _engine  # noqa: E402,F401
 from hasamigo.cli import match as _match  # noqa: E402,F401
 from hasamigo.cli import play as _play  # noqa: E402,F401
 from hasamigo.cli import record as _record  # noqa: E402,F401
+from hasamigo.cli import study as _study  # noqa: E402,F401
+from hasamigo.cli import study_report as _study_report  # noqa: E402,F401
+from hasamigo.cli import study_run as _study_run  # noqa: E402,F401
 from hasamigo.cli import tournament as _tournament  # noqa: E402,F401
 from hasamigo.cli import web as _web  # noqa: E402,F401

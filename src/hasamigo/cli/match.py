@@ -1,4 +1,4 @@
-"""Commands on players: ``match`` between two players and ``study simulate``."""
+"""Commands on players: ``match`` between two players."""
 
 from __future__ import annotations
 
@@ -13,9 +13,6 @@ from rich.table import Table
 from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
 from hasamigo.cli.core import fail_with
 from hasamigo.errors import HasamigoError
-
-study_app = typer.Typer(help="Experiments of the amusement paper.", no_args_is_help=True)
-app.add_typer(study_app, name="study")
 
 JobsOpt = Annotated[
     int | None,
@@ -120,55 +117,3 @@ def match(
                   f"(95%: {_elo_text(low, -1)} .. {_elo_text(high, 1)})", highlight=False)
     if out is not None:
         console.print(f"wrote {summary.games} games to {out}", highlight=False)
-
-
-def _names(text: str | None, known: tuple[str, ...], option: str, what: str) -> tuple[str, ...]:
-    """A comma-separated selection from ``known`` (all of it when ``text`` is None)."""
-    if text is None:
-        return known
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    unknown = [n for n in names if n not in known]
-    if unknown or not names:
-        raise typer.BadParameter(
-            f"unknown {what} {', '.join(map(repr, unknown)) or '(none given)'}; "
-            f"known: {', '.join(known)}", param_hint=option)
-    return names
-
-
-@study_app.command("simulate")
-def study_simulate(
-    games: Annotated[int, typer.Option("--games", "-n", min=1,
-                                       help="Games per (panel player, program) pair.")] = 10,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    programs: Annotated[str | None, typer.Option(
-        "--programs", help="Comma-separated programs (default: victory,amusement,entertainer)."
-    )] = None,
-    players: Annotated[str | None, typer.Option(
-        "--players", help="Comma-separated panel players (default: the whole panel).")] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Simulated weak players against the victory, amusement and entertainer programs.
-
-    The paper: weak humans won 0/6 against victory and 4/6 against amusement.
-    JSON: {rows: [{player, program, games, player_win_pct, naturalness_violations}]}
-    (win % counts a draw as half).
-    """
-    from hasamigo.study.simulate import PANEL, PROGRAMS, simulate
-
-    chosen_programs = _names(programs, PROGRAMS, "--programs", "program")
-    panel = _names(players, tuple(PANEL), "--players", "panel player")
-    progress = _progress(not as_json)
-    with progress:
-        task = progress.add_task("study", total=games * len(panel) * len(chosen_programs))
-        rows = simulate(games, seed=seed, jobs=_jobs(jobs), panel=panel,
-                        programs=chosen_programs, on_game=lambda _: progress.advance(task))
-    if as_json:
-        emit_json({"rows": [r.as_json() for r in rows]})
-        return
-    table = Table("player", "program", "games", "player win %", "naturalness violations",
-                  title="Simulated weak players (paper: 0/6 vs victory, 4/6 vs amusement)")
-    for r in rows:
-        table.add_row(r.player, r.program, str(r.games), f"{r.player_win_pct:.1f}",
-                      str(r.naturalness_violations))
-    console.print(table)

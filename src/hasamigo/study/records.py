@@ -1,0 +1,235 @@
+"""What a user study collects, as plain records: one per subject, per game and per answer.
+
+These are the study's data in the shape the exports and the report read, whoever made
+them: a real study run in the browser (:mod:`hasamigo.study.service`) or the simulated
+one (:mod:`hasamigo.study.simulate`). The exports are CSV (one file per table) and JSON
+(the three tables in one object); both carry exactly the fields below, in this order.
+
+Conventions, the paper's (SPEC §5):
+
+* a subject plays one game against each program (an *arm*) in a counterbalanced order;
+* after **every program move**, before moving, the subject answers two questions:
+  ``can_win`` — "Can you win now?" (``win`` / ``unknown`` / ``lose``) and ``move_felt`` —
+  "What kind of move did the opponent just play?" (``surprising`` / ``unknown`` /
+  ``expected``);
+* ``move_kind`` is what the program reports of that move: ``normal``, ``expectation`` or
+  ``surprise`` (the amusement program's planned moves; the entertainer's gifts are
+  ``gift``);
+* ``evaluation`` is the strong engine's evaluation of the position the subject faces,
+  in discs **from the subject's side** (positive: the subject is ahead), ``None`` until
+  computed; ``exact`` when the solver reached the end.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from hasamigo.errors import ParseError
+
+CanWin = Literal["win", "unknown", "lose"]
+MoveFelt = Literal["surprising", "unknown", "expected"]
+MoveKind = Literal["normal", "expectation", "surprise", "gift"]
+Outcome = Literal["win", "lose", "draw"]
+
+CAN_WIN: tuple[CanWin, ...] = ("win", "unknown", "lose")
+MOVE_FELT: tuple[MoveFelt, ...] = ("surprising", "unknown", "expected")
+MOVE_KINDS: tuple[MoveKind, ...] = ("normal", "expectation", "surprise", "gift")
+#: self-rated strength, the before questionnaire's 5 levels (1: never played … 5: strong)
+STRENGTH_LEVELS = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True, slots=True)
+class SubjectRecord:
+    """One subject: the anonymous code, the arms in the order played (the stored
+    counterbalancing), the questionnaires. ``strategies`` is a list of known strategy
+    keys (e.g. ``corners``, ``mobility``, ``parity``); ``more_fun`` names an arm."""
+
+    study: str
+    subject: str
+    order: tuple[str, ...]
+    language: str = "ja"
+    simulated: bool = False
+    consented_at: str | None = None  # ISO 8601, UTC
+    strength: int | None = None
+    play_frequency: str | None = None
+    strategies: tuple[str, ...] = ()
+    more_fun: str | None = None
+    more_fun_why: str = ""
+    what_makes_fun: str = ""
+    finished_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of a subject: which program, in which place of the order, who had which
+    colour, and how it ended from the subject's side; ``felt`` is the after-game answer
+    (1 dull … 5 fun) and ``felt_note`` its free text."""
+
+    study: str
+    subject: str
+    index: int  # 1-based place in the subject's order
+    program: str
+    game_id: str
+    subject_colour: Literal["black", "white"]
+    outcome: Outcome | None = None
+    subject_discs: int | None = None
+    program_discs: int | None = None
+    moves: int = 0
+    felt: int | None = None
+    felt_note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRecord:
+    """The two answers given right after one program move."""
+
+    study: str
+    subject: str
+    game_index: int
+    program: str
+    game_id: str
+    move_number: int  # the number of the program's move just played (1 = the game's first)
+    program_move: str  # its square (``a1``…), or ``pass``
+    move_kind: MoveKind
+    position: str  # the board string the subject then faced (``hasamigo.Board.to_string``)
+    can_win: CanWin
+    move_felt: MoveFelt
+    seconds: float  # from the question shown to the answer given
+    evaluation: float | None = None
+    exact: bool = False
+    answered_at: str | None = None
+
+
+R = TypeVar("R", SubjectRecord, GameRecord, AnswerRecord)
+
+
+@dataclass(slots=True)
+class StudyData:
+    """A study's three tables."""
+
+    subjects: list[SubjectRecord] = field(default_factory=list)
+    games: list[GameRecord] = field(default_factory=list)
+    answers: list[AnswerRecord] = field(default_factory=list)
+
+    # ---- JSON -----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {"subjects": [_row(r) for r in self.subjects],
+                "games": [_row(r) for r in self.games],
+                "answers": [_row(r) for r in self.answers]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], *, source: str | None = None) -> StudyData:
+        try:
+            return cls([_record(SubjectRecord, row) for row in data["subjects"]],
+                       [_record(GameRecord, row) for row in data["games"]],
+                       [_record(AnswerRecord, row) for row in data["answers"]])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ParseError(f"not a study's data: {exc}", source=source) from None
+
+    # ---- CSV ------------------------------------------------------------------------------
+    def to_csv(self) -> dict[str, str]:
+        """``{"subjects.csv": …, "games.csv": …, "answers.csv": …}``."""
+        return {"subjects.csv": table_csv(SubjectRecord, self.subjects),
+                "games.csv": table_csv(GameRecord, self.games),
+                "answers.csv": table_csv(AnswerRecord, self.answers)}
+
+    def write(self, directory: str | Path) -> list[Path]:
+        """The exports into ``directory``: the three CSV files and ``study.json``."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, text in self.to_csv().items():
+            (out / name).write_text(text, encoding="utf-8", newline="")
+            written.append(out / name)
+        (out / "study.json").write_text(json.dumps(self.to_json(), ensure_ascii=False,
+                                                   indent=1), encoding="utf-8")
+        written.append(out / "study.json")
+        return written
+
+    @classmethod
+    def read(cls, path: str | Path) -> StudyData:
+        """A ``study.json`` (or the directory holding one) written by :meth:`write`."""
+        file = Path(path)
+        if file.is_dir():
+            file = file / "study.json"
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ParseError(f"cannot read the study's data: {exc}", source=str(file)
+                             ) from None
+        return cls.from_json(data, source=str(file))
+
+
+def columns(kind: type[R]) -> tuple[str, ...]:
+    """The export's columns of a table, in order."""
+    return tuple(f.name for f in fields(kind))
+
+
+def table_csv(kind: type[R], rows: Iterable[R]) -> str:
+    handle = io.StringIO(newline="")
+    out = csv.writer(handle)
+    out.writerow(columns(kind))
+    for row in rows:
+        out.writerow([_cell(v) for v in _row(row).values()])
+    return handle.getvalue()
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, list | tuple):
+        return ";".join(str(v) for v in value)
+    return str(value)
+
+
+def _row(record: SubjectRecord | GameRecord | AnswerRecord) -> dict[str, Any]:
+    data = asdict(record)
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+
+def _record(kind: type[R], row: Mapping[str, Any]) -> R:
+    known = columns(kind)
+    unknown = set(row) - set(known)
+    if unknown:
+        raise ValueError(f"unknown fields {sorted(unknown)} in a {kind.__name__}")
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                              for k, v in row.items()}
+    return kind(**values)
+
+
+def arms_of(data: StudyData) -> Sequence[str]:
+    """The study's arms, in the order they first appear in the subjects' orders."""
+    seen: dict[str, None] = {}
+    for s in data.subjects:
+        for arm in s.order:
+            seen.setdefault(arm, None)
+    for g in data.games:
+        seen.setdefault(g.program, None)
+    return list(seen)
+
+
+__all__ = [
+    "CAN_WIN",
+    "MOVE_FELT",
+    "MOVE_KINDS",
+    "STRENGTH_LEVELS",
+    "AnswerRecord",
+    "CanWin",
+    "GameRecord",
+    "MoveFelt",
+    "MoveKind",
+    "Outcome",
+    "StudyData",
+    "SubjectRecord",
+    "arms_of",
+    "columns",
+    "table_csv",
+]
