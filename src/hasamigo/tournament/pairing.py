@@ -46,7 +46,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.tournament.model import Decision, TournamentError
