@@ -2,4 +2,143 @@
 
 from __future__ import annotations
 
-from hasamigo.cli.study import study_app  # noqa: F401 - the commands register on it
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from hasamigo.cli import JsonOpt, console, emit_json, fail
+from hasamigo.cli.study import study_app
+
+if TYPE_CHECKING:
+    from hasamigo.study.service import StudyService
+
+DbOpt = Annotated[str | None, typer.Option(
+    "--db", help="Database URL (as for serve). Default: $HASAMIGO_DB, else "
+    "~/.local/share/hasamigo/hasamigo.db.")]
+StudyArg = Annotated[str, typer.Argument(help="The study's id.")]
+
+
+@contextmanager
+def _service(db: str | None) -> Iterator[StudyService]:
+    """The study service over the database; its errors become exit status 2."""
+    from hasamigo.errors import HasamigoError
+    from hasamigo.storage import Database
+    from hasamigo.storage.repository import GameRepository
+    from hasamigo.study.service import StudyService
+    from hasamigo.study.store import StudyRepository
+
+    shown = db or "the default database"
+    try:
+        database = Database(db)
+        shown = database.engine.url.render_as_string(hide_password=True)
+        database.open()
+    except Exception as exc:  # a bad URL, a locked or foreign database, a missing driver
+        raise fail(f"cannot use {shown}: {exc}") from None
+    try:
+        yield StudyService(StudyRepository(database), GameRepository(database))
+    except (HasamigoError, KeyError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    finally:
+        database.close()
+
+
+@study_app.command("new")
+def study_new(
+    name: Annotated[str, typer.Argument(help="The study's name.")],
+    password: Annotated[str, typer.Option(
+        "--password", prompt=True, hide_input=True,
+        help="The researcher's password (only a salted hash is stored).")],
+    programs: Annotated[str, typer.Option(
+        "--programs", help="Comma-separated programs compared: victory, amusement, "
+                           "entertainer.")] = "victory,amusement",
+    clock: Annotated[float | None, typer.Option(
+        "--clock", min=0.1, max=120, help="Minutes a side (default: no clock).")] = None,
+    languages: Annotated[str, typer.Option("--languages", help="ja, en or both.")] = "ja,en",
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Create a study; prints its id and the subjects' page.
+
+    JSON: {id, name, arms, clock_minutes, languages, design, created_at, subjects}
+    """
+    from hasamigo.study.service import StudySettings
+
+    with _service(db) as service:
+        settings = StudySettings(tuple(p.strip() for p in programs.split(",") if p.strip()),
+                                 clock, tuple(x.strip() for x in languages.split(",")
+                                              if x.strip()))
+        info = service.create(name, settings, password)
+    if as_json:
+        emit_json(info.to_json())
+        return
+    console.print(f"created study {escape(info.name)} ({', '.join(info.settings.arms)}), "
+                  f"id [bold]{info.id}[/]; subjects start at /studies/{info.id}",
+                  highlight=False)
+
+
+@study_app.command("list")
+def study_list(db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Every study, the newest first.
+
+    JSON: [{id, name, arms, clock_minutes, languages, design, created_at, subjects}]
+    """
+    with _service(db) as service:
+        rows = service.list_studies()
+    if as_json:
+        emit_json([r.to_json() for r in rows])
+        return
+    table = Table("id", "name", "programs", "subjects", "created")
+    for r in rows:
+        table.add_row(r.id, escape(r.name), ", ".join(r.settings.arms), str(r.subjects),
+                      r.created_at.strftime("%Y-%m-%d %H:%M"))
+    console.print(table)
+
+
+@study_app.command("subjects")
+def study_subjects(study: StudyArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Each subject's code, order, step and games.
+
+    JSON: [{code, number, order, language, step, game_index, created_at, finished_at,
+    games: [{index, program, game_id, over, felt, questions, answered}]}]
+    """
+    with _service(db) as service:
+        rows = service.subjects(study)
+    if as_json:
+        emit_json([r.to_json() for r in rows])
+        return
+    table = Table("code", "order", "step", "answered")
+    for r in rows:
+        table.add_row(r.subject.code, " → ".join(r.subject.order), r.step,
+                      ", ".join(f"{g.program} {g.answered}/{g.questions}" for g in r.games))
+    console.print(table)
+
+
+@study_app.command("export")
+def study_export(
+    study: StudyArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for subjects.csv, "
+                                                          "games.csv, answers.csv and "
+                                                          "study.json.")] = Path("."),
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The study's data: one row per subject, per game and per answer (CSV), and all
+    three in study.json (evaluations not computed yet are empty).
+
+    JSON: {written: ["path", …], subjects, games, answers}
+    """
+    with _service(db) as service:
+        data = service.data(study)
+    written = data.write(out)
+    summary = {"written": [str(p) for p in written], "subjects": len(data.subjects),
+               "games": len(data.games), "answers": len(data.answers)}
+    if as_json:
+        emit_json(summary)
+        return
+    console.print(f"{summary['subjects']} subjects, {summary['games']} games, "
+                  f"{summary['answers']} answers → {escape(str(out))}", highlight=False)

@@ -73,6 +73,8 @@ from hasamigo.game.events import (
     ResultCard,
     Resume,
     StopPlayout,
+    StudyAnswer,
+    StudyGame,
     Suspend,
     TimeoutChoice,
     Undo,
@@ -89,6 +91,7 @@ from hasamigo.game.state import (
     PendingEntry,
     Phase,
     PlayedMove,
+    StudyProgress,
     apply,
     initial,
     replay,
@@ -161,7 +164,7 @@ class GameController:
         if phase in (Phase.PLAYING, Phase.PLAYOUT) and not state.suspended \
                 and state.pending is None:
             board = state.board
-            if board.must_pass():
+            if board.must_pass() and not self._questions_wait(board.turn):
                 return Pass(board.turn, at=at)
             return None
         if phase is Phase.TIMEOUT_CHOICE:
@@ -178,6 +181,11 @@ class GameController:
                 if not state.is_person(colour) and colour not in state.accepted:
                     return AcceptResult(colour, at=at)
         return None
+
+    def _questions_wait(self, colour: Color) -> bool:
+        """``colour`` is a study's subject who owes answers (its forced pass waits too)."""
+        study = self.state.study
+        return study is not None and study.subject is colour and study.asked is not None
 
     def _automatic_colour_step(self, at: float) -> Event | None:
         pending = self.state.pending_colour_step()
@@ -305,6 +313,26 @@ class GameController:
 
     def resume(self) -> list[Event]:
         return self.append(Resume(at=self.now()))
+
+    # ---- the user study --------------------------------------------------------------------
+    def declare_study(self) -> list[Event]:
+        """Make this game (one person against a program, before its first move) a study
+        game: after every program move the person answers the study's questions before
+        moving again (see :mod:`hasamigo.game.state`)."""
+        return self.append(StudyGame(at=self.now()))
+
+    def answer(self, move_number: int, question: str, answer: str, *, seconds: float,
+               move_kind: str = "normal") -> list[Event]:
+        """The subject's ``answer`` to ``question`` about the program's move number
+        ``move_number``, ``seconds`` after it was shown; ``move_kind``: what the program
+        reported of that move. Once both questions are answered, a forced pass of the
+        subject follows by itself."""
+        return self.append(StudyAnswer(move_number, question, answer, float(seconds),
+                                       move_kind, at=self.now()))
+
+    @property
+    def study(self) -> StudyProgress | None:
+        return self.state.study
 
     # ---- over the board ----------------------------------------------------------------
     def declare_over_the_board(self, *, scheduled: float | None = None,

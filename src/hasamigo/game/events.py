@@ -7,7 +7,10 @@ in seconds of the game's time source (the wall clock, seconds since the epoch, o
 server). Colours are absolute; squares are grid indices in memory and square names of the
 game's variant in JSON (``f5``; 6×6 ``a1``..``f6``).
 
-New kinds of event (study answers, …) subclass :class:`Event`, give themselves a ``kind``
+The user study's games add theirs: :class:`StudyGame` declares a game a study game and
+:class:`StudyAnswer` is one answer of the subject about a program move.
+
+New kinds of event subclass :class:`Event`, give themselves a ``kind``
 and register with :func:`register`; fields named as below reuse the codecs, others add one
 to :data:`FIELD_CODECS`.
 
@@ -277,6 +280,43 @@ class ResultCard(Event):
     white: int
 
 
+# ---- the user study (SPEC §5) -----------------------------------------------------------------
+#: The study's two questions after every program move, each with its answers (the order
+#: the subject sees them in): "Can you win now?" and "What kind of move did the opponent
+#: just play?" (:mod:`hasamigo.study.records` names them alike).
+STUDY_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "can_win": ("win", "unknown", "lose"),
+    "move_felt": ("surprising", "unknown", "expected"),
+}
+#: what a program reports of its move (``normal`` for a forced pass too)
+STUDY_MOVE_KINDS = ("normal", "expectation", "surprise", "gift")
+#: longest time accepted for answering one question (a subject may leave and come back)
+STUDY_ANSWER_SECONDS = 7 * 24 * 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class StudyGame(Event):
+    """The game is a user-study game: after every program move that leaves the game going,
+    the person answers :data:`STUDY_QUESTIONS` about it before moving again (the fold
+    refuses the person's move, or forced pass, until both are answered)."""
+
+    kind: ClassVar[str] = "study-game"
+
+
+@dataclass(frozen=True, slots=True)
+class StudyAnswer(Event):
+    """The subject's answer to ``question`` about the program's move number
+    ``move_number`` (1 = the game's first ply, passes counted), given ``seconds`` after
+    the question was shown; ``move_kind`` is what the program reported of that move."""
+
+    kind: ClassVar[str] = "study-answer"
+    move_number: int
+    question: str
+    answer: str
+    seconds: float
+    move_kind: str
+
+
 # ---- JSON ------------------------------------------------------------------------------
 EVENT_TYPES: dict[str, type[Event]] = {}
 
@@ -292,7 +332,7 @@ def register(cls: type[Event]) -> type[Event]:
 for _cls in (ColourStep, MovePlayed, Pass, Claim, TimeoutChoice, StopPlayout, Suspend,
              Resume, Resign, AcceptResult, UndoRequest, UndoDecline, Undo, OverTheBoard,
              ClockPress, Absent, Arrival, LateForfeit, IllegalClaim, EnteredMove,
-             CorrectEntry, KeepBoard, ResultCard):
+             CorrectEntry, KeepBoard, ResultCard, StudyGame, StudyAnswer):
     register(_cls)
 
 Encoder = Callable[[Any, type[Board]], Any]
@@ -375,6 +415,37 @@ def _dec_count(value: Any, _variant: type[Board]) -> int:
     return value
 
 
+def _dec_move_number(value: Any, _variant: type[Board]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 400:
+        raise _bad("a move number is a whole number from 1 to 400")
+    return value
+
+
+def _dec_question(value: Any, _variant: type[Board]) -> str:
+    if value not in STUDY_QUESTIONS:
+        raise _bad(f"a study question is one of {', '.join(STUDY_QUESTIONS)}")
+    return str(value)
+
+
+def _dec_answer(value: Any, _variant: type[Board]) -> str:
+    if not isinstance(value, str) or not any(value in a for a in STUDY_QUESTIONS.values()):
+        raise _bad("a study answer is one of the question's answers")
+    return value
+
+
+def _dec_answer_seconds(value: Any, variant: type[Board]) -> float:
+    seconds = _dec_time(value, variant)
+    if not 0 <= seconds <= STUDY_ANSWER_SECONDS:
+        raise _bad("the time taken to answer is 0 seconds to a week")
+    return seconds
+
+
+def _dec_move_kind(value: Any, _variant: type[Board]) -> str:
+    if value not in STUDY_MOVE_KINDS:
+        raise _bad(f"a program's move kind is one of {', '.join(STUDY_MOVE_KINDS)}")
+    return str(value)
+
+
 #: field name -> (encode, decode) between the event's value and JSON.
 FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "at": (lambda v, _b: v, _dec_time),
@@ -395,6 +466,11 @@ FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "board": (lambda v, _b: v, _dec_cells),
     "black": (lambda v, _b: v, _dec_count),
     "white": (lambda v, _b: v, _dec_count),
+    "move_number": (lambda v, _b: v, _dec_move_number),
+    "question": (lambda v, _b: v, _dec_question),
+    "answer": (lambda v, _b: v, _dec_answer),
+    "seconds": (lambda v, _b: v, _dec_answer_seconds),
+    "move_kind": (lambda v, _b: v, _dec_move_kind),
 }
 
 
@@ -431,6 +507,9 @@ __all__ = [
     "COLOUR_STEPS",
     "EVENT_TYPES",
     "FIELD_CODECS",
+    "STUDY_ANSWER_SECONDS",
+    "STUDY_MOVE_KINDS",
+    "STUDY_QUESTIONS",
     "Absent",
     "AcceptResult",
     "Arrival",
@@ -451,6 +530,8 @@ __all__ = [
     "ResultCard",
     "Resume",
     "StopPlayout",
+    "StudyAnswer",
+    "StudyGame",
     "Suspend",
     "TimeoutChoice",
     "Undo",

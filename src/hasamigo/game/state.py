@@ -52,6 +52,16 @@ both players people at a real board and clock) add:
   play, or stands in for the count of a finished one (a play-out's too); counts that do
   not add up are read to the winner's disadvantage; once signed, no time-out can be
   claimed.
+
+User-study games (a :class:`~hasamigo.game.events.StudyGame` event, appended before the
+first move of a game between one person, the subject, and a program) add the paper's
+questions (SPEC §5): after every program move (a forced pass included) that leaves the
+game in play, a question is **asked** (:class:`StudyQuestion`: the move, its number, the
+position the subject faces); the subject's move or forced pass is refused until both
+questions (:data:`~hasamigo.game.events.STUDY_QUESTIONS`) are answered
+(:class:`~hasamigo.game.events.StudyAnswer`), and a second answer to the same question of
+the same move is refused. The time spent answering is not charged to the subject's clock
+(the clock restarts from each answer, unless the flag fell already).
 """
 
 from __future__ import annotations
@@ -68,6 +78,7 @@ from hasamigo.game.colours import FuseIshi, FuseIshiError, Right
 from hasamigo.game.entry import Entry, Fault, check_entry, correction, entry_from_event
 from hasamigo.game.errors import GameError, StoredGameError
 from hasamigo.game.events import (
+    STUDY_QUESTIONS,
     Absent,
     AcceptResult,
     Arrival,
@@ -87,6 +98,8 @@ from hasamigo.game.events import (
     ResultCard,
     Resume,
     StopPlayout,
+    StudyAnswer,
+    StudyGame,
     Suspend,
     TimeoutChoice,
     Undo,
@@ -194,6 +207,41 @@ class BoardMark:
     board: str
 
 
+@dataclass(frozen=True, slots=True)
+class StudyQuestion:
+    """The questions asked after the program's move number ``move_number`` (``move``),
+    with the position the subject then faced (a board string), when they were asked, and
+    the answers given so far."""
+
+    move_number: int
+    move: Move
+    position: str
+    at: float
+    answers: tuple[StudyAnswer, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return {a.question for a in self.answers} >= set(STUDY_QUESTIONS)
+
+    def answer(self, question: str) -> StudyAnswer | None:
+        return next((a for a in self.answers if a.question == question), None)
+
+
+@dataclass(frozen=True, slots=True)
+class StudyProgress:
+    """A study game's questions so far (see the module docstring); ``subject``: the
+    person's colour."""
+
+    subject: Color
+    questions: tuple[StudyQuestion, ...] = ()
+
+    @property
+    def asked(self) -> StudyQuestion | None:
+        """The question awaiting an answer (the subject may not move meanwhile)."""
+        last = self.questions[-1] if self.questions else None
+        return last if last is not None and not last.complete else None
+
+
 @dataclass(slots=True)
 class GameState:
     """Everything the events say about a game at one point (see the module docstring).
@@ -230,6 +278,8 @@ class GameState:
     card: tuple[int, int] | None = None
     presses: int = 0
     last_press: tuple[Color, bool] | None = None
+    # ---- a user-study game (see the module docstring) ----
+    study: StudyProgress | None = None
 
     def copy(self) -> GameState:
         return replace(self, board=self.board.copy(), moves=list(self.moves),
@@ -366,6 +416,7 @@ def apply(state: GameState, event: Event) -> GameState:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise GameError(f"no rule for {type(event).__name__} events")
+    _study_gate(state, event)
     if state.pending is not None and type(event) not in _WHILE_PENDING:
         raise GameError(f"move {state.pending.move_number} was entered with faults: correct "
                         "it or keep the board first", "wrong_phase")
@@ -544,6 +595,7 @@ def _after_ply(state: GameState, colour: Color, move: Move, at: float) -> None:
     state.undo_request = None
     state.position_revision = state.revision + 1
     _check_end(state, at)
+    _ask(state, colour, move, at)
 
 
 def _check_end(state: GameState, at: float) -> None:
@@ -986,6 +1038,71 @@ def _result_card(state: GameState, event: ResultCard) -> None:
     state.accepted = frozenset({BLACK, WHITE})
 
 
+# ---- the user study -------------------------------------------------------------------------
+def _study_gate(state: GameState, event: Event) -> None:
+    """The subject moves (or passes) only once the last program move's questions are
+    answered."""
+    study = state.study
+    if study is None or type(event) not in (MovePlayed, Pass, EnteredMove):
+        return
+    asked = study.asked
+    mover = getattr(event, "colour", getattr(event, "by", None))
+    if asked is not None and mover is study.subject:
+        missing = [q for q in STUDY_QUESTIONS if asked.answer(q) is None]
+        raise GameError(f"answer the questions about the program's move {asked.move_number} "
+                        f"first ({', '.join(missing)})", "wrong_phase")
+
+
+def _study_game(state: GameState, event: StudyGame) -> None:
+    if state.study is not None:
+        raise GameError("the game is a study game already", "wrong_phase")
+    persons = state.persons
+    if state.seats is None or len(persons) != 1:
+        raise GameError("a study game is one person (the subject) against a program")
+    if state.moves or state.phase is not Phase.PLAYING or state.otb is not None:
+        raise GameError("a game becomes a study game before its first move", "wrong_phase")
+    state.study = StudyProgress(persons[0])
+
+
+def _ask(state: GameState, colour: Color, move: Move, at: float) -> None:
+    """After a program's move that leaves the game in play, the questions are asked."""
+    study = state.study
+    if study is None or colour is study.subject or state.phase is not Phase.PLAYING:
+        return
+    question = StudyQuestion(len(state.moves), move, state.board.to_string(), at)
+    state.study = replace(study, questions=(*study.questions, question))
+
+
+def _study_answer(state: GameState, event: StudyAnswer) -> None:
+    study = state.study
+    if study is None:
+        raise GameError("only a study game asks questions", "wrong_phase")
+    asked = study.asked
+    if asked is None or asked.move_number != event.move_number:
+        answered = next((q for q in study.questions if q.move_number == event.move_number),
+                        None)
+        if answered is not None and answered.answer(event.question) is not None:
+            raise GameError(f"the question {event.question} about move {event.move_number} "
+                            "is answered already", "wrong_phase")
+        waiting = "nothing" if asked is None else f"move {asked.move_number}"
+        raise GameError(f"no question is asked about move {event.move_number} (asked: "
+                        f"{waiting})", "wrong_phase")
+    choices = STUDY_QUESTIONS.get(event.question)
+    if choices is None or event.answer not in choices:
+        raise GameError(f"{event.question} is answered with one of "
+                        f"{', '.join(choices or ())}")
+    if asked.answer(event.question) is not None:
+        raise GameError(f"the question {event.question} about move {event.move_number} is "
+                        "answered already", "wrong_phase")
+    question = replace(asked, answers=(*asked.answers, event))
+    state.study = replace(study, questions=(*study.questions[:-1], question))
+    clock = state.clock
+    if clock is not None and clock.running is study.subject and state.otb is None \
+            and not state.suspended and not clock.flagged(study.subject, event.at):
+        # answering is not playing: the subject's time restarts from the answer
+        state.clock = ClockState(clock.black, clock.white, clock.running, event.at)
+
+
 #: what may happen while a faulty entered move awaits the recorder's decision: the
 #: decision, the clock's own business, and the end of a play-out on time (the count then
 #: stands, the faults stay undecided)
@@ -1016,6 +1133,8 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
     CorrectEntry: _correct_entry,
     KeepBoard: _keep_board,
     ResultCard: _result_card,
+    StudyGame: _study_game,
+    StudyAnswer: _study_answer,
 }
 
 __all__ = [
@@ -1029,6 +1148,8 @@ __all__ = [
     "PendingEntry",
     "Phase",
     "PlayedMove",
+    "StudyProgress",
+    "StudyQuestion",
     "apply",
     "initial",
     "replay",

@@ -22,6 +22,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
     false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -236,3 +237,76 @@ class TournamentAuditRow(Base):
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
     reason: Mapped[str | None] = mapped_column(Text)
+
+
+# ==== the user study (revision 0004) ==========================================================
+# A study's subjects play ordinary stored games (their answers are events of those games,
+# see hasamigo.game.events.StudyAnswer); these tables hold the rest: the study, each
+# subject with the counterbalanced order and the questionnaires, which game is which of the
+# subject's, and the strong engine's evaluations computed after the answers.
+class StudyRow(Base):
+    """A study: its name, settings (programs, clock, languages) and the researcher's
+    password (a salted PBKDF2 hash)."""
+
+    __tablename__ = "studies"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class StudySubjectRow(Base):
+    """A subject: the anonymous code, the arrival number (which row of the design), the
+    order of the programs, the language, and the questionnaires as they were answered
+    (``before``, ``after``: JSON objects, ``None`` until answered)."""
+
+    __tablename__ = "study_subjects"
+    __table_args__ = (UniqueConstraint("study_id", "number", name="uq_study_subject_number"),)
+
+    study_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("studies.id", ondelete="CASCADE"), primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer)
+    order: Mapped[list[Any]] = mapped_column(JSON)
+    language: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    consented_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class StudyGameRow(Base):
+    """The subject's game number ``index`` (1-based, in the subject's order): the program
+    and the stored game, and the after-game answer (``felt`` 1–5 and a note)."""
+
+    __tablename__ = "study_games"
+    __table_args__ = (
+        ForeignKeyConstraint(["study_id", "code"],
+                             ["study_subjects.study_id", "study_subjects.code"],
+                             ondelete="CASCADE"),
+    )
+
+    study_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    program: Mapped[str] = mapped_column(String(40))
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    felt: Mapped[int | None] = mapped_column(Integer)
+    felt_note: Mapped[str | None] = mapped_column(Text)
+
+
+class StudyEvaluationRow(Base):
+    """The strong engine's evaluation of the position the subject faced after the
+    program's move ``move_number`` of a study game: discs from the subject's side."""
+
+    __tablename__ = "study_evaluations"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    move_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    evaluation: Mapped[float] = mapped_column(Float)
+    exact: Mapped[bool] = mapped_column(Boolean)

@@ -92,6 +92,12 @@ class Player(ABC):
         self.last_kind: str = NORMAL
         self._last_ply = -1
 
+    @property
+    def last_ply(self) -> int:
+        """The ply (moves played before it) of the position it last chose at; -1: none
+        this game. ``last_kind`` and ``last_reason`` are about that choice."""
+        return self._last_ply
+
     def new_game(self) -> None:
         """Forget everything about the game in progress."""
         self._last_ply = -1

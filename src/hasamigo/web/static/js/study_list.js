@@ -1,0 +1,29 @@
+import { call, showError } from "./study_api.js";
+
+const checked = (name) => [...document.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
+
+document.getElementById("new-study").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const clock = document.getElementById("study-clock").value;
+  try {
+    const made = await call("POST", "/api/studies", {
+      name: document.getElementById("study-name").value,
+      password: document.getElementById("study-password").value,
+      arms: checked("arm"), languages: checked("language"),
+      clock_minutes: clock ? Number(clock) : null,
+    });
+    sessionStorage.setItem(`study-token:${made.study.id}`, made.token);
+    location.href = `/studies/${made.study.id}/research`;
+  } catch (error) { showError(document.getElementById("new-error"), error); }
+});
+
+document.getElementById("login-study").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const id = document.getElementById("login-id").value.trim();
+  try {
+    const session = await call("POST", `/api/studies/${encodeURIComponent(id)}/login`, {
+      password: document.getElementById("login-password").value });
+    sessionStorage.setItem(`study-token:${id}`, session.token);
+    location.href = `/studies/${id}/research`;
+  } catch (error) { showError(document.getElementById("login-error"), error); }
+});

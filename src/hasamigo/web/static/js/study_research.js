@@ -1,0 +1,73 @@
+// The researcher's area: log in (the session token stays in sessionStorage), progress,
+// exports (fetched with the token, saved as files) and the report.
+import { call, showError } from "./study_api.js";
+
+const root = document.getElementById("research");
+const study = root.dataset.studyId;
+const key = `study-token:${study}`;
+const errorBox = document.getElementById("research-error");
+
+async function authorised(path) {
+  const response = await fetch(`/api/studies/${study}/${path}`, {
+    headers: { Authorization: `Bearer ${sessionStorage.getItem(key) || ""}` } });
+  if (response.status === 401 || response.status === 403) {
+    sessionStorage.removeItem(key);
+    throw Object.assign(new Error("login"), { status: response.status });
+  }
+  if (!response.ok) throw new Error((await response.json()).error?.message || response.status);
+  return response;
+}
+
+async function show() {
+  try {
+    const progress = await (await authorised("progress")).json();
+    const body = document.getElementById("progress");
+    body.replaceChildren();
+    for (const s of progress.subjects) {
+      const row = document.createElement("tr");
+      const answered = s.games.map((g) => `${g.program}: ${g.answered}/${g.questions}`).join(", ");
+      for (const value of [s.code, s.order.join(" → "), s.step, answered]) {
+        const cell = document.createElement("td");
+        cell.textContent = value;
+        row.append(cell);
+      }
+      body.append(row);
+    }
+    document.getElementById("area").hidden = false;
+    document.getElementById("login").hidden = true;
+    try {
+      const report = await authorised(`report?lang=${root.dataset.lang}`);
+      document.getElementById("report").srcdoc = await report.text();
+    } catch (error) { if (error.status) throw error; }
+  } catch (error) {
+    document.getElementById("area").hidden = true;
+    document.getElementById("login").hidden = false;
+    if (error.message !== "login") showError(errorBox, error);
+  }
+}
+
+document.getElementById("login").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  try {
+    const session = await call("POST", `/api/studies/${study}/login`, {
+      password: document.getElementById("password").value });
+    sessionStorage.setItem(key, session.token);
+    showError(errorBox, null);
+    show();
+  } catch (error) { showError(errorBox, error); }
+});
+
+for (const button of document.querySelectorAll("[data-export]")) {
+  button.addEventListener("click", async () => {
+    try {
+      const response = await authorised(button.dataset.export);
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(await response.blob());
+      link.download = `study-${study}-${button.textContent}`;
+      link.click();
+      URL.revokeObjectURL(link.href);
+    } catch (error) { showError(errorBox, error); }
+  });
+}
+
+show();

@@ -1,0 +1,156 @@
+// The subject's procedure: one step shown at a time, every answer committed before the
+// next question appears (the server's state says what comes next).
+import { call, showError } from "./study_api.js";
+
+const root = document.getElementById("subject");
+const base = `/api/studies/${root.dataset.studyId}/subjects/${root.dataset.code}`;
+const text = JSON.parse(document.getElementById("study-text").textContent);
+const errorBox = document.getElementById("subject-error");
+let state = null;
+let shownAt = performance.now();
+let shownFor = null;
+let busy = false;
+let poll = null;
+
+async function send(method, path, body) {
+  if (busy) return;
+  busy = true;
+  try {
+    showError(errorBox, null);
+    render(await call(method, `${base}${path}`, body));
+  } catch (error) {
+    showError(errorBox, error);
+  } finally {
+    busy = false;
+  }
+}
+
+function render(next) {
+  state = next;
+  for (const section of document.querySelectorAll(".study-step")) {
+    section.hidden = section.dataset.step !== state.step;
+  }
+  clearTimeout(poll);
+  if (state.step === "game") renderGame();
+  if (state.step === "felt") renderFelt();
+  if (state.step === "after") renderAfter();
+}
+
+function renderGame() {
+  document.getElementById("game-index").textContent = `${state.game_index} / ${state.order.length}`;
+  const game = state.game;
+  document.getElementById("start-row").hidden = game !== null;
+  document.getElementById("play").hidden = game === null;
+  if (game === null) return;
+  const mine = game.your_colours[0];
+  document.getElementById("you-are").textContent = text[mine];
+  document.getElementById("counts").textContent = `● ${game.counts.black} – ○ ${game.counts.white}`;
+  const question = state.question;
+  const myTurn = game.turn === mine && game.phase === "playing" && question === null;
+  const programToMove = game.phase === "playing" && game.turn !== mine;
+  document.getElementById("status").textContent = myTurn ? text.your_move
+    : (programToMove && question === null ? text.thinking : "");
+  drawBoard(game, myTurn);
+  const bar = document.getElementById("questions");
+  bar.hidden = question === null;
+  if (question !== null) {
+    const key = `${game.id}:${question.move_number}`;
+    if (shownFor !== key) { shownFor = key; shownAt = performance.now(); }
+    for (const row of bar.querySelectorAll(".study-q")) {
+      const given = question.answered[row.dataset.question];
+      row.classList.toggle("answered", Boolean(given));
+      for (const button of row.querySelectorAll("button")) {
+        button.disabled = Boolean(given);
+        button.classList.toggle("chosen", button.dataset.answer === given);
+      }
+    }
+  }
+  // the program's turn, or the end being stored: look again shortly
+  if (!myTurn && question === null) {
+    poll = setTimeout(() => send("GET", ""), 400);
+  }
+}
+
+function drawBoard(game, myTurn) {
+  const board = document.getElementById("board");
+  board.replaceChildren();
+  const legal = new Set(myTurn ? game.legal : []);
+  for (let row = 0; row < game.rows; row++) {
+    for (let col = 0; col < game.cols; col++) {
+      const square = `${"abcdefgh"[col]}${row + 1}`;
+      const cell = document.createElement("button");
+      cell.type = "button";
+      cell.className = "study-cell";
+      cell.dataset.square = square;
+      const disc = game.cells[row * game.cols + col];
+      if (disc === "X" || disc === "O") {
+        const piece = document.createElement("span");
+        piece.className = `study-disc ${disc === "X" ? "black" : "white"}`;
+        cell.append(piece);
+      } else if (legal.has(square)) {
+        cell.classList.add("legal");  // the grey dot
+        cell.addEventListener("click", () => send("POST", "/moves", { move: square }));
+      }
+      if (game.last_move === square) cell.classList.add("last");
+      cell.disabled = !legal.has(square);
+      board.append(cell);
+    }
+  }
+}
+
+function renderFelt() {
+  // WIN / LOSE / DRAW from the subject's side, with the final count
+  const game = state.game;
+  const result = game && game.result;
+  if (!result) return;
+  const mine = game.your_colours[0];
+  const outcome = result.winner === null ? "draw" : (result.winner === mine ? "win" : "lose");
+  const own = mine === "black" ? result.black : result.white;
+  const theirs = mine === "black" ? result.white : result.black;
+  const element = document.getElementById("result");
+  element.textContent = `${text[outcome]} ${own}–${theirs}`;
+  element.dataset.outcome = outcome;
+}
+
+function renderAfter() {
+  const box = document.getElementById("more-fun");
+  if (box.childElementCount) return;
+  state.order.forEach((program, i) => {
+    const label = document.createElement("label");
+    label.innerHTML = `<input type="radio" name="more-fun" value="${program}" required> ${text.game} ${i + 1}`;
+    box.append(label);
+  });
+}
+
+for (const row of document.querySelectorAll(".study-q")) {
+  for (const button of row.querySelectorAll("button")) {
+    button.addEventListener("click", () => send("POST", "/answers", {
+      move_number: state.question.move_number, question: row.dataset.question,
+      answer: button.dataset.answer, seconds: Math.round(performance.now() - shownAt) / 1000,
+    }));
+  }
+}
+
+document.getElementById("consent").addEventListener("click", () => send("POST", "/consent"));
+document.getElementById("start-game").addEventListener("click", () => send("POST", "/game"));
+document.getElementById("before").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.target;
+  send("POST", "/before", {
+    strength: Number(form.strength.value), play_frequency: form.frequency.value,
+    strategies: [...form.querySelectorAll("input[name=strategy]:checked")].map((i) => i.value),
+  });
+});
+document.getElementById("felt").addEventListener("submit", (event) => {
+  event.preventDefault();
+  send("POST", "/felt", { index: state.game_index, felt: Number(event.target.felt.value),
+                          note: document.getElementById("felt-note").value });
+});
+document.getElementById("after").addEventListener("submit", (event) => {
+  event.preventDefault();
+  send("POST", "/after", { more_fun: event.target["more-fun"].value,
+                           more_fun_why: document.getElementById("more-fun-why").value,
+                           what_makes_fun: document.getElementById("what-makes-fun").value });
+});
+
+send("GET", "");
