@@ -4,6 +4,7 @@ real study's commands and its report register on :data:`study_app` from
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -37,33 +38,58 @@ def study_simulate(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     programs: Annotated[str | None, typer.Option(
-        "--programs", help="Comma-separated programs (default: victory,amusement,entertainer)."
-    )] = None,
+        "--programs", help="Comma-separated programs (default: victory,amusement,"
+                           "amusement:swing,entertainer).")] = None,
     players: Annotated[str | None, typer.Option(
         "--players", help="Comma-separated panel players (default: the whole panel).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Also simulate the subjects' answers and write the study's exports "
+                      "(subjects.csv, games.csv, answers.csv, study.json) and report.html "
+                      "into this directory, as for a real study.", file_okay=False)] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Simulated weak players against the victory, amusement and entertainer programs.
+    """Simulated weak players against the victory, amusement(:swing) and entertainer
+    programs.
 
-    The paper: weak humans won 0/6 against victory and 4/6 against amusement.
-    JSON: {rows: [{player, program, games, player_win_pct, naturalness_violations}]}
-    (win % counts a draw as half).
+    The paper: weak humans won 0/6 against victory and 4/6 against amusement. Its claim is
+    a direction, tested per panel player: Fisher's exact test, one-sided, that the player
+    wins more often against each amusement program than against victory (a draw is a
+    non-win). JSON: {rows: [{player, program, games, player_win_pct,
+    naturalness_violations}], tests: [{player, program, baseline, test, wins, games,
+    baseline_wins, baseline_games, player_win_pct, baseline_win_pct, odds_ratio, p_value,
+    direction_holds}]} (win % counts a draw as half); with --out also written: ["path", …].
     """
-    from hasamigo.study.simulate import PANEL, PROGRAMS, simulate
+    from hasamigo.study.simulate import PANEL, PROGRAMS, run_simulation, write_study
 
     chosen_programs = _names(programs, PROGRAMS, "--programs", "program")
     panel = _names(players, tuple(PANEL), "--players", "panel player")
     progress = _progress(not as_json)
     with progress:
         task = progress.add_task("study", total=games * len(panel) * len(chosen_programs))
-        rows = simulate(games, seed=seed, jobs=_jobs(jobs), panel=panel,
-                        programs=chosen_programs, on_game=lambda _: progress.advance(task))
+        sim = run_simulation(games, seed=seed, jobs=_jobs(jobs), panel=panel,
+                             programs=chosen_programs, answers=out is not None,
+                             on_game=lambda _: progress.advance(task))
+    written = [] if out is None else write_study(sim, out, title=f"Simulated study (seed {seed})")
     if as_json:
-        emit_json({"rows": [r.as_json() for r in rows]})
+        data = sim.as_json()
+        if out is not None:
+            data["written"] = [str(p) for p in written]
+        emit_json(data)
         return
     table = Table("player", "program", "games", "player win %", "naturalness violations",
                   title="Simulated weak players (paper: 0/6 vs victory, 4/6 vs amusement)")
-    for r in rows:
+    for r in sim.rows:
         table.add_row(r.player, r.program, str(r.games), f"{r.player_win_pct:.1f}",
                       str(r.naturalness_violations))
     console.print(table)
+    if sim.tests:
+        tests = Table("player", "program", "wins", "vs victory", "score % (vs victory)",
+                      "p (one-sided)", title="Does the player win more often than against "
+                      "victory? Fisher's exact test, one-sided; a draw is a non-win")
+        for t in sim.tests:
+            tests.add_row(t.player, t.program, f"{t.wins}/{t.games}",
+                          f"{t.baseline_wins}/{t.baseline_games}",
+                          f"{t.score_pct:.1f} ({t.baseline_score_pct:.1f})", f"{t.p_value:.3g}")
+        console.print(tests)
+    for path in written:
+        console.print(f"wrote {path}")

@@ -2,7 +2,8 @@
 programs, our entertainer, the strong engine's levels and a mode that tries to lose.
 
 Specs for :func:`make_player`: ``random``, ``greedy``, ``victory``, ``amusement``,
-``entertainer``, ``engine:N`` (N = 1 .. MAX_LEVEL, or ``engine:top``), ``weakest``.
+``amusement:swing`` (the paper's future work: the surprise move where the evaluation
+swings sharply), ``entertainer``, ``engine:N`` (N = 1 .. MAX_LEVEL, or ``engine:top``), ``weakest``.
 
 ``choose(board, clock)`` takes the game's clock (the player's own copy): on it every
 program manages its time by the one rule of :mod:`hasamigo.engine.timing` and never moves
@@ -18,8 +19,8 @@ after its flag fell; without one (``None``) each plays exactly as it always has.
 ...     make_player("nobody")
 ... except ValueError as exc:
 ...     print(exc)
-unknown player 'nobody'; known: random, greedy, victory, amusement, entertainer,
-engine:N (N = 1..10), engine:top, weakest
+unknown player 'nobody'; known: random, greedy, victory, amusement, amusement:swing,
+entertainer, engine:N (N = 1..10), engine:top, weakest
 """
 
 from __future__ import annotations
@@ -40,7 +41,12 @@ from hasamigo.engine.players.base import (
 )
 from hasamigo.engine.players.entertainer import EntertainerPlayer
 from hasamigo.engine.players.naturalness import Violation, move_losses, violations
-from hasamigo.engine.players.paper import AmusementPlayer, VictoryPlayer, phase
+from hasamigo.engine.players.paper import (
+    SWING,
+    AmusementPlayer,
+    VictoryPlayer,
+    phase,
+)
 from hasamigo.engine.players.simple import GreedyPlayer, RandomPlayer
 from hasamigo.engine.players.strong import EnginePlayer, WeakestPlayer
 from hasamigo.errors import InvalidOptionError, shown
@@ -51,10 +57,11 @@ _FACTORIES: dict[str, Callable[[int | None], Player]] = {
     "greedy": lambda seed: GreedyPlayer(seed=seed),
     "victory": lambda seed: VictoryPlayer(seed=seed),
     "amusement": lambda seed: AmusementPlayer(seed=seed),
+    "amusement:swing": lambda seed: AmusementPlayer(seed=seed, surprise=SWING),
     "entertainer": lambda seed: EntertainerPlayer(seed=seed),
     "weakest": lambda seed: WeakestPlayer(seed=seed),
 }
-KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "entertainer",
+KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "amusement:swing", "entertainer",
                f"engine:N (N = 1..{MAX_LEVEL})", "engine:top", "weakest")
 
 

@@ -60,19 +60,36 @@ C_SQUARES = {A1: (B1, A2), H1: (G1, H2), A8: (A7, B8), H8: (G8, H7)}
 EDGES = BB_ALL & ~0x007E7E7E7E7E7E00
 
 
-def move_number(board: Board) -> int:
-    """The number of the move about to be played: discs placed so far + 1.
+_START_DISCS: dict[tuple[type[Board], str, int], int] = {}
 
-    Passes do not count (the paper's 手数 counts discs placed, as Othello scoresheets do);
-    from the standard start the first move is move 1 and the last can be move 60.
+
+def _start_discs(kind: type[Board], start: str, handicap: int) -> int:
+    key = (kind, start, handicap)
+    if key not in _START_DISCS:
+        _START_DISCS[key] = kind(start=start, handicap=handicap).occupied.bit_count()
+    return _START_DISCS[key]
+
+
+def move_number(board: Board) -> int:
+    """The number of the move about to be played: the moves played since the game's start,
+    passes excepted, plus 1.
+
+    Every move but a pass places one disc, so this is the discs on the board minus those of
+    the start (:attr:`Board.start`, :attr:`Board.handicap`), plus 1. A board set up from a
+    string counts from its variant's usual start, as if every disc beyond it had been
+    played (which it must have been, barring a handicap).
 
     >>> board = Board()
     >>> move_number(board)
     1
     >>> _ = board.play("f5"); move_number(board)
     2
+    >>> move_number(Board(handicap=2))  # the corner discs are not moves
+    1
     """
-    return board.occupied.bit_count() - 3
+    return board.occupied.bit_count() - _start_discs(type(board), board.start,
+                                                     board.handicap) + 1
+
 
 
 class Player(ABC):

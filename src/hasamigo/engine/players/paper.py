@@ -19,15 +19,51 @@ classic textbook weighted-square table (corner 100, C −20, X −50), :data:`OP
 mostly negative variant of it we wrote (every disc costs, the centre least), as the paper
 describes figure 2. A pass does not use up a ply. Ties are broken by the seeded generator.
 
-**Amusement** (paper §3.3) is victory plus two planned moves, each once per game:
+**Amusement** (paper §3.3) is victory plus two planned moves, each once per game and only in
+the **midgame** (:func:`phase`), as the paper says: 「娯楽指向のオセロゲームプログラムは，中盤
+において異なる戦略を見せる」 ("the amusement program shows a different strategy in the
+midgame", §3.3):
 
 * expectation move — from move :data:`EXPECTATION_FROM` on, the first time a star (X-square)
   move is available that hands the opponent its corner (after it, the corner is a legal move
-  for the opponent), it is played (the best such move by the search if several);
+  for the opponent), it is played (the best such move by the search if several). The paper:
+  「１手先で星に石が置けるとプログラムが判断した場合は，定石の動きから逸れて，星の部分に石を
+  打ち，プレイヤーに隅を取らせるような動きをする」 (§3.3) and 「わざとプレイヤーに隅を取らせる
+  ように石を打ち」 (§2.3): a star move that lets the player take the corner. We read
+  「隅を取らせるような」 as "after which the player *can* take the corner", so a star move
+  whose corner stays out of the player's reach is not one;
 * surprise move — at the program's first turn with move number in :data:`SURPRISE_WINDOW`
-  (and at least two legal moves), the move worst for itself by the same minimax.
+  (and at least two legal moves), the move worst for itself by the same minimax (「ミニマック
+  ス法を用いて，プログラム側にとって最悪な手（悪手）を探し，そこに打つ」, §3.3).
 
-Move numbers are :func:`~hasamigo.engine.players.base.move_number`: discs placed so far + 1.
+``amusement:swing`` (:data:`SWING`) is the paper's own future work (§5: 「１番の悪手を打つだけで
+なく，手を打つ前後で評価値が大きく変化しているときにその手を打つ」, "not just the worst move:
+play it when the evaluation changes sharply before and after the move"; §4.3 found surprise
+felt mostly where the evaluation after the program's move differed sharply from the one
+after the person's). Its surprise move is the move that moves the evaluation the most *at
+once*: the largest drop of the program's own evaluation without search
+(:func:`static_value`, the same phase) from the position it faces to the one after its
+move (any of its moves: a sacrifice the search likes would count too). It is played at
+the first turn of the window where that drop is at least :data:`SWING_MIN`, or, if none
+came, at the program's last turn of the window (move :data:`SURPRISE_WINDOW` [1] - 1 or
+later) with the largest drop then on offer. The plain surprise move's damage often shows
+only some plies later, which a beginner does not see: the paper's subjects did not find
+it surprising (§5).
+
+**Move numbers** (:func:`move_number`) count the moves played from the game's start, passes
+excepted: move 1 is the first disc placed, whatever the start (handicap discs and the empty
+centre of the original start are not moves; the placements of the original start are). The
+paper's thresholds are for the 60 moves of 8×8; on a board of N squares they scale by the
+rule of :func:`scaled`: move n becomes move round(n × (N − 4) / 60), halves up (6×6: 20 → 11,
+30–35 → 16–19; 4×4: 20 → 4, 30–35 → 6–7). The paper counts all moves, both sides': its
+subject of figure 7 met the expectation move at the program's 10th move and the surprise at
+its 15th (§4.2, 「１０手目に予測可能性の手を，１５手目に意外性の手を打っている」), that is,
+moves 20 and 30 of the game.
+
+Phases, corners, edges and stars follow the board's own frame (6×6: corners b2, g2, b7, g7
+of the 8×8 grid; on 4×4 the stars are the centre squares, so no expectation move there);
+the weight tables are the 8×8 ones on every board (a smaller board's squares take the
+weights of the grid squares they sit on: not a tuned table for 6×6 or 4×4).
 
 **On a clock** (ours; the paper's programs answer in milliseconds and it does not say) both
 search 1, 3, then 5 plies, each only if it is expected to fit the move's budget
@@ -45,10 +81,8 @@ from hasamigo._kernels.weighted import evaluate_entry as _evaluate_entry
 from hasamigo.board import Board
 from hasamigo.engine.players.base import (
     CORNERS,
-    EDGES,
     EXPECTATION,
     SURPRISE,
-    X_SQUARES,
     Player,
     move_number,
     squares_of,
@@ -56,7 +90,6 @@ from hasamigo.engine.players.base import (
 from hasamigo.engine.timing import MoveTime
 from hasamigo.game.clock import Clock
 from hasamigo.move import BLACK, Color, Move
-from hasamigo.squares import BB_CORNERS, square_name
 
 SEARCH_PLIES = 5
 ENDGAME_CORNERS = 2
@@ -64,6 +97,16 @@ ENDGAME_EMPTIES = 10
 MOBILITY_WEIGHT = 4
 EXPECTATION_FROM = 20
 SURPRISE_WINDOW = (30, 35)
+#: The moves of the 8×8 game the paper's move numbers are for (its thresholds scale by them).
+PAPER_MOVES = 60
+#: amusement:swing: the least drop of the static evaluation (weighted-square units) that
+#: counts as a sharp swing: a corner's weight. Against the study panel (30 games, 74 of the
+#: program's midgame turns in the window) the largest drop on offer had a median of 75 and
+#: was 100 or more at 40% of the turns; the minimax-worst move's own drop had a median of 60.
+SWING_MIN = 100
+#: The surprise rules of :class:`AmusementPlayer`: the paper's, and its future work.
+WORST = "worst"
+SWING = "swing"
 #: Under a clock, the expected cost of a search two plies deeper than one that took t
 #: seconds: t times this (measured on 300 WTHOR positions, 3 -> 5 plies: median 9,
 #: 90th percentile 40, max 111; 5 plies took at most 16 ms). The kernel cannot be stopped,
@@ -110,6 +153,65 @@ PHASES: dict[str, tuple[np.ndarray, int]] = {
 _SHIFTS = np.arange(64, dtype=np.uint64)
 
 
+# per board class (and start): computed once (a dict, not functools.cache: mypy takes a
+# class whose instances are unhashable for an unhashable key)
+_FRAMES: dict[type[Board], tuple[int, int, dict[int, int]]] = {}
+
+
+def scaled(number: int, board: Board | type[Board]) -> int:
+    """The paper's move ``number`` (for the 60 moves of 8×8) on ``board``'s geometry:
+    ``round(number × (squares − 4) / 60)``, halves up.
+
+    >>> from hasamigo.variants import Board4x4, MiniBoard
+    >>> [scaled(n, MiniBoard) for n in (20, 30, 35)], [scaled(n, Board4x4) for n in (20, 30, 35)]
+    ([11, 16, 19], [4, 6, 7])
+    >>> scaled(20, Board())
+    20
+    """
+    moves = board.square_count() - 4
+    return (2 * number * moves + PAPER_MOVES) // (2 * PAPER_MOVES)
+
+
+def _frame(kind: type[Board]) -> tuple[int, int, dict[int, int]]:
+    """The frame's edge squares (mask), its playable corners (mask) and each playable
+    corner's star (X-square), for a board class."""
+    if kind not in _FRAMES:
+        _FRAMES[kind] = _frame_of(kind)
+    return _FRAMES[kind]
+
+
+def _frame_of(kind: type[Board]) -> tuple[int, int, dict[int, int]]:
+    playable = kind.playable()
+    last_c, last_r = kind.cols - 1, kind.rows - 1
+    edges = 0
+    for row in range(kind.rows):
+        for col in range(kind.cols):
+            if row in (0, last_r) or col in (0, last_c):
+                edges |= 1 << kind.local_square(col, row)
+    corners = 0
+    stars: dict[int, int] = {}
+    for col, row, dc, dr in ((0, 0, 1, 1), (last_c, 0, -1, 1), (0, last_r, 1, -1),
+                             (last_c, last_r, -1, -1)):
+        corner = kind.local_square(col, row)
+        if not playable >> corner & 1 or kind.cols < 3 or kind.rows < 3:
+            continue
+        corners |= 1 << corner
+        star = kind.local_square(col + dc, row + dr)
+        if playable >> star & 1:
+            stars[corner] = star
+    return edges & playable, corners, stars
+
+
+def stars(board: Board | type[Board]) -> dict[int, int]:
+    """Each playable corner's star (X-square, 星), keyed by the corner.
+
+    >>> from hasamigo.squares import square_name
+    >>> sorted((square_name(c), square_name(x)) for c, x in stars(Board()).items())
+    [('a1', 'b2'), ('a8', 'b7'), ('h1', 'g2'), ('h8', 'g7')]
+    """
+    return _frame(board if isinstance(board, type) else type(board))[2]
+
+
 def square_total(board: Board, color: Color) -> int:
     """The classic table (:data:`MIDGAME_WEIGHTS`) summed over ``color``'s discs minus the
     other side's: a beginner's positional rule of thumb, without search or mobility.
@@ -123,17 +225,19 @@ def square_total(board: Board, color: Color) -> int:
 
 
 def phase(board: Board) -> str:
-    """The victory program's phase of ``board``.
+    """The victory program's phase of ``board`` (on its own frame's edges and corners; the
+    empties of the endgame scale as the move numbers do, :func:`scaled`).
 
     >>> phase(Board())
     'opening'
     """
+    edges, corners, _ = _frame(type(board))
     occupied = board.occupied
-    if (occupied & BB_CORNERS).bit_count() >= ENDGAME_CORNERS or (
-        board.empties.bit_count() <= ENDGAME_EMPTIES
+    if (occupied & corners).bit_count() >= ENDGAME_CORNERS or (
+        board.empties.bit_count() <= scaled(ENDGAME_EMPTIES, board)
     ):
         return ENDGAME
-    if occupied & EDGES:
+    if occupied & edges:
         return MIDGAME
     return OPENING
 
@@ -221,8 +325,9 @@ class VictoryPlayer(Player):
 
 
 def hands_corner(board: Board, sq: int) -> int | None:
-    """The corner that playing the X-square ``sq`` makes a legal move for the opponent."""
-    corner = next((c for c, x in X_SQUARES.items() if x == sq), None)
+    """The corner that playing the star (X-square) ``sq`` makes a legal move for the
+    opponent, on ``board``'s own frame."""
+    corner = next((c for c, x in stars(board).items() if x == sq), None)
     if corner is None or board.occupied >> corner & 1:
         return None
     board.push(Move(sq))
@@ -232,66 +337,108 @@ def hands_corner(board: Board, sq: int) -> int | None:
         board.pop()
 
 
-def planned_moves_done(board: Board) -> tuple[bool, bool]:
+def swing_drops(board: Board) -> dict[int, int]:
+    """amusement:swing: each legal square's drop of the evaluation without search
+    (:func:`static_value` in the root's phase, from the side to move) from ``board`` to the
+    position after it: positive when the move makes the mover's evaluation fall at once."""
+    stage = phase(board)
+    before = static_value(board, stage)
+    out: dict[int, int] = {}
+    for sq in squares_of(board):
+        board.push(Move(sq))
+        out[sq] = before + static_value(board, stage)  # after: the opponent's view
+        board.pop()
+    return out
+
+
+def _offers_corner(board: Board, number: int) -> bool:
+    if number < scaled(EXPECTATION_FROM, board) or phase(board) != MIDGAME:
+        return False
+    mask = board.legal_moves_mask()
+    return any(mask >> sq & 1 and hands_corner(board, sq) is not None
+               for sq in stars(board).values())
+
+
+def _surprise_due(board: Board, number: int, rule: str) -> bool:
+    """Whether the surprise move is due at this turn (the program to move on ``board``, not
+    had it yet): in the midgame, in the window, with a choice; for :data:`SWING`, also a
+    sharp swing on offer or the window's last turn."""
+    low, high = (scaled(n, board) for n in SURPRISE_WINDOW)
+    if not (low <= number <= high and phase(board) == MIDGAME
+            and board.legal_moves_mask().bit_count() >= 2):
+        return False
+    if rule == WORST:
+        return True
+    return number >= high - 1 or max(swing_drops(board).values()) >= SWING_MIN
+
+
+def planned_moves_done(board: Board, rule: str = WORST) -> tuple[bool, bool]:
     """Whether the side to move on ``board`` has already had its expectation move and its
     surprise move in this game, read from the record alone (so a take-back, a reload or a
     server restart can't make either fire twice, nor lose one).
 
-    Each is due at a turn the rules of :class:`AmusementPlayer` name exactly: the
-    expectation move at its first turn from move :data:`EXPECTATION_FROM` with a star move
-    that hands over a corner; the surprise move at its first other turn in
-    :data:`SURPRISE_WINDOW` with at least two moves. So replaying the record with the same
-    rules finds them without remembering anything.
+    Each is due at a turn the rules of :class:`AmusementPlayer` (surprise ``rule``) name
+    exactly: the expectation move at its first midgame turn from move
+    :data:`EXPECTATION_FROM` with a star move that hands over a corner; the surprise move
+    at its first other turn it is due (:func:`_surprise_due`). So replaying the record with
+    the same rules finds them without remembering anything.
     """
     me = board.turn
     work = board.root()
     expectation = surprise = False
-    low, high = SURPRISE_WINDOW
     for move in board.move_stack:
         if work.turn is me and not move.is_pass:
             number = move_number(work)
-            mask = work.legal_moves_mask()
-            offers = not expectation and number >= EXPECTATION_FROM and any(
-                mask >> sq & 1 and hands_corner(work, sq) is not None
-                for sq in X_SQUARES.values())
-            if offers:
+            if not expectation and _offers_corner(work, number):
                 expectation = True
-            elif not surprise and low <= number <= high and mask.bit_count() >= 2:
+            elif not surprise and _surprise_due(work, number, rule):
                 surprise = True
         work.push(move)
     return expectation, surprise
 
 
 class AmusementPlayer(VictoryPlayer):
-    """The paper's amusement-oriented program: victory plus one expectation move (hand the
-    opponent a corner through a star, from move 20) and one surprise move (the minimax-worst
-    move, at a move numbered 30-35). Whether each has been played is read from the game's
-    record (:func:`planned_moves_done`), never remembered."""
+    """The paper's amusement-oriented program: victory plus, in the midgame, one
+    expectation move (hand the opponent a corner through a star, from move 20) and one
+    surprise move (at a move numbered 30-35: the minimax-worst move, or with ``surprise=``
+    :data:`SWING` the sharpest swing of the evaluation). Whether each has been played is
+    read from the game's record (:func:`planned_moves_done`), never remembered; the kind
+    of the last move is :attr:`last_kind` (``normal``, ``expectation``, ``surprise``)."""
 
     name = "amusement"
 
-    def __init__(self, *, seed: int | None = None, depth: int = SEARCH_PLIES) -> None:
+    def __init__(self, *, seed: int | None = None, depth: int = SEARCH_PLIES,
+                 surprise: str = WORST) -> None:
+        if surprise not in (WORST, SWING):
+            raise ValueError(f"surprise rule {surprise!r}: expected {WORST!r} or {SWING!r}")
         super().__init__(seed=seed, depth=depth)
+        self.surprise = surprise
+        if surprise == SWING:
+            self.name = f"amusement:{SWING}"
         self.expectation_done = False
         self.surprise_done = False
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
-        self.expectation_done, self.surprise_done = planned_moves_done(board)
+        self.expectation_done, self.surprise_done = planned_moves_done(board, self.surprise)
         number = move_number(board)
         values = self._values(board, clock)
-        if not self.expectation_done and number >= EXPECTATION_FROM:
+        if not self.expectation_done and _offers_corner(board, number):
             offers = {sq: c for sq in values if (c := hands_corner(board, sq)) is not None}
-            if offers:
-                sq = max(offers, key=lambda s: (values[s], -s))
-                self.expectation_done = True
-                self.explain(f"expectation move: offers the corner {square_name(offers[sq])}",
-                             EXPECTATION)
+            sq = max(offers, key=lambda s: (values[s], -s))
+            self.expectation_done = True
+            self.explain(f"expectation move: offers the corner {board.square_name(offers[sq])}",
+                         EXPECTATION)
+            return Move(sq)
+        if not self.surprise_done and _surprise_due(board, number, self.surprise):
+            self.surprise_done = True
+            if self.surprise == SWING:
+                drops = swing_drops(board)
+                sharpest = max(drops.values())
+                sq = min(sq for sq, d in drops.items() if d == sharpest)
+                self.explain(f"surprise move: the sharpest swing ({sharpest})", SURPRISE)
                 return Move(sq)
-        low, high = SURPRISE_WINDOW
-        if not self.surprise_done and low <= number <= high and len(values) >= 2:
             worst = min(values.values())
             sq = min(sq for sq, v in values.items() if v == worst)
-            self.surprise_done = True
             self.explain(f"surprise move: minimax-worst ({worst})", SURPRISE)
             return Move(sq)
         return self._best(board, values)
@@ -307,13 +454,20 @@ __all__ = [
     "OPENING_WEIGHTS",
     "SEARCH_PLIES",
     "SURPRISE_WINDOW",
+    "SWING",
+    "SWING_MIN",
+    "WORST",
     "AmusementPlayer",
     "VictoryPlayer",
     "hands_corner",
+    "move_number",
     "move_values",
     "phase",
     "planned_moves_done",
+    "scaled",
     "square_total",
+    "stars",
     "static_value",
+    "swing_drops",
     "weighted_value",
 ]
