@@ -160,8 +160,15 @@ def test_the_command_line_creates_lists_and_exports(tmp_path: Path) -> None:
                                    "--json"])
     assert json.loads(exported.output)["subjects"] == 1
     assert (out / "answers.csv").read_text().strip() == ",".join(columns(AnswerRecord))
+    report = tmp_path / "report.html"
+    reported = runner.invoke(app, ["study", "report", study["id"], "--db", db, "-o",
+                                   str(report), "--json"])
+    assert reported.exit_code == 0, reported.output
+    assert json.loads(reported.output)["subjects"] == 1 and "<html" in report.read_text()
     refused = runner.invoke(app, ["study", "subjects", "nope", "--db", db])
     assert refused.exit_code == 2
+    unknown = runner.invoke(app, ["study", "report", "nope", "--db", db, "-o", str(report)])
+    assert unknown.exit_code == 2 and "no study 'nope'" in unknown.output
     bad = runner.invoke(app, ["study", "new", "X", "--password", "secret-pw", "--programs",
                               "victory", "--db", db])
     assert bad.exit_code == 2

@@ -13,9 +13,15 @@ from hasamigo.errors import HasamigoError
 from hasamigo.study.records import StudyData
 
 
-def load_study(source: str) -> StudyData:
+def load_study(source: str, db: str | None = None) -> StudyData:
     """The study's data named by SOURCE: a ``study.json`` or the directory holding one
-    (what ``study simulate --out`` and the web's export write)."""
+    (what ``study simulate --out`` and the web's export write), else a stored study's id
+    (in ``db``)."""
+    if not Path(source).exists():
+        from hasamigo.cli.study_run import _service
+
+        with _service(db) as service:
+            return service.data(source)
     try:
         return StudyData.read(source)
     except HasamigoError as exc:
@@ -25,13 +31,16 @@ def load_study(source: str) -> StudyData:
 @study_app.command("report")
 def study_report(
     source: Annotated[str, typer.Argument(
-        metavar="SOURCE", help="A study.json, or the directory holding one (an export).")],
+        metavar="SOURCE", help="A stored study's id, or a study.json or the directory "
+                               "holding one (an export, or study simulate --out).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.",
                                       dir_okay=False)],
     lang: Annotated[str, typer.Option("--lang", help="Headings: en or ja.")] = "en",
     title: Annotated[str | None, typer.Option(
         "--title", help="The report's title (default: 'User study report', in --lang).")
     ] = None,
+    db: Annotated[str | None, typer.Option(
+        "--db", help="Database URL of a stored study (as for serve).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write the study's report: one printable HTML page (A4) with the per-move graph of
@@ -45,7 +54,7 @@ def study_report(
 
     if lang not in LANGS:
         raise fail(f"--lang is one of {', '.join(LANGS)}, not {lang!r}")
-    data = load_study(source)
+    data = load_study(source, db)
     try:
         path = write_report(data, out, title=title or default_title(lang), lang=lang)
     except OSError as exc:
