@@ -84,6 +84,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "study.progress": ("Progress", "進行状況"),
     "study.exports": ("Exports", "データの書き出し"),
     "study.report": ("Report", "報告"),
+    "study.print_report": ("Print or save as PDF", "印刷・PDFで保存"),
     "study.subject": ("Subject", "被験者"),
     "study.order": ("Order", "順序"),
     "study.step": ("Step", "段階"),

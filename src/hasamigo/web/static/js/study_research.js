@@ -46,6 +46,11 @@ async function show() {
   }
 }
 
+// the report came with the researcher's token, so it is printed from its frame
+document.getElementById("print-report").addEventListener("click", () => {
+  document.getElementById("report").contentWindow.print();
+});
+
 document.getElementById("login").addEventListener("submit", async (event) => {
   event.preventDefault();
   try {
