@@ -52,8 +52,8 @@ def _positive_minutes(value: float | None) -> float | None:
 @app.command()
 def match(
     player_a: Annotated[str, typer.Argument(help="A player spec: random, greedy, victory, "
-                                            "amusement, entertainer, engine:N, engine:top, "
-                                            "weakest.")],
+                                            "amusement, amusement:swing, entertainer, "
+                                            "engine:N, engine:top, weakest.")],
     player_b: Annotated[str, typer.Argument(help="The other player spec.")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 10,
     openings: Annotated[Path | None, typer.Option(
