@@ -17,7 +17,10 @@ def load_study(source: str, db: str | None = None) -> StudyData:
     """The study's data named by SOURCE: a ``study.json`` or the directory holding one
     (what ``study simulate --out`` and the web's export write), else a stored study's id
     (in ``db``)."""
-    if not Path(source).exists():
+    path = Path(source)
+    if not path.exists():
+        if path.suffix or len(path.parts) > 1:  # meant as a file: say it is missing
+            raise fail(f"{source}: no such file or directory")
         from hasamigo.cli.study_run import _service
 
         with _service(db) as service:
