@@ -9,10 +9,13 @@ address), in memory and bounded in the number of keys it keeps.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+
+from hasamigo.web.errors import RateLimited
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -90,9 +93,21 @@ class RateWindow:
         self.max_keys = max_keys
         self._now = time_source
         self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+        self._lock = threading.Lock()  # routes that are plain functions run on a thread pool
 
     def check(self, key: str) -> float | None:
         """Count an event for ``key``; ``None`` if allowed, else the seconds to wait."""
+        with self._lock:
+            return self._check(key)
+
+    def enforce(self, key: str, what: str) -> None:
+        """:meth:`check`, refusing with :class:`RateLimited` ("too many ``what``")."""
+        wait = self.check(key)
+        if wait is not None:
+            raise RateLimited(f"too many {what}; try again in {int(wait) + 1} s",
+                              int(wait) + 1)
+
+    def _check(self, key: str) -> float | None:
         now = self._now()
         times = self._seen.pop(key, None) or deque()
         while times and now - times[0] >= self.seconds:

@@ -44,7 +44,7 @@ from hasamigo.study.service import (
     SubjectProgress,
 )
 from hasamigo.study.store import StoredSubject, StudyRepository
-from hasamigo.web.errors import Forbidden, RateLimited, Unauthorized
+from hasamigo.web.errors import Forbidden, Unauthorized
 from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas import NewGame
 from hasamigo.web.schemas_study import NewStudy
@@ -91,16 +91,6 @@ def engine_evaluator(depth: int = EVAL_DEPTH) -> Evaluator:
     return evaluate
 
 
-class _Window:
-    def __init__(self, limit: int, time_source: Callable[[], float]) -> None:
-        self._window = RateWindow(limit, 60.0, time_source=time_source)
-        self._lock = threading.Lock()
-
-    def check(self, key: str, what: str) -> None:
-        with self._lock:
-            wait = self._window.check(key)
-        if wait is not None:
-            raise RateLimited(f"too many {what}; try again in {int(wait) + 1} s", int(wait) + 1)
 
 
 class StudySite:
@@ -118,9 +108,9 @@ class StudySite:
         self.evaluator = evaluator or engine_evaluator()
         self.engine_ready = engine_ready
         self.now = wall_clock
-        self._logins = _Window(logins_per_minute, time_source)
-        self._creates = _Window(creates_per_minute, time_source)
-        self._subjects = _Window(subjects_per_minute, time_source)
+        self._logins = RateWindow(logins_per_minute, 60.0, time_source=time_source)
+        self._creates = RateWindow(creates_per_minute, 60.0, time_source=time_source)
+        self._subjects = RateWindow(subjects_per_minute, 60.0, time_source=time_source)
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def _sync(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -134,7 +124,7 @@ class StudySite:
 
     # ---- studies and the researcher -------------------------------------------------------
     async def create(self, req: NewStudy, address: str) -> tuple[StudyInfo, str, float]:
-        self._creates.check(address, "new studies")
+        self._creates.enforce(address, "new studies")
         settings = StudySettings(tuple(req.arms), req.clock_minutes, tuple(req.languages))
         info: StudyInfo = await self._store(self.service.create, req.name, settings,
                                             req.password)
@@ -149,7 +139,7 @@ class StudySite:
 
     async def login(self, study_id: str, password: str, address: str) -> tuple[str, float]:
         await self._sync(self.service.stored, study_id)
-        self._logins.check(f"{address} {study_id}", "login attempts")
+        self._logins.enforce(f"{address} {study_id}", "login attempts")
         if not await self._sync(self.service.check_password, study_id, password):
             raise Forbidden("wrong password")
         return await self._issue(study_id)
@@ -180,7 +170,7 @@ class StudySite:
     # ---- subjects ----------------------------------------------------------------------------
     async def new_subject(self, study_id: str, language: str | None, address: str
                           ) -> dict[str, Any]:
-        self._subjects.check(address, "new subjects")
+        self._subjects.enforce(address, "new subjects")
         subject: StoredSubject = await self._store(self.service.new_subject, study_id,
                                                    language)
         return await self.state(study_id, subject.code)

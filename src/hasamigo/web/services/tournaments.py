@@ -25,7 +25,6 @@ import binascii
 import hashlib
 import hmac
 import json
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from hasamigo.tournament.service import (
     TournamentService,
 )
 from hasamigo.tournament.store import TournamentRepository
-from hasamigo.web.errors import Forbidden, RateLimited, Unauthorized, WebError
+from hasamigo.web.errors import Forbidden, Unauthorized, WebError
 from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas_tournament import (
     Correction,
@@ -121,19 +120,6 @@ def read_session(token: str, password_hash: str) -> DirectorSession | None:
         return None
 
 
-class _Windows:
-    """:class:`RateWindow` behind a lock (the routes run on a thread pool)."""
-
-    def __init__(self, limit: int, time_source: Callable[[], float]) -> None:
-        self._window = RateWindow(limit, 60.0, time_source=time_source)
-        self._lock = threading.Lock()
-
-    def check(self, key: str, what: str) -> None:
-        with self._lock:
-            wait = self._window.check(key)
-        if wait is not None:
-            raise RateLimited(f"too many {what}; try again in {int(wait) + 1} s",
-                              int(wait) + 1)
 
 
 class TournamentSite:
@@ -146,8 +132,8 @@ class TournamentSite:
         self.service = TournamentService(TournamentRepository(db), GameRepository(db))
         self.now = wall_clock
         self.session_seconds = session_seconds
-        self._logins = _Windows(logins_per_minute, time_source)
-        self._creates = _Windows(creates_per_minute, time_source)
+        self._logins = RateWindow(logins_per_minute, 60.0, time_source=time_source)
+        self._creates = RateWindow(creates_per_minute, 60.0, time_source=time_source)
 
     # ---- sessions ----------------------------------------------------------------------------
     def _password_hash(self, tournament_id: str) -> str | None:
@@ -163,7 +149,7 @@ class TournamentSite:
 
     def create(self, req: NewTournament, address: str) -> tuple[TournamentInfo, str, float]:
         """A new tournament and its director's first session."""
-        self._creates.check(address, "new tournaments")
+        self._creates.enforce(address, "new tournaments")
         settings = Settings(req.format, rounds=req.rounds, c=req.c, seed=req.seed,
                             prize_places=req.prize_places, third_place=req.third_place)
         who = req.director or "director"
@@ -177,7 +163,7 @@ class TournamentSite:
               ) -> tuple[str, float]:
         """A director's session for the right password (403 for a wrong one)."""
         stored = self._password_hash(tournament_id)
-        self._logins.check(f"{address} {tournament_id}", "login attempts")
+        self._logins.enforce(f"{address} {tournament_id}", "login attempts")
         if stored is None:
             raise Forbidden("this tournament has no director's password (set one with "
                             "'hasamigo tournament' on the server)")
