@@ -46,21 +46,27 @@ def get_lang(request: Request) -> Lang:
 _bearer = HTTPBearer(auto_error=False, description="the seat token of the seat acted for")
 
 
+def read_bearer(request: Request, *, longest: int, what: str) -> str | None:
+    """The token of ``Authorization: Bearer <token>`` (at most ``longest`` printable ASCII
+    characters); ``None`` without the header; a malformed header is 401 naming ``what``."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > longest \
+            or not token.isascii() or not token.isprintable():
+        raise Unauthorized(f"the Authorization header must be 'Bearer <{what}>'")
+    return token
+
+
 def bearer_token(
     request: Request,
     _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
     """The seat token of ``Authorization: Bearer <token>``; ``None`` without the header.
     (``_declared`` puts the scheme in the OpenAPI document; the header is checked here.)"""
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > TOKEN_LENGTH \
-            or not token.isascii() or not token.isprintable():
-        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
-    return token
+    return read_bearer(request, longest=TOKEN_LENGTH, what="seat token")
 
 
 def client_id(request: Request) -> str:

@@ -38,8 +38,8 @@ from hasamigo.tournament.service import (
     TournamentNotFound,
     as_json,
 )
-from hasamigo.web.deps import Address, LangDep, Templates
-from hasamigo.web.errors import NotFound, Unauthorized
+from hasamigo.web.deps import Address, LangDep, Templates, read_bearer
+from hasamigo.web.errors import NotFound
 from hasamigo.web.i18n import Lang, strings
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas_tournament import (
@@ -84,15 +84,7 @@ def director_token(
     _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
     """The token of ``Authorization: Bearer <token>``; ``None`` without the header."""
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > TOKEN_LENGTH \
-            or not token.isascii() or not token.isprintable():
-        raise Unauthorized("the Authorization header must be 'Bearer <director's token>'")
-    return token
+    return read_bearer(request, longest=TOKEN_LENGTH, what="director's token")
 
 
 Site = Annotated[TournamentSite, Depends(get_site)]
