@@ -36,12 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hasamigo.board import Board
 from hasamigo.errors import HasamigoError, InvalidSquareError
 from hasamigo.game.errors import GameError
 from hasamigo.move import BLACK, WHITE, Color, Move
+from hasamigo.notation.record import RecordFault
 from hasamigo.squares import bits
 
 if TYPE_CHECKING:
@@ -61,19 +62,8 @@ FAULT_KINDS: dict[str, str] = {
 _DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """One fault of an entered move: its move number, kind (:data:`FAULT_KINDS`), the
-    squares at fault (names in the variant's coordinates) and a sentence saying it."""
-
-    move_number: int
-    kind: str
-    squares: tuple[str, ...]
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"move_number": self.move_number, "kind": self.kind,
-                "squares": list(self.squares), "message": self.message}
+#: one fault of an entered move (kinds: :data:`FAULT_KINDS`)
+Fault = RecordFault
 
 
 @dataclass(frozen=True, slots=True)

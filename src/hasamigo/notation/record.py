@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from hasamigo.board import Board, Outcome
 from hasamigo.errors import IllegalMoveError, InvalidSquareError, ParseError
@@ -84,3 +85,20 @@ def move_label(board: Board, move: Move) -> str:
         return board.move_name(move)
     except InvalidSquareError:
         return str(move)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFault:
+    """A fault found in a game's record, at a move number: its kind, the squares at fault
+    (names in the variant's coordinates) and a sentence saying it. Record sheets
+    (:mod:`hasamigo.notation.sheet`) and moves entered over the board
+    (:mod:`hasamigo.game.entry`) report their faults with it."""
+
+    move_number: int
+    kind: str
+    squares: tuple[str, ...]
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move_number": self.move_number, "kind": self.kind,
+                "squares": list(self.squares), "message": self.message}

@@ -42,6 +42,7 @@ from hasamigo.board import Board
 from hasamigo.errors import IllegalMoveError, InvalidOptionError, ParseError
 from hasamigo.move import BLACK, PASS, WHITE, Color, Move
 from hasamigo.notation._text import text_lines
+from hasamigo.notation.record import RecordFault
 from hasamigo.squares import bits
 
 #: How far before the first failing move a swapped number is looked for.
@@ -84,19 +85,9 @@ class Sheet:
         return Sheet(cells, self.variant, self.handicap, self.first)
 
 
-@dataclass(frozen=True, slots=True)
-class SheetFault:
-    """Where a grid stops being a legal game: the move number, a kind (``repeated``,
-    ``skipped``, ``start_square``, ``illegal``, ``game_over``), the squares and why."""
-
-    move_number: int
-    kind: str
-    squares: tuple[str, ...]
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"move_number": self.move_number, "kind": self.kind,
-                "squares": list(self.squares), "message": self.message}
+#: where a grid stops being a legal game (kinds: ``repeated``, ``skipped``,
+#: ``start_square``, ``illegal``, ``game_over``)
+SheetFault = RecordFault
 
 
 @dataclass(frozen=True, slots=True)
