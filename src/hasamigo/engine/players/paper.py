@@ -212,6 +212,16 @@ def stars(board: Board | type[Board]) -> dict[int, int]:
     return _frame(board if isinstance(board, type) else type(board))[2]
 
 
+def corner_mask(board: Board | type[Board]) -> int:
+    """The frame's playable corners, as a mask of local squares.
+
+    >>> from hasamigo.squares import square_name
+    >>> sorted(square_name(s) for s in range(64) if corner_mask(Board()) >> s & 1)
+    ['a1', 'a8', 'h1', 'h8']
+    """
+    return _frame(board if isinstance(board, type) else type(board))[1]
+
+
 def square_total(board: Board, color: Color) -> int:
     """The classic table (:data:`MIDGAME_WEIGHTS`) summed over ``color``'s discs minus the
     other side's: a beginner's positional rule of thumb, without search or mobility.
