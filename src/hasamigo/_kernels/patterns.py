@@ -60,7 +60,7 @@ SHAPES = (
 MOBILITY_CAP = 31
 STAGES = 15
 SCALE = 128  # weights are stored in 1/SCALE disc
-SHIFT = U64(7)  # log2(SCALE)
+SHIFT = 7  # log2(SCALE); a plain int: int64 >> uint64 is float64 in numpy
 
 
 def _offsets() -> tuple[int, ...]:
