@@ -24,6 +24,8 @@ from hasamigo.cli.core import fail_with, parse_position
 from hasamigo.errors import HasamigoError
 
 ScoreNote = "Scores are disc differences from the side to move."
+ThreadsOpt = Annotated[int, typer.Option(min=1, max=64, help="Search threads: the root's "
+                                         "moves shared out (one table each).")]
 COMPILING = "compiling the engine, first run only…"
 
 
@@ -53,6 +55,7 @@ def solve(
     exact: Annotated[bool, typer.Option("--exact", help="Exact scores (default).")] = False,
     wld: Annotated[bool, typer.Option("--wld", help="Only win/loss/draw (faster).")] = False,
     table_bits: Annotated[int, typer.Option(min=10, max=28, help="Hash table: 2^N rows.")] = 22,
+    threads: ThreadsOpt = 1,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve every position of an OBF file and compare with the answers in it.
@@ -60,7 +63,7 @@ def solve(
     Prints per position the best move, score, agreement, CPU time, nodes and nodes/s, then
     totals; exit status 1 if any answer disagrees. Scores are disc differences from the
     side to move. JSON: {positions: [{index, move, score, expected_score, ok, seconds,
-    nodes}], total_seconds, all_ok}.
+    wall, nodes}], total_seconds, total_wall, all_ok} (seconds: CPU of every thread).
     """
     from hasamigo.engine import solve_obf_file
 
@@ -83,7 +86,8 @@ def solve(
         )
 
     try:
-        result = solve_obf_file(file, mode, table_size=1 << table_bits, on_result=show)
+        result = solve_obf_file(file, mode, table_size=1 << table_bits, on_result=show,
+                                threads=threads)
     except (HasamigoError, ValueError, OSError) as exc:
         raise fail_with(exc) from None
     if as_json:
@@ -94,7 +98,9 @@ def solve(
         bad = sum(1 for p in result["positions"] if not p["ok"])
         rate = nodes / total / 1e6 if total > 0 else 0.0
         console.print(
-            f"{len(result['positions'])} positions ({mode}): {total:.2f} CPU s, {nodes:,} nodes, "
+            f"{len(result['positions'])} positions ({mode}): {total:.2f} CPU s "
+            f"({result['total_wall']:.2f} s elapsed, {threads} thread"
+            f"{'s' if threads > 1 else ''}), {nodes:,} nodes, "
             f"{rate:.1f} M nodes/s; {bad} disagree",
             highlight=False,
         )
@@ -111,6 +117,7 @@ def analyse(
     ] = None,
     best: Annotated[int, typer.Option("--best", min=1, help="Show only the N best moves.")] = 64,
     variant: VariantOpt = "standard",
+    threads: ThreadsOpt = 1,
     as_json: JsonOpt = False,
 ) -> None:
     """Rank every legal move with its score and principal variation.
@@ -130,7 +137,7 @@ def analyse(
         raise fail("the game is over: nothing to analyse")
     limit = Limit(depth=depth, time=seconds) if depth or seconds else Limit(depth=10)
     ready_kernels("rules", "engine")  # the search's time below excludes the compile
-    engine = Engine()
+    engine = Engine(threads=threads)
     try:
         analysis = engine.analyse(board, limit, multipv=len(board.legal_moves))
     except ValueError as exc:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,11 +50,12 @@ from hasamigo.engine.timing import (
     next_iteration,
     solve_seconds,
 )
-from hasamigo.errors import InvalidOptionError, InvalidPositionError
+from hasamigo.errors import InvalidOptionError, InvalidPositionError, shown
 from hasamigo.move import BLACK, PASS, Move
 from hasamigo.squares import bits
 
 MODES = ("exact", "wld")
+MAX_THREADS = 64
 PRESEARCH_EMPTIES = 12  # exact solves above this many empties sort the root by a search first
 PRESEARCH_DEPTH = 8  # ...of at most this many plies, stopping 10 plies short of the end
 # (12 with the trained evaluation: FFO #45, #48, #49 68.1 -> 71.9 s, no fewer nodes)
@@ -124,6 +126,14 @@ class Engine:
     ``"trained"`` patterns or the ``"hand"``-set features); ``params`` overrides it with a
     parameter array of the kernel's layout.
 
+    ``threads`` > 1 searches the root's moves in parallel (the kernels release the GIL):
+    the first move with the full window on this thread, then the others shared out to
+    ``threads`` threads with null windows around the best score so far (each raising it
+    for the next), a move that fails high searched again with the window from there.
+    Each thread has its own table of ``table_size`` rows (the table's rows are not written
+    atomically, so threads must not share one); the principal variation reads them all.
+    Scores are the same as with one thread; the nodes (and so the time) differ.
+
     >>> from hasamigo import Board
     >>> engine = Engine(table_size=1 << 12)
     >>> a = engine.analyse(Board(), Limit(depth=2))
@@ -132,8 +142,17 @@ class Engine:
     """
 
     def __init__(self, table_size: int = 1 << 20, params: np.ndarray | None = None, *,
-                 evaluation: str = "trained") -> None:
+                 evaluation: str = "trained", threads: int = 1) -> None:
+        if not (isinstance(threads, int) and not isinstance(threads, bool)
+                and 1 <= threads <= MAX_THREADS):
+            raise InvalidOptionError(f"threads must be a whole number from 1 to {MAX_THREADS}, "
+                                     f"not {shown(threads)}")
+        self.threads = threads
         self._keys, self._vals = hash_new(table_size)
+        # the helper threads' own tables (see the class docstring)
+        self._tables = [(self._keys, self._vals)] + [hash_new(table_size)
+                                                     for _ in range(threads - 1)]
+        self._count_lock = threading.Lock()
         self._params = (evaluation_params(evaluation) if params is None
                         else np.asarray(params, dtype=np.int16))
         self._stop = np.zeros(1, dtype=np.int64)
@@ -164,19 +183,23 @@ class Engine:
 
     def clear(self) -> None:
         """Forget the transposition table."""
-        hash_clear(self._keys, self._vals)
+        for keys, vals in self._tables:
+            hash_clear(keys, vals)
 
     # ---- public API ----------------------------------------------------------------
     def analyse(self, board: Board, limit: Limit | None = None, *, multipv: int = 1,
-                budget: Budget | None = None) -> Analysis:
+                budget: Budget | None = None, among: Iterable[Move] | None = None) -> Analysis:
         """Search ``board`` within ``limit``; the score is from the side to move.
 
         ``multipv > 1`` scores that many best moves (each searched with a full window).
         ``budget`` (seconds from now) stops the search at its hard limit and starts no
         iteration that is not expected to finish within its target; the result is the
-        deepest finished iteration's (``depth`` 0: stopped before the first)."""
+        deepest finished iteration's (``depth`` 0: stopped before the first). ``among``
+        searches only those of the legal moves (an opening book's moves not yet in it);
+        :class:`~hasamigo.errors.InvalidOptionError` when it holds none of them."""
         limit = limit or Limit()
-        return self._run(board, limit, multipv=multipv, mode="midgame", budget=budget)
+        return self._run(board, limit, multipv=multipv, mode="midgame", budget=budget,
+                         among=among)
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         """Choose a move for the side to move."""
@@ -252,7 +275,9 @@ class Engine:
         return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), self._params))
 
     # ---- the root -------------------------------------------------------------------
-    def _kernel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int) -> int:
+    def _kernel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
+                table: int = 0) -> int:
+        keys, vals = self._tables[table]
         ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         if self._budget:
             left = self._budget - self._nodes
@@ -261,8 +286,9 @@ class Engine:
             ctl[LIMIT] = left
         ctl[PROBCUT] = self._probcut
         v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
-                   self._keys, self._vals, self._date, self._params, self._stop, ctl, ALL_FLAGS)
-        self._nodes += int(ctl[NODES])
+                   keys, vals, self._date, self._params, self._stop, ctl, ALL_FLAGS)
+        with self._count_lock:
+            self._nodes += int(ctl[NODES])
         if ctl[ABORTED]:
             raise _Stopped
         return int(v)
@@ -272,6 +298,8 @@ class Engine:
         """PVS over the root moves in ``order``; ``every``: a full window for each move.
 
         Returns the best score and ``(score, move)`` pairs (bounds for scouted moves)."""
+        if self.threads > 1 and len(order) > 2:
+            return self._root_parallel(p, o, mask, depth, alpha, beta, order, every)
         best = -65
         scores: list[tuple[int, int]] = []
         a = alpha
@@ -295,9 +323,80 @@ class Engine:
                     break
         return best, scores
 
+    def _root_parallel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
+                       order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
+        """:meth:`_root` on :attr:`threads` threads (see the class docstring; ``every``:
+        each move with the full window, shared out from the first). The best move's pair
+        comes first, so that ties with bounds sort it ahead as one thread does."""
+        d = depth - 1  # more than two moves: none is a pass
+        first = order[0]
+        if every:
+            v0 = -65
+        else:
+            cp, co = child_position(np.uint64(p), np.uint64(o), first)
+            v0 = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha)
+            if v0 >= beta:
+                return v0, [(v0, first)]
+        lock = threading.Lock()
+        state = {"a": max(alpha, v0), "best": v0, "best_sq": first, "cut": False}
+        scores: list[tuple[int, int]] = []
+        waiting = iter(order if every else order[1:])
+        errors: list[BaseException] = []
+
+        def work(table: int) -> None:
+            while True:
+                with lock:
+                    if state["cut"] or errors:
+                        return
+                    sq = next(waiting, None)
+                    a = state["a"]
+                if sq is None:
+                    return
+                cp, co = child_position(np.uint64(p), np.uint64(o), sq)
+                try:
+                    if every:
+                        v = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha, table)
+                    else:
+                        v = -self._kernel(int(cp), int(co), mask, d, -a - 1, -a, table)
+                    if not every and a < v < beta:  # better than the best when it started
+                        with lock:
+                            low = max(v, state["a"])
+                        if low < beta:
+                            v = -self._kernel(int(cp), int(co), mask, d, -beta, -low, table)
+                except BaseException as exc:  # handed to the root's thread
+                    with lock:
+                        errors.append(exc)
+                    return
+                with lock:
+                    scores.append((v, sq))
+                    if v > state["best"]:
+                        state["best"], state["best_sq"] = v, sq
+                    if v > state["a"]:
+                        state["a"] = v
+                    if v >= beta and not every:
+                        state["cut"] = True
+
+        helpers = [threading.Thread(target=work, args=(t,), daemon=True)
+                   for t in range(1, self.threads)]
+        for h in helpers:
+            h.start()
+        work(0)
+        for h in helpers:
+            h.join()
+        if errors:
+            raise errors[0]
+        if not every:
+            scores.append((v0, first))
+        best, best_sq = int(state["best"]), int(state["best_sq"])
+        pairs = [(s, m) for s, m in scores if m == best_sq][:1]
+        return best, pairs + [(s, m) for s, m in scores if m != best_sq]
+
     def _run(self, board: Board, limit: Limit, *, multipv: int, mode: str,
-             budget: Budget | None = None) -> Analysis:
+             budget: Budget | None = None, among: Iterable[Move] | None = None) -> Analysis:
         p, o, mask = _pair(board)
+        only: set[int] | None = None
+        if among is not None:
+            only = {PASS_MOVE if m.square is None else m.square for m in among}
         if not self._lock.acquire(blocking=False):
             raise RuntimeError("this engine is already searching (use one engine per thread)")
         timer = None
@@ -316,7 +415,7 @@ class Engine:
                     timer = threading.Timer(seconds, self.stop)
                     timer.daemon = True
                     timer.start()
-            analysis = self._iterate(p, o, mask, board, limit, multipv, mode, budget)
+            analysis = self._iterate(p, o, mask, board, limit, multipv, mode, budget, only)
         finally:
             if timer is not None:
                 timer.cancel()
@@ -338,7 +437,8 @@ class Engine:
             self._solve_nps = nps if old is None else (old + nps) / 2
 
     def _iterate(self, p: int, o: int, mask: int, board: Board, limit: Limit,
-                 multipv: int, mode: str, budget: Budget | None = None) -> Analysis:
+                 multipv: int, mode: str, budget: Budget | None = None,
+                 only: set[int] | None = None) -> Analysis:
         t0 = time.perf_counter()
         empties = (mask & ~(p | o)).bit_count()
         moves = list(bits(int(_legal(p, o, mask))))
@@ -346,6 +446,10 @@ class Engine:
             if not _legal(o, p, mask):
                 raise InvalidPositionError("the game is over: nothing to analyse")
             moves = [PASS_MOVE]
+        if only is not None:
+            moves = [sq for sq in moves if sq in only]
+            if not moves:
+                raise InvalidOptionError("none of the moves to search is legal here")
         max_depth = limit.depth if limit.depth is not None else (
             64 if limit.time is not None or limit.nodes is not None else DEFAULT_DEPTH)
         if mode != "midgame":
@@ -454,7 +558,7 @@ class Engine:
                     break
                 sq = PASS_MOVE
             else:
-                sq = int(hash_move(self._keys, self._vals, np.uint64(p), np.uint64(o))[0])
+                sq = self._table_move(p, o)
                 if not (0 <= sq < 64 and legal >> sq & 1):
                     sq = self._small_best(p, o, mask, legal)
                     if sq < 0:
@@ -462,6 +566,14 @@ class Engine:
             line.append(_move(sq))
             p, o = (int(x) for x in child_position(np.uint64(p), np.uint64(o), sq))
         return tuple(line)
+
+    def _table_move(self, p: int, o: int) -> int:
+        """The best move the tables hold for ``(p, o)``: this thread's, else a helper's."""
+        for keys, vals in self._tables:
+            sq = int(hash_move(keys, vals, np.uint64(p), np.uint64(o))[0])
+            if sq >= 0:
+                return sq
+        return -1
 
     def _small_best(self, p: int, o: int, mask: int, legal: int) -> int:
         """Best move by exact solving when at most 7 squares are empty, else -1."""

@@ -60,6 +60,7 @@ def solve_obf_file(
     table_size: int = 1 << 22,
     first: int | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    threads: int = 1,
 ) -> dict[str, Any]:
     """Solve every position of an OBF file and compare with its answers.
 
@@ -67,18 +68,24 @@ def solve_obf_file(
     total_seconds, all_ok}``. Scores are from the side to move. In ``'wld'`` mode a score
     is -1, 0 or +1 and ``ok`` compares signs; in ``'exact'`` mode the score must equal the
     file's best score and the move must be one of its best moves. ``seconds`` is the CPU
-    time of this process. ``on_result`` is called with each position's row as it is solved.
+    time of this process (all its threads) and ``wall`` the elapsed time. ``on_result`` is
+    called with each position's row as it is solved. ``threads``: the engine's
+    (:class:`~hasamigo.engine.Engine`).
     """
     from hasamigo.engine.core import Engine
 
-    engine = Engine(table_size=table_size)
+    engine = Engine(table_size=table_size, threads=threads)
     positions = []
     total = 0.0
+    total_wall = 0.0
     for rec in read_obf(path, first):
         t0 = time.process_time()
+        w0 = time.perf_counter()
         analysis = engine.solve(rec.board, mode=mode)
         seconds = time.process_time() - t0
+        wall = time.perf_counter() - w0
         total += seconds
+        total_wall += wall
         expected = rec.best_score
         if expected is None:
             ok = True
@@ -93,10 +100,11 @@ def solve_obf_file(
             "expected_score": expected,
             "ok": ok,
             "seconds": seconds,
+            "wall": wall,
             "nodes": analysis.nodes,
         }
         positions.append(row)
         if on_result is not None:
             on_result(row)
-    return {"positions": positions, "total_seconds": total,
+    return {"positions": positions, "total_seconds": total, "total_wall": total_wall,
             "all_ok": all(p["ok"] for p in positions)}
