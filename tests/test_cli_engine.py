@@ -39,8 +39,13 @@ def test_solve_json_agrees_with_the_file(tmp_path: Path) -> None:
     assert data["all_ok"] is True
     assert [p["index"] for p in data["positions"]] == [1, 2, 3]
     first = data["positions"][0]
-    assert set(first) == {"index", "move", "score", "expected_score", "ok", "seconds", "nodes"}
+    assert set(first) == {"index", "move", "score", "expected_score", "ok", "seconds", "wall",
+                          "nodes"}
     assert (first["move"], first["score"], first["expected_score"]) == ("g8", 18, 18)
+    code, out, _ = run("solve", str(first_lines(tmp_path, 3)), "--json", "--threads", "2")
+    two = json.loads(out)
+    assert code == 0 and two["all_ok"] is True and two["total_wall"] > 0
+    assert [p["score"] for p in two["positions"]] == [p["score"] for p in data["positions"]]
 
 
 def test_solve_text_reports_each_position_and_totals(tmp_path: Path) -> None:

@@ -517,6 +517,9 @@ def test_hints_and_evaluations(client: TestClient) -> None:
     game, me = create(client)
     hints = me.get("/hints").json()
     assert sorted(h["move"] for h in hints["hints"]) == sorted(game["legal"])
+    # the opening book's moves come with the hints: every first move is in the book
+    assert sorted(m["move"] for m in hints["book"]) == sorted(game["legal"])
+    assert all(m["in_book"] and m["games"] > 0 for m in hints["book"])
     me.move("f5")
     evals = me.get("/evaluations").json()
     assert len(evals["scores"]) == 3

@@ -336,6 +336,24 @@ def test_the_game_page_says_when_the_engine_is_starting(
     page.wait_for_selector(".hint", timeout=5000)
 
 
+def test_the_opening_panel_shows_the_books_moves_with_the_hints(
+        new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
+    """With hints on, the opening panel lists the book's moves (value and games) beside the
+    opening's name; a phone width keeps it inside the page."""
+    page = new_page(*PHONE)
+    created = create_game(page, live_server, opponent="random", colour="black",
+                          clock_minutes=None)
+    page.evaluate("""() => { localStorage.setItem('panel-hints', '1');
+                            localStorage.setItem('panel-opening', '1'); }""")
+    page.goto(f"{live_server}/games/{created['id']}")
+    line = page.locator("#book-line")
+    line.wait_for(state="visible", timeout=15000)
+    text = line.text_content() or ""
+    assert all(m in text for m in ("f5", "d3", "c4", "e6")), text  # Black's four first moves
+    no_sideways_scroll(page, "book line on a phone")
+    page.screenshot(path=str(screenshots / "book-line-phone.png"), full_page=True)
+
+
 def test_a_pass_notice_appears_when_a_side_must_pass(page: Any, live_server: str,
                                                      screenshots: Path) -> None:
     game_id = create_game(page, live_server, opponent="person", colour="white",

@@ -235,10 +235,23 @@ class HintView(BaseModel):
     score: int
 
 
+class BookMoveView(BaseModel):
+    """A move of the opening book at this position: its value (discs, side to move), the
+    games of the archive that played it, and whether it stays in the book (``False``: the
+    best other move, valued by search)."""
+
+    move: str
+    value: int
+    games: int
+    in_book: bool
+
+
 class HintsView(BaseModel):
     side: ColourName
     depth: int
     hints: list[HintView]
+    book: list[BookMoveView] = Field(default_factory=list,
+                                     description="the opening book's moves, best first")
 
 
 class EvaluationsView(BaseModel):

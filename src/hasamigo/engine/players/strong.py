@@ -1,5 +1,10 @@
 """Players over the strong engine: its levels (``engine:N``) and the weakest mode.
 
+From level :data:`BOOK_LEVEL` up, ``engine:N`` plays from the opening book
+(:mod:`hasamigo.engine.book`) while the position is in it: the move of best book value
+(a random one among equals), which is the search's own move deepened along the lines
+people play.
+
 The "weakest Othello AI" (2019, SPEC §6) tries to lose: :class:`WeakestPlayer` scores every
 move with the engine and plays the one worst for itself, exactly from
 :data:`WEAKEST_EXACT_EMPTIES` empties. (The engine's scores assume both sides then play
@@ -18,6 +23,7 @@ import numbers
 
 from hasamigo.board import Board
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
+from hasamigo.engine.book import Book, default_book
 from hasamigo.engine.limits import level as level_of
 from hasamigo.engine.players.base import Player
 from hasamigo.engine.timing import MoveTime
@@ -26,6 +32,8 @@ from hasamigo.game.clock import Clock
 from hasamigo.move import Move
 
 TABLE_SIZE = 1 << 16
+#: the lowest level that plays from the opening book
+BOOK_LEVEL = 7
 WEAKEST_DEPTH = 4
 WEAKEST_EXACT_EMPTIES = 12
 
@@ -39,18 +47,30 @@ class EnginePlayer(Player):
     """The strong engine at a level (1 weakest .. :data:`~hasamigo.engine.MAX_LEVEL`)."""
 
     def __init__(self, level: int, *, seed: int | None = None,
-                 table_size: int = TABLE_SIZE) -> None:
+                 table_size: int = TABLE_SIZE, book: Book | bool = True) -> None:
+        """``book``: the opening book to play from at levels from :data:`BOOK_LEVEL`
+        (``True``: the shipped one, if any; ``False``: none)."""
         if not _is_level(level):
             raise InvalidOptionError(f"engine levels run from 1 to {MAX_LEVEL}, not {shown(level)}")
         super().__init__(seed=seed)
         self.level = level
         self.name = f"engine:{level}"
         self.engine = Engine(table_size=table_size)
+        if level < BOOK_LEVEL or book is False:
+            self.book: Book | None = None
+        else:
+            self.book = default_book() if book is True else book
 
     def _engines(self) -> list[Engine]:
         return [self.engine]
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
+        if self.book is not None:
+            known = self.book.choose(board, self.rng)
+            if known is not None:
+                how = ("book" if known.in_book else f"book leaf, depth {known.depth}")
+                self.explain(f"engine level {self.level}: {how}, score {known.value:+d}")
+                return known.move
         if clock is None:
             result = self.engine.play_level(board, self.level)
         else:

@@ -27,9 +27,10 @@ from typing import Literal, TypeVar
 
 from hasamigo.board import Board
 from hasamigo.engine import Engine, Limit
+from hasamigo.engine.book import default_book
 from hasamigo.move import BLACK
 from hasamigo.web.errors import Busy
-from hasamigo.web.schemas import EvaluationsView, HintsView, HintView
+from hasamigo.web.schemas import BookMoveView, EvaluationsView, HintsView, HintView
 from hasamigo.web.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -84,11 +85,15 @@ class AnalysisService:
             lines = engine.hints(board, Limit(depth=self.settings.hint_depth))
         finally:
             self._engines.put(engine)
+        book = default_book()
         return HintsView(
             side="black" if board.turn is BLACK else "white",
             depth=self.settings.hint_depth,
             hints=[HintView(move=board.move_name(line.move), score=line.score)
                    for line in lines if not line.move.is_pass],
+            book=[] if book is None else [
+                BookMoveView(move=board.move_name(m.move), value=m.value, games=m.games,
+                             in_book=m.in_book) for m in book.moves(board)],
         )
 
     async def hints(self, board: Board) -> HintsView:

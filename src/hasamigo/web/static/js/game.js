@@ -450,9 +450,19 @@ function renderOpening() {
   if (!panels.opening.checked) { panel.hidden = true; return; }
   panel.hidden = false;
   const o = state.opening;
-  panel.innerHTML = o
+  const name = o
     ? `<span class="muted">${T.opening}</span> <strong>${escapeHtml(o.en || "")}</strong> <span lang="ja">${escapeHtml(o.ja || "")}</span>`
     : `<span class="muted">${T.opening}: —</span>`;
+  // the book's moves come with the hints (help), so only where hints are shown
+  const book = hints && panels.hints.checked && helpAllowed() && hints.book ? hints.book : [];
+  const line = book.slice(0, 6).map((m) => {
+    const value = m.value > 0 ? `+${m.value}` : `${m.value}`.replace("-", "\u2212");
+    const how = m.in_book ? `${m.games.toLocaleString()} ${T["book.games"]}` : T["book.search"];
+    return `<span class="book-move"><strong>${escapeHtml(m.move)}</strong> ${value} <span class="muted">(${escapeHtml(how)})</span></span>`;
+  }).join(" · ");
+  panel.innerHTML = book.length
+    ? `${name}<div class="book-line" id="book-line"><span class="muted">${T.book}</span> ${line}</div>`
+    : name;
 }
 
 function renderPanelToggles() {
