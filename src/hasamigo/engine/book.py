@@ -112,16 +112,18 @@ def image(x: np.ndarray, k: int) -> np.ndarray:
     return x
 
 
+def inverse(k: int) -> int:
+    """The symmetry that undoes ``k``: itself without the diagonal; with it, the column and
+    row mirrors trade places (mirroring columns then transposing is transposing then
+    mirroring rows)."""
+    if k & 4:
+        return 4 | (k & 1) << 1 | (k >> 1 & 1)
+    return k
+
+
 def preimage(x: np.ndarray, k: int) -> np.ndarray:
     """Undo :func:`image` with the same ``k``."""
-    x = np.asarray(x, dtype=np.uint64)
-    if k & 4:
-        x = _transpose(x)
-    if k & 2:
-        x = _flip_rows(x)
-    if k & 1:
-        x = _flip_columns(x)
-    return x
+    return image(x, inverse(k))
 
 
 def _square_tables() -> tuple[np.ndarray, np.ndarray]:
