@@ -110,3 +110,39 @@ def random_position(rng, max_empties: int, start: tuple[int, int] = START,
         sq, f = rng.choice(ms)
         p, o = play(p, o, sq, f)
     return p, o
+
+
+def selective_fails_high(p: int, o: int, depth: int, beta: int,
+                         evaluate: Callable[[int, int], int], margin: Callable[[int, int], int],
+                         shallow: Callable[[int], int], min_depth: int, ply: int = 0,
+                         mask: int = ALL) -> bool:
+    """Whether a null-window search (``beta - 1``, ``beta``) with midgame probable cuts
+    finds a score >= ``beta``: a yes-or-no answer, the same in whatever order the moves are
+    searched. Below the root, a node ``d >= min_depth`` plies from the horizon (and not at
+    the end) whose static evaluation is at or above ``beta`` answers yes when a full-width
+    search of ``shallow(d)`` plies scores at least ``beta + margin(empties, d)``; one at or
+    below ``beta - 1`` answers no when it scores at most ``beta - 1 - margin``. Margins
+    beyond ±64 skip the test. Otherwise the node is searched: fixed depth, a pass free."""
+    ms = moves(p, o, mask)
+    ne = len(empties(p, o, mask))
+    if not ms and not moves(o, p, mask):
+        return final_score(p, o, mask) >= beta
+    if depth <= 0:
+        return evaluate(p, o) >= beta
+    if depth >= ne:
+        return minimax(p, o, depth, evaluate, mask) >= beta
+    if not ms:
+        return not selective_fails_high(o, p, depth, 1 - beta, evaluate, margin, shallow,
+                                        min_depth, ply + 1, mask)
+    if ply > 0 and depth >= min_depth:
+        m = margin(ne, depth)
+        e = evaluate(p, o)
+        if e >= beta and beta + m <= 64:
+            if minimax(p, o, shallow(depth), evaluate, mask) >= beta + m:
+                return True
+        elif (e <= beta - 1 and beta - 1 - m >= -64
+              and minimax(p, o, shallow(depth), evaluate, mask) <= beta - 1 - m):
+            return False
+    return any(not selective_fails_high(*play(p, o, sq, f), depth - 1, 1 - beta, evaluate,
+                                        margin, shallow, min_depth, ply + 1, mask)
+               for sq, f in ms)

@@ -93,6 +93,20 @@ def test_analyse_ranks_every_move_with_a_pv() -> None:
     assert data["turn"] == "white" and data["depth"] == 4 and data["exact"] is False
 
 
+def test_analyse_with_probable_cuts() -> None:
+    """--selectivity reaches the search: fewer nodes than full width, every move ranked;
+    out-of-range values are refused before any search."""
+    full = json.loads(run("analyse", "f5d6c3d3c4", "--depth", "8", "--json")[1])
+    code, out, _ = run("analyse", "f5d6c3d3c4", "--depth", "8", "--selectivity", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["selectivity"] == 1 and full["selectivity"] == 0
+    assert data["nodes"] < full["nodes"] and data["depth"] == 8
+    assert sorted(m["move"] for m in data["moves"]) == sorted(m["move"] for m in full["moves"])
+    code, _, err = run("analyse", "f5d6c3", "--selectivity", "5")
+    assert code == 2 and "selectivity" in err
+
+
 def test_analyse_is_exact_near_the_end() -> None:
     line = FFO.read_text().splitlines()[0]
     board = Board(line.split(";")[0])

@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from naive_search import ALL, minimax, random_position
+from naive_search import ALL, minimax, random_position, selective_fails_high
 
 from hasamigo import Board
 from hasamigo._kernels import endgame, evaluate, hashtable, search, stability
@@ -31,6 +31,8 @@ from hasamigo._kernels.search import (
 )
 from hasamigo.engine import Engine, Limit
 from hasamigo.engine.evaluation import evaluation_params
+from hasamigo.engine.limits import SELECTIVITIES
+from hasamigo.errors import InvalidOptionError
 
 PARAMS = evaluation_params("trained")  # what the engine plays with
 HAND = default_params()
@@ -180,3 +182,86 @@ def test_kernels_work_when_loaded_from_the_cache_in_a_fresh_process() -> None:
                              timeout=600)
         assert out.returncode == 0, out.stderr
         assert out.stdout.split() == ["g8", "18", "5"]
+
+
+# ---- midgame probable cuts (selectivity) ----------------------------------------------
+
+def selective_kernel(p: int, o: int, depth: int, alpha: int, beta: int, level: int,
+                     flags: int = ALL_FLAGS) -> tuple[int, int]:
+    keys, vals = hash_new(1 << 14)
+    ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+    ctl[search.PROBCUT] = level
+    v = search.search(np.uint64(p), np.uint64(o), np.uint64(ALL), depth, alpha, beta, keys,
+                      vals, 1, PARAMS, np.zeros(1, dtype=np.int64), ctl, flags)
+    return int(v), int(ctl[NODES])
+
+
+def test_selective_null_window_search_equals_the_plain_rule() -> None:
+    """Without the table (whose bounds come from other windows), a null-window search with
+    probable cuts answers exactly what the rule written plainly answers
+    (``naive_search.selective_fails_high``): the tests run at the right nodes, with the
+    fitted margin, the shallow depth and the evaluation's gate, and cut the right way."""
+    level = 1  # the narrowest margin: the most cuts
+    cuts = 0
+    for p, o in midgame_positions(17, 5, 34, 46):
+        full = kernel(p, o, 5, USE_ORDER)[0]
+        for beta in range(full - 6, full + 8, 2):
+            v, _ = selective_kernel(p, o, 5, beta - 1, beta, level, USE_ORDER)
+            expected = selective_fails_high(
+                p, o, 5, beta, lambda a, b: ev(a, b),
+                lambda ne, d: int(search.probcut_margin(level, ne, d)),
+                lambda d: int(search.probcut_depth(d)), search.MPC_MIN_DEPTH)
+            assert (v >= beta) == expected, (hex(p), hex(o), beta)
+            cuts += (v >= beta) != (full >= beta)
+    assert cuts > 0, "no probable cut changed an answer: the test exercises nothing"
+
+
+def test_selectivity_off_is_full_width_and_the_levels_agree() -> None:
+    assert search.PROBCUT_LEVELS == SELECTIVITIES
+    assert [search.probcut_depth(d) for d in (3, 4, 5, 8, 12, 13)] == [1, 0, 3, 2, 4, 5]
+    # margins grow with the confidence level and never vanish
+    assert all(0 < search.probcut_margin(k, 30, 10) < search.probcut_margin(k + 1, 30, 10)
+               for k in range(1, search.PROBCUT_LEVELS))
+    for p, o in midgame_positions(23, 6, 30, 50):
+        # no node below the root is MPC_MIN_DEPTH plies from the horizon: nothing is cut
+        shallow = search.MPC_MIN_DEPTH
+        assert selective_kernel(p, o, shallow, -64, 64, 1)[0] == kernel(p, o, shallow)[0]
+
+
+def test_selective_search_is_close_to_full_width_and_cheaper() -> None:
+    """At the most confident level most scores are the full-width ones, all within a few
+    discs; at every level the search visits fewer nodes."""
+    engine = Engine(table_size=1 << 16)
+    same = 0
+    nodes = [0] * (SELECTIVITIES + 1)
+    positions = midgame_positions(29, 16, 28, 46)
+    for p, o in positions:
+        board = Board()
+        board.black, board.white = p, o
+        engine.clear()
+        full = engine.analyse(board, Limit(depth=7))
+        nodes[0] += full.nodes
+        for k in range(1, SELECTIVITIES + 1):
+            engine.clear()
+            sel = engine.analyse(board, Limit(depth=7), selectivity=k)
+            nodes[k] += sel.nodes
+            assert abs(sel.score - full.score) <= 8 and not sel.exact
+            if k == SELECTIVITIES:
+                same += sel.score == full.score
+    assert same >= 0.75 * len(positions)
+    assert nodes[1] < nodes[SELECTIVITIES] < nodes[0]
+
+
+def test_selectivity_keeps_exact_iterations_exact_and_is_checked() -> None:
+    engine = Engine(table_size=1 << 16)
+    rng = random.Random(8)
+    pos = None
+    while pos is None:
+        pos = random_position(rng, 12)
+    board = Board()
+    board.black, board.white = pos
+    a = engine.analyse(board, Limit(depth=20), selectivity=1)
+    assert a.exact and a.score == Engine(table_size=1 << 16).solve(board).score
+    for bad in (-1, SELECTIVITIES + 1, 1.5, True, "2"):
+        with pytest.raises(InvalidOptionError, match="selectivity"):
+            engine.analyse(board, Limit(depth=3), selectivity=bad)  # type: ignore[arg-type]

@@ -349,6 +349,9 @@ EVERY_KERNEL_SCRIPT = textwrap.dedent(
         out[evaluation] = [
             [engine.evaluate(b), str(engine.analyse(b, Limit(depth=3)).move),
              engine.analyse(b, Limit(depth=3)).score] for b in boards]
+    selective = Engine(table_size=1 << 10)
+    out["selective"] = [[str(a.move), a.score] for a in
+                        (selective.analyse(b, Limit(depth=5), selectivity=1) for b in boards[:2])]
     endgame = Engine(table_size=1 << 10).solve(boards[-1])
     out["solve"] = [str(endgame.move), endgame.score]
     out["paper"] = [sorted(move_values(b, 2).items()) for b in boards]

@@ -29,7 +29,9 @@ standard deviations of that score's error) return the bound without a search. Su
 pass is not exact; its table rows carry confidence level ``k - 1`` (an exact search's
 carry ``FULL_LEVEL``), so only passes at that confidence or lower trust their bounds,
 while every pass uses their moves. The engine runs them before an exact solve of many
-empties to fill the table with good moves and a close first window.
+empties to fill the table with good moves and a close first window. The same level makes
+*probable cuts at midgame nodes* (``MPC_*`` below): a null-window node whose shallow search
+lies far enough outside the window returns the bound (``Engine.analyse(selectivity=k)``).
 
 Iterative with an explicit stack of frames (recursive cached kernels crashed, numba
 #6061). No wall clock: every 1024 nodes it polls ``stop[0]`` (set from Python) and the
@@ -112,6 +114,25 @@ PROBCUT_T = np.array([100, 150, 200, 260], dtype=np.int64)
 PROBCUT_LEVELS = 4
 PROBCUT_SIGMA0 = 400
 PROBCUT_SIGMA1 = 20
+# Probable cuts at midgame nodes (multi-ProbCut, at the confidence levels of PROBCUT_T): a
+# null-window node ``d`` plies from the horizon (MPC_MIN_DEPTH or more; not the root, not
+# inside another such test; the principal variation's nodes are searched in full) whose
+# static evaluation is at or above beta first searches itself ``probcut_depth(d)`` plies
+# with a null window at beta + t sigma, and returns beta if that shallow score reaches it;
+# one at or below alpha tests alpha - t sigma the same way. sigma (1/100 disc) =
+# MPC_SIGMA[d] - MPC_SIGMA_E * empties, at least MPC_SIGMA_MIN (deeper than the table: its
+# deepest entry of d's parity): the spread of deep - shallow full-width scores of our own
+# search, measured by benchmarks/probcut_fit.py on 500 WTHOR positions at 16-52 empties
+# (2010: 300 to depth 11; 2012: 200 to depth 13). It falls with the empties, about 0.05
+# disc each, and is widest where the shallow search is shortest (d = 4: the evaluation
+# alone). benchmarks/search.py, depth 12 (a loaded 2-core machine): full width 15.6 cpu s,
+# 42.0 M nodes; t = 2.0: 1.04 s, 3.3 M nodes; MPC_MIN_DEPTH 5 instead: as fast, less often
+# the full-width score (30 positions: 18 the same score, 28 within 2 discs, 26 the same move).
+MPC_MIN_DEPTH = 3
+MPC_SIGMA = np.array([0, 0, 0, 546, 684, 474, 603, 519, 648, 587, 538, 516, 595, 521],
+                     dtype=np.int64)
+MPC_SIGMA_E = 5
+MPC_SIGMA_MIN = 200
 PASS_MOVE = 64
 MAX_PLY = 130  # 60 moves and as many passes, with room
 MAX_MOVES = 40
@@ -122,6 +143,29 @@ _POLL = 1023  # poll the stop flag every 1024 nodes
 FULL = 0
 SCOUT = 1
 RESEARCH = 2
+PC_HIGH = 3  # the child is this position's shallow probable-cut test above beta
+PC_LOW = 4  # ... below alpha
+
+
+@njit(**NJIT_INLINE)
+def probcut_depth(d):  # type: ignore[no-untyped-def]
+    """Plies of the shallow search that tests a midgame node ``d`` plies from the horizon:
+    about a fifth of ``d``, rounded to an even number, plus ``d``'s parity (the evaluation's
+    odd/even swing then cancels)."""
+    return 2 * ((d * 2) // 10) + (d & 1)
+
+
+@njit(**NJIT_INLINE)
+def probcut_margin(k, ne, d):  # type: ignore[no-untyped-def]
+    """The midgame probable cut's margin in discs at confidence ``k`` (1..PROBCUT_LEVELS)
+    for a node ``d`` plies from the horizon with ``ne`` empties."""
+    last = MPC_SIGMA.shape[0] - 1
+    if d > last:  # deeper than measured: the deepest entry of d's parity
+        d = last - ((d - last) & 1)
+    sigma = MPC_SIGMA[d] - MPC_SIGMA_E * ne
+    if sigma < MPC_SIGMA_MIN:
+        sigma = np.int64(MPC_SIGMA_MIN)
+    return (PROBCUT_T[k - 1] * sigma + 5000) // 10000
 
 
 @njit(**NJIT_INLINE)
@@ -255,6 +299,9 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
     fn = np.empty(MAX_PLY, dtype=np.int64)
     fi = np.empty(MAX_PLY, dtype=np.int64)
     fstage = np.empty(MAX_PLY, dtype=np.int64)
+    fmoves = np.empty(MAX_PLY, dtype=np.uint64)  # legal moves (kept across a probable-cut test)
+    fhm = np.empty(MAX_PLY, dtype=np.int64)  # the table's move
+    fpcb = np.empty(MAX_PLY, dtype=np.int64)  # the probable-cut test's bound
     fmv = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     fhash = np.empty(MAX_PLY, dtype=np.bool_)
     kbuf = np.empty(MAX_MOVES, dtype=np.int64)
@@ -267,6 +314,7 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
     level = FULL_LEVEL if pc <= 0 else pc - 1  # of the bounds this search finds and uses
     mask = U64(mask)
     n_sq = popcount(mask)
+    pcply = -1  # the frame whose probable-cut test is running (-1: none; tests don't nest)
 
     fp[0] = U64(p)
     fo[0] = U64(o)
@@ -278,6 +326,7 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
     v = np.int64(0)
     nodes = np.int64(0)
     while True:
+        prepare = False
         if entering:
             nodes += 1
             if (nodes & _POLL) == 0 and (stop[0] != 0 or (limit > 0 and nodes + cnt[0] >= limit)):
@@ -336,9 +385,6 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
                     if legal_moves(oo, pp, mask) == ZERO:
                         v = final_score(pp, oo, ne)
                         leaf = True
-                    else:
-                        fmv[ply, 0] = PASS_MOVE
-                        fn[ply] = 1
                 elif pc > 0 and d >= ne and ne >= PROBCUT_MIN_EMPTIES:
                     vs = _reply_score(pp, oo, moves, mask, params)
                     margin = (PROBCUT_T[pc - 1] * (PROBCUT_SIGMA0 + PROBCUT_SIGMA1 * ne)) // 10000
@@ -348,13 +394,42 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
                     elif vs + margin <= a:
                         v = a
                         leaf = True
-                if (not leaf and moves != ZERO and use_etc
-                        and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH)):
-                    v = _etc(pp, oo, moves, d, level, b, hkeys, hvals)
-                    leaf = v >= b
-                if not leaf and moves != ZERO:
-                    fn[ply] = _order_moves(pp, oo, mask, moves, hmove, d >= ne, d, params,
-                                           fmv[ply], kbuf, flags)
+                if not leaf:
+                    fa[ply] = a
+                    fb[ply] = b
+                    fmoves[ply] = moves
+                    fhm[ply] = hmove
+                    prepare = True
+                    if (pc > 0 and b == a + 1 and d < ne and d >= MPC_MIN_DEPTH and ply > 0
+                            and pcply < 0 and moves != ZERO):
+                        # a midgame probable cut: does a shallow search already decide it?
+                        margin = probcut_margin(pc, ne, d)
+                        ev = evaluate_call(pp, oo, mask, params)
+                        stage = -1
+                        bound = np.int64(0)
+                        if ev >= b and b + margin <= 64:
+                            stage = PC_HIGH
+                            bound = b + margin
+                        elif ev <= a and a - margin >= -64:
+                            stage = PC_LOW
+                            bound = a - margin
+                        ds = probcut_depth(d)
+                        if stage >= 0 and ds == 0:
+                            if (ev >= bound) if stage == PC_HIGH else (ev <= bound):
+                                v = b if stage == PC_HIGH else a
+                                leaf = True
+                                prepare = False
+                        elif stage >= 0:
+                            fstage[ply] = stage
+                            fpcb[ply] = bound
+                            fp[ply + 1] = pp
+                            fo[ply + 1] = oo
+                            fd[ply + 1] = ds
+                            fa[ply + 1] = bound - 1 if stage == PC_HIGH else bound
+                            fb[ply + 1] = bound if stage == PC_HIGH else bound + 1
+                            pcply = ply
+                            ply += 1
+                            continue
             if leaf:
                 if ply == 0:
                     ctl[NODES] += nodes + cnt[0]
@@ -362,12 +437,17 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
                 ply -= 1
                 entering = False
                 continue
-            fa[ply] = a
-            fa0[ply] = a
-            fb[ply] = b
-            fbest[ply] = -INF
-            fbm[ply] = -1
-            fi[ply] = 0
+        elif fstage[ply] >= PC_HIGH:
+            # this frame's probable-cut test returned v (the same side to move)
+            pcply = -1
+            if (v >= fpcb[ply]) if fstage[ply] == PC_HIGH else (v <= fpcb[ply]):
+                v = fb[ply] if fstage[ply] == PC_HIGH else fa[ply]
+                if ply == 0:
+                    ctl[NODES] += nodes + cnt[0]
+                    return v
+                ply -= 1
+                continue
+            prepare = True
         else:
             # a child of this frame returned v (from its side)
             v = -v
@@ -384,6 +464,35 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
                 fbm[ply] = fcur[ply]
                 if v > fa[ply]:
                     fa[ply] = v
+        if prepare:
+            # the node is searched: its moves, best first (after the enhanced
+            # transposition cutoff, which may still answer it)
+            pp = fp[ply]
+            oo = fo[ply]
+            a = fa[ply]
+            b = fb[ply]
+            d = fd[ply]
+            moves = fmoves[ply]
+            ne = popcount(mask & ~(pp | oo))
+            if moves == ZERO:
+                fmv[ply, 0] = PASS_MOVE
+                fn[ply] = 1
+            else:
+                if use_etc and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH):
+                    v = _etc(pp, oo, moves, d, level, b, hkeys, hvals)
+                    if v >= b:
+                        if ply == 0:
+                            ctl[NODES] += nodes + cnt[0]
+                            return v
+                        ply -= 1
+                        entering = False
+                        continue
+                fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, params,
+                                       fmv[ply], kbuf, flags)
+            fa0[ply] = a
+            fbest[ply] = -INF
+            fbm[ply] = -1
+            fi[ply] = 0
         # next move of this frame, or its end
         if fbest[ply] < fb[ply] and fi[ply] < fn[ply]:
             sq = fmv[ply, fi[ply]]

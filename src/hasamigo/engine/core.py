@@ -41,7 +41,7 @@ from hasamigo._kernels.search import (
 )
 from hasamigo.board import Board
 from hasamigo.engine.evaluation import evaluation_params
-from hasamigo.engine.limits import DEFAULT_DEPTH, Level, Limit, level
+from hasamigo.engine.limits import DEFAULT_DEPTH, SELECTIVITIES, Level, Limit, _whole, level
 from hasamigo.engine.timing import (
     SOLVE_NPS,
     SOLVE_NPS_PER_SEARCH_NPS,
@@ -188,7 +188,8 @@ class Engine:
 
     # ---- public API ----------------------------------------------------------------
     def analyse(self, board: Board, limit: Limit | None = None, *, multipv: int = 1,
-                budget: Budget | None = None, among: Iterable[Move] | None = None) -> Analysis:
+                budget: Budget | None = None, among: Iterable[Move] | None = None,
+                selectivity: int = 0) -> Analysis:
         """Search ``board`` within ``limit``; the score is from the side to move.
 
         ``multipv > 1`` scores that many best moves (each searched with a full window).
@@ -196,14 +197,19 @@ class Engine:
         iteration that is not expected to finish within its target; the result is the
         deepest finished iteration's (``depth`` 0: stopped before the first). ``among``
         searches only those of the legal moves (an opening book's moves not yet in it);
-        :class:`~hasamigo.errors.InvalidOptionError` when it holds none of them."""
+        :class:`~hasamigo.errors.InvalidOptionError` when it holds none of them.
+        ``selectivity`` 1 to :data:`SELECTIVITIES` lets the midgame search cut a node that a
+        shallow search puts beyond the window by 1.0, 1.5, 2.0 or 2.6 standard deviations
+        of the shallow score's error (probable cuts, about 68, 87, 95 or 99 % sure); 0
+        searches every node. Iterations that reach the end are exact whatever it is."""
         limit = limit or Limit()
         return self._run(board, limit, multipv=multipv, mode="midgame", budget=budget,
-                         among=among)
+                         among=among, selectivity=selectivity)
 
-    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+    def play(self, board: Board, limit: Limit | None = None, *,
+             selectivity: int = 0) -> PlayResult:
         """Choose a move for the side to move."""
-        analysis = self.analyse(board, limit)
+        analysis = self.analyse(board, limit, selectivity=selectivity)
         return PlayResult(analysis.move, analysis)
 
     def solve(self, board: Board, mode: str = "exact", limit: Limit | None = None, *,
@@ -233,18 +239,18 @@ class Engine:
         elif empties <= lv.wld_from:
             analysis = self.solve(board, "wld")
         else:
-            analysis = self.analyse(board, Limit(depth=lv.depth))
+            analysis = self.analyse(board, Limit(depth=lv.depth), selectivity=lv.selectivity)
         return PlayResult(analysis.move, analysis)
 
     def play_timed(self, board: Board, budget: Budget, *, depth: int = 64, exact_from: int = 64,
-                   wld_from: int = 64) -> PlayResult:
+                   wld_from: int = 64, selectivity: int = 0) -> PlayResult:
         """Choose a move on a clock: ``budget`` is this move's time from now (see
         :mod:`hasamigo.engine.timing`). ``depth``, ``exact_from`` and ``wld_from`` bound it
         as a level does (:meth:`play_level`): the budget can cut them short, never extend
-        them. A perfect solve (exact first, else win/loss/draw) is started only when its
-        estimate fits the target; otherwise iterative deepening goes as deep as fits. An
-        urgent budget (or one used up before the first iteration) gets the best one-ply
-        move at once."""
+        them (``selectivity`` as in :meth:`analyse`). A perfect solve (exact first, else
+        win/loss/draw) is started only when its estimate fits the target; otherwise
+        iterative deepening goes as deep as fits. An urgent budget (or one used up before
+        the first iteration) gets the best one-ply move at once."""
         empties = board.empties.bit_count()
         if budget.urgent:
             analysis = self.analyse(board, Limit(depth=1))
@@ -253,7 +259,8 @@ class Engine:
         elif empties <= wld_from and fits(self.solve_estimate(empties, "wld"), budget):
             analysis = self.solve(board, "wld", budget=budget)
         else:
-            analysis = self.analyse(board, Limit(depth=max(1, min(depth, 64))), budget=budget)
+            analysis = self.analyse(board, Limit(depth=max(1, min(depth, 64))), budget=budget,
+                                    selectivity=selectivity)
         if analysis.depth == 0:  # stopped before the first iteration finished
             analysis = self.analyse(board, Limit(depth=1))
         return PlayResult(analysis.move, analysis)
@@ -392,7 +399,11 @@ class Engine:
         return best, pairs + [(s, m) for s, m in scores if m != best_sq]
 
     def _run(self, board: Board, limit: Limit, *, multipv: int, mode: str,
-             budget: Budget | None = None, among: Iterable[Move] | None = None) -> Analysis:
+             budget: Budget | None = None, among: Iterable[Move] | None = None,
+             selectivity: int = 0) -> Analysis:
+        if not (_whole(selectivity) and 0 <= selectivity <= SELECTIVITIES):
+            raise InvalidOptionError(f"selectivity must be a whole number from 0 to "
+                                     f"{SELECTIVITIES}, not {shown(selectivity)}")
         p, o, mask = _pair(board)
         only: set[int] | None = None
         if among is not None:
@@ -415,7 +426,8 @@ class Engine:
                     timer = threading.Timer(seconds, self.stop)
                     timer.daemon = True
                     timer.start()
-            analysis = self._iterate(p, o, mask, board, limit, multipv, mode, budget, only)
+            analysis = self._iterate(p, o, mask, board, limit, multipv, mode, budget, only,
+                                     int(selectivity))
         finally:
             if timer is not None:
                 timer.cancel()
@@ -438,7 +450,7 @@ class Engine:
 
     def _iterate(self, p: int, o: int, mask: int, board: Board, limit: Limit,
                  multipv: int, mode: str, budget: Budget | None = None,
-                 only: set[int] | None = None) -> Analysis:
+                 only: set[int] | None = None, selectivity: int = 0) -> Analysis:
         t0 = time.perf_counter()
         empties = (mask & ~(p | o)).bit_count()
         moves = list(bits(int(_legal(p, o, mask))))
@@ -457,7 +469,8 @@ class Engine:
         final = min(max_depth, empties)
         exact_goal = max_depth >= empties
         depths = list(range(1, final + 1))
-        levels = [0] * len(depths)
+        # probable cuts in the midgame iterations only: one that reaches the end is exact
+        levels = [selectivity if d < empties else 0 for d in depths]
         if exact_goal and mode != "midgame" and final > PRESEARCH_EMPTIES:
             # sort the root and fill the table's moves with a short search, then solve
             depths = [*range(1, min(PRESEARCH_DEPTH, final - 10) + 1), final]
@@ -488,7 +501,7 @@ class Engine:
             try:
                 if exact and mode == "wld":
                     score, scores = self._root(p, o, mask, depth, -1, 1, order, every)
-                elif selective:
+                elif selective and depth >= empties:
                     guess = prev_score + (prev_score & 1)
                     score, scores = self._aspiration(p, o, mask, depth, guess, order, width=1)
                 elif exact and not every and done is not None and EXACT_ASPIRATION:

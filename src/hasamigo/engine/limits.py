@@ -1,25 +1,30 @@
 """Search limits and the playing levels.
 
-Levels 1-10 map to a midgame depth and to the number of empties from which the engine
-plays perfectly: win/loss/draw first (``wld_from``), then the exact score (``exact_from``).
+Levels 1-10 map to a midgame depth, the confidence of its probable cuts (``selectivity``,
+see :meth:`~hasamigo.engine.Engine.analyse`: 0 searches every node, 3 cuts a node when
+a shallow search is 95 % sure) and the number of empties from which the engine plays
+perfectly: win/loss/draw first (``wld_from``), then the exact score (``exact_from``).
 
-====== ===== ========== ========
-level  depth exact_from wld_from
-====== ===== ========== ========
-1      1     2          2
-2      2     4          4
-3      3     6          6
-4      4     8          8
-5      6     10         12
-6      8     12         14
-7      10    14         16
-8      12    16         18
-9      14    18         20
-10     16    20         22
-====== ===== ========== ========
+====== ===== =========== ========== ========
+level  depth selectivity exact_from wld_from
+====== ===== =========== ========== ========
+1      1     0           2          2
+2      2     0           4          4
+3      3     0           6          6
+4      4     0           8          8
+5      8     3           10         12
+6      10    3           12         14
+7      12    3           14         16
+8      14    3           16         18
+9      16    3           18         20
+10     18    3           20         22
+====== ===== =========== ========== ========
 
-Level 10 solves exactly from 20 empties (about a second on FFO-style positions) and knows
-the win/loss/draw result from 22.
+From level 5 the probable cuts buy two plies more than a full-width search reached in the
+same time (the 10 midgame positions of ``benchmarks/search.py``: depth 14 with
+selectivity 3 in a quarter of the time of depth 12 full width). Level 10 solves exactly
+from 20 empties (about a second on FFO-style positions) and knows the win/loss/draw
+result from 22.
 """
 
 from __future__ import annotations
@@ -66,32 +71,36 @@ def _whole(value: object) -> bool:
 
 
 DEFAULT_DEPTH = 8
+#: Confidence levels of the midgame's probable cuts (:meth:`Engine.analyse`'s
+#: ``selectivity``; the kernel's ``PROBCUT_LEVELS``, which a test checks).
+SELECTIVITIES = 4
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A playing strength: midgame ``depth``, perfect play from ``exact_from`` empties,
-    win/loss/draw play from ``wld_from`` empties."""
+    """A playing strength: midgame ``depth`` with probable cuts at ``selectivity``,
+    perfect play from ``exact_from`` empties, win/loss/draw play from ``wld_from``."""
 
     number: int
     depth: int
     exact_from: int
     wld_from: int
+    selectivity: int = 0
 
 
 LEVELS: dict[int, Level] = {
-    n: Level(n, depth, exact, wld)
-    for n, depth, exact, wld in [
-        (1, 1, 2, 2),
-        (2, 2, 4, 4),
-        (3, 3, 6, 6),
-        (4, 4, 8, 8),
-        (5, 6, 10, 12),
-        (6, 8, 12, 14),
-        (7, 10, 14, 16),
-        (8, 12, 16, 18),
-        (9, 14, 18, 20),
-        (10, 16, 20, 22),
+    n: Level(n, depth, exact, wld, selectivity)
+    for n, depth, selectivity, exact, wld in [
+        (1, 1, 0, 2, 2),
+        (2, 2, 0, 4, 4),
+        (3, 3, 0, 6, 6),
+        (4, 4, 0, 8, 8),
+        (5, 8, 3, 10, 12),
+        (6, 10, 3, 12, 14),
+        (7, 12, 3, 14, 16),
+        (8, 14, 3, 16, 18),
+        (9, 16, 3, 18, 20),
+        (10, 18, 3, 20, 22),
     ]
 }
 MAX_LEVEL = max(LEVELS)

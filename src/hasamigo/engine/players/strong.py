@@ -78,7 +78,8 @@ class EnginePlayer(Player):
             timer = MoveTime(clock, board.turn, board.empties.bit_count(),
                              solve_from=lv.wld_from)
             result = self.engine.play_timed(board, timer.left(), depth=lv.depth,
-                                            exact_from=lv.exact_from, wld_from=lv.wld_from)
+                                            exact_from=lv.exact_from, wld_from=lv.wld_from,
+                                            selectivity=lv.selectivity)
         a = result.analysis
         how = "exact" if a.exact else f"depth {a.depth}"
         self.explain(f"engine level {self.level}: {how}, score {a.score:+d}")
