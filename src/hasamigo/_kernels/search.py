@@ -221,8 +221,10 @@ def _reply_score2(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags):  # type: ignore[no-untyped-def]
-    """Write the moves into ``mv`` best first; return how many."""
+def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, keys, flags):  # type: ignore[no-untyped-def]
+    """Write the moves into ``mv`` best first, and into ``fl`` the discs each flips where
+    ordering computed them (0 where it did not: the search computes them when it plays the
+    move); return how many."""
     n = 0
     order = (flags & USE_ORDER) != 0
     odd = odd_quadrants(mask & ~(p | o)) if exact else ZERO
@@ -230,6 +232,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags
     while m != ZERO:
         sq = lowest_square(m)
         m &= m - ONE
+        f = ZERO
         if order and sq == hmove:
             k = np.int64(-INF * 16)
         elif not order or (depth <= 1 and not exact):
@@ -260,9 +263,11 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, keys, flags
         while j > 0 and keys[j - 1] > k:
             keys[j] = keys[j - 1]
             mv[j] = mv[j - 1]
+            fl[j] = fl[j - 1]
             j -= 1
         keys[j] = k
         mv[j] = sq
+        fl[j] = f
         n += 1
     return n
 
@@ -303,6 +308,7 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
     fhm = np.empty(MAX_PLY, dtype=np.int64)  # the table's move
     fpcb = np.empty(MAX_PLY, dtype=np.int64)  # the probable-cut test's bound
     fmv = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    ffl = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)  # their flips (0: not yet known)
     fhash = np.empty(MAX_PLY, dtype=np.bool_)
     kbuf = np.empty(MAX_MOVES, dtype=np.int64)
     cnt = np.zeros(1, dtype=np.int64)
@@ -488,7 +494,7 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
                         entering = False
                         continue
                 fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, params,
-                                       fmv[ply], kbuf, flags)
+                                       fmv[ply], ffl[ply], kbuf, flags)
             fa0[ply] = a
             fbest[ply] = -INF
             fbm[ply] = -1
@@ -496,6 +502,7 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
         # next move of this frame, or its end
         if fbest[ply] < fb[ply] and fi[ply] < fn[ply]:
             sq = fmv[ply, fi[ply]]
+            f = ffl[ply, fi[ply]]
             fi[ply] += 1
             fcur[ply] = sq
             pp = fp[ply]
@@ -506,7 +513,8 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
                 fd[ply + 1] = fd[ply]
             else:
                 bit = ONE << U64(sq)
-                f = flips(pp, oo, sq)
+                if f == ZERO:
+                    f = flips(pp, oo, sq)
                 fp[ply + 1] = oo ^ f
                 fo[ply + 1] = pp ^ f ^ bit
                 fd[ply + 1] = fd[ply] - 1
