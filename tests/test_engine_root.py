@@ -86,15 +86,15 @@ def test_a_selective_pass_leaves_no_bounds_an_exact_search_trusts() -> None:
             board.white, board.black)
         mask = board.playable()
 
-        def run(keys, vals, alpha, beta, level, p=p, o=o, mask=mask):
+        def run(table, alpha, beta, level, p=p, o=o, mask=mask):
             ctl = np.zeros(CTL_SIZE, dtype=np.int64)
             ctl[PROBCUT] = level
             return int(search(np.uint64(p), np.uint64(o), np.uint64(mask), 64, alpha, beta,
-                              keys, vals, 1, params, np.zeros(1, dtype=np.int64), ctl,
+                              table, 1, params, np.zeros(1, dtype=np.int64), ctl,
                               ALL_FLAGS))
 
-        fresh = run(*hash_new(1 << 14), -64, 64, 0)
-        keys, vals = hash_new(1 << 14)
+        fresh = run(hash_new(1 << 14), -64, 64, 0)
+        table = hash_new(1 << 14)
         for window in ((fresh - 12, fresh - 10), (fresh + 10, fresh + 12), (-64, 64)):
-            run(keys, vals, *window, 1)  # the most selective level: many cut nodes
-        assert run(keys, vals, -64, 64, 0) == fresh
+            run(table, *window, 1)  # the most selective level: many cut nodes
+        assert run(table, -64, 64, 0) == fresh

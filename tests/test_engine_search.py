@@ -41,11 +41,11 @@ HAND = default_params()
 def kernel(p: int, o: int, depth: int, flags: int = ALL_FLAGS, alpha: int = -64, beta: int = 64,
            limit: int = 0, stop: np.ndarray | None = None,
            params: np.ndarray = PARAMS) -> tuple[int, np.ndarray]:
-    keys, vals = hash_new(1 << 14)
+    table = hash_new(1 << 14)
     ctl = np.zeros(CTL_SIZE, dtype=np.int64)
     ctl[LIMIT] = limit
     stop = np.zeros(1, dtype=np.int64) if stop is None else stop
-    v = search.search(np.uint64(p), np.uint64(o), np.uint64(ALL), depth, alpha, beta, keys, vals,
+    v = search.search(np.uint64(p), np.uint64(o), np.uint64(ALL), depth, alpha, beta, table,
                       1, params, stop, ctl, flags)
     return int(v), ctl
 
@@ -188,11 +188,11 @@ def test_kernels_work_when_loaded_from_the_cache_in_a_fresh_process() -> None:
 
 def selective_kernel(p: int, o: int, depth: int, alpha: int, beta: int, level: int,
                      flags: int = ALL_FLAGS) -> tuple[int, int]:
-    keys, vals = hash_new(1 << 14)
+    table = hash_new(1 << 14)
     ctl = np.zeros(CTL_SIZE, dtype=np.int64)
     ctl[search.PROBCUT] = level
-    v = search.search(np.uint64(p), np.uint64(o), np.uint64(ALL), depth, alpha, beta, keys,
-                      vals, 1, PARAMS, np.zeros(1, dtype=np.int64), ctl, flags)
+    v = search.search(np.uint64(p), np.uint64(o), np.uint64(ALL), depth, alpha, beta, table,
+                      1, PARAMS, np.zeros(1, dtype=np.int64), ctl, flags)
     return int(v), int(ctl[NODES])
 
 
@@ -265,3 +265,31 @@ def test_selectivity_keeps_exact_iterations_exact_and_is_checked() -> None:
     for bad in (-1, SELECTIVITIES + 1, 1.5, True, "2"):
         with pytest.raises(InvalidOptionError, match="selectivity"):
             engine.analyse(board, Limit(depth=3), selectivity=bad)  # type: ignore[arg-type]
+
+
+def test_table_rows_pack_and_a_torn_row_never_matches() -> None:
+    """An entry reads back as stored; a bucket is one 64-byte line; a row whose key words
+    come from one store and data word from another (two threads writing at once) is not
+    taken for either position."""
+    table = hash_new(1 << 8)
+    assert table.ctypes.data % 64 == 0 and table.shape == (1 << 8, 4)
+    rng = random.Random(4)
+    for _ in range(200):
+        p = rng.getrandbits(64)
+        o = rng.getrandbits(64) & ~p
+        lo, hi = sorted((rng.randint(-64, 64), rng.randint(-64, 64)))
+        depth, move, level = rng.randint(0, 60), rng.randint(-1, 64), rng.randint(0, 7)
+        hashtable.hash_clear(table)
+        hashtable.hash_store(table, np.uint64(p), np.uint64(o), depth, level, 9,
+                             lo - 1 if lo > -64 else -65, hi + 1 if hi < 64 else 65, lo, move)
+        e = hashtable.hash_probe(table, np.uint64(p), np.uint64(o))
+        assert (hashtable.entry_lower(e), hashtable.entry_depth(e), hashtable.entry_move(e),
+                hashtable.entry_level(e), hashtable.entry_date(e)) == (lo, depth, move, level, 9)
+        assert hashtable.hash_move(table, np.uint64(p), np.uint64(o))[0] == move
+        # tear the row: another entry's data word under this position's keys
+        row = int(hashtable.hash_index(np.uint64(p), np.uint64(o), table.shape[0]))
+        if table[row, hashtable.DATA] == 0:
+            row += 1
+        other = hashtable.pack(lo, lo, depth + 1, move, 9, level)
+        table[row, hashtable.DATA] = other
+        assert hashtable.hash_probe(table, np.uint64(p), np.uint64(o)) == 0

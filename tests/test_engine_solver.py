@@ -32,10 +32,10 @@ STOP = np.zeros(1, dtype=np.int64)
 
 
 def kernel_solve(p: int, o: int, alpha: int = -64, beta: int = 64, flags: int = ALL_FLAGS,
-                 mask: int = ALL, table: tuple[np.ndarray, np.ndarray] | None = None) -> int:
-    keys, vals = table if table is not None else hash_new(1 << 12)
+                 mask: int = ALL, table: np.ndarray | None = None) -> int:
+    rows = table if table is not None else hash_new(1 << 12)
     ctl = np.zeros(CTL_SIZE, dtype=np.int64)
-    v = search(np.uint64(p), np.uint64(o), np.uint64(mask), 64, alpha, beta, keys, vals, 1,
+    v = search(np.uint64(p), np.uint64(o), np.uint64(mask), 64, alpha, beta, rows, 1,
                PARAMS, STOP, ctl, flags)
     assert ctl[NODES] > 0
     return int(v)

@@ -1,14 +1,19 @@
-"""Transposition table in numpy arrays, shared by the midgame search and the endgame solver.
+"""Transposition table in one numpy array, shared by the midgame search and the endgame solver.
 
-Two arrays of ``size`` rows (a power of two), probed as buckets of two rows:
+One ``uint64`` array of ``size`` rows (a power of two) of four words, probed as buckets of
+two rows: a bucket is 64 bytes, one cache line (the array is allocated 64-byte aligned), so
+a probe costs one memory access. A row holds
 
-* ``keys[i] = (player, opponent)``: the full position, so a hit is never a collision;
-* ``vals[i] = (lower, upper, depth, move, date, level)`` as int16: bounds on the score from
-  the side to move, the depth searched (``depth >= empties`` means exact play to the end),
-  the best or refuting move (64 = pass, -1 = none), the search generation and the
-  *confidence level* of the bounds: ``FULL_LEVEL`` for a search without selective cuts,
-  lower for one with probable cuts (:mod:`hasamigo._kernels.search`), whose bounds only a
-  search at that level or a less confident one may use (any search may use its move).
+* ``data``: the entry packed in one word: bounds on the score from the side to move
+  (``lower`` and ``upper``, each + 64 in a byte), the depth searched + 1 (0: an empty row;
+  ``depth >= empties`` means exact play to the end), the best or refuting move + 1 (64 is
+  a pass, -1 none), the search generation (16 bits) and the *confidence level* of the
+  bounds: ``FULL_LEVEL`` for a search without selective cuts, lower for one with probable
+  cuts (:mod:`hasamigo._kernels.search`), whose bounds only a search at that level or a
+  less confident one may use (any search may use its move);
+* the full position, ``player ^ data`` and ``opponent ^ data``: a hit is never a
+  collision, and a row torn by two threads writing it at once (key from one, data from the
+  other) does not match its key, so threads may share a table without locks.
 
 A store into a bucket replaces the same position, else the row of an older search, else
 the shallower row (``hash_store``). Scores are disc differences in [-64, 64].
@@ -19,38 +24,79 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hasamigo._kernels.bits import U64
+from hasamigo._kernels.bits import U64, ZERO
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 
-LOWER = 0
-UPPER = 1
-DEPTH = 2
-MOVE = 3
-DATE = 4
-LEVEL = 5
 FULL_LEVEL = 7  # no selective cuts
 NO_MOVE = -1
+ROW_WORDS = 4  # words per row: key words, data, one spare (a bucket of two rows is 64 bytes)
+KEY_P = 0
+KEY_O = 1
+DATA = 2
 
 _K1 = U64(0x9E3779B97F4A7C15)
 _K2 = U64(0xC2B2AE3D27D4EB4F)
 _S31 = U64(31)
+_BYTE = U64(0xFF)
+_S8 = U64(8)
+_S16 = U64(16)
+_S24 = U64(24)
+_S32 = U64(32)
+_S48 = U64(48)
+_DATE_MASK = U64(0xFFFF)
 
 
-def hash_new(size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Empty table arrays with ``size`` rows (rounded down to a power of two, at least 2)."""
+def hash_new(size: int) -> np.ndarray:
+    """An empty table of ``size`` rows (rounded down to a power of two, at least 2),
+    64-byte aligned."""
     rows = 1 << max(1, int(size).bit_length() - 1)
-    keys = np.zeros((rows, 2), dtype=np.uint64)
-    vals = np.zeros((rows, 6), dtype=np.int16)
-    vals[:, MOVE] = NO_MOVE
-    vals[:, DEPTH] = -1
-    return keys, vals
+    raw = np.zeros(rows * ROW_WORDS + 8, dtype=np.uint64)
+    skip = (-raw.ctypes.data % 64) // 8
+    table: np.ndarray = raw[skip:skip + rows * ROW_WORDS].reshape(rows, ROW_WORDS)
+    return table
 
 
-def hash_clear(keys: np.ndarray, vals: np.ndarray) -> None:
-    keys[:] = 0
-    vals[:] = 0
-    vals[:, MOVE] = NO_MOVE
-    vals[:, DEPTH] = -1
+def hash_clear(table: np.ndarray) -> None:
+    table[:] = 0
+
+
+@njit(**NJIT_INLINE)
+def pack(lower, upper, depth, move, date, level):  # type: ignore[no-untyped-def]
+    """One entry's data word."""
+    return (U64(lower + 64) | (U64(upper + 64) << _S8) | (U64(depth + 1) << _S16)
+            | (U64(move + 1) << _S24) | ((U64(date) & _DATE_MASK) << _S32)
+            | (U64(level) << _S48))
+
+
+@njit(**NJIT_INLINE)
+def entry_lower(e):  # type: ignore[no-untyped-def]
+    return np.int64(e & _BYTE) - 64
+
+
+@njit(**NJIT_INLINE)
+def entry_upper(e):  # type: ignore[no-untyped-def]
+    return np.int64((e >> _S8) & _BYTE) - 64
+
+
+@njit(**NJIT_INLINE)
+def entry_depth(e):  # type: ignore[no-untyped-def]
+    """The depth searched (-1 for no entry)."""
+    return np.int64((e >> _S16) & _BYTE) - 1
+
+
+@njit(**NJIT_INLINE)
+def entry_move(e):  # type: ignore[no-untyped-def]
+    return np.int64((e >> _S24) & _BYTE) - 1
+
+
+@njit(**NJIT_INLINE)
+def entry_date(e):  # type: ignore[no-untyped-def]
+    return np.int64((e >> _S32) & _DATE_MASK)
+
+
+@njit(**NJIT_INLINE)
+def entry_level(e):  # type: ignore[no-untyped-def]
+    return np.int64((e >> _S48) & _BYTE)
 
 
 @njit(**NJIT_INLINE)
@@ -62,72 +108,89 @@ def hash_index(p, o, rows):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def hash_probe(keys, vals, p, o):  # type: ignore[no-untyped-def]
-    """Row holding ``(p, o)``, or -1."""
-    i = hash_index(p, o, keys.shape[0])
-    if keys[i, 0] == p and keys[i, 1] == o and vals[i, DEPTH] >= 0:
-        return i
-    i += 1
-    if keys[i, 0] == p and keys[i, 1] == o and vals[i, DEPTH] >= 0:
-        return i
-    return np.int64(-1)
+def _holds(table, i, p, o):  # type: ignore[no-untyped-def]
+    e = table[i, DATA]
+    return e != ZERO and table[i, KEY_P] ^ e == p and table[i, KEY_O] ^ e == o
 
 
 @njit(**NJIT_INLINE)
-def hash_store(keys, vals, p, o, depth, level, date, alpha, beta, score, move):  # type: ignore[no-untyped-def]
+def hash_probe(table, p, o):  # type: ignore[no-untyped-def]
+    """The data word of ``(p, o)`` (decode it with the ``entry_*`` helpers), or 0."""
+    i = hash_index(p, o, table.shape[0])
+    e = table[i, DATA]
+    if e != ZERO and table[i, KEY_P] ^ e == p and table[i, KEY_O] ^ e == o:
+        return e
+    e = table[i + 1, DATA]
+    if e != ZERO and table[i + 1, KEY_P] ^ e == p and table[i + 1, KEY_O] ^ e == o:
+        return e
+    return ZERO
+
+
+@njit(**NJIT_INLINE)
+def _write(table, i, p, o, e):  # type: ignore[no-untyped-def]
+    table[i, DATA] = e
+    table[i, KEY_P] = p ^ e
+    table[i, KEY_O] = o ^ e
+
+
+@njit(**NJIT_INLINE)
+def hash_store(table, p, o, depth, level, date, alpha, beta, score, move):  # type: ignore[no-untyped-def]
     """Record the result ``score`` of a search of ``(p, o)`` with window (alpha, beta) to
     ``depth`` at confidence ``level``."""
-    i0 = hash_index(p, o, keys.shape[0])
+    i0 = hash_index(p, o, table.shape[0])
     i = np.int64(-1)
-    for j in range(i0, i0 + 2):
-        if keys[j, 0] == p and keys[j, 1] == o and vals[j, DEPTH] >= 0:
-            i = j
-            break
-    if i >= 0 and vals[i, DEPTH] == depth and vals[i, LEVEL] == level:
-        # same search depth: tighten the stored bounds
-        if score < beta and score < vals[i, UPPER]:
-            vals[i, UPPER] = score
-        if score > alpha and score > vals[i, LOWER]:
-            vals[i, LOWER] = score
-        if vals[i, LOWER] > vals[i, UPPER]:  # inconsistent (search instability): trust the new
-            vals[i, LOWER] = score if score > alpha else -64
-            vals[i, UPPER] = score if score < beta else 64
-        if move >= 0 and (score > alpha or vals[i, MOVE] < 0):
-            vals[i, MOVE] = move
-        vals[i, DATE] = date
-        return
-    if i >= 0 and (vals[i, DEPTH] > depth
-                   or (vals[i, DEPTH] == depth and vals[i, LEVEL] > level)):
-        if move >= 0 and vals[i, MOVE] < 0:
-            vals[i, MOVE] = move
-        return
-    if i < 0:
+    if _holds(table, i0, p, o):
+        i = i0
+    elif _holds(table, i0 + 1, p, o):
+        i = i0 + 1
+    if i >= 0:
+        e = table[i, DATA]
+        d0 = entry_depth(e)
+        l0 = entry_level(e)
+        if d0 == depth and l0 == level:
+            # same search depth: tighten the stored bounds
+            lo = entry_lower(e)
+            hi = entry_upper(e)
+            mv = entry_move(e)
+            if score < beta and score < hi:
+                hi = score
+            if score > alpha and score > lo:
+                lo = score
+            if lo > hi:  # inconsistent (search instability): trust the new
+                lo = score if score > alpha else np.int64(-64)
+                hi = score if score < beta else np.int64(64)
+            if move >= 0 and (score > alpha or mv < 0):
+                mv = move
+            _write(table, i, p, o, pack(lo, hi, depth, mv, date, level))
+            return
+        if d0 > depth or (d0 == depth and l0 > level):
+            if move >= 0 and entry_move(e) < 0:
+                _write(table, i, p, o, pack(entry_lower(e), entry_upper(e), d0, move,
+                                            entry_date(e), l0))
+            return
+    else:
         # choose a victim: an older search first, then the shallower row
-        a = i0
-        b = i0 + 1
-        old_a = vals[a, DATE] != date
-        old_b = vals[b, DATE] != date
-        i = a if vals[a, DEPTH] <= vals[b, DEPTH] else b
+        ea = table[i0, DATA]
+        eb = table[i0 + 1, DATA]
+        old_a = entry_date(ea) != date
+        old_b = entry_date(eb) != date
+        i = i0 if entry_depth(ea) <= entry_depth(eb) else i0 + 1
         if old_a != old_b:
-            i = a if old_a else b
-    keys[i, 0] = p
-    keys[i, 1] = o
-    vals[i, LOWER] = score if score > alpha else -64
-    vals[i, UPPER] = score if score < beta else 64
-    vals[i, DEPTH] = depth
-    vals[i, MOVE] = move
-    vals[i, DATE] = date
-    vals[i, LEVEL] = level
+            i = i0 if old_a else i0 + 1
+    lo = score if score > alpha else np.int64(-64)
+    hi = score if score < beta else np.int64(64)
+    _write(table, i, p, o, pack(lo, hi, depth, move, date, level))
 
 
 @njit(**NJIT)
-def hash_move(keys, vals, p, o):  # type: ignore[no-untyped-def]
-    """Python entry point: the stored move for ``(p, o)`` (-1 if none) and the bounds."""
-    i = hash_probe(keys, vals, U64(p), U64(o))
-    if i < 0:
+def hash_move(table, p, o):  # type: ignore[no-untyped-def]
+    """Python entry point: the stored move for ``(p, o)`` (-1 if none), the bounds and the
+    depth (-1 if none)."""
+    e = hash_probe(table, U64(p), U64(o))
+    if e == ZERO:
         return np.int64(-1), np.int64(-64), np.int64(64), np.int64(-1)
-    return (np.int64(vals[i, MOVE]), np.int64(vals[i, LOWER]), np.int64(vals[i, UPPER]),
-            np.int64(vals[i, DEPTH]))
+    return entry_move(e), entry_lower(e), entry_upper(e), entry_depth(e)
 
 
-__all__ = ["FULL_LEVEL", "hash_clear", "hash_move", "hash_new", "hash_probe", "hash_store"]
+__all__ = ["FULL_LEVEL", "entry_depth", "entry_level", "entry_lower", "entry_move", "entry_upper",
+           "hash_clear", "hash_move", "hash_new", "hash_probe", "hash_store"]

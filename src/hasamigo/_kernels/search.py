@@ -48,12 +48,12 @@ from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import SHALLOW_MAX, final_score, odd_quadrants, solve_small
 from hasamigo._kernels.evaluate import evaluate, evaluate_call
 from hasamigo._kernels.hashtable import (
-    DEPTH,
     FULL_LEVEL,
-    LEVEL,
-    LOWER,
-    MOVE,
-    UPPER,
+    entry_depth,
+    entry_level,
+    entry_lower,
+    entry_move,
+    entry_upper,
     hash_probe,
     hash_store,
 )
@@ -273,7 +273,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, keys, f
 
 
 @njit(**NJIT_INLINE)
-def _etc(p, o, moves, depth, level, beta, hkeys, hvals):  # type: ignore[no-untyped-def]
+def _etc(p, o, moves, depth, level, beta, table):  # type: ignore[no-untyped-def]
     """Enhanced transposition cutoff: a score >= ``beta`` if the table already holds, for
     some child searched at least ``depth - 1`` plies, an upper bound that refutes it."""
     m = moves
@@ -281,15 +281,15 @@ def _etc(p, o, moves, depth, level, beta, hkeys, hvals):  # type: ignore[no-unty
         sq = lowest_square(m)
         m &= m - ONE
         f = flips(p, o, sq)
-        i = hash_probe(hkeys, hvals, o ^ f, p ^ f ^ (ONE << U64(sq)))
-        if (i >= 0 and hvals[i, DEPTH] >= depth - 1 and hvals[i, LEVEL] >= level
-                and -np.int64(hvals[i, UPPER]) >= beta):
-            return -np.int64(hvals[i, UPPER])
+        e = hash_probe(table, o ^ f, p ^ f ^ (ONE << U64(sq)))
+        if (e != ZERO and entry_depth(e) >= depth - 1 and entry_level(e) >= level
+                and -entry_upper(e) >= beta):
+            return -entry_upper(e)
     return np.int64(-INF)
 
 
 @njit(**NJIT)
-def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl, flags):  # type: ignore[no-untyped-def]
+def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags):  # type: ignore[no-untyped-def]
     """Score of ``(p, o)`` for the side to move searched ``depth`` plies, fail-soft in
     ``(alpha, beta)``; ``depth >= empties`` is an exact solve. Adds nodes to ``ctl[NODES]``."""
     fp = np.empty(MAX_PLY, dtype=np.uint64)
@@ -365,12 +365,12 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
             hashed = use_hash and (d >= ne or d >= HASH_MIN_DEPTH)
             fhash[ply] = hashed
             if not leaf and hashed:
-                i = hash_probe(hkeys, hvals, pp, oo)
-                if i >= 0:
-                    hmove = np.int64(hvals[i, MOVE])
-                    if hvals[i, DEPTH] >= d and hvals[i, LEVEL] >= level:
-                        lo = np.int64(hvals[i, LOWER])
-                        hi = np.int64(hvals[i, UPPER])
+                e = hash_probe(table, pp, oo)
+                if e != ZERO:
+                    hmove = entry_move(e)
+                    if entry_depth(e) >= d and entry_level(e) >= level:
+                        lo = entry_lower(e)
+                        hi = entry_upper(e)
                         if lo >= b:
                             v = lo
                             leaf = True
@@ -485,7 +485,7 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
                 fn[ply] = 1
             else:
                 if use_etc and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH):
-                    v = _etc(pp, oo, moves, d, level, b, hkeys, hvals)
+                    v = _etc(pp, oo, moves, d, level, b, table)
                     if v >= b:
                         if ply == 0:
                             ctl[NODES] += nodes + cnt[0]
@@ -532,7 +532,7 @@ def search(p, o, mask, depth, alpha, beta, hkeys, hvals, date, params, stop, ctl
         v = fbest[ply]
         if fhash[ply]:
             bm = fbm[ply]
-            hash_store(hkeys, hvals, fp[ply], fo[ply], fd[ply], level, date, fa0[ply], fb[ply],
+            hash_store(table, fp[ply], fo[ply], fd[ply], level, date, fa0[ply], fb[ply],
                        v, bm)
         if ply == 0:
             ctl[NODES] += nodes + cnt[0]

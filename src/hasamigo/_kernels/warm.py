@@ -53,16 +53,16 @@ def _perft() -> None:
 
 def _engine() -> None:
     """What :class:`~hasamigo.engine.Engine` calls (:mod:`hasamigo.engine.core`)."""
-    keys, vals = hashtable.hash_new(16)
+    table = hashtable.hash_new(16)
     params = default_params()  # int16, like the trained parameters
     stop = np.zeros(1, dtype=np.int64)
     ctl = np.zeros(search.CTL_SIZE, dtype=np.int64)
     moves.legal_moves_mask(_BLACK, _WHITE, _FULL)
     search.child_position(_BLACK, _WHITE, 37)
-    search.search(_BLACK, _WHITE, _FULL, 1, -64, 64, keys, vals, 1, params, stop, ctl,
+    search.search(_BLACK, _WHITE, _FULL, 1, -64, 64, table, 1, params, stop, ctl,
                   search.ALL_FLAGS)
     search.evaluate_entry(_BLACK, _WHITE, _FULL, params)
-    hashtable.hash_move(keys, vals, _BLACK, _WHITE)
+    hashtable.hash_move(table, _BLACK, _WHITE)
     endgame.solve_small_entry(_NEAR_END_P, _NEAR_END_O, _FULL, -64, 64)
 
 

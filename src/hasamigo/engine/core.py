@@ -130,9 +130,9 @@ class Engine:
     the first move with the full window on this thread, then the others shared out to
     ``threads`` threads with null windows around the best score so far (each raising it
     for the next), a move that fails high searched again with the window from there.
-    Each thread has its own table of ``table_size`` rows (the table's rows are not written
-    atomically, so threads must not share one); the principal variation reads them all.
-    Scores are the same as with one thread; the nodes (and so the time) differ.
+    The threads share the one table: a row torn by two threads writing it at once does not
+    match its position (:mod:`hasamigo._kernels.hashtable`), so each finds what the others
+    learnt. Scores are the same as with one thread; the nodes (and so the time) differ.
 
     >>> from hasamigo import Board
     >>> engine = Engine(table_size=1 << 12)
@@ -148,10 +148,7 @@ class Engine:
             raise InvalidOptionError(f"threads must be a whole number from 1 to {MAX_THREADS}, "
                                      f"not {shown(threads)}")
         self.threads = threads
-        self._keys, self._vals = hash_new(table_size)
-        # the helper threads' own tables (see the class docstring)
-        self._tables = [(self._keys, self._vals)] + [hash_new(table_size)
-                                                     for _ in range(threads - 1)]
+        self._table = hash_new(table_size)  # shared by the threads (see the class docstring)
         self._count_lock = threading.Lock()
         self._params = (evaluation_params(evaluation) if params is None
                         else np.asarray(params, dtype=np.int16))
@@ -183,8 +180,7 @@ class Engine:
 
     def clear(self) -> None:
         """Forget the transposition table."""
-        for keys, vals in self._tables:
-            hash_clear(keys, vals)
+        hash_clear(self._table)
 
     # ---- public API ----------------------------------------------------------------
     def analyse(self, board: Board, limit: Limit | None = None, *, multipv: int = 1,
@@ -282,9 +278,7 @@ class Engine:
         return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), self._params))
 
     # ---- the root -------------------------------------------------------------------
-    def _kernel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
-                table: int = 0) -> int:
-        keys, vals = self._tables[table]
+    def _kernel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int) -> int:
         ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         if self._budget:
             left = self._budget - self._nodes
@@ -293,7 +287,7 @@ class Engine:
             ctl[LIMIT] = left
         ctl[PROBCUT] = self._probcut
         v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
-                   keys, vals, self._date, self._params, self._stop, ctl, ALL_FLAGS)
+                   self._table, self._date, self._params, self._stop, ctl, ALL_FLAGS)
         with self._count_lock:
             self._nodes += int(ctl[NODES])
         if ctl[ABORTED]:
@@ -350,7 +344,7 @@ class Engine:
         waiting = iter(order if every else order[1:])
         errors: list[BaseException] = []
 
-        def work(table: int) -> None:
+        def work() -> None:
             while True:
                 with lock:
                     if state["cut"] or errors:
@@ -362,14 +356,14 @@ class Engine:
                 cp, co = child_position(np.uint64(p), np.uint64(o), sq)
                 try:
                     if every:
-                        v = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha, table)
+                        v = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha)
                     else:
-                        v = -self._kernel(int(cp), int(co), mask, d, -a - 1, -a, table)
+                        v = -self._kernel(int(cp), int(co), mask, d, -a - 1, -a)
                     if not every and a < v < beta:  # better than the best when it started
                         with lock:
                             low = max(v, state["a"])
                         if low < beta:
-                            v = -self._kernel(int(cp), int(co), mask, d, -beta, -low, table)
+                            v = -self._kernel(int(cp), int(co), mask, d, -beta, -low)
                 except BaseException as exc:  # handed to the root's thread
                     with lock:
                         errors.append(exc)
@@ -383,11 +377,10 @@ class Engine:
                     if v >= beta and not every:
                         state["cut"] = True
 
-        helpers = [threading.Thread(target=work, args=(t,), daemon=True)
-                   for t in range(1, self.threads)]
+        helpers = [threading.Thread(target=work, daemon=True) for _ in range(1, self.threads)]
         for h in helpers:
             h.start()
-        work(0)
+        work()
         for h in helpers:
             h.join()
         if errors:
@@ -581,12 +574,8 @@ class Engine:
         return tuple(line)
 
     def _table_move(self, p: int, o: int) -> int:
-        """The best move the tables hold for ``(p, o)``: this thread's, else a helper's."""
-        for keys, vals in self._tables:
-            sq = int(hash_move(keys, vals, np.uint64(p), np.uint64(o))[0])
-            if sq >= 0:
-                return sq
-        return -1
+        """The best move the table holds for ``(p, o)`` (-1: none)."""
+        return int(hash_move(self._table, np.uint64(p), np.uint64(o))[0])
 
     def _small_best(self, p: int, o: int, mask: int, legal: int) -> int:
         """Best move by exact solving when at most 7 squares are empty, else -1."""
