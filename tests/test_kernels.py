@@ -418,3 +418,48 @@ def test_kernels_from_the_disk_cache(tmp_path) -> None:  # type: ignore[no-untyp
     assert [int(x) for x in second[0].split()] == expected
     hits, _misses = (int(x) for x in second[1].split())
     assert hits >= 1, "the second process did not load perft from the cache"
+
+
+LOCAL_TYPES_SCRIPT = textwrap.dedent(
+    """
+    import json
+    from numba.core.registry import CPUDispatcher
+
+    from hasamigo import Board
+    from hasamigo._kernels import (bits, endgame, evaluate, hashtable, moves, patterns, search,
+                                   stability, warm, weighted)
+    from hasamigo.engine import Engine, Limit
+
+    warm.warm(*warm.GROUPS)  # a fresh cache: everything compiles in this process
+    engine = Engine(table_size=1 << 10)
+    board = Board()
+    engine.analyse(board, Limit(depth=5), selectivity=1)
+    floats, seen = [], 0
+    for module in (bits, endgame, evaluate, hashtable, moves, patterns, search, stability,
+                   weighted):
+        for name in dir(module):
+            obj = getattr(module, name)
+            if not isinstance(obj, CPUDispatcher):
+                continue
+            for cres in obj.overloads.values():
+                annotation = cres.type_annotation
+                if annotation is None:
+                    continue
+                seen += 1
+                for var, typ in annotation.typemap.items():
+                    if "float" in str(typ):
+                        floats.append(f"{module.__name__}.{name}: {var} is {typ}")
+    print(json.dumps({"floats": floats, "seen": seen}))
+    """
+)
+
+
+@pytest.mark.slow
+def test_no_kernel_local_variable_is_a_float(tmp_path: Path) -> None:
+    """Every variable of every compiled bitboard kernel (inlined helpers included) is an
+    integer, a bool or an array of them: uint64 mixed with a signed int silently becomes
+    float64 in numba, which the signatures alone do not show. Compiled afresh (an empty
+    cache) so that numba keeps each kernel's types."""
+    out = json.loads(run_python(LOCAL_TYPES_SCRIPT, env={"NUMBA_CACHE_DIR": str(tmp_path)}))
+    assert out["seen"] >= 10
+    assert out["floats"] == []
