@@ -34,12 +34,11 @@ from hasamigo._kernels.bits import (
 )
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.moves import flips
-from hasamigo._kernels.stability import stable_discs
 
 NO_MOVE = -1000  # below every score: "this side had no move"
 SHALLOW_MAX = 7  # the largest empties count solved here (the search hands over below it)
-# stability cutoff in the solvers for this many empties or more (5, 6, 7 only)
-STABILITY_MIN_EMPTIES = 8
+# (no stability cutoff here: below 8 empties it cost more than it cut; the search applies
+# it from its own STABILITY_MIN_EMPTIES)
 
 QUADRANTS = np.array(
     [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000],
@@ -120,17 +119,6 @@ def solve1(p, o, x):  # type: ignore[no-untyped-def]
     if d < 0:
         return d - 1
     return np.int64(0)
-
-
-@njit(**NJIT_INLINE)
-def _stability_cap(p, o, alpha, empty):  # type: ignore[no-untyped-def]
-    """An upper bound on the score from the opponent's stable discs when it may reach
-    ``alpha`` (else 64): the playable squares are ``p | o | empty``."""
-    full = p | o | empty
-    n = popcount(full)
-    if n - 2 * popcount(o) > alpha:
-        return np.int64(64)
-    return n - 2 * popcount(stable_discs(o, p, full))
 
 
 @njit(**NJIT_INLINE)
@@ -326,10 +314,6 @@ def _try5(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
 @njit(**NJIT)
 def solve5(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
     cnt[0] += 1
-    if STABILITY_MIN_EMPTIES <= 5:  # compile-time switch
-        ub = _stability_cap(p, o, alpha, empty)
-        if ub <= alpha:
-            return ub
     v = _try5(p, o, alpha, beta, empty, cnt)
     if v != NO_MOVE:
         return v
@@ -367,10 +351,6 @@ def _try6(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
 @njit(**NJIT)
 def solve6(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
     cnt[0] += 1
-    if STABILITY_MIN_EMPTIES <= 6:  # compile-time switch
-        ub = _stability_cap(p, o, alpha, empty)
-        if ub <= alpha:
-            return ub
     v = _try6(p, o, alpha, beta, empty, cnt)
     if v != NO_MOVE:
         return v
@@ -408,10 +388,6 @@ def _try7(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
 @njit(**NJIT)
 def solve7(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
     cnt[0] += 1
-    if STABILITY_MIN_EMPTIES <= 7:  # compile-time switch
-        ub = _stability_cap(p, o, alpha, empty)
-        if ub <= alpha:
-            return ub
     v = _try7(p, o, alpha, beta, empty, cnt)
     if v != NO_MOVE:
         return v
