@@ -12,7 +12,15 @@ Scores are disc differences from the side to move.
 from __future__ import annotations
 
 from hasamigo.engine.core import Analysis, Engine, MoveScore, PlayResult
-from hasamigo.engine.limits import DEFAULT_DEPTH, LEVELS, MAX_LEVEL, Level, Limit, level
+from hasamigo.engine.limits import (
+    DEFAULT_DEPTH,
+    LEVELS,
+    MAX_LEVEL,
+    SELECTIVITIES,
+    Level,
+    Limit,
+    level,
+)
 from hasamigo.engine.obf import ObfRecord, read_obf, solve_obf_file
 from hasamigo.engine.timing import Budget, MoveTime, move_budget
 
@@ -20,6 +28,7 @@ __all__ = [
     "DEFAULT_DEPTH",
     "LEVELS",
     "MAX_LEVEL",
+    "SELECTIVITIES",
     "Analysis",
     "Budget",
     "Engine",
