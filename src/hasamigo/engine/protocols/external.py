@@ -254,14 +254,16 @@ class ExternalPlayer(Player):
 
     ``command``: the program and its arguments (a string split as a shell would, or a
     list); ``transport``: how to reach it (default: that process); ``timeout``: seconds
-    per move without a clock; ``depth``: a search depth to ask for, if the protocol can.
+    per move without a clock, ``start_timeout`` more for a process just started;
+    ``depth``: a search depth to ask for, if the protocol can.
     """
 
     protocol: ClassVar[str] = ""
 
     def __init__(self, command: str | Sequence[str], *, seed: int | None = None,
                  name: str | None = None, timeout: float = MOVE_TIMEOUT,
-                 depth: int | None = None, env: Mapping[str, str] | None = None,
+                 start_timeout: float = START_TIMEOUT, depth: int | None = None,
+                 env: Mapping[str, str] | None = None,
                  transport: Callable[[], Transport] | None = None) -> None:
         super().__init__(seed=seed)
         argv = split_command(command) if isinstance(command, str) else list(command)
@@ -276,12 +278,13 @@ class ExternalPlayer(Player):
             transport = lambda: ProcessTransport(argv, env=env)  # noqa: E731
         self._make_transport = transport
         self.timeout = timeout
+        self.start_timeout = start_timeout
         self.depth = depth
         self.restarts = 0
         #: what went wrong with the engine so far (each also logged)
         self.faults: list[str] = []
         self._transport: Transport | None = None
-        self._finalizer: weakref.finalize | None = None
+        self._finalizer: weakref.finalize[[Transport, str | None], ExternalPlayer] | None = None
         self._cancelled = threading.Event()
         self._setup()
 
@@ -295,7 +298,7 @@ class ExternalPlayer(Player):
             try:
                 transport = self._open()
                 token = self._ask(transport, board, clock,
-                                  time.monotonic() + wait + (START_TIMEOUT if fresh else 0.0))
+                                  time.monotonic() + wait + (self.start_timeout if fresh else 0.0))
             except EngineGone as exc:
                 fault = f"{self.name} {exc}" + self._said()
                 self._drop()

@@ -190,7 +190,7 @@ class GTPSession(Session):
         return "\n" + self.board.diagram(show_moves=False)
 
     def _time_settings(self, args: list[str]) -> str:
-        main, byo, stones = _numbers(args, 3)
+        main, byo, _stones = _numbers(args, 3)
         self._main_time = main
         self._time_left = {} if main <= 0 and byo <= 0 else {
             BLACK: (main, 0), WHITE: (main, 0)}
