@@ -34,7 +34,8 @@ class NewGame(Request):
     ``opponent="external"``: the external engine ``engine`` names (a key of the server's
     settings file). ``opponent="person"``: two people; ``same_screen`` (default) gives
     the creator one seat token for both seats, otherwise the answer carries a
-    ``join_url`` for the other person's browser. ``public`` games can be watched by anyone (read-only)."""
+    ``join_url`` for the other person's browser. ``public`` games can be watched by
+    anyone (read-only)."""
 
     opponent: OpponentKind = "victory"
     level: int = Field(default=5, ge=1, le=10, description="engine level (opponent 'engine')")
