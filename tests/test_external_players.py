@@ -293,3 +293,56 @@ def test_a_game_against_edax_over_nboard() -> None:
     player.close()
     assert result.outcome is not None and result.a_color is BLACK
     assert player.faults == []
+
+
+# ---- the settings file ------------------------------------------------------------------
+def test_the_settings_file_is_found_by_env_then_xdg_then_home(tmp_path: Path) -> None:
+    from hasamigo.engine.protocols.config import engines_path
+
+    assert engines_path({"HASAMIGO_ENGINES": "/x/e.toml"}) == Path("/x/e.toml")
+    assert engines_path({"XDG_CONFIG_HOME": str(tmp_path)}) == (
+        tmp_path / "hasamigo" / "engines.toml")
+    assert engines_path({}) == Path.home() / ".config" / "hasamigo" / "engines.toml"
+
+
+def test_the_settings_file_lists_engines_with_their_options(tmp_path: Path) -> None:
+    from hasamigo.engine.protocols.config import find_engine, load_engines
+
+    path = tmp_path / "engines.toml"
+    assert load_engines(path) == []  # no file: no engines
+    path.write_text('[engines.edax]\nname = "Edax 4.4"\nprotocol = "nboard"\n'
+                    'command = "edax -nboard"\ndepth = 10\ntimeout = 30\n'
+                    '[engines.ours-gtp]\nprotocol = "gtp"\ncommand = "hasamigo gtp"\n')
+    edax, ours = load_engines(path)
+    assert (edax.key, edax.name, edax.spec, edax.depth, edax.timeout) == (
+        "edax", "Edax 4.4", "nboard:edax -nboard", 10, 30.0)
+    assert ours.name == "ours-gtp" and ours.depth is None
+    assert find_engine([edax, ours], key="ours-gtp") is ours
+    assert find_engine([edax, ours], spec="nboard:edax -nboard") is edax
+    assert find_engine([edax, ours], key="nope") is None
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[engines", "not TOML"),
+    ("engines = 3", "table of engines"),
+    ('[engines."Bad Key"]\nprotocol = "gtp"\ncommand = "x"', "a key is"),
+    ('[engines.a]\nprotocol = "uci"\ncommand = "x"', "'protocol'"),
+    ('[engines.a]\nprotocol = "gtp"', "'command'"),
+    ('[engines.a]\nprotocol = "gtp"\ncommand = "x \'y"', "cannot read"),
+    ('[engines.a]\nprotocol = "gtp"\ncommand = "x"\ndepth = 0', "'depth'"),
+    ('[engines.a]\nprotocol = "gtp"\ncommand = "x"\ntimeout = -1', "'timeout'"),
+    ('[engines.a]\nprotocol = "gtp"\ncommand = "x"\nname = ""', "'name'"),
+])
+def test_a_bad_settings_file_names_what_is_wrong(tmp_path: Path, text: str, words: str,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    from hasamigo.engine.protocols.config import configured_engines, load_engines
+    from hasamigo.errors import ParseError
+
+    path = tmp_path / "engines.toml"
+    path.write_text(text)
+    with pytest.raises(ParseError, match=words) as caught:
+        load_engines(path)
+    assert str(path) in str(caught.value)
+    with caplog.at_level(logging.ERROR, logger="hasamigo.external"):
+        assert configured_engines(path) == []  # a server goes on without them
+    assert "ignored" in caplog.text
