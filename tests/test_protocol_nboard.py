@@ -21,7 +21,7 @@ import pytest
 from hasamigo import Board
 from hasamigo.engine.protocols.external import EngineGone, ProcessTransport
 from hasamigo.engine.protocols.nboard import NBoardSession, board_ggf, board_of_ggf
-from hasamigo.move import PASS
+from hasamigo.move import BLACK, PASS, WHITE
 
 #: the example session of the NBoard protocol description (the GUI's side, verbatim)
 EXAMPLE_GAME = ("(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]"
@@ -303,3 +303,17 @@ def test_process_exits_cleanly_when_nobody_reads_its_output() -> None:
     assert process.wait(timeout=30) == 0
     assert process.stderr is not None
     assert "Traceback" not in process.stderr.read()
+
+
+def test_the_games_clock_bounds_go() -> None:
+    session = NBoardSession(level=10)
+    # TI[0:01]: a second a side for the whole game, and Black used 0.9 s of it
+    out = session.handle("set game (;GM[Othello]TY[8]TI[0:01]B[f5//0.9];)")
+    assert out == []
+    assert session.time_left is not None and session.time_left[BLACK] == pytest.approx(0.1)
+    started = time.perf_counter()
+    move, _, _ = parse_go(session.handle("go")[-1])
+    assert time.perf_counter() - started < 5.0  # level 10 without a clock takes longer
+    assert session.board.is_legal(session.board.parse_move(move))
+    session.handle("move d6/0.00/0.5")
+    assert session.time_left[WHITE] == pytest.approx(0.5)

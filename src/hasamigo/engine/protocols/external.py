@@ -420,7 +420,8 @@ class NBoardPlayer(ExternalPlayer):
              deadline: float) -> str:
         self._ping += 1
         pong = f"pong {self._ping}"
-        transport.send(f"set game {board_ggf(board)}")
+        left = None if clock is None else clock.remaining(board.turn)
+        transport.send(f"set game {board_ggf(board, left)}")
         transport.send(f"ping {self._ping}")
         transport.send("go")
         complaint = ""

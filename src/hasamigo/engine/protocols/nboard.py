@@ -13,7 +13,9 @@ https://github.com/weltyc/ntest/blob/master/instructions/Protocol.htm):
 * ``hint N``: evaluations of about the N best moves as ``search PV EVAL 0 DEPTH`` (the PV
   starts with the move, no spaces, e.g. ``F5-D6``; EVAL from the side to move; DEPTH
   ``100%`` for an exact solve, ``100%W`` for a win/loss/draw one), then ``status``;
-* ``go``: ``=== MOVE/EVAL/TIME`` without playing the move (the GUI sends ``move``);
+* ``go``: ``=== MOVE/EVAL/TIME`` without playing the move (the GUI sends ``move``),
+  within the depth and the time left in the game (the GGF's ``TI`` clock less the times of
+  the side's moves, ``B[f5/eval/time]``, and those of later ``move`` commands);
 * ``ping N``: stop thinking, answer ``pong N``; ``learn``: answer ``learned``;
 * ``analyze``: one line per position of the game, ``analysis MOVES_MADE EVAL`` (passes
   count as moves; 0 is the start), walked back from the end;
@@ -39,9 +41,10 @@ from hasamigo.board import Board
 from hasamigo.engine.core import Analysis, Engine, MoveScore
 from hasamigo.engine.limits import Limit
 from hasamigo.engine.protocols.session import DEFAULT_LEVEL, Session, Strength, log, think
+from hasamigo.engine.timing import move_budget
 from hasamigo.errors import HasamigoError, shown
-from hasamigo.move import BLACK, PASS, Move
-from hasamigo.notation.ggf import format_ggf, parse_ggf
+from hasamigo.move import BLACK, PASS, WHITE, Color, Move
+from hasamigo.notation.ggf import format_ggf, iter_games, record_from_properties
 from hasamigo.notation.record import GameRecord
 
 VERSION = 2
@@ -64,20 +67,79 @@ def depth_text(analysis: Analysis) -> str:
     return str(analysis.depth)
 
 
-def board_ggf(board: Board) -> str:
-    """The game that led to ``board`` (its start and moves) as one line of GGF."""
+def board_ggf(board: Board, time_left: float | None = None) -> str:
+    """The game that led to ``board`` (its start and moves) as one line of GGF;
+    ``time_left``: the seconds the side to move has left, as the game's clock (``TI``).
+
+    >>> board_ggf(Board(), 90.5)[:30]
+    '(;GM[Othello]TY[8]TI[1:30]BO[8'
+    """
     root = board.root()
     start = None if root.to_string() == type(board)().to_string() else root.to_string()
-    return format_ggf(GameRecord(variant=type(board), start=start, moves=list(board.move_stack)))
+    record = GameRecord(variant=type(board), start=start, moves=list(board.move_stack))
+    if time_left is not None:
+        whole = max(0, int(time_left))
+        record.metadata["TY"] = str(board.rows)
+        record.metadata["TI"] = f"{whole // 60}:{whole % 60:02d}"
+    return format_ggf(record)
 
 
 def board_of_ggf(text: str) -> Board:
     """The position at the end of the first game of ``text``; :class:`ParseError` or
     :class:`IllegalMoveError` for one that cannot be read or played."""
-    records = parse_ggf(text, source="set game")
-    if not records:
+    return game_of_ggf(text)[0]
+
+
+def game_of_ggf(text: str) -> tuple[Board, dict[Color, float] | None]:
+    """The position at the end of the first game of ``text`` and, when the game has a
+    clock (``TI``), the seconds left to each side (its moves' times subtracted)."""
+    games = list(iter_games(text.splitlines(), source="set game"))
+    if not games:
         raise HasamigoError("no game in the GGF text")
-    return records[0].replay()
+    props = games[0][1]
+    board = record_from_properties(props, source="set game").replay()
+    clock = {p.key: p.value for p in props}.get("TI")
+    seconds = None if clock is None else clock_seconds(clock)
+    if seconds is None:
+        return board, None
+    left = {BLACK: seconds, WHITE: seconds}
+    for prop in props:
+        if prop.key in ("B", "W"):
+            left[BLACK if prop.key == "B" else WHITE] -= move_seconds(prop.value)
+    return board, left
+
+
+def clock_seconds(text: str) -> float | None:
+    """The main time of a GGS clock (``15:00``, ``1:00:00``, ``05:00//02:00``), or None.
+
+    >>> clock_seconds("15:00"), clock_seconds("1:00:00//0:30"), clock_seconds("soon")
+    (900.0, 3600.0, None)
+    """
+    fields = text.split("/", 1)[0].strip().split(":")
+    if not 1 <= len(fields) <= 3 or not all(f.isascii() and f.isdigit() and len(f) <= 6
+                                            for f in fields):
+        return None
+    total = 0.0
+    for field in fields:
+        total = total * 60 + int(field)
+    return total
+
+
+def move_seconds(text: str) -> float:
+    """The time of a move written ``f5/eval/time`` (0 when it is not given)."""
+    parts = text.split("/")
+    if len(parts) < 3:
+        return 0.0
+    value = clock_seconds(parts[2]) if ":" in parts[2] else _number(parts[2])
+    return value or 0.0
+
+
+def _number(text: str) -> float | None:
+    t = text.strip()
+    if not t or len(t) > 12 or not all(ch in "0123456789." for ch in t) or t.count(".") > 1 \
+            or t == ".":
+        return None
+    return float(t)
 
 
 class NBoardSession(Session):
@@ -87,6 +149,8 @@ class NBoardSession(Session):
         super().__init__(level, engine=engine)
         self.version: int | None = None
         self.contempt = 0
+        #: seconds left to each side, when the game has a clock
+        self.time_left: dict[Color, float] | None = None
         self._commands: dict[str, Callable[[str], list[str]]] = {
             "nboard": self._nboard, "set": self._set, "move": self._move, "hint": self._hint,
             "go": self._go, "ping": self._ping, "learn": self._learn,
@@ -127,7 +191,7 @@ class NBoardSession(Session):
             return [f"set myname {self.name}{self.strength.label}"]
         if what == "game":
             try:
-                board = board_of_ggf(value)
+                board, self.time_left = game_of_ggf(value)
             except (HasamigoError, ValueError) as exc:
                 return [f"status error: set game refused: {_one_line(exc)}"]
             self.board = board
@@ -143,11 +207,14 @@ class NBoardSession(Session):
 
     def _move(self, arg: str) -> list[str]:
         token = arg.split("/", 1)[0].strip()
+        mover = self.board.turn
         try:
             move = self.board.parse_move(token)
             self.board.play(move)
         except (HasamigoError, ValueError) as exc:
             return [f"status error: move refused: {_one_line(exc)}"]
+        if self.time_left is not None:
+            self.time_left[mover] -= move_seconds(arg)
         return []
 
     def _hint(self, arg: str) -> list[str]:
@@ -176,7 +243,12 @@ class NBoardSession(Session):
         if not self.board.legal_moves_mask():
             return ["=== PA"]
         started = time.perf_counter()
-        a = think(self.engine, self.board, self.strength)
+        budget = None
+        if self.time_left is not None:
+            budget = move_budget(max(0.0, self.time_left[self.board.turn]),
+                                 self.board.empties.bit_count(),
+                                 solve_from=self.strength.wld_from)
+        a = think(self.engine, self.board, self.strength, budget)
         seconds = time.perf_counter() - started
         return [f"status {self.name} is thinking",
                 f"search {pv_text(self.board, a.pv or (a.move,))} {a.score:.2f} 0 "
