@@ -142,14 +142,13 @@ def play_game(black: Player, white: Player, opening: Sequence[Move] = (), *, ind
         color = board.turn
         player = black if color is BLACK else white
         try:
-            if timer is None:
-                move = player.choose(board)
-            else:
-                move = _timed_choice(player, board, timer, time_source)
+            move = (player.choose(board) if timer is None
+                    else _timed_choice(player, board, timer, time_source))
         except ExternalEngineError as exc:
             raise GameAbortedError(f"game {index + 1}: {exc}", index=index,
                                    opening=tuple(opening), moves=tuple(moves),
                                    a_color=a_color) from exc
+        if timer is not None:
             seconds.append(timer.press(color))
             if timer.remaining(color) <= 0:  # the opponent claims the fallen flag
                 seconds.pop()
