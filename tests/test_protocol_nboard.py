@@ -10,6 +10,7 @@ shape the protocol requires (not for Edax's move: only that ours is legal).
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -317,3 +318,33 @@ def test_the_games_clock_bounds_go() -> None:
     assert session.board.is_legal(session.board.parse_move(move))
     session.handle("move d6/0.00/0.5")
     assert session.time_left[WHITE] == pytest.approx(0.5)
+
+
+def test_serve_runs_a_session_on_streams_until_the_input_ends() -> None:
+    from hasamigo.engine.protocols.session import serve
+
+    out = io.StringIO()
+    assert serve(NBoardSession(level=1), io.StringIO("nboard 2\r\nping 1\nbogus\ngo\n"), out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "pong 1" and lines[-1].startswith("=== ")
+
+
+def test_serve_stops_at_quit_and_on_a_closed_output() -> None:
+    from hasamigo.engine.protocols.session import serve
+
+    out = io.StringIO()
+    assert serve(NBoardSession(level=1), io.StringIO("ping 1\nquit\nping 2\n"), out) == 0
+    assert out.getvalue() == "pong 1\n"
+    closed = io.StringIO()
+    closed.close()
+    assert serve(NBoardSession(level=1), io.StringIO("ping 1\nping 2\n"), closed) == 0
+
+
+def test_the_command_refuses_a_level_out_of_range() -> None:
+    from typer.testing import CliRunner
+
+    from hasamigo.cli import app
+
+    for command in ("nboard", "gtp"):
+        result = CliRunner().invoke(app, [command, "--level", "11"])
+        assert result.exit_code == 2 and "--level" in result.stderr
