@@ -346,3 +346,13 @@ def test_a_bad_settings_file_names_what_is_wrong(tmp_path: Path, text: str, word
     with caplog.at_level(logging.ERROR, logger="hasamigo.external"):
         assert configured_engines(path) == []  # a server goes on without them
     assert "ignored" in caplog.text
+
+
+def test_the_protocols_import_nothing_above_the_engine() -> None:
+    code = ("import sys, hasamigo.engine.protocols.external, hasamigo.engine.protocols.config; "
+            "print(sorted(m for m in sys.modules if m.startswith(('hasamigo.web', "
+            "'hasamigo.cli', 'hasamigo.tournament', 'hasamigo.study'))))")
+    done = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=os.environ,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

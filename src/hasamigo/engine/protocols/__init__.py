@@ -6,7 +6,8 @@ One module per protocol: :mod:`~hasamigo.engine.protocols.nboard` and
 lines out: no I/O, so tests talk to them directly), run on stdin/stdout by
 :func:`~hasamigo.engine.protocols.session.serve`;
 :mod:`~hasamigo.engine.protocols.external` holds the players that play through an
-external engine, over a transport (a process, or a session in this process for tests).
+external engine, over a transport (a process, or a session in this process for tests);
+:mod:`~hasamigo.engine.protocols.config` reads the settings file of installed engines.
 """
 
 from __future__ import annotations

@@ -125,20 +125,22 @@ class ProcessTransport(Transport):
             raise ExternalEngineError(f"cannot start {shlex.join(self.argv)!r}: "
                                       f"{exc.strerror or exc}") from None
         assert self.process.stdout is not None and self.process.stderr is not None
-        threading.Thread(target=self._pump, args=(self.process.stdout, self._lines.put),
-                         daemon=True, name="engine-stdout").start()
-        threading.Thread(target=self._pump, args=(self.process.stderr, self._stderr.append),
-                         daemon=True, name="engine-stderr").start()
+        threading.Thread(target=self._pump, daemon=True, name="engine-stdout",
+                         args=(self.process.stdout, self._lines.put,
+                               lambda: self._lines.put(_EOF))).start()
+        threading.Thread(target=self._pump, daemon=True, name="engine-stderr",
+                         args=(self.process.stderr, self._stderr.append, lambda: None)).start()
 
     @staticmethod
-    def _pump(stream: TextIO, put: Callable[[str], object]) -> None:
+    def _pump(stream: TextIO, put: Callable[[str], object], end: Callable[[], object]) -> None:
+        """Hand each line of ``stream`` to ``put``, then call ``end``."""
         try:
             for raw in stream:
                 put(raw.rstrip("\r\n"))
         except (OSError, ValueError):
             pass
         finally:
-            put(_EOF)  # type: ignore[arg-type]
+            end()
 
     def send(self, line: str) -> None:
         if self.process is None or self.process.stdin is None:
@@ -170,7 +172,7 @@ class ProcessTransport(Transport):
         return f"exit status {code}"
 
     def said(self) -> str:
-        return " | ".join(line for line in self._stderr if isinstance(line, str) and line)
+        return " | ".join(line for line in list(self._stderr) if line)
 
     def close(self, goodbye: str | None = None) -> None:
         process, self.process = self.process, None
