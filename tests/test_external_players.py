@@ -356,3 +356,11 @@ def test_the_protocols_import_nothing_above_the_engine() -> None:
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("answer", ["=== F5/1.50/0.2", "=== f5 1.50 0.2"])
+def test_both_ways_engines_write_their_move_are_read(answer: str) -> None:
+    player = NBoardPlayer("edax-like", transport=lambda: Scripted(answer))
+    board = Board()
+    assert player.choose(board) == board.parse_move("f5")
+    assert player.last_reason == "nboard:edax-like: score 1.50"

@@ -114,6 +114,7 @@ class ProcessTransport(Transport):
         self.process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._stderr_pump: threading.Thread | None = None
 
     def start(self) -> None:
         try:
@@ -128,8 +129,10 @@ class ProcessTransport(Transport):
         threading.Thread(target=self._pump, daemon=True, name="engine-stdout",
                          args=(self.process.stdout, self._lines.put,
                                lambda: self._lines.put(_EOF))).start()
-        threading.Thread(target=self._pump, daemon=True, name="engine-stderr",
-                         args=(self.process.stderr, self._stderr.append, lambda: None)).start()
+        self._stderr_pump = threading.Thread(
+            target=self._pump, daemon=True, name="engine-stderr",
+            args=(self.process.stderr, self._stderr.append, lambda: None))
+        self._stderr_pump.start()
 
     @staticmethod
     def _pump(stream: TextIO, put: Callable[[str], object], end: Callable[[], object]) -> None:
@@ -172,6 +175,9 @@ class ProcessTransport(Transport):
         return f"exit status {code}"
 
     def said(self) -> str:
+        if self.process is not None and self.process.poll() is not None \
+                and self._stderr_pump is not None:
+            self._stderr_pump.join(timeout=0.5)  # an engine that ended: its last words
         return " | ".join(line for line in list(self._stderr) if line)
 
     def close(self, goodbye: str | None = None) -> None:
@@ -438,9 +444,11 @@ class NBoardPlayer(ExternalPlayer):
                 if not words:
                     raise ExternalEngineError(f"{self.name} answered {shown(line)}: no move"
                                               f"{complaint}")
-                answer = words[0].split("/")
-                self.explain(f"{self.name}: {'/'.join(answer[1:2]) or 'forced'}")
-                return answer[0]
+                # MOVE/EVAL/TIME as the protocol writes it, or MOVE EVAL TIME as Edax does
+                fields = words[0].split("/") if "/" in words[0] else words
+                score = fields[1] if len(fields) > 1 and fields[1] else None
+                self.explain(f"{self.name}: " + (f"score {score}" if score else "no score"))
+                return fields[0]
             if line.startswith("status error"):
                 complaint = f" after saying {shown(line, 200)}"
                 log.warning("%s said %s", self.name, shown(line, 200))
