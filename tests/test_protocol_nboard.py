@@ -270,6 +270,24 @@ def test_process_survives_bad_commands(engine: ProcessTransport) -> None:
         "set myname hasamigo2"]
 
 
+def test_process_ping_stops_a_long_search(engine: ProcessTransport) -> None:
+    engine.send("set game (;GM[Othello]TY[8]B[f5];)")
+    engine.send("set depth 30")  # far too deep to finish
+    engine.send("go")
+    time.sleep(1.0)
+    started = time.monotonic()
+    engine.send("ping 99")
+    lines = read_until(engine, lambda line: line == "pong 99", 30)
+    assert time.monotonic() - started < 30
+    answers = [line for line in lines if line.startswith("=== ")]
+    assert len(answers) == 1 and lines.index(answers[0]) < lines.index("pong 99")
+    board = Board()
+    board.play("f5")
+    assert board.is_legal(board.parse_move(parse_go(answers[0])[0]))
+    engine.send("set depth 2")
+    read_until(engine, lambda line: line == "set myname hasamigo2")
+
+
 def test_process_exits_cleanly_when_its_input_ends() -> None:
     transport = start("nboard", "--level", "1")
     process = transport.process
