@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import subprocess
 import sys
 import time
@@ -366,3 +367,16 @@ def test_the_command_refuses_a_level_out_of_range() -> None:
     for command in ("nboard", "gtp"):
         result = CliRunner().invoke(app, [command, "--level", "11"])
         assert result.exit_code == 2 and "--level" in result.stderr
+
+
+def test_levels_with_the_book_play_from_it() -> None:
+    from hasamigo.engine.book import default_book
+
+    book = default_book()
+    if book is None or book.choose(Board(), random.Random(0)) is None:  # pragma: no cover
+        pytest.skip("no opening book in this installation")
+    out = NBoardSession(level=8).handle("go")
+    assert out[0].startswith("book ") and out[-1].startswith("=== ")
+    move, _, _ = parse_go(out[-1])
+    assert Board().is_legal(Board().parse_move(move))
+    assert not any(line.startswith("book ") for line in NBoardSession(level=6).handle("go"))

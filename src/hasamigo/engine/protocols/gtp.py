@@ -168,6 +168,9 @@ class GTPSession(Session):
         board = self.board
         if not board.legal_moves_mask():
             return PASS
+        known = self.book_move(board)
+        if known is not None:
+            return known.move
         budget = None
         if board.turn in self._time_left:
             seconds, stones = self._time_left[board.turn]

@@ -14,6 +14,7 @@ https://github.com/weltyc/ntest/blob/master/instructions/Protocol.htm):
   starts with the move, no spaces, e.g. ``F5-D6``; EVAL from the side to move; DEPTH
   ``100%`` for an exact solve, ``100%W`` for a win/loss/draw one), then ``status``;
 * ``go``: ``=== MOVE/EVAL/TIME`` without playing the move (the GUI sends ``move``),
+  from the opening book at the levels that use it (a ``book PV EVAL GAMES DEPTH`` line),
   within the depth and the time left in the game (the GGF's ``TI`` clock less the times of
   the side's moves, ``B[f5/eval/time]``, and those of later ``move`` commands);
 * ``ping N``: stop thinking, answer ``pong N``; ``learn``: answer ``learned``;
@@ -242,6 +243,11 @@ class NBoardSession(Session):
             return ["status error: go: the game is over, there is no move"]
         if not self.board.legal_moves_mask():
             return ["=== PA"]
+        known = self.book_move(self.board)
+        if known is not None:
+            move = move_text(self.board, known.move)
+            return [f"book {move} {known.value:.2f} {known.games} {known.depth}",
+                    f"=== {move}/{known.value:.2f}/0.00"]
         started = time.perf_counter()
         budget = None
         if self.time_left is not None:

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import logging
 import queue
+import random
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TextIO
 
 from hasamigo.board import Board
+from hasamigo.engine.book import Book, BookMove, default_book
 from hasamigo.engine.core import Analysis, Engine
 from hasamigo.engine.limits import LEVELS, Limit, level
+from hasamigo.engine.players.strong import BOOK_LEVEL
 from hasamigo.engine.timing import Budget
 from hasamigo.errors import InvalidOptionError, shown
 
@@ -35,10 +38,11 @@ MAX_DEPTH = 60
 @dataclass(frozen=True, slots=True)
 class Strength:
     """How deep a protocol engine searches: the midgame ``depth`` and the empties from
-    which it plays perfectly (``exact_from``) or for the win (``wld_from``).
+    which it plays perfectly (``exact_from``) or for the win (``wld_from``); ``book``:
+    it plays from the opening book, as ``engine:N`` does from level 7.
 
     >>> Strength.of_level(4)
-    Strength(depth=4, exact_from=8, wld_from=8, label='4')
+    Strength(depth=4, exact_from=8, wld_from=8, label='4', book=False)
     >>> Strength.of_depth(9).exact_from  # a depth between levels: the lower level's endgame
     12
     """
@@ -47,12 +51,14 @@ class Strength:
     exact_from: int
     wld_from: int
     label: str
+    book: bool = False
 
     @classmethod
     def of_level(cls, number: int) -> Strength:
         """A level of :data:`~hasamigo.engine.limits.LEVELS`."""
         lv = level(number)
-        return cls(lv.depth, lv.exact_from, lv.wld_from, str(lv.number))
+        return cls(lv.depth, lv.exact_from, lv.wld_from, str(lv.number),
+                   lv.number >= BOOK_LEVEL)
 
     @classmethod
     def of_depth(cls, depth: int) -> Strength:
@@ -63,7 +69,8 @@ class Strength:
                                      f"not {shown(depth)}")
         fitting = [lv for lv in LEVELS.values() if lv.depth <= depth] or [LEVELS[1]]
         base = max(fitting, key=lambda lv: lv.depth)
-        return cls(depth, base.exact_from, base.wld_from, str(depth))
+        return cls(depth, base.exact_from, base.wld_from, str(depth),
+                   base.number >= BOOK_LEVEL)
 
 
 def think(engine: Engine, board: Board, strength: Strength,
@@ -94,11 +101,22 @@ class Session(ABC):
         self.board = Board()
         #: set once the other side has said goodbye: the loop ends
         self.finished = False
+        self.rng = random.Random(0)  # among equal book moves
+        self._book: Book | None = None
+        self._book_loaded = False
 
     @abstractmethod
     def handle(self, line: str) -> list[str]:
         """The lines to answer ``line`` with (none for many commands); never raises for
         anything the other side may send."""
+
+    def book_move(self, board: Board) -> BookMove | None:
+        """The opening book's move for ``board`` at this strength, if it has one."""
+        if not self.strength.book:
+            return None
+        if not self._book_loaded:
+            self._book, self._book_loaded = default_book(), True
+        return None if self._book is None else self._book.choose(board, self.rng)
 
     def interrupts(self, line: str) -> bool:
         """Whether ``line`` stops a search in progress (the loop then stops it)."""
