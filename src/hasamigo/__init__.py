@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from hasamigo.board import Board, LegalMoves, Outcome
 from hasamigo.errors import (
+    ExternalEngineError,
     HasamigoError,
     IllegalMoveError,
     IllegalReason,
@@ -33,6 +34,7 @@ __all__ = [
     "Bitboard",
     "Board",
     "Color",
+    "ExternalEngineError",
     "HasamigoError",
     "IllegalMoveError",
     "IllegalReason",

@@ -87,6 +87,14 @@ class IllegalMoveError(HasamigoError, ValueError):
         self.reason = reason
 
 
+class ExternalEngineError(HasamigoError, RuntimeError):
+    """An external engine (a program spoken to over NBoard or GTP) that could not be
+    started, died again after a restart, fell silent, or answered something that is not a
+    legal move; the message names the engine and quotes what it said."""
+
+    code = "external_engine"
+
+
 class ParseError(HasamigoError, ValueError):
     """Malformed input text or bytes; names the source, line and column (or byte offset)."""
 

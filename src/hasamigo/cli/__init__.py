@@ -3,7 +3,8 @@
 Every command that prints results also takes ``--json``; the shapes are documented in
 README.md and in each command's help. Commands live in modules by area (``core``: rules
 and formats; ``engine``: search and solving; ``match``: matches and simulations; ``play``:
-a game in the terminal; ``web``: the server) and register themselves on :data:`app`.
+a game in the terminal; ``protocols``: our engine
+over NBoard and GTP; ``web``: the server) and register themselves on :data:`app`.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ from hasamigo.cli import core as _core  # noqa: E402,F401
 from hasamigo.cli import engine as _engine  # noqa: E402,F401
 from hasamigo.cli import match as _match  # noqa: E402,F401
 from hasamigo.cli import play as _play  # noqa: E402,F401
+from hasamigo.cli import protocols as _protocols  # noqa: E402,F401
 from hasamigo.cli import record as _record  # noqa: E402,F401
 from hasamigo.cli import study as _study  # noqa: E402,F401
 from hasamigo.cli import study_report as _study_report  # noqa: E402,F401

@@ -53,7 +53,8 @@ def _positive_minutes(value: float | None) -> float | None:
 def match(
     player_a: Annotated[str, typer.Argument(help="A player spec: random, greedy, victory, "
                                             "amusement, amusement:swing, entertainer, "
-                                            "engine:N, engine:top, weakest.")],
+                                            "engine:N, engine:top, weakest, "
+                                            "nboard:COMMAND, gtp:COMMAND.")],
     player_b: Annotated[str, typer.Argument(help="The other player spec.")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 10,
     openings: Annotated[Path | None, typer.Option(
@@ -95,10 +96,14 @@ def match(
     progress = _progress(not as_json)
     with progress:
         task = progress.add_task(f"{player_a} vs {player_b}", total=games)
-        summary = run_match(player_a, player_b, games, seed=seed, openings=book,
-                            random_plies=random_plies, jobs=_jobs(jobs), out=out,
-                            on_result=lambda _: progress.advance(task),
-                            clock=None if clock is None else clock * 60.0)
+        try:
+            summary = run_match(player_a, player_b, games, seed=seed, openings=book,
+                                random_plies=random_plies, jobs=_jobs(jobs), out=out,
+                                on_result=lambda _: progress.advance(task),
+                                clock=None if clock is None else clock * 60.0)
+        except HasamigoError as exc:  # a game a player could not finish
+            kept = "" if out is None else f" (the games so far are saved in {out})"
+            raise fail(f"{exc}{kept}", code=1) from None
     if as_json:
         emit_json(summary.as_json())
         return

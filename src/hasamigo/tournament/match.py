@@ -36,7 +36,7 @@ from typing import TypeVar
 from hasamigo.board import Board, Outcome
 from hasamigo.engine.players import make_player
 from hasamigo.engine.players.base import Player
-from hasamigo.errors import ParseError
+from hasamigo.errors import ExternalEngineError, HasamigoError, ParseError
 from hasamigo.game.clock import Clock, TimeSource
 from hasamigo.game.result import timeout_win
 from hasamigo.move import BLACK, WHITE, Color, Move
@@ -90,12 +90,41 @@ class GameResult:
         return self.outcome.white if self.a_color is BLACK else self.outcome.black
 
 
+class GameAbortedError(HasamigoError, RuntimeError):
+    """A game that could not be finished because a player failed (an external engine that
+    died twice or played an illegal move): the message says why; the moves played until
+    then are kept (``opening``, ``moves``) so that nothing is lost."""
+
+    code = "game_aborted"
+
+    def __init__(self, message: str, *, index: int = 0, opening: tuple[Move, ...] = (),
+                 moves: tuple[Move, ...] = (), a_color: Color = BLACK) -> None:
+        super().__init__(message)
+        self.index, self.opening, self.moves, self.a_color = index, opening, moves, a_color
+
+    def __reduce__(self) -> tuple[object, ...]:  # across the worker processes, whole
+        return (_aborted, (str(self), self.index, self.opening, self.moves, self.a_color))
+
+    def record(self, a: str, b: str) -> GameRecord:
+        """The unfinished game as a record (no result), between the specs ``a`` and ``b``."""
+        black, white = (a, b) if self.a_color is BLACK else (b, a)
+        return GameRecord(moves=[*self.opening, *self.moves], black=black, white=white,
+                          event=f"hasamigo match game {self.index + 1}, aborted: {self}")
+
+
+def _aborted(message: str, index: int, opening: tuple[Move, ...], moves: tuple[Move, ...],
+             a_color: Color) -> GameAbortedError:
+    return GameAbortedError(message, index=index, opening=opening, moves=moves,
+                            a_color=a_color)
+
+
 def play_game(black: Player, white: Player, opening: Sequence[Move] = (), *, index: int = 0,
               a_color: Color = BLACK, clock: float | None = None,
               time_source: TimeSource = time.monotonic) -> GameResult:
     """Play ``opening`` then let the players move until the game ends; with ``clock``,
     each side has that many seconds for its moves (measured by ``time_source``) and a
-    side whose flag falls loses on time."""
+    side whose flag falls loses on time. An external engine that fails ends the game
+    with :class:`GameAbortedError` (holding the moves played)."""
     board = Board()
     for move in opening:
         board.push(move)
@@ -112,10 +141,14 @@ def play_game(black: Player, white: Player, opening: Sequence[Move] = (), *, ind
     while not board.is_game_over():
         color = board.turn
         player = black if color is BLACK else white
-        if timer is None:
-            move = player.choose(board)
-        else:
-            move = _timed_choice(player, board, timer, time_source)
+        try:
+            move = (player.choose(board) if timer is None
+                    else _timed_choice(player, board, timer, time_source))
+        except ExternalEngineError as exc:
+            raise GameAbortedError(f"game {index + 1}: {exc}", index=index,
+                                   opening=tuple(opening), moves=tuple(moves),
+                                   a_color=a_color) from exc
+        if timer is not None:
             seconds.append(timer.press(color))
             if timer.remaining(color) <= 0:  # the opponent claims the fallen flag
                 seconds.pop()
@@ -177,7 +210,11 @@ def warm_up(spec: str) -> None:
             continue
         clock = Clock(WARM_UP_SECONDS)
         clock.start(position.turn)
-        make_player(spec, seed=0).choose(position, clock)
+        player = make_player(spec, seed=0)
+        try:
+            player.choose(position, clock)
+        finally:
+            player.close()
 
 
 def game_seed(match_seed: int, index: int) -> int:
@@ -238,8 +275,12 @@ def run_task(task: GameTask) -> GameResult:
     a = make_player(task.a, seed=task.seed)
     b = make_player(task.b, seed=task.seed + 1)
     black, white = (a, b) if task.a_color is BLACK else (b, a)
-    return play_game(black, white, task.opening, index=task.index, a_color=task.a_color,
-                     clock=task.clock)
+    try:
+        return play_game(black, white, task.opening, index=task.index, a_color=task.a_color,
+                         clock=task.clock)
+    finally:  # an external engine's process ends with its game
+        a.close()
+        b.close()
 
 
 def match_tasks(a: str, b: str, games: int, *, seed: int = 0,
@@ -388,16 +429,27 @@ def run_match(a: str, b: str, games: int, *, seed: int = 0,
               clock: float | None = None) -> MatchSummary:
     """Play a match of ``games`` games between the specs ``a`` and ``b`` (see
     :func:`~hasamigo.engine.players.make_player`); optionally save every game to ``out``.
-    ``clock``: seconds a side for each game (each worker process keeps its own clocks)."""
+    ``clock``: seconds a side for each game (each worker process keeps its own clocks).
+
+    A game a player could not finish raises :class:`GameAbortedError`, after the games
+    finished before it and the unfinished one (its moves so far) are saved to ``out``."""
     make_player(a)  # bad specs fail here, before any process starts
     make_player(b)
     tasks = match_tasks(a, b, games, seed=seed, openings=openings, random_plies=random_plies,
                         clock=clock)
     summary = MatchSummary(a, b, clock=clock)
-    for result in run_tasks(tasks, run_task, jobs=jobs):
-        summary.results.append(result)
-        if on_result is not None:
-            on_result(result)
+    try:
+        for result in run_tasks(tasks, run_task, jobs=jobs):
+            summary.results.append(result)
+            if on_result is not None:
+                on_result(result)
+    except GameAbortedError as exc:
+        summary.results.sort(key=lambda r: r.index)
+        if out is not None:
+            from hasamigo.notation import write_games
+
+            write_games(Path(out), [*summary.records(), exc.record(a, b)])
+        raise
     summary.results.sort(key=lambda r: r.index)
     if out is not None:
         from hasamigo.notation import write_games

@@ -63,7 +63,11 @@ def play_task(task: ProgramTask) -> GameResult:
     """Play one tournament game (the unit of work of the process pool)."""
     black = make_player(task.black, seed=task.seed)
     white = make_player(task.white, seed=task.seed + 1)
-    return play_game(black, white, task.opening, index=task.round * 1000 + task.board)
+    try:
+        return play_game(black, white, task.opening, index=task.round * 1000 + task.board)
+    finally:  # an external engine's process ends with its game
+        black.close()
+        white.close()
 
 
 def _controller(t: Tournament, p: Pairing, seed: int) -> GameController:

@@ -86,6 +86,7 @@ STATUS: dict[str, int] = {
     "rate_limited": 429,
     "stored_game": 500, "internal": 500,
     "storage": 503, "busy": 503,
+    "external_engine": 502,  # an external engine (NBoard/GTP process) failed
 }
 
 REASON_CODES = {

@@ -33,6 +33,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "opp.weakest.note": ("tries its best to lose", "全力で負けにくる"),
     "opp.random": ("Random", "ランダム"),
     "opp.random.note": ("plays any legal move", "合法手から適当に打つ"),
+    "opp.external.note": ("an engine installed on this server (NBoard/GTP)",
+                          "このサーバーに入れたエンジン（NBoard・GTP）"),
     "opp.person": ("Another person", "もう一人の人"),
     "opp.person.note": ("two players: one screen or two browsers",
                         "二人で対局：同じ画面か別々のブラウザで"),

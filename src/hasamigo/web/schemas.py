@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 OpponentKind = Literal[
-    "victory", "amusement", "entertainer", "engine", "weakest", "random", "person"
+    "victory", "amusement", "entertainer", "engine", "weakest", "random", "person", "external"
 ]
 ColourChoice = Literal["black", "white", "random", "fuse-ishi"]
 ColourName = Literal["black", "white"]
@@ -31,12 +31,18 @@ class Request(BaseModel):
 class NewGame(Request):
     """The new-game form. ``clock_minutes=None`` plays without a clock.
 
-    ``opponent="person"``: two people; ``same_screen`` (default) gives the creator one
-    seat token for both seats, otherwise the answer carries a ``join_url`` for the other
-    person's browser. ``public`` games can be watched by anyone (read-only)."""
+    ``opponent="external"``: the external engine ``engine`` names (a key of the server's
+    settings file). ``opponent="person"``: two people; ``same_screen`` (default) gives
+    the creator one seat token for both seats, otherwise the answer carries a
+    ``join_url`` for the other person's browser. ``public`` games can be watched by
+    anyone (read-only)."""
 
     opponent: OpponentKind = "victory"
     level: int = Field(default=5, ge=1, le=10, description="engine level (opponent 'engine')")
+    engine: str | None = Field(
+        default=None, max_length=31, pattern=r"^[a-z0-9_-]{1,31}$",
+        description="opponent 'external': the key of an engine of the server's settings "
+        "file (engines.toml); nothing else starts a program")
     colour: ColourChoice = "black"
     handicap: int = Field(default=0, ge=0, le=4)
     clock_minutes: float | None = Field(default=20.0, gt=0, le=600)

@@ -3,7 +3,10 @@ programs, our entertainer, the strong engine's levels and a mode that tries to l
 
 Specs for :func:`make_player`: ``random``, ``greedy``, ``victory``, ``amusement``,
 ``amusement:swing`` (the paper's future work: the surprise move where the evaluation
-swings sharply), ``entertainer``, ``engine:N`` (N = 1 .. MAX_LEVEL, or ``engine:top``), ``weakest``.
+swings sharply), ``entertainer``, ``engine:N`` (N = 1 .. MAX_LEVEL, or ``engine:top``), ``weakest``;
+and external engines, ``nboard:COMMAND`` and ``gtp:COMMAND`` (a program that speaks the
+NBoard protocol or GTP, started at the first move: :mod:`hasamigo.engine.protocols.external`;
+the command keeps its case and is split as a shell would, without a shell).
 
 ``choose(board, clock)`` takes the game's clock (the player's own copy): on it every
 program manages its time by the one rule of :mod:`hasamigo.engine.timing` and never moves
@@ -20,7 +23,7 @@ after its flag fell; without one (``None``) each plays exactly as it always has.
 ... except ValueError as exc:
 ...     print(exc)
 unknown player 'nobody'; known: random, greedy, victory, amusement, amusement:swing,
-entertainer, engine:N (N = 1..10), engine:top, weakest
+entertainer, engine:N (N = 1..10), engine:top, weakest, nboard:COMMAND, gtp:COMMAND
 """
 
 from __future__ import annotations
@@ -62,12 +65,33 @@ _FACTORIES: dict[str, Callable[[int | None], Player]] = {
     "weakest": lambda seed: WeakestPlayer(seed=seed),
 }
 KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "amusement:swing", "entertainer",
-               f"engine:N (N = 1..{MAX_LEVEL})", "engine:top", "weakest")
+               f"engine:N (N = 1..{MAX_LEVEL})", "engine:top", "weakest", "nboard:COMMAND",
+               "gtp:COMMAND")
+#: the spec prefixes of external engines
+EXTERNAL_PREFIXES = ("nboard", "gtp")
+
+
+def external_spec(spec: str) -> tuple[str, str] | None:
+    """``(protocol, command)`` of an external engine's spec, the command as written;
+    ``None`` for any other spec.
+
+    >>> external_spec("NBoard:/opt/Edax/edax -q"), external_spec("engine:4")
+    (('nboard', '/opt/Edax/edax -q'), None)
+    """
+    kind, colon, command = spec.strip().partition(":")
+    if colon and kind.strip().lower() in EXTERNAL_PREFIXES:
+        return kind.strip().lower(), command.strip()
+    return None
 
 
 def make_player(spec: str, *, seed: int | None = None) -> Player:
     """The player named by ``spec`` (see the module docstring), seeded for reproducibility;
     :class:`~hasamigo.errors.InvalidOptionError` listing the known specs otherwise."""
+    external = external_spec(spec)
+    if external is not None:
+        from hasamigo.engine.protocols.external import external_player
+
+        return external_player(*external, seed=seed)
     text = spec.strip().lower()
     factory = _FACTORIES.get(text)
     if factory is not None:
@@ -85,6 +109,7 @@ def make_player(spec: str, *, seed: int | None = None) -> Player:
 
 __all__ = [
     "EXPECTATION",
+    "EXTERNAL_PREFIXES",
     "FORCED",
     "GIFT",
     "GIFT_KINDS",
@@ -101,6 +126,7 @@ __all__ = [
     "VictoryPlayer",
     "Violation",
     "WeakestPlayer",
+    "external_spec",
     "make_player",
     "move_losses",
     "move_number",

@@ -146,6 +146,11 @@ class Player(ABC):
         for engine in self._engines():
             engine.resume()
 
+    def close(self) -> None:
+        """Let go of what the player holds outside this process (an external engine's
+        process); it is taken again if the player moves again. Nothing for most players."""
+        return None
+
     def _engines(self) -> list[Engine]:
         """The engines this player searches with (players that only search a few plies
         by the weighted-square kernel have none: they finish in milliseconds)."""

@@ -29,10 +29,15 @@ def _context(request: Request, lang: str, **extra: Any) -> dict[str, Any]:
 @router.get("/", response_class=HTMLResponse)
 async def new_game_page(request: Request, templates: Templates, lang: LangDep,
                         settings: SettingsDep) -> Response:
+    from hasamigo.engine.protocols.config import configured_engines
+
     opponents = [*PROGRAMS, "person"]
+    # the external engines of the settings file: offered by key and display name
+    engines = [(e.key, e.name) for e in await asyncio.to_thread(configured_engines)]
     return templates.TemplateResponse(
         request, "new_game.html",
-        _context(request, lang, opponents=opponents, default_level=settings.default_level),
+        _context(request, lang, opponents=opponents, engines=engines,
+                 default_level=settings.default_level),
     )
 
 

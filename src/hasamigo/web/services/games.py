@@ -29,15 +29,16 @@ import hashlib
 import logging
 import random
 import secrets
+import threading
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from hasamigo.errors import HasamigoError, IllegalMoveError
+from hasamigo.errors import HasamigoError, IllegalMoveError, InvalidOptionError, shown
 from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
 from hasamigo.game.events import Resume, Suspend
@@ -55,7 +56,7 @@ from hasamigo.web.errors import (
 )
 from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas import GameView, NewGame
-from hasamigo.web.services.players import Player, PlayerFactory, program_name
+from hasamigo.web.services.players import EXTERNAL, Player, PlayerFactory, program_name
 from hasamigo.web.settings import Settings
 from hasamigo.web.views import game_view
 
@@ -63,6 +64,10 @@ log = logging.getLogger(__name__)
 
 TimeSource = Callable[[], float]
 _T = TypeVar("_T")
+
+
+if TYPE_CHECKING:
+    from hasamigo.engine.protocols.config import ConfiguredEngine
 
 
 def secret_hash(secret: str) -> str:
@@ -182,8 +187,9 @@ def _variant_name(req: NewGame) -> tuple[str, str | None]:
     return req.variant, None if req.start == "cross" else req.start
 
 
-def setup_of(req: NewGame) -> GameSetup:
-    """The game a new-game request asks for."""
+def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetup:
+    """The game a new-game request asks for; ``engines``: the external engines of the
+    settings file (the only ones ``opponent='external'`` may name)."""
     variant, start = _variant_name(req)
     names = req.names
     ranks = req.ranks or (None, None)
@@ -195,10 +201,18 @@ def setup_of(req: NewGame) -> GameSetup:
                              birth_year=years[1])
     else:
         spec = f"engine:{req.level}" if req.opponent == "engine" else req.opponent
+        name = program_name(spec)
+        if req.opponent == "external":
+            from hasamigo.engine.protocols.config import find_engine
+
+            engine = None if req.engine is None else find_engine(engines, key=req.engine)
+            if engine is None:
+                raise InvalidOptionError(f"no external engine {shown(req.engine)} is set up "
+                                         "on this server")
+            spec, name = f"{EXTERNAL}{engine.key}", engine.name
         first = Participant(names[0] if names else "You", rank=ranks[0],
                             birth_year=years[0], auto_claim=req.auto_claim)
-        second = Participant(program_name(spec), program=spec, rank=ranks[1],
-                             birth_year=years[1])
+        second = Participant(name, program=spec, rank=ranks[1], birth_year=years[1])
     options = GameOptions(
         variant=variant, start=start, handicap=req.handicap,
         clock_seconds=None if req.clock_minutes is None else req.clock_minutes * 60.0,
@@ -206,6 +220,17 @@ def setup_of(req: NewGame) -> GameSetup:
         program_claims=req.program_claims,
     )
     return GameSetup((first, second), options, req.colour)
+
+
+def _release(live: LiveGame) -> None:
+    """Let the game's players go of what they hold outside (an external engine's process),
+    on a thread of its own: a stopping process may take seconds."""
+    players = list(live.players.values())
+    live.players.clear()
+    closers = [close for p in players if (close := getattr(p, "close", None)) is not None]
+    if closers:
+        threading.Thread(target=lambda: [close() for close in closers], daemon=True,
+                         name="release-players").start()
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +307,8 @@ class GameService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        for live in self.games.values():
+            _release(live)
         if self._run is not None:
             with contextlib.suppress(Exception):
                 await self._write(self.repo.stop_run, self._run, self.wall())
@@ -365,6 +392,7 @@ class GameService:
         if live.task is not None:
             live.task.cancel()
         self.games.pop(live.id, None)
+        _release(live)
 
     async def _commit(self, live: LiveGame) -> None:
         """Store the events appended since the last commit (call under the game's lock)."""
@@ -439,7 +467,12 @@ class GameService:
         if len(self.games) >= self.settings.max_live_games and all(
                 g.busy for g in self.games.values()):
             raise Busy("the server is full: try again in a minute")
-        setup = setup_of(req)
+        engines: list[ConfiguredEngine] = []
+        if req.opponent == "external":
+            from hasamigo.engine.protocols.config import configured_engines
+
+            engines = await asyncio.to_thread(configured_engines)
+        setup = setup_of(req, engines)
         game_id = secrets.token_hex(6)
         game = GameController.new(setup, time_source=self.wall, rng=self._rng,
                                   game_id=game_id)
@@ -787,6 +820,8 @@ class GameService:
             async with live.lock:
                 turn = live.game.program_to_move()
                 if turn is None or self.games.get(live.id) is not live:
+                    if live.game.phase is Phase.OVER:
+                        _release(live)  # an external engine's process ends with the game
                     return
                 colour, spec = turn
                 board = live.game.board.copy()

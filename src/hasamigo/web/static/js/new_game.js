@@ -50,9 +50,13 @@ form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   error.hidden = true;
   const clock = value("clock");
-  const opponent = value("opponent");
+  const chosen = value("opponent");
+  // an external engine of the server's settings file: sent by its key only
+  const external = chosen.startsWith("external:");
+  const opponent = external ? "external" : chosen;
   const body = {
     opponent,
+    ...(external ? { engine: chosen.slice("external:".length) } : {}),
     level: Number(level.value),
     colour: value("colour"),
     handicap: Number(value("handicap")),
