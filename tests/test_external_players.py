@@ -214,29 +214,29 @@ def check_colours(path: Path, a: str, b: str, games: int) -> None:
         assert record.replay().is_game_over()
 
 
-def test_match_round_trip_over_nboard_two_games(tmp_path: Path) -> None:
-    b = f"nboard:{PY} -m hasamigo nboard --level 2"
+def match_round_trip(tmp_path: Path, protocol: str, level: int, games: int) -> None:
+    """``hasamigo match engine:LEVEL "PROTOCOL:hasamigo PROTOCOL --level LEVEL"`` finishes
+    every game, with the colours alternating."""
+    a = f"engine:{level}"
+    b = f"{protocol}:{PY} -m hasamigo {protocol} --level {level}"
     out = tmp_path / "games.ggf"
-    done = hasamigo("match", "engine:2", b, "--games", "2", "--jobs", "2", "--json",
+    done = hasamigo("match", a, b, "--games", str(games), "--jobs", "2", "--json",
                     "--out", str(out))
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["games"] == 2 and summary["b"] == b
-    assert summary["a_wins"] + summary["draws"] + summary["b_wins"] == 2
-    check_colours(out, "engine:2", b, 2)
+    assert summary["games"] == games and summary["b"] == b
+    assert summary["a_wins"] + summary["draws"] + summary["b_wins"] == games
+    check_colours(out, a, b, games)
+
+
+def test_match_round_trip_over_nboard_two_games(tmp_path: Path) -> None:
+    match_round_trip(tmp_path, "nboard", 2, 2)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("protocol", ["nboard", "gtp"])
 def test_match_round_trip_four_games_at_level_4(protocol: str, tmp_path: Path) -> None:
-    b = f"{protocol}:{PY} -m hasamigo {protocol} --level 4"
-    out = tmp_path / "games.ggf"
-    done = hasamigo("match", "engine:4", b, "--games", "4", "--jobs", "2", "--json",
-                    "--out", str(out))
-    assert done.returncode == 0, done.stderr
-    summary = json.loads(done.stdout)
-    assert summary["games"] == 4
-    check_colours(out, "engine:4", b, 4)
+    match_round_trip(tmp_path, protocol, 4, 4)
 
 
 FLAKY = """\

@@ -6,6 +6,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,6 +16,18 @@ from hasamigo.web import Settings, create_app
 from hasamigo.web.services.players import registry_factory
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def play_three_moves(client: TestClient, game: dict[str, Any]) -> None:
+    """Black (the person) plays three moves; the program answers each with a legal one."""
+    seat = {"Authorization": f"Bearer {game['seat_token']}"}
+    for _ in range(3):
+        response = client.post(f"/api/games/{game['id']}/moves?wait=true",
+                               json={"move": game["legal"][0]}, headers=seat)
+        assert response.status_code == 200, response.text
+        game = response.json()
+        assert game["turn"] == "black" and not game["thinking"]
+    assert len(game["moves"]) == 6
 
 
 @pytest.mark.parametrize(
@@ -29,16 +42,9 @@ def test_each_program_replies_with_a_legal_move(tmp_path: Path, opponent: str, l
     with TestClient(app) as client:
         game = client.post("/api/games", json={"opponent": opponent, "level": level,
                                                 "clock_minutes": None}).json()
-        seat = {"Authorization": f"Bearer {game['seat_token']}"}
         assert game["seats"]["white"]["program"] == (
             f"engine:{level}" if opponent == "engine" else opponent)
-        for _ in range(3):
-            response = client.post(f"/api/games/{game['id']}/moves?wait=true",
-                                   json={"move": game["legal"][0]}, headers=seat)
-            assert response.status_code == 200, response.text
-            game = response.json()
-            assert game["turn"] == "black" and not game["thinking"]
-        assert len(game["moves"]) == 6
+        play_three_moves(client, game)
 
 
 # ---- external engines from the settings file ------------------------------------------
@@ -63,14 +69,7 @@ def test_a_configured_external_engine_is_offered_and_plays(
         white = game["seats"]["white"]
         # the game names the engine by its key: the stored game holds no command line
         assert white["program"] == "external:ours" and white["name"] == "Our NBoard engine"
-        seat = {"Authorization": f"Bearer {game['seat_token']}"}
-        for _ in range(3):
-            response = client.post(f"/api/games/{game['id']}/moves?wait=true",
-                                   json={"move": game["legal"][0]}, headers=seat)
-            assert response.status_code == 200, response.text
-            game = response.json()
-            assert game["turn"] == "black" and not game["thinking"]
-        assert len(game["moves"]) == 6
+        play_three_moves(client, game)
 
 
 def test_only_engines_of_the_settings_file_are_started(
