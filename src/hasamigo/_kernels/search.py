@@ -332,7 +332,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     v = np.int64(0)
     nodes = np.int64(0)
     while True:
-        prepare = False
+        prepare = False  # the node is to be searched: order its moves
+        leaf = False  # the node is answered (v): back to its parent
         if entering:
             nodes += 1
             if (nodes & _POLL) == 0 and (stop[0] != 0 or (limit > 0 and nodes + cnt[0] >= limit)):
@@ -346,7 +347,6 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             d = fd[ply]
             empty = mask & ~(pp | oo)
             ne = popcount(empty)
-            leaf = False
             if d >= ne:
                 d = ne
                 fd[ply] = ne
@@ -436,24 +436,14 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                             pcply = ply
                             ply += 1
                             continue
-            if leaf:
-                if ply == 0:
-                    ctl[NODES] += nodes + cnt[0]
-                    return v
-                ply -= 1
-                entering = False
-                continue
         elif fstage[ply] >= PC_HIGH:
             # this frame's probable-cut test returned v (the same side to move)
             pcply = -1
             if (v >= fpcb[ply]) if fstage[ply] == PC_HIGH else (v <= fpcb[ply]):
                 v = fb[ply] if fstage[ply] == PC_HIGH else fa[ply]
-                if ply == 0:
-                    ctl[NODES] += nodes + cnt[0]
-                    return v
-                ply -= 1
-                continue
-            prepare = True
+                leaf = True
+            else:
+                prepare = True
         else:
             # a child of this frame returned v (from its side)
             v = -v
@@ -486,19 +476,21 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             else:
                 if use_etc and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH):
                     v = _etc(pp, oo, moves, d, level, b, table)
-                    if v >= b:
-                        if ply == 0:
-                            ctl[NODES] += nodes + cnt[0]
-                            return v
-                        ply -= 1
-                        entering = False
-                        continue
-                fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, params,
-                                       fmv[ply], ffl[ply], kbuf, flags)
+                    leaf = v >= b
+                if not leaf:
+                    fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, params,
+                                           fmv[ply], ffl[ply], kbuf, flags)
             fa0[ply] = a
             fbest[ply] = -INF
             fbm[ply] = -1
             fi[ply] = 0
+        if leaf:
+            if ply == 0:
+                ctl[NODES] += nodes + cnt[0]
+                return v
+            ply -= 1
+            entering = False
+            continue
         # next move of this frame, or its end
         if fbest[ply] < fb[ply] and fi[ply] < fn[ply]:
             sq = fmv[ply, fi[ply]]
