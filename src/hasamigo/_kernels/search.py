@@ -137,7 +137,7 @@ PASS_MOVE = 64
 MAX_PLY = 130  # 60 moves and as many passes, with room
 MAX_MOVES = 40
 INF = 1000
-_POLL = 1023  # poll the stop flag every 1024 nodes
+_POLL = 1023  # poll the stop flag about every 1024 nodes
 
 # child-search stages of a frame
 FULL = 0
@@ -218,6 +218,28 @@ def _reply_score2(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
         if v > best:
             best = v
     return best
+
+
+@njit(**NJIT_INLINE)
+def _search1(p, o, moves, mask, beta, params):  # type: ignore[no-untyped-def]
+    """A midgame node one ply from the horizon, searched in one loop: the best of its
+    children's static evaluations (fail-soft, stopping at ``beta``) and how many children
+    it evaluated. The same score as searching each child as a depth-0 frame; a scout
+    child's re-search is not needed because a leaf's score does not depend on its window."""
+    best = np.int64(-INF)
+    n = np.int64(0)
+    m = moves
+    while m != ZERO:
+        sq = lowest_square(m)
+        m &= m - ONE
+        f = flips(p, o, sq)
+        v = -evaluate(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, params)
+        n += 1
+        if v > best:
+            best = v
+            if v >= beta:
+                break
+    return best, n
 
 
 @njit(**NJIT_INLINE)
@@ -331,15 +353,18 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     entering = True
     v = np.int64(0)
     nodes = np.int64(0)
+    poll = np.int64(_POLL + 1)  # the node count at which to poll next
     while True:
         prepare = False  # the node is to be searched: order its moves
         leaf = False  # the node is answered (v): back to its parent
         if entering:
             nodes += 1
-            if (nodes & _POLL) == 0 and (stop[0] != 0 or (limit > 0 and nodes + cnt[0] >= limit)):
-                ctl[NODES] += nodes + cnt[0]
-                ctl[ABORTED] = 1
-                return np.int64(0)
+            if nodes >= poll:
+                poll = nodes + _POLL + 1
+                if stop[0] != 0 or (limit > 0 and nodes + cnt[0] >= limit):
+                    ctl[NODES] += nodes + cnt[0]
+                    ctl[ABORTED] = 1
+                    return np.int64(0)
             pp = fp[ply]
             oo = fo[ply]
             a = fa[ply]
@@ -400,6 +425,11 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                     elif vs + margin <= a:
                         v = a
                         leaf = True
+                elif d == 1 and d < ne:
+                    # one ply from the horizon: the children are evaluated in place
+                    v, n1 = _search1(pp, oo, moves, mask, b, params)
+                    nodes += n1
+                    leaf = True
                 if not leaf:
                     fa[ply] = a
                     fb[ply] = b
