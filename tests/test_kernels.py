@@ -201,6 +201,21 @@ def test_perft_kernel_agrees_on_reachable_positions(position: tuple[str, list, s
         assert got == naive.perft(cells, colour, d), f"depth {d}"
 
 
+@given(st.integers(0, 63), st.integers(0, (1 << 64) - 1), st.integers(0, (1 << 64) - 1))
+def test_last_flip_count_agrees_with_reference(x: int, bits: int, thin: int) -> None:
+    """The last empty square's flip count from line lookups equals the reference's flips,
+    for either side, on boards full but for ``x`` (``thin`` makes sparse and dense ones)."""
+    from hasamigo._kernels.endgame import last_flip_count
+
+    full = (1 << 64) - 1
+    p = bits & ~(1 << x) & (thin | bits >> 1)
+    o = full & ~p & ~(1 << x)
+    cells = naive.cells_from_masks(p, o, full)
+    for mover, colour in ((p, "B"), (o, "W")):
+        got = int(last_flip_count(U64(mover), x))
+        assert got == 2 * len(naive.flips(cells, colour, x)), (hex(mover), x)
+
+
 def test_reference_sanity() -> None:
     """The reference itself on textbook facts (so a bug cannot hide in both)."""
     cells = naive.start_cells(naive.FRAMES["standard"][2])

@@ -74,6 +74,52 @@ def _neighbour_table() -> np.ndarray:
 #: ``NEIGHBOUR[sq]``: the squares around ``sq``; no opponent disc there means no flip.
 NEIGHBOUR = _neighbour_table()
 
+FILE_A = U64(0x0101010101010101)
+FILE_GATHER = U64(0x0102040810204080)  # ((x >> c) & FILE_A) * this >> 56: column c, row r at bit r
+S56 = U64(56)
+BYTE = U64(0xFF)
+
+
+def _count_table() -> np.ndarray:
+    """``LAST_COUNT[pos, line]``: twice the discs flipped along one line of eight by a move
+    at ``pos`` when the line is full but for ``pos``: ``line``'s bits are the mover's
+    discs, every other square the opponent's. A square past the end of a shorter line
+    reads as an opponent disc with no mover's disc beyond it, so it never brackets."""
+    table = np.zeros((8, 256), dtype=np.uint8)
+    for pos in range(8):
+        for line in range(256):
+            n = 0
+            for step in (1, -1):
+                i, run = pos + step, 0
+                while 0 <= i < 8 and not line >> i & 1:
+                    i, run = i + step, run + 1
+                if 0 <= i < 8:
+                    n += run
+            table[pos, line] = 2 * n
+    return table
+
+
+def _diagonal_table(step: int) -> np.ndarray:
+    """``table[sq]``: the diagonal through ``sq`` going down-right (``step`` 9) or
+    down-left (7), ``sq`` included."""
+    table = np.zeros(64, dtype=np.uint64)
+    dc = 1 if step == 9 else -1
+    for sq in range(64):
+        r, c = divmod(sq, 8)
+        while r >= 1 and 0 <= c - dc < 8:
+            r, c = r - 1, c - dc
+        m = 0
+        while r < 8 and 0 <= c < 8:
+            m |= 1 << (r * 8 + c)
+            r, c = r + 1, c + dc
+        table[sq] = m
+    return table
+
+
+LAST_COUNT = _count_table()
+DIAGONAL9 = _diagonal_table(9)
+DIAGONAL7 = _diagonal_table(7)
+
 
 @njit(**NJIT_INLINE)
 def final_score(p, o, n_empty):  # type: ignore[no-untyped-def]
@@ -105,8 +151,35 @@ def move_flips(p, o, sq):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
+def last_flip_count(p, x):  # type: ignore[no-untyped-def]
+    """Twice the discs flipped by a move of ``p`` at ``x`` on a full 8×8 board but for
+    ``x`` (every square not ``p``'s is the opponent's): four line lookups, no flips."""
+    r = x >> 3
+    c = x & 7
+    col = (((p >> U64(c)) & FILE_A) * FILE_GATHER) >> S56
+    d9 = ((p & DIAGONAL9[x]) * FILE_A) >> S56
+    d7 = ((p & DIAGONAL7[x]) * FILE_A) >> S56
+    return (np.int64(LAST_COUNT[c, np.int64((p >> U64(8 * r)) & BYTE)])
+            + np.int64(LAST_COUNT[r, np.int64(col)])
+            + np.int64(LAST_COUNT[c, np.int64(d9)])
+            + np.int64(LAST_COUNT[c, np.int64(d7)]))
+
+
+@njit(**NJIT_INLINE)
 def solve1(p, o, x):  # type: ignore[no-untyped-def]
-    """Exact score with one empty square ``x`` left."""
+    """Exact score with one empty square ``x`` left. On a full 8×8 board the flips are
+    only counted (:func:`last_flip_count`), the opponent's only when the side to move
+    cannot play there."""
+    bx = ONE << U64(x)
+    if (p | o | bx) == ~ZERO:
+        d = 2 * popcount(p) - 63
+        n = last_flip_count(p, x)
+        if n > 0:
+            return d + n + 1
+        n = last_flip_count(o, x)
+        if n > 0:
+            return d - n - 1
+        return d + 1 if d > 0 else d - 1  # 63 discs: never a draw
     d = popcount(p) - popcount(o)
     f = move_flips(p, o, x)
     if f != ZERO:
