@@ -188,6 +188,18 @@ def test_small_archives_of_the_database() -> None:
 
 
 @pytest.mark.slow
+def test_a_year_in_each_decade() -> None:
+    """Every game of one year in eight across the archive (CI); the test below reads all."""
+    total = unfinished = 0
+    for path in _archives()[3::8]:
+        games, open_games = check_scores(list(read_wthor(path)))
+        total += games
+        unfinished += open_games
+    assert total > 10_000
+    assert unfinished < total // 100
+
+
+@pytest.mark.exhaustive
 def test_every_game_of_the_database() -> None:
     total = unfinished = 0
     for path in _archives():

@@ -281,7 +281,7 @@ def test_one_error_is_found_and_the_fix_restores_the_real_game_in_most_cases() -
     assert rates["repeat"][1] == rates["skip"][1] == rates["miswrite"][1] == 200
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive  # the 200-game sample above holds the same floors in the default suite
 def test_fix_rates_over_a_whole_year() -> None:
     rates = restore_rates(games(2010))
     for kind, (total, detected, restored) in rates.items():

@@ -204,16 +204,32 @@ def test_colour_counts_stay_within_the_rule(n: int, seed: int, rounds: int) -> N
     assert colour_counts_off(t) == []
 
 
-@pytest.mark.slow
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(n=st.integers(4, 200), seed=st.integers(0, 10**6), rounds=st.integers(1, 9),
-       fmt=st.sampled_from(["swiss", "meijin", "master"]))
-def test_sweep(n: int, seed: int, rounds: int, fmt: str) -> None:
+SWEEP = dict(n=st.integers(4, 200), seed=st.integers(0, 10**6), rounds=st.integers(1, 9),
+             fmt=st.sampled_from(["swiss", "meijin", "master"]))
+
+
+def sweep_one(n: int, seed: int, rounds: int, fmt: str) -> None:
+    """Nine rounds of a random field with withdrawals, every pairing and score checked."""
     t = field(n, seed, fmt, rounds=None if fmt != "swiss" else rounds)
     play_rounds(t, 9, random.Random(seed), withdraw_chance=0.1,
                 check=lambda t, r: check_pairing(t, r) if t.pairings[r][0].stage.counts
                 else None)
     check_scores(t)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(**SWEEP)
+def test_sweep(n: int, seed: int, rounds: int, fmt: str) -> None:
+    """40 random tournaments (CI); the 200-tournament sweep below repeats it at scale."""
+    sweep_one(n, seed, rounds, fmt)
+
+
+@pytest.mark.exhaustive
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(**SWEEP)
+def test_sweep_at_scale(n: int, seed: int, rounds: int, fmt: str) -> None:
+    sweep_one(n, seed, rounds, fmt)
 
 
 # ---- the pieces --------------------------------------------------------------------------
