@@ -482,3 +482,26 @@ def test_wide_kernel_logic_without_jit() -> None:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "checked 120" in proc.stdout
+
+
+# ---- record entry (arbiter mode) on the wide grid ------------------------------------
+
+
+@pytest.mark.parametrize("name", WIDE)
+def test_bracketed_lines_are_the_flips_on_wide_boards(name: str) -> None:
+    import random
+
+    from hasamigo.game.entry import bracketed_lines
+
+    rng = random.Random(5)
+    board = find_variant(name)()
+    while not board.is_game_over():
+        for move in board.legal_moves:
+            if move.square is None:
+                continue
+            union = 0
+            for line, _end in bracketed_lines(board, move.square, board.turn):
+                for sq in line:
+                    union |= 1 << sq
+            assert union == board.flips(move)
+        board.push(rng.choice(list(board.legal_moves)))
