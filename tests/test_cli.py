@@ -288,3 +288,24 @@ def test_no_help_text_loses_brackets_to_rich_markup() -> None:
         return found
 
     assert walk(group, "hasamigo") == []
+
+
+def test_wide_variants_from_the_command_line() -> None:
+    """perft, show and variants on the boards larger than 8×8."""
+    code, out, _ = run("perft", "7", "--json", "--variant", "grand")
+    assert code == 0
+    assert [r["leaves"] for r in json.loads(out)][-2:] == [8200, 55180]
+    code, out, _ = run("show", "e4d4c4", "--json", "--variant", "grand")
+    assert code == 0
+    data = json.loads(out)
+    assert data["variant"] == "grand" and data["moves"] == ["e4", "d4", "c4"]
+    assert len(data["board"].split()[0]) == 100
+    code, out, _ = run("show", "e4", "--variant", "eight-stars")
+    assert code == 0
+    assert "10 " in out and " a b c d e f g h i j" in out
+    code, _, err = run("show", "e4k5", "--variant", "grand")
+    assert code == 2 and "not a square" in err
+    code, out, _ = run("variants", "--json")
+    squares = {row["name"]: row["squares"] for row in json.loads(out)}
+    assert squares["grand"] == 100 and squares["eight-stars"] == 88
+    assert squares["hasegawa-8x9"] == 72 and squares["hasegawa-9x10"] == 90

@@ -252,9 +252,10 @@ def test_find_variant_standard_is_board() -> None:
 
 
 def test_find_variant_unknown_name() -> None:
-    with pytest.raises(ValueError, match="grand") as info:
-        find_variant("grand-othello")
+    with pytest.raises(ValueError, match="triangle") as info:
+        find_variant("triangle-othello")  # (grand-othello was unknown before 10×10 came)
     assert "6x6" in str(info.value) and "octagon" in str(info.value)
+    assert "grand" in str(info.value) and "eight-stars" in str(info.value)
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,11 @@
 """The board: position in absolute colours, side to move, legal moves, push/pop, outcome.
 
 Variants are subclasses with class-level metadata (see :mod:`hasamigo.variants`); the
-geometry is a mask of playable squares inside the 8×8 grid, so one set of kernels serves
-every board. Kernels work on ``(player, opponent)``; the conversion lives in :meth:`Board._pair`.
+geometry is a mask of playable squares inside a square grid, so one set of kernels serves
+every board of a grid. The grid is 8×8 (``stride = 8``, one machine word per side, the fast
+kernels) unless a variant sets ``stride = 10``: the 10×10 grid of :mod:`hasamigo._kernels.wide`
+(two words per side) for boards up to 10×10, a square being ``row * stride + col`` either way.
+Kernels work on ``(player, opponent)``; the conversion lives in :meth:`Board._pair`.
 
 >>> board = Board()
 >>> board.play("f5")
@@ -25,6 +28,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from hasamigo._kernels import wide
 from hasamigo._kernels.moves import flips_at, legal_moves_mask
 from hasamigo._kernels.moves import perft as _perft_kernel
 from hasamigo.errors import (
@@ -37,7 +41,7 @@ from hasamigo.errors import (
     shown,
 )
 from hasamigo.move import BLACK, PASS, PASS_TOKENS, WHITE, Color, Move
-from hasamigo.squares import ASCII_DIGITS, BB_ALL, FILE_NAMES, Bitboard, Square, bits, square_name
+from hasamigo.squares import ASCII_DIGITS, Bitboard, Square, bits
 
 BLACK_CHARS = "Xx*●"
 WHITE_CHARS = "Oo○"
@@ -47,13 +51,17 @@ STARTS = ("cross", "parallel", "original")
 #: Longest square name read (``a1`` and, leniently, ``a01``): longer text is refused unread.
 _SQUARE_NAME_MAX = 3
 _COLOUR_PREFIXES = {"black": BLACK, "b": BLACK, "x": BLACK, "white": WHITE, "w": WHITE, "o": WHITE}
+#: Column letters of the widest grid (10×10: a..j); a variant uses the first ``cols``.
+FILE_LETTERS = "abcdefghij"
+#: Grid widths with kernels: 8 (one word per side) and 10 (two words, boards up to 10×10).
+STRIDES = (8, 10)
 
 
-def _frame_mask(rows: int, cols: int, top: int, left: int) -> Bitboard:
+def _frame_mask(rows: int, cols: int, top: int, left: int, stride: int = 8) -> Bitboard:
     mask = 0
     for r in range(top, top + rows):
         for c in range(left, left + cols):
-            mask |= 1 << (r * 8 + c)
+            mask |= 1 << (r * stride + c)
     return mask
 
 
@@ -122,6 +130,7 @@ class Board:
     top: ClassVar[int] = 0  # grid row of the variant's row 1
     left: ClassVar[int] = 0  # grid column of the variant's column a
     cut: ClassVar[Bitboard] = 0  # squares of the frame that are not playable
+    stride: ClassVar[int] = 8  # grid width: square = row * stride + col (8, or 10 up to 10×10)
     default_start: ClassVar[str] = "cross"
     default_disc_limit: ClassVar[int | None] = None
 
@@ -166,6 +175,7 @@ class Board:
     # ---- geometry ----------------------------------------------------------------
     _playable: ClassVar[Bitboard]
     _playable_u64: ClassVar[np.uint64]
+    _playable_words: ClassVar[tuple[np.uint64, np.uint64]]
     _centre_mask: ClassVar[Bitboard]
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -174,13 +184,19 @@ class Board:
 
     @classmethod
     def _init_geometry(cls) -> None:
-        if not (
-            cls.rows >= 1 and cls.top + cls.rows <= 8 and cls.cols >= 1 and cls.left + cls.cols <= 8
+        n = cls.stride
+        if n not in STRIDES or not (
+            cls.rows >= 1 and cls.top + cls.rows <= n and cls.cols >= 1 and cls.left + cls.cols <= n
         ):
             # A mistake in a subclass's definition, not in user input: a plain ValueError.
-            raise ValueError(f"{cls.__name__}: a {cls.rows}×{cls.cols} frame must fit in 8×8")
-        cls._playable = _frame_mask(cls.rows, cls.cols, cls.top, cls.left) & ~cls.cut & BB_ALL
-        cls._playable_u64 = np.uint64(cls._playable)
+            raise ValueError(
+                f"{cls.__name__}: a {cls.rows}×{cls.cols} frame must fit in a grid of "
+                f"stride {' or '.join(map(str, STRIDES))} (stride {n})"
+            )
+        grid = (1 << n * n) - 1
+        cls._playable = _frame_mask(cls.rows, cls.cols, cls.top, cls.left, n) & ~cls.cut & grid
+        cls._playable_u64 = np.uint64(cls._playable & ((1 << 64) - 1))
+        cls._playable_words = wide.split(cls._playable)
         mid_r, mid_c = cls.rows // 2 - 1, cls.cols // 2 - 1
         cls._centre_mask = sum(
             1 << cls.local_square(mid_c + dc, mid_r + dr) for dr in (0, 1) for dc in (0, 1)
@@ -188,7 +204,7 @@ class Board:
 
     @classmethod
     def playable(cls) -> Bitboard:
-        """Mask of the playable squares on the 8×8 grid."""
+        """Mask of the playable squares on the grid (``row * stride + col``)."""
         return cls._playable
 
     @classmethod
@@ -202,15 +218,25 @@ class Board:
             raise InvalidSquareError(
                 f"no square at column {shown(col)}, row {shown(row)} on {cls.title}"
             )
-        return (cls.top + row) * 8 + cls.left + col
+        return (cls.top + row) * cls.stride + cls.left + col
 
     @classmethod
     def square_name(cls, sq: Square) -> str:
-        """Name of a grid square in this variant's own coordinates (6×6: a1..f6)."""
-        if not (isinstance(sq, int) and 0 <= sq < 64 and cls.playable() >> sq & 1):
+        """Name of a grid square in this variant's own coordinates (6×6: a1..f6; 10×10:
+        a1..j10)."""
+        if not (isinstance(sq, int) and 0 <= sq < cls.stride**2 and cls.playable() >> sq & 1):
             raise InvalidSquareError(f"square {shown(sq)} is not on {cls.title}")
-        row, col = divmod(sq, 8)
-        return f"{FILE_NAMES[col - cls.left]}{row - cls.top + 1}"
+        row, col = divmod(sq, cls.stride)
+        return f"{FILE_LETTERS[col - cls.left]}{row - cls.top + 1}"
+
+    @classmethod
+    def grid_name(cls, sq: Square) -> str:
+        """Name of any grid square for a message, cut or outside the frame too: the grid's
+        own coordinates (on the 8×8 grid the standard names), ``#N`` off the grid."""
+        if not (isinstance(sq, int) and 0 <= sq < cls.stride**2):
+            return f"#{sq}"
+        row, col = divmod(sq, cls.stride)
+        return f"{FILE_LETTERS[col]}{row + 1}"
 
     @classmethod
     def parse_square(cls, name: str, *, cut_ok: bool = False) -> Square:
@@ -224,11 +250,11 @@ class Board:
         # reads as another row; the length bound keeps int() off 5,000-digit text.
         if (
             not 2 <= len(text) <= _SQUARE_NAME_MAX
-            or text[0].lower() not in FILE_NAMES[: cls.cols]
+            or text[0].lower() not in FILE_LETTERS[: cls.cols]
             or not all(ch in ASCII_DIGITS for ch in text[1:])
         ):
             raise InvalidSquareError(f"not a square of {cls.title}: {shown(name)}")
-        col, row = FILE_NAMES.index(text[0].lower()), int(text[1:]) - 1
+        col, row = FILE_LETTERS.index(text[0].lower()), int(text[1:]) - 1
         if not 0 <= row < cls.rows:
             raise InvalidSquareError(f"not a square of {cls.title}: {shown(name)}")
         sq = cls.local_square(col, row)
@@ -281,7 +307,7 @@ class Board:
             for sq in chosen:
                 if not self.playable() >> sq & 1:
                     raise InvalidPositionError(
-                        f"{self.title} has no corner {square_name(sq)} for a handicap"
+                        f"{self.title} has no corner {self.grid_name(sq)} for a handicap"
                     )
                 self.black |= 1 << sq
             self.turn = WHITE
@@ -301,7 +327,7 @@ class Board:
             on_board = bool(playable >> sq & 1)
             if ch in BLACK_CHARS or ch in WHITE_CHARS:
                 if not on_board:
-                    raise ParseError(f"a disc on {square_name(sq)}, which is cut", column=i + 1)
+                    raise ParseError(f"a disc on {self.grid_name(sq)}, which is cut", column=i + 1)
                 if ch in BLACK_CHARS:
                     black |= 1 << sq
                 else:
@@ -421,7 +447,10 @@ class Board:
         if self.in_placement_phase():
             return self._centre() & ~self.occupied
         p, o = self._pair(color)
-        return int(legal_moves_mask(np.uint64(p), np.uint64(o), self._playable_u64))
+        if self.stride == 8:
+            return int(legal_moves_mask(np.uint64(p), np.uint64(o), self._playable_u64))
+        lo, hi = wide.legal_moves_mask(*wide.split(p), *wide.split(o), *self._playable_words)
+        return int(wide.join(lo, hi))
 
     def legal_moves_mask(self) -> Bitboard:
         """Bitboard of the squares the side to move may play (0 when it must pass)."""
@@ -455,7 +484,10 @@ class Board:
         p, o = self._pair()
         if (p | o) >> move.square & 1 or not self.playable() >> move.square & 1:
             return 0
-        return int(flips_at(np.uint64(p), np.uint64(o), move.square))
+        if self.stride == 8:
+            return int(flips_at(np.uint64(p), np.uint64(o), move.square))
+        lo, hi = wide.flips_at(*wide.split(p), *wide.split(o), move.square)
+        return int(wide.join(lo, hi))
 
     def is_legal(self, move: Move | str) -> bool:
         try:
@@ -502,7 +534,10 @@ class Board:
             raise InvalidOptionError(f"perft depth must be a whole number >= 0, not {shown(depth)}")
         if self.disc_limit is None and not self.in_placement_phase():
             p, o = self._pair()
-            return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))
+            if self.stride == 8:
+                return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))
+            words = (*wide.split(p), *wide.split(o), *self._playable_words)
+            return int(wide.perft(*words, depth))
         return self._perft_slow(depth)
 
     def _perft_slow(self, depth: int) -> int:
@@ -526,7 +561,7 @@ class Board:
             where = (
                 self.move_name(move)
                 if move.square is None or self.playable() >> move.square & 1
-                else square_name(move.square)
+                else self.grid_name(move.square)
             )
             raise IllegalMoveError(f"illegal move {where} for {self.turn}: {reason.value}", reason)
         self._snapshots.append((self.black, self.white, self.turn, *self._hand))
@@ -631,9 +666,10 @@ class Board:
     def diagram(self, *, show_moves: bool = True) -> str:
         """A plain-text picture: ``X`` black, ``O`` white, ``*`` legal move, ``.`` empty."""
         moves = self.legal_moves_mask() if show_moves else 0
-        lines = ["  " + " ".join(FILE_NAMES[: self.cols])]
+        width = len(str(self.rows))  # row numbers right-aligned: ' 9' above '10'
+        lines = [" " * (width + 1) + " ".join(FILE_LETTERS[: self.cols])]
         for r, row in enumerate(self._rows(".", " ", moves)):
-            lines.append(f"{r + 1} " + " ".join(row))
+            lines.append(f"{r + 1:>{width}} " + " ".join(row))
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 
 from hasamigo.errors import InvalidSquareError, shown
-from hasamigo.squares import Square, parse_square, square_name
+from hasamigo.squares import MAX_SQUARES, Square, parse_square, square_name
 
 #: Tokens read as a pass (case-insensitive): GGF writes ``PA``, others ``pass`` or ``--``.
 PASS_TOKENS = frozenset({"pass", "pa", "ps", "--", "@@"})
@@ -42,17 +42,27 @@ WHITE = Color.WHITE
 class Move:
     """A move; ``square`` is ``None`` for a pass.
 
+    ``square`` is a grid index: 0..63 on the 8×8 grid, up to 99 on the 10×10 grid of the
+    wide variants. ``str`` names it on the 8×8 grid (``#N`` beyond it); a variant names its
+    own squares with ``Board.move_name``.
+
     >>> Move.from_str("F5")
     Move.from_str('f5')
     >>> bool(PASS), PASS.is_pass, str(PASS)
     (True, True, 'pass')
+    >>> Move(99)
+    Move(99)
     """
 
     square: Square | None
 
     def __post_init__(self) -> None:
-        if self.square is not None and not (isinstance(self.square, int) and 0 <= self.square < 64):
-            raise InvalidSquareError(f"no square with index {shown(self.square)} (0..63)")
+        if self.square is not None and not (
+            isinstance(self.square, int) and 0 <= self.square < MAX_SQUARES
+        ):
+            raise InvalidSquareError(
+                f"no square with index {shown(self.square)} (0..{MAX_SQUARES - 1})"
+            )
 
     @classmethod
     def from_str(cls, text: str) -> Move:
@@ -68,9 +78,13 @@ class Move:
         return self.square is None
 
     def __str__(self) -> str:
-        return "pass" if self.square is None else square_name(self.square)
+        if self.square is None:
+            return "pass"
+        return square_name(self.square) if self.square < 64 else f"#{self.square}"
 
     def __repr__(self) -> str:
+        if self.square is not None and self.square >= 64:
+            return f"Move({self.square})"
         return f"Move.from_str({str(self)!r})"
 
 

@@ -23,6 +23,10 @@ RANK_NAMES = "12345678"
 ASCII_DIGITS = "0123456789"
 #: Characters of user input quoted in an error message at most (the rest is elided).
 
+#: Squares of the largest grid with kernels (10×10, for the wide variants): a grid index
+#: is below this.
+MAX_SQUARES = 100
+
 SQUARES: list[Square] = list(range(64))
 SQUARE_NAMES: list[str] = [f + r for r in RANK_NAMES for f in FILE_NAMES]
 
@@ -227,6 +231,7 @@ __all__ = [
     "H6",
     "H7",
     "H8",
+    "MAX_SQUARES",
     "RANK_NAMES",
     "SQUARES",
     "SQUARE_NAMES",

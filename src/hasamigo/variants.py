@@ -1,4 +1,5 @@
-"""Board variants: geometries within the 8×8 grid, historical starts and the disc limit.
+"""Board variants: geometries within the 8×8 grid and, for boards larger than 8×8, within
+the 10×10 grid (``stride = 10``); historical starts and the disc limit.
 
 Each variant is a :class:`~hasamigo.board.Board` subclass with class-level metadata;
 :func:`find_variant` looks one up by name or alias.
@@ -7,6 +8,8 @@ Each variant is a :class:`~hasamigo.board.Board` subclass with class-level metad
 36
 >>> find_variant("6x6")().to_string()
 '--------------OX----XO-------------- X'
+>>> find_variant("eight-stars").square_count()
+88
 """
 
 from __future__ import annotations
@@ -75,6 +78,91 @@ class OctagonBoard(Board):
     cut = sum(1 << sq for sq in (A1, B1, A2, H1, G1, H2, A8, B8, A7, H8, G8, H7))
 
 
+def _grid_squares(stride: int, *names: str) -> int:
+    """Mask of squares named in a frame's own coordinates at the grid's top-left (a1 = 0)."""
+    mask = 0
+    for name in names:
+        col, row = "abcdefghij".index(name[0]), int(name[1:]) - 1
+        mask |= 1 << (row * stride + col)
+    return mask
+
+
+class GrandBoard(Board):
+    """Grand Othello, 10×10: columns a..j, rows 1..10, the cross start on the centre
+    (e5, f6 white; f5, e6 black), Black first. A MegaHouse board of the Othello family,
+    an event of the Othello World Cup 2013 and 2014 (SPEC §4; ja.wikipedia "オセロ
+    (ボードゲーム)", 派生ゲーム and Othello World Cup sections)."""
+
+    name = "grand"
+    aliases = ("10x10", "grand-othello")
+    title = "Grand Othello 10×10"
+    rows = cols = 10
+    stride = 10
+
+
+class EightStarsBoard(Board):
+    """Eight Stars Othello: the 10×10 Grand Othello board with three squares cut at each
+    corner (a1, b1, a2; i1, j1, j2; a9, a10, b10; j9, i10, j10), an octagon of 88 squares;
+    the same cross start as Grand Othello (e5, f6 white; f5, e6 black).
+
+    Source: ja.wikipedia "オセロ (ボードゲーム)" (the 2024 text in the project's seeds),
+    派生ゲーム: "エイトスターズオセロ … 旧称「88オセロ(エイティエイトオセロ)」。
+    グランドオセロの盤面から四隅を切り落として八角形状にしたもの" — Grand Othello's board
+    with the four corners cut off into an octagon, formerly sold as "88 Othello". The page
+    draws no diagram and the MegaHouse rules it cites (長谷川五郎 2006, p. 279; Othello!
+    JAPAN, 2013-02-03) could not be reached, so the cut is inferred: 88 squares = 100 - 4×3,
+    three squares per corner, the corner and its two edge neighbours (the only symmetric
+    cut of three squares; the same shape as the 8×8 ``octagon``). The start is not stated
+    either: the cross on the centre, as on Grand Othello, whose board this is.
+    """
+
+    name = "eight-stars"
+    aliases = ("eight-stars-othello", "88", "88-othello")
+    title = "Eight Stars Othello (88 squares)"
+    rows = cols = 10
+    stride = 10
+    cut = _grid_squares(
+        10, "a1", "b1", "a2", "i1", "j1", "j2", "a9", "a10", "b10", "j9", "i10", "j10"
+    )
+
+
+class Hasegawa8x9Board(Board):
+    """Hasegawa's early 8×9 board: 8 rows (1..8) by 9 columns (a..i).
+
+    Source: ja.wikipedia "オセロ (ボードゲーム)" (the seeds): for 挟み碁 Hasegawa used
+    home-made boards of 8×8, 8×9, 9×10 and octagonal shape, and first played his game on
+    an 8×9 board before taking the 8×8 chessboard in 1970. Read as 縦×横 (rows × columns,
+    the usual Japanese order for a board's size). No source gives a start: the cross of
+    Othello on the 2×2 nearest the centre, which with 9 columns is d4, e4, d5, e5 (the
+    centre column e and the one left of it; d4, e5 white; e4, d5 black), Black first —
+    the rule every board of this package follows (rows or columns odd: upper left of the
+    middle). Plain Othello flips (挟み碁's house rules are a separate option).
+    """
+
+    name = "hasegawa-8x9"
+    aliases = ("8x9",)
+    title = "Hasegawa's 8×9 board"
+    rows = 8
+    cols = 9
+    stride = 10
+
+
+class Hasegawa9x10Board(Board):
+    """Hasegawa's early 9×10 board: 9 rows (1..9) by 10 columns (a..j).
+
+    Source and reading as for :class:`Hasegawa8x9Board`. Start: the cross on the 2×2
+    nearest the centre, e4, f4, e5, f5 (rows 4-5: the centre row 5 and the one above it;
+    e4, f5 white; f4, e5 black), Black first.
+    """
+
+    name = "hasegawa-9x10"
+    aliases = ("9x10",)
+    title = "Hasegawa's 9×10 board"
+    rows = 9
+    cols = 10
+    stride = 10
+
+
 VARIANTS: tuple[type[Board], ...] = (
     Board,
     ParallelBoard,
@@ -83,6 +171,10 @@ VARIANTS: tuple[type[Board], ...] = (
     MiniBoard,
     Board4x4,
     OctagonBoard,
+    GrandBoard,
+    EightStarsBoard,
+    Hasegawa8x9Board,
+    Hasegawa9x10Board,
 )
 
 

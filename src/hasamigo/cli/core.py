@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from hasamigo.board import Board
+from hasamigo.board import FILE_LETTERS, Board
 from hasamigo.cli import (
     JsonOpt,
     VariantOpt,
@@ -79,7 +79,7 @@ def render_board(board: Board, *, last: int | None = None) -> str:
     """Rich markup for a board diagram: ● black, ○ white, · legal move."""
     moves = board.legal_moves_mask()
     playable = board.playable()
-    files = "abcdefgh"[: board.cols]
+    files = FILE_LETTERS[: board.cols]
     lines = ["   " + " ".join(files)]
     for r in range(board.rows):
         cells = []

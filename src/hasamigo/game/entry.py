@@ -108,7 +108,8 @@ def _listed(names: Iterable[str]) -> str:
 
 
 def _check_square(board: Board, square: int) -> None:
-    if not (isinstance(square, int) and 0 <= square < 64 and board.playable() >> square & 1):
+    if not (isinstance(square, int) and 0 <= square < board.stride**2
+            and board.playable() >> square & 1):
         raise InvalidSquareError(f"square {square!r} is not on {board.title}")
 
 
@@ -211,12 +212,13 @@ def bracketed_lines(board: Board, square: int, colour: Color) -> Iterator[tuple[
     move turns (for the side to move it equals :meth:`Board.flips`)."""
     mine, theirs = board.discs(colour), board.discs(colour.other)
     playable = board.playable()
-    row0, col0 = divmod(square, 8)
+    n = board.stride  # the grid's width: 8, or 10 for the boards larger than 8×8
+    row0, col0 = divmod(square, n)
     for dr, dc in _DIRECTIONS:
         line: list[int] = []
         row, col = row0 + dr, col0 + dc
-        while 0 <= row < 8 and 0 <= col < 8:
-            sq = row * 8 + col
+        while 0 <= row < n and 0 <= col < n:
+            sq = row * n + col
             if not playable >> sq & 1:
                 break
             if theirs >> sq & 1:

@@ -3,7 +3,7 @@
 A file holds any number of games, each ``(;`` then ``KEY[value]`` properties then ``;)``
 (a number before ``(;``, as GGS game lists write, is skipped).
 The tags read into :class:`GameRecord` fields: ``PB``/``PW`` players, ``PC`` place (the
-record's ``event``), ``DT`` date, ``TY`` the game type (size first: ``8``, ``6``, ``4``;
+record's ``event``), ``DT`` date, ``TY`` the game type (size first: ``8``, ``10``, ``6``, ``4``;
 then letters such as ``k`` komi, ``r20`` random start), ``BO`` the start position (size,
 rows with ``*`` black / ``O`` white / ``-`` empty, then the side to move), ``B``/``W``
 moves as ``square/eval/time`` (``pass`` or ``PA`` for a pass; the evaluation and time
@@ -42,7 +42,8 @@ from hasamigo.notation.record import GameRecord, play_move
 from hasamigo.squares import ASCII_DIGITS
 from hasamigo.variants import find_variant
 
-_SIZES: dict[int, str] = {8: "standard", 6: "6x6", 4: "4x4"}
+# GGF's board types are square boards with the cross start: 10 is Grand Othello (a1..j10).
+_SIZES: dict[int, str] = {8: "standard", 10: "grand", 6: "6x6", 4: "4x4"}
 # ASCII only throughout ([0-9], not \d, which also takes '٣'); sizes have at most 2 digits.
 _TAG = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _TYPE = re.compile(r"([0-9]{1,2})(?![0-9])")
@@ -204,8 +205,8 @@ def _variant_of_type(prop: Property, fail: _FailFn) -> type[Board]:
     match = _TYPE.match(prop.value.strip())
     size = int(match.group(1)) if match else 0
     if size not in _SIZES:
-        raise fail(f"unsupported game type {_tagged(prop)} (sizes 8, 6 and 4 are read)",
-                   prop)
+        sizes = ", ".join(map(str, _SIZES))
+        raise fail(f"unsupported game type {_tagged(prop)} (sizes {sizes} are read)", prop)
     return find_variant(_SIZES[size])
 
 

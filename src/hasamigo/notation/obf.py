@@ -1,5 +1,9 @@
 """OBF position lines (the FFO endgame suite): board, side to move, scored answers.
 
+OBF is a format of the 8×8 grid (boards inside it, like 6×6, read too); a variant on the
+10×10 grid is refused (:class:`~hasamigo.errors.InvalidOptionError` reading,
+``ValueError`` writing): its squares and scores do not fit.
+
 A line is the 64 squares a1..h8 (``X`` black, ``O`` white, ``-`` empty), a space, the
 side to move (``X``/``O``), then ``; MOVE:SCORE;`` for each answer, the score a disc
 difference for the side to move (``+18``, ``-4``, ``+0``; ``PA`` for a pass). Text after
@@ -21,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from hasamigo.board import Board
-from hasamigo.errors import InvalidSquareError, ParseError, shown
+from hasamigo.errors import InvalidOptionError, InvalidSquareError, ParseError, shown
 from hasamigo.move import Move
 from hasamigo.notation._text import text_lines
 
@@ -58,6 +62,8 @@ def parse_obf(line: str, *, board_cls: type[Board] = Board, source: str | None =
     def fail(message: str, column: int) -> ParseError:
         return ParseError(message, source=source, line=line_number, column=column)
 
+    if board_cls.stride != 8:
+        raise InvalidOptionError(f"OBF holds positions of the 8×8 grid, not of {board_cls.title}")
     text, _, comment = line.rstrip("\r\n").partition("%")
     head, sep, rest = text.partition(";")
     cells, _, side = head.strip().partition(" ")
@@ -103,6 +109,8 @@ def _parse_answer(part: str, board: Board, fail: Callable[[str, int], ParseError
 
 def format_obf(position: ObfPosition) -> str:
     """The OBF line of ``position`` (moves upper-case, scores signed), without a newline."""
+    if position.board.stride != 8:
+        raise ValueError(f"OBF cannot hold a position of {position.board.title}")
     parts = [position.board.to_string() + ";"]
     for move, score in position.answers:
         name = "PA" if move.is_pass else position.board.move_name(move).upper()

@@ -26,10 +26,17 @@ from hasamigo.notation._text import text_lines
 from hasamigo.notation.record import GameRecord, play_move
 from hasamigo.variants import find_variant
 
-# ASCII digits only ([0-9], not \d, which takes '٣' too); a square is a letter and a digit.
+# ASCII digits only ([0-9], not \d, which takes '٣' too); a square is a letter and a digit,
+# or on a board of 10 rows also a letter and "10" (``j10``: read greedily, as no square's
+# name continues with a 0, ``a10`` is never a1 followed by something else).
 _TOKEN = re.compile(
     r"(?P<sep>[\s,;]+)|(?P<number>[0-9]+\.+)|(?P<pass>pass|pa|ps|--|@@)"
     r"|(?P<square>[a-z][0-9])",
+    re.IGNORECASE,
+)
+_TOKEN_10 = re.compile(
+    r"(?P<sep>[\s,;]+)|(?P<number>[0-9]+\.+)|(?P<pass>pass|pa|ps|--|@@)"
+    r"|(?P<square>[a-z](?:10|[0-9]))",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"\S{1,12}")  # the start of a bad token, for the message
@@ -39,8 +46,9 @@ def tokenize(text: str, board_cls: type[Board] = Board, *, source: str | None = 
              line: int | None = None) -> Iterator[tuple[int, Move]]:
     """``(offset, move)`` for each move token of ``text`` (0-based character offsets)."""
     pos = 0
+    pattern = _TOKEN_10 if board_cls.rows >= 10 else _TOKEN
     while pos < len(text):
-        match = _TOKEN.match(text, pos)
+        match = pattern.match(text, pos)
         if match is None:
             bad = _WORD.match(text, pos)
             token = bad.group(0) if bad else text[pos]
