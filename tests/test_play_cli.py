@@ -288,6 +288,9 @@ class SlowFirstLegal:
     def cancel(self) -> None:
         pass
 
+    def check_board(self, variant: type[Board]) -> None:
+        pass
+
 
 def slow_typing(monkeypatch: pytest.MonkeyPatch, clock: FakeTime, *seconds: float) -> None:
     """The person takes ``seconds[i]`` of the fake clock to type line ``i`` (the last

@@ -505,3 +505,49 @@ def test_bracketed_lines_are_the_flips_on_wide_boards(name: str) -> None:
                     union |= 1 << sq
             assert union == board.flips(move)
         board.push(rng.choice(list(board.legal_moves)))
+
+
+# ---- players and the engine on wide boards ------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy"])
+def test_board_api_players_play_a_whole_grand_game(spec: str) -> None:
+    from hasamigo.engine.players import make_player
+
+    board = find_variant("grand")()
+    black, white = make_player(spec, seed=1), make_player("random", seed=2)
+    while not board.is_game_over():
+        move = (black if board.turn.value == "black" else white).choose(board)
+        assert board.is_legal(move)
+        board.push(move)
+    assert board.outcome() is not None
+    assert sum(board.counts()) <= 100
+
+
+@pytest.mark.parametrize("spec", ["victory", "amusement", "entertainer", "weakest", "engine:1"])
+def test_kernel_players_refuse_wide_boards_by_name(spec: str) -> None:
+    from hasamigo.engine.players import make_player
+
+    player = make_player(spec, seed=1)
+    with pytest.raises(InvalidOptionError, match="within the 8×8 grid, not Grand Othello"):
+        player.check_board(find_variant("grand"))
+    with pytest.raises(InvalidOptionError, match="within the 8×8 grid"):
+        player.choose(find_variant("eight-stars")())
+    player.check_board(find_variant("6x6"))  # inside the 8×8 grid: fine
+
+
+def test_the_engine_refuses_wide_boards_with_its_own_error() -> None:
+    from hasamigo.engine import Engine, Limit
+
+    with pytest.raises(InvalidPositionError, match="within the 8×8 grid, not Grand Othello"):
+        Engine(table_size=1 << 10).analyse(find_variant("grand")(), Limit(depth=2))
+
+
+def test_play_refuses_a_program_that_cannot_play_the_board() -> None:
+    from typer.testing import CliRunner
+
+    from hasamigo.cli import app
+
+    result = CliRunner().invoke(app, ["play", "--variant", "grand", "--vs", "victory"])
+    assert result.exit_code == 2
+    assert "victory plays only boards within the 8×8 grid" in result.output

@@ -907,7 +907,9 @@ def play_command(
     if vs is not None:
         spec = vs.strip().lower()
         try:
-            make_program(spec, 0)  # an unknown spec is refused before anything is stored
+            # an unknown spec, or one that cannot play the board, is refused before
+            # anything is stored
+            make_program(spec, 0).check_board(variant_named(variant))
         except HasamigoError as exc:
             raise fail(str(exc)) from None
     setup = _build_setup(spec, list(name or []), colour, clock, official, no_draws,

@@ -595,6 +595,9 @@ def _pair(board: Board) -> tuple[int, int, int]:
     if board.disc_limit is not None or board.in_placement_phase():
         raise InvalidPositionError(
             "the engine searches positions without a disc limit or placement phase")
+    if board.stride != 8:
+        raise InvalidPositionError(
+            f"the engine searches boards within the 8×8 grid, not {board.title}")
     if board.turn is BLACK:
         return board.black, board.white, board.playable()
     return board.white, board.black, board.playable()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hasamigo.board import Board
-from hasamigo.errors import InvalidPositionError
+from hasamigo.errors import InvalidOptionError, InvalidPositionError
 from hasamigo.game.clock import Clock
 from hasamigo.move import PASS, Move
 from hasamigo.squares import (
@@ -101,6 +101,17 @@ class Player(ABC):
     """
 
     name: str = "player"
+    #: Whether it plays boards beyond the 8×8 grid (the 10×10 grid of Grand Othello and
+    #: its shapes): only players that use nothing but the :class:`Board` API do.
+    every_grid: bool = False
+
+    def check_board(self, variant: type[Board]) -> None:
+        """Refuse, with :class:`~hasamigo.errors.InvalidOptionError`, a board this player
+        cannot play (before a game starts, so that nothing is stored for it)."""
+        if variant.stride != 8 and not self.every_grid:
+            raise InvalidOptionError(
+                f"{self.name} plays only boards within the 8×8 grid, not {variant.title}; "
+                "on that board play against random or greedy")
 
     def __init__(self, *, seed: int | None = None) -> None:
         self.seed = seed
@@ -121,6 +132,7 @@ class Player(ABC):
 
     def choose(self, board: Board, clock: Clock | None = None) -> Move:
         """The move to play on ``board`` (never modified); PASS when it is forced."""
+        self.check_board(type(board))
         if board.ply <= self._last_ply:
             self.new_game()
         self._last_ply = board.ply
