@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from hasamigo import Board, Move
+from hasamigo import Board, Move, find_variant
 from hasamigo.game.clock import Clock
 from hasamigo.storage import Database, GameRepository
 from hasamigo.web import Settings, create_app
@@ -475,11 +475,45 @@ def test_new_games_per_address_are_rate_limited(db: Path) -> None:
 
 def test_variants_and_handicaps(client: TestClient) -> None:
     small, _ = create(client, variant="4x4")
-    assert small["rows"] == 4 and len(small["cells"]) == 16
+    assert small["rows"] == 4 and len(small["cells"]) == 16 and small["analysable"]
     handicap, _ = create(client, handicap=4, colour="black")
     assert handicap["seats"]["black"]["person"] and handicap["first_colour"] == "white"
     original, _ = create(client, start="original", opponent="person")
     assert original["variant"] == "original" and original["counts"]["black"] == 0
+
+
+@pytest.mark.parametrize("variant", ["grand", "eight-stars", "hasegawa-9x10"])
+def test_a_wide_board_played_to_the_end_over_the_api(db: Path, variant: str) -> None:
+    """The board beyond 8×8 against the program (the stand-in plays its first legal move,
+    as the board-API players may): every move, the cut squares, the result, the records."""
+    board = find_variant(variant)
+    with make_client(db) as client:
+        game, me = create(client, variant=variant, opponent="random", clock_minutes=None)
+        assert (game["rows"], game["cols"]) == (board.rows, board.cols)
+        assert game["analysable"] is False  # the page hides hints and the graph
+        assert len(game["cells"]) == board.rows * board.cols
+        assert game["cells"].count("#") == board.rows * board.cols - board.square_count()
+        view = game
+        while view["phase"] == "playing":
+            view = me.move(sorted(view["legal"])[-1]).json()
+        assert view["result"] is not None
+        replay = board()
+        for name in view["moves"]:
+            replay.play(name)
+        assert replay.is_game_over() and list(replay.counts()) == \
+            [view["counts"]["black"], view["counts"]["white"]]
+        assert me.get("/transcript").status_code == 200
+        if variant == "grand":
+            assert "TY[10]" in me.get("/ggf").text
+
+
+@pytest.mark.parametrize("opponent", ["victory", "engine", "entertainer"])
+def test_programs_that_cannot_play_a_wide_board_are_refused_at_creation(
+        client: TestClient, opponent: str) -> None:
+    response = client.post("/api/games", json={"opponent": opponent, "variant": "grand"})
+    assert response.status_code == 400
+    assert "does not play on Grand Othello" in error_of(response)["message"]
+    assert client.get("/api/games").json() == []
 
 
 def test_downloads_and_positions(client: TestClient) -> None:

@@ -128,6 +128,39 @@ def _play_by_rapid_clicks(pages: list[Any], ids: list[str], timeout: float = 150
     return clicks
 
 
+@pytest.mark.parametrize("variant,size,squares,holes", [
+    ("grand", PHONE, 100, 0), ("eight-stars", DESKTOP, 100, 12)], ids=["grand", "eight-stars"])
+def test_a_wide_board_played_to_the_end_by_clicks(
+        new_page: Callable[..., Any], live_server: str, screenshots: Path, variant: str,
+        size: tuple[int, int], squares: int, holes: int) -> None:
+    """Grand Othello and Eight Stars from the form (Random is their program so far): the
+    board in its shape, every move by a click on a dot, the result shown."""
+    page = new_page(*size)
+    page.goto(live_server + "/")
+    page.click("#more-options summary")
+    page.locator(f"input[name=variant][value={variant}]").check(force=True)
+    page.locator("input[name=opponent][value=random]").check(force=True)
+    page.locator("input[name=clock][value=none]").check(force=True)
+    page.click("#start-game")
+    page.wait_for_url("**/games/*")
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    page.wait_for_selector(".square.legal")
+    assert page.locator(".square").count() == squares
+    assert page.locator(".square.hole").count() == holes
+    assert page.locator(".square[data-square=j10]").count() == 1
+    # no engine on these boards yet: the page says so instead of offering hints
+    assert page.locator("#no-analysis").is_visible()
+    assert page.locator("#hints-row").is_hidden() and page.locator("#graph-row").is_hidden()
+    board_unobstructed(page)
+    no_sideways_scroll(page, f"{variant} at {size[0]} px")
+    page.screenshot(path=str(screenshots / f"{variant}-{size[0]}-start.png"), full_page=True)
+    clicks = _play_by_rapid_clicks([page], [game_id], timeout=240.0)
+    assert clicks[game_id] >= 20
+    state = get_state(page, live_server, game_id)
+    assert state["result"] is not None and state["variant"] == variant
+    page.screenshot(path=str(screenshots / f"{variant}-{size[0]}-end.png"), full_page=True)
+
+
 def test_five_games_by_rapid_clicks_and_no_move_the_page_offers_is_refused(
         new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
     sizes = [PHONE, PHONE, TABLET, DESKTOP, DESKTOP]

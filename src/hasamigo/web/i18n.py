@@ -70,6 +70,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "clock.custom": ("Custom", "指定"),
     "minutes": ("minutes", "分"),
     "new.board": ("Board", "盤"),
+    "new.board.wide": ("On 10×10, Eight Stars, 8×9 and 9×10 play a person or Random: the "
+                       "other programs play boards up to 8×8 so far.",
+                       "10×10・エイトスターズ・8×9・9×10 は、人どうしかランダムと対局できます"
+                       "（ほかのプログラムはいまのところ8×8まで）。"),
+    "board.eightstars": ("Eight Stars", "エイトスターズ"),
+    "board.no_analysis": ("No hints or evaluation graph on this board yet.",
+                          "この盤では、ヒントと評価グラフはまだ使えません。"),
     "new.start": ("Start position", "初期配置"),
     "start.cross": ("Cross (Othello)", "クロス（オセロ）"),
     "start.parallel": ("Parallel (Reversi)", "平行（リバーシ）"),

@@ -46,7 +46,8 @@ class NewGame(Request):
     colour: ColourChoice = "black"
     handicap: int = Field(default=0, ge=0, le=4)
     clock_minutes: float | None = Field(default=20.0, gt=0, le=600)
-    variant: Literal["8x8", "6x6", "4x4"] = "8x8"
+    variant: Literal["8x8", "6x6", "4x4", "grand", "eight-stars", "hasegawa-8x9",
+                     "hasegawa-9x10"] = "8x8"
     start: Literal["cross", "parallel", "original"] = "cross"
     casual: bool = True
     draws_allowed: bool = True
@@ -155,6 +156,9 @@ class GameView(BaseModel):
     rows: int
     cols: int
     cells: str
+    analysable: bool = Field(
+        description="the engine analyses this board (hints, evaluation graph): boards "
+        "within 8×8 without a disc limit")
     turn: ColourName
     legal: list[str]
     last_move: str | None

@@ -28,7 +28,7 @@ entertainer, engine:N (N = 1..10), engine:top, weakest, nboard:COMMAND, gtp:COMM
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from hasamigo.engine import MAX_LEVEL
 from hasamigo.engine.players.base import (
@@ -55,20 +55,32 @@ from hasamigo.engine.players.strong import EnginePlayer, WeakestPlayer
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.squares import ASCII_DIGITS
 
-_FACTORIES: dict[str, Callable[[int | None], Player]] = {
-    "random": lambda seed: RandomPlayer(seed=seed),
-    "greedy": lambda seed: GreedyPlayer(seed=seed),
-    "victory": lambda seed: VictoryPlayer(seed=seed),
-    "amusement": lambda seed: AmusementPlayer(seed=seed),
-    "amusement:swing": lambda seed: AmusementPlayer(seed=seed, surprise=SWING),
-    "entertainer": lambda seed: EntertainerPlayer(seed=seed),
-    "weakest": lambda seed: WeakestPlayer(seed=seed),
+#: The named programs: class and options.
+_KINDS: dict[str, tuple[type[Player], dict[str, Any]]] = {
+    "random": (RandomPlayer, {}),
+    "greedy": (GreedyPlayer, {}),
+    "victory": (VictoryPlayer, {}),
+    "amusement": (AmusementPlayer, {}),
+    "amusement:swing": (AmusementPlayer, {"surprise": SWING}),
+    "entertainer": (EntertainerPlayer, {}),
+    "weakest": (WeakestPlayer, {}),
 }
 KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "amusement:swing", "entertainer",
                f"engine:N (N = 1..{MAX_LEVEL})", "engine:top", "weakest", "nboard:COMMAND",
                "gtp:COMMAND")
 #: the spec prefixes of external engines
 EXTERNAL_PREFIXES = ("nboard", "gtp")
+
+
+def plays_every_grid(spec: str) -> bool:
+    """Whether the program ``spec`` plays boards beyond the 8×8 grid (Grand Othello and
+    its shapes), told without starting it (see :attr:`Player.every_grid`).
+
+    >>> plays_every_grid("greedy"), plays_every_grid("engine:5")
+    (True, False)
+    """
+    kind = _KINDS.get(spec.strip().lower())
+    return kind is not None and kind[0].every_grid
 
 
 def external_spec(spec: str) -> tuple[str, str] | None:
@@ -93,9 +105,10 @@ def make_player(spec: str, *, seed: int | None = None) -> Player:
 
         return external_player(*external, seed=seed)
     text = spec.strip().lower()
-    factory = _FACTORIES.get(text)
-    if factory is not None:
-        return factory(seed)
+    kind = _KINDS.get(text)
+    if kind is not None:
+        cls, options = kind
+        return cls(seed=seed, **options)
     if text.startswith("engine:"):
         number = text.partition(":")[2]
         if number == "top":
@@ -131,5 +144,6 @@ __all__ = [
     "move_losses",
     "move_number",
     "phase",
+    "plays_every_grid",
     "violations",
 ]

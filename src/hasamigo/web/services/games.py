@@ -38,6 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from hasamigo.engine.players import plays_every_grid
 from hasamigo.errors import HasamigoError, IllegalMoveError, InvalidOptionError, shown
 from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
@@ -46,6 +47,7 @@ from hasamigo.game.setup import GameOptions, GameSetup, Participant
 from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color, Move
 from hasamigo.storage.repository import ConcurrentWrite, GameRepository, SeatSecret
+from hasamigo.variants import find_variant
 from hasamigo.web.errors import (
     Busy,
     Forbidden,
@@ -210,6 +212,10 @@ def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetu
                 raise InvalidOptionError(f"no external engine {shown(req.engine)} is set up "
                                          "on this server")
             spec, name = f"{EXTERNAL}{engine.key}", engine.name
+        board = find_variant(variant)
+        if board.stride != 8 and not plays_every_grid(spec):
+            raise InvalidOptionError(f"{name} does not play on {board.title} yet: play "
+                                     "Random or a person there")
         first = Participant(names[0] if names else "You", rank=ranks[0],
                             birth_year=years[0], auto_claim=req.auto_claim)
         second = Participant(name, program=spec, rank=ranks[1], birth_year=years[1])

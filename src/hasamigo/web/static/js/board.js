@@ -1,7 +1,7 @@
 // The SVG board: discs, grey dots on legal squares (as in the paper's GUI), the last move,
 // brief flip animations and optional hint scores. No dependencies.
 const NS = "http://www.w3.org/2000/svg";
-const FILES = "abcdefgh";
+const FILES = "abcdefghij"; // columns of the widest board (10×10)
 const CELL = 60;
 const MARGIN = 26;
 const EDGE = 14; // right and bottom frame (coordinates sit top and left)

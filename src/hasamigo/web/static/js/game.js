@@ -66,7 +66,7 @@ function twoBrowsers() {
   return state.participants.every((p) => p.person) && state.you.length === 1;
 }
 // no engine help in an official game until it ends (the server refuses it: official_game)
-function helpAllowed() { return !(state.official && state.phase !== "over"); }
+function helpAllowed() { return state.analysable && !(state.official && state.phase !== "over"); }
 
 // a newer state is waiting to be shown: the board on screen is not the latest
 function behind() { return queued !== null && queued.revision > state.revision; }
@@ -468,7 +468,8 @@ function renderOpening() {
 function renderPanelToggles() {
   $("hints-row").hidden = spectator() || !helpAllowed();
   $("graph-row").hidden = !helpAllowed();
-  $("no-help").hidden = helpAllowed();
+  $("no-help").hidden = helpAllowed() || !state.analysable;
+  $("no-analysis").hidden = state.analysable;
   $("graph-panel").hidden = !panels.graph.checked || !helpAllowed();
 }
 
