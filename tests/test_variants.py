@@ -7,6 +7,8 @@ import random
 
 import naive
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hasamigo import (
     BLACK,
@@ -16,6 +18,7 @@ from hasamigo import (
     Board,
     IllegalMoveError,
     IllegalReason,
+    InvalidOptionError,
     InvalidSquareError,
     Move,
     find_variant,
@@ -299,3 +302,58 @@ def test_4x4_board_names_its_squares_a1_to_d4() -> None:
     board = micro()
     assert board.to_string() == "-----OX--XO----- X"
     assert sorted(board.move_name(m) for m in board.legal_moves) == ["a2", "b1", "c4", "d3"]
+
+
+# ---- Nip: placing anywhere when both sides are blocked -----------------------------------
+
+NIP_BLOCKED = "".join(["##XXXX##", "#XXXXXX#", "XXXX-XXX", "XXXXXXXX", "XXXXX-XX", "XXXXXXXX",
+                       "#XXXXXX#", "##XXXX##"]) + " O"  # White wiped out, two empties
+
+
+def test_nip_places_anywhere_when_both_sides_are_blocked() -> None:
+    nip, octagon = find_variant("nip-octagon"), find_variant("octagon")
+    assert nip.playable() == octagon.playable() and nip.square_count() == 52
+    assert octagon(NIP_BLOCKED).is_game_over()  # the usual rule: over
+    board = nip(NIP_BLOCKED)
+    assert not board.is_game_over() and not board.must_pass()
+    assert sorted(board.move_name(m) for m in board.legal_moves) == ["e3", "f5"]
+    assert board.flips("e3") == 0
+    board.play("e3")  # a lone white disc, nothing flipped
+    assert board.counts() == (50, 1)
+    # Black cannot bracket it from f5 and White still cannot flip: Black places there
+    assert [board.move_name(m) for m in board.legal_moves] == ["f5"]
+    board.play("f5")
+    assert board.is_game_over() and str(board.outcome()) == "51–1"
+    assert nip(NIP_BLOCKED).perft(2) == 2  # walked move by move: the kernel lacks the rule
+
+
+def test_nip_refuses_what_the_rule_does_not_allow() -> None:
+    board = find_variant("nip-octagon")()
+    with pytest.raises(IllegalMoveError, match="flips nothing"):
+        board.play("a3")  # a normal position: the usual rule holds
+    with pytest.raises(IllegalMoveError, match="not a playable square"):
+        board.push(Move(0))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 63), min_size=60, max_size=60), st.booleans())
+def test_nip_games_end_only_on_a_full_board(choices: list[int], from_blocked: bool) -> None:
+    """Whatever is played, a Nip game ends only when no square is empty."""
+    nip = find_variant("nip-octagon")
+    board = nip(NIP_BLOCKED) if from_blocked else nip()
+    for choice in choices:
+        if board.is_game_over():
+            break
+        moves = list(board.legal_moves)
+        board.push(moves[choice % len(moves)])
+    if board.is_game_over():
+        assert board.empties == 0
+
+
+@pytest.mark.parametrize("spec", ["victory", "engine:1", "weakest"])
+def test_programs_without_nips_rule_refuse_the_board(spec: str) -> None:
+    from hasamigo.engine.players import make_player
+
+    with pytest.raises(InvalidOptionError, match="Nip's rule"):
+        make_player(spec, seed=1).check_board(find_variant("nip-octagon"))
+    make_player("greedy", seed=1).check_board(find_variant("nip-octagon"))

@@ -133,6 +133,9 @@ class Board:
     stride: ClassVar[int] = 8  # grid width: square = row * stride + col (8, or 10 up to 10×10)
     default_start: ClassVar[str] = "cross"
     default_disc_limit: ClassVar[int | None] = None
+    #: Nip's rule: when neither side can flip, the game goes on and the side to move
+    #: places a disc on any empty square (flipping nothing); it ends when the board is full.
+    place_when_blocked: ClassVar[bool] = False
 
     black: Bitboard
     white: Bitboard
@@ -442,6 +445,13 @@ class Board:
 
     def moves_mask(self, color: Color) -> Bitboard:
         """Squares where ``color`` could play now if it were to move."""
+        mask = self._flip_moves(color)
+        if not mask and self.place_when_blocked and not self._flip_moves(color.other):
+            return self.empties  # Nip: both blocked, so anywhere empty
+        return mask
+
+    def _flip_moves(self, color: Color) -> Bitboard:
+        """Squares where ``color`` could play by the usual rule (a disc that flips)."""
         if self.disc_limit is not None and self._hand[0 if color is BLACK else 1] <= 0:
             return 0
         if self.in_placement_phase():
@@ -466,7 +476,8 @@ class Board:
         return not self.legal_moves_mask() and bool(self.moves_mask(self.turn.other))
 
     def is_game_over(self) -> bool:
-        """Neither side can move: full board, both blocked, or one colour wiped out."""
+        """Neither side can move: full board, both blocked, or one colour wiped out (with
+        :attr:`place_when_blocked`, only a full board)."""
         return not self.legal_moves_mask() and not self.moves_mask(self.turn.other)
 
     def outcome(self) -> Outcome | None:
@@ -532,7 +543,8 @@ class Board:
         """
         if not (isinstance(depth, numbers.Integral) and depth >= 0):
             raise InvalidOptionError(f"perft depth must be a whole number >= 0, not {shown(depth)}")
-        if self.disc_limit is None and not self.in_placement_phase():
+        if (self.disc_limit is None and not self.in_placement_phase()
+                and not self.place_when_blocked):
             p, o = self._pair()
             if self.stride == 8:
                 return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))

@@ -163,6 +163,28 @@ class Hasegawa9x10Board(Board):
     stride = 10
 
 
+class NipOctagonBoard(Board):
+    """Nip (ニップ) on its octagonal board: the 52 squares of the 8×8 board without a1, b1,
+    a2, g1, h1, h2, a7, a8, b8, g8, h7, h8 (the ``octagon`` shape), with Nip's rule: when
+    neither side can flip, the game does not end; the side to move places a disc on any
+    empty square, flipping nothing, and play goes on until the board is full.
+
+    Sources: SPEC §4 and issue 18 (Nip's rule); the board as the pre-war "ニップゲーム"
+    (utility model 187845 of 1933, by 松本彌助) is described in an older text of
+    ja.wikipedia "オセロ (ボードゲーム)", quoted at nakajim.net's Nipp page (its cut squares
+    are listed there as above; the pieces were white and red). Those pages give no start:
+    the cross on the centre, as on every board here. The later circular Nip board (52
+    points on lines, flips along the circle too) is not built: no source at hand gives
+    its geometry exactly.
+    """
+
+    name = "nip-octagon"
+    aliases = ("nip", "nip-game")
+    title = "Nip (octagonal board, 52 squares)"
+    cut = OctagonBoard.cut
+    place_when_blocked = True
+
+
 VARIANTS: tuple[type[Board], ...] = (
     Board,
     ParallelBoard,
@@ -175,6 +197,7 @@ VARIANTS: tuple[type[Board], ...] = (
     EightStarsBoard,
     Hasegawa8x9Board,
     Hasegawa9x10Board,
+    NipOctagonBoard,
 )
 
 

@@ -598,6 +598,10 @@ def _pair(board: Board) -> tuple[int, int, int]:
     if board.stride != 8:
         raise InvalidPositionError(
             f"the engine searches boards within the 8×8 grid, not {board.title}")
+    if board.place_when_blocked:
+        raise InvalidPositionError(
+            f"the engine does not know Nip's rule of {board.title} (placing anywhere when "
+            "both sides are blocked)")
     if board.turn is BLACK:
         return board.black, board.white, board.playable()
     return board.white, board.black, board.playable()
