@@ -490,7 +490,7 @@ def test_a_wide_board_played_to_the_end_over_the_api(db: Path, variant: str) -> 
     with make_client(db) as client:
         game, me = create(client, variant=variant, opponent="random", clock_minutes=None)
         assert (game["rows"], game["cols"]) == (board.rows, board.cols)
-        assert game["analysable"] is False  # the page hides hints and the graph
+        assert game["analysable"] is True  # the engine gives hints and the graph there
         assert len(game["cells"]) == board.rows * board.cols
         assert game["cells"].count("#") == board.rows * board.cols - board.square_count()
         view = game
@@ -507,7 +507,21 @@ def test_a_wide_board_played_to_the_end_over_the_api(db: Path, variant: str) -> 
             assert "TY[10]" in me.get("/ggf").text
 
 
-@pytest.mark.parametrize("opponent", ["victory", "engine", "entertainer"])
+def test_hints_and_the_evaluation_graph_on_a_wide_board(client: TestClient) -> None:
+    """The real engine analyses Grand Othello: hints name its squares, the graph has a
+    score for each position."""
+    game, me = create(client, variant="grand", opponent="person", clock_minutes=None)
+    hints = me.get("/hints")
+    assert hints.status_code == 200, hints.text
+    moves = {h["move"] for h in hints.json()["hints"]}
+    assert moves == set(game["legal"])  # the four first moves of the 10×10 cross
+    view = me.move("e4").json()
+    graph = me.get("/evaluations")
+    assert graph.status_code == 200, graph.text
+    assert len(graph.json()["scores"]) == len(view["moves"]) + 1
+
+
+@pytest.mark.parametrize("opponent", ["victory", "amusement", "entertainer"])
 def test_programs_that_cannot_play_a_wide_board_are_refused_at_creation(
         client: TestClient, opponent: str) -> None:
     response = client.post("/api/games", json={"opponent": opponent, "variant": "grand"})

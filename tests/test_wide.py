@@ -524,7 +524,7 @@ def test_board_api_players_play_a_whole_grand_game(spec: str) -> None:
     assert sum(board.counts()) <= 100
 
 
-@pytest.mark.parametrize("spec", ["victory", "amusement", "entertainer", "weakest", "engine:1"])
+@pytest.mark.parametrize("spec", ["victory", "amusement", "entertainer"])
 def test_kernel_players_refuse_wide_boards_by_name(spec: str) -> None:
     from hasamigo.engine.players import make_player
 
@@ -534,13 +534,6 @@ def test_kernel_players_refuse_wide_boards_by_name(spec: str) -> None:
     with pytest.raises(InvalidOptionError, match="within the 8×8 grid"):
         player.choose(find_variant("eight-stars")())
     player.check_board(find_variant("6x6"))  # inside the 8×8 grid: fine
-
-
-def test_the_engine_refuses_wide_boards_with_its_own_error() -> None:
-    from hasamigo.engine import Engine, Limit
-
-    with pytest.raises(InvalidPositionError, match="within the 8×8 grid, not Grand Othello"):
-        Engine(table_size=1 << 10).analyse(find_variant("grand")(), Limit(depth=2))
 
 
 def test_play_refuses_a_program_that_cannot_play_the_board() -> None:

@@ -148,9 +148,9 @@ def test_a_wide_board_played_to_the_end_by_clicks(
     assert page.locator(".square").count() == squares
     assert page.locator(".square.hole").count() == holes
     assert page.locator(".square[data-square=j10]").count() == 1
-    # no engine on these boards yet: the page says so instead of offering hints
-    assert page.locator("#no-analysis").is_visible()
-    assert page.locator("#hints-row").is_hidden() and page.locator("#graph-row").is_hidden()
+    # the engine analyses these boards too: hints and the graph are offered
+    assert page.locator("#no-analysis").is_hidden()
+    assert page.locator("#hints-row").is_visible() and page.locator("#graph-row").is_visible()
     board_unobstructed(page)
     no_sideways_scroll(page, f"{variant} at {size[0]} px")
     page.screenshot(path=str(screenshots / f"{variant}-{size[0]}-start.png"), full_page=True)

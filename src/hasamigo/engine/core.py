@@ -12,6 +12,12 @@ On a clock (:meth:`Engine.play_timed`, with a :class:`~hasamigo.engine.timing.Bu
 starts no iteration it does not expect to finish within the budget's target, and a
 perfect solve starts only when its estimated cost (from the empties and the nodes per
 second this engine has measured) fits the target.
+
+Boards on the 10-column grid (Grand Othello and its shapes, up to 10×10) go through the
+same root to :mod:`hasamigo._kernels.wide_search` (dispatched on the board's stride, see
+``_Grid``): the hand-set evaluation generalised to the shape, the exact solver near the
+end, its own table; no threads, no probable cuts, no trained evaluation (all measured on
+8×8 only), and the solver's cost model keeps the 8×8 speeds.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hasamigo._kernels import wide, wide_search
 from hasamigo._kernels.endgame import solve_small_entry
 from hasamigo._kernels.hashtable import hash_clear, hash_move, hash_new
 from hasamigo._kernels.moves import legal_moves_mask
@@ -161,6 +168,10 @@ class Engine:
         self._probcut = 0  # the selective level of the current pass (0: none)
         self._solve_nps: float | None = None  # measured speeds (nodes per wall second)
         self._search_nps: float | None = None
+        # the 10-column grid (boards up to 10×10): its own table, made at its first search
+        self._wide_table: tuple[np.ndarray, np.ndarray] | None = None
+        self._wide_size = table_size
+        self._grid = _GRID8  # the grid of the search in progress
 
     # ---- control ------------------------------------------------------------------
     def stop(self) -> None:
@@ -181,6 +192,8 @@ class Engine:
     def clear(self) -> None:
         """Forget the transposition table."""
         hash_clear(self._table)
+        if self._wide_table is not None:
+            wide_search.table_clear(*self._wide_table)
 
     # ---- public API ----------------------------------------------------------------
     def analyse(self, board: Board, limit: Limit | None = None, *, multipv: int = 1,
@@ -228,7 +241,7 @@ class Engine:
 
     def play_level(self, board: Board, number: int) -> PlayResult:
         """Play at a level of :data:`~hasamigo.engine.limits.LEVELS` (1 weakest)."""
-        lv: Level = level(number)
+        lv: Level = level(number, board.stride)
         empties = board.empties.bit_count()
         if empties <= lv.exact_from:
             analysis = self.solve(board, "exact")
@@ -275,6 +288,9 @@ class Engine:
     def evaluate(self, board: Board) -> int:
         """The static evaluation of ``board`` for the side to move (discs)."""
         p, o, mask = _pair(board)
+        if board.stride == wide.STRIDE:
+            return int(wide_search.evaluate_entry(*wide.split(p), *wide.split(o),
+                                                  _geometry(mask), self._params))
         return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), self._params))
 
     # ---- the root -------------------------------------------------------------------
@@ -285,6 +301,15 @@ class Engine:
             if left <= 0:
                 raise _Stopped
             ctl[LIMIT] = left
+        if self._grid.wide:
+            keys, vals = self._wide_tables()
+            v = wide_search.search(*wide.split(p), *wide.split(o), _geometry(mask), depth, alpha,
+                                   beta, keys, vals, self._date, self._params, self._stop, ctl,
+                                   wide_search.ALL_FLAGS)
+            self._nodes += int(ctl[wide_search.NODES])
+            if ctl[wide_search.ABORTED]:
+                raise _Stopped
+            return int(v)
         ctl[PROBCUT] = self._probcut
         v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
                    self._table, self._date, self._params, self._stop, ctl, ALL_FLAGS)
@@ -294,19 +319,25 @@ class Engine:
             raise _Stopped
         return int(v)
 
+    def _wide_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._wide_table is None:
+            self._wide_table = wide_search.table_new(self._wide_size)
+        return self._wide_table
+
     def _root(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
               order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
         """PVS over the root moves in ``order``; ``every``: a full window for each move.
 
         Returns the best score and ``(score, move)`` pairs (bounds for scouted moves)."""
-        if self.threads > 1 and len(order) > 2:
+        grid = self._grid
+        if self.threads > 1 and len(order) > 2 and not grid.wide:
             return self._root_parallel(p, o, mask, depth, alpha, beta, order, every)
-        best = -65
+        best = -grid.span - 1
         scores: list[tuple[int, int]] = []
         a = alpha
         for i, sq in enumerate(order):
-            cp, co = child_position(np.uint64(p), np.uint64(o), sq)
-            d = depth if sq == PASS_MOVE else depth - 1
+            cp, co = grid.child(p, o, sq)
+            d = depth if sq == grid.pass_move else depth - 1
             if every:
                 v = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha)
             elif i == 0:
@@ -398,13 +429,17 @@ class Engine:
             raise InvalidOptionError(f"selectivity must be a whole number from 0 to "
                                      f"{SELECTIVITIES}, not {shown(selectivity)}")
         p, o, mask = _pair(board)
+        grid = _GRID10 if board.stride == wide.STRIDE else _GRID8
+        if grid.wide:
+            selectivity = 0  # probable cuts are measured on the 8×8 grid only
         only: set[int] | None = None
         if among is not None:
-            only = {PASS_MOVE if m.square is None else m.square for m in among}
+            only = {grid.pass_move if m.square is None else m.square for m in among}
         if not self._lock.acquire(blocking=False):
             raise RuntimeError("this engine is already searching (use one engine per thread)")
         timer = None
         try:
+            self._grid = grid
             self._stop[0] = 1 if self._cancelled else 0
             self._date = (self._date + 1) % 30000
             self._nodes = 0
@@ -424,8 +459,10 @@ class Engine:
         finally:
             if timer is not None:
                 timer.cancel()
+            self._grid = _GRID8
             self._lock.release()
-        self._measure(analysis, mode)
+        if not grid.wide:  # the solver's cost model is the 8×8 grid's
+            self._measure(analysis, mode)
         return analysis
 
     def _measure(self, analysis: Analysis, mode: str) -> None:
@@ -445,20 +482,22 @@ class Engine:
                  multipv: int, mode: str, budget: Budget | None = None,
                  only: set[int] | None = None, selectivity: int = 0) -> Analysis:
         t0 = time.perf_counter()
+        grid = self._grid
+        span = grid.span
         empties = (mask & ~(p | o)).bit_count()
-        moves = list(bits(int(_legal(p, o, mask))))
+        moves = list(bits(grid.legal(p, o, mask)))
         if not moves:
-            if not _legal(o, p, mask):
+            if not grid.legal(o, p, mask):
                 raise InvalidPositionError("the game is over: nothing to analyse")
-            moves = [PASS_MOVE]
+            moves = [grid.pass_move]
         if only is not None:
             moves = [sq for sq in moves if sq in only]
             if not moves:
                 raise InvalidOptionError("none of the moves to search is legal here")
         max_depth = limit.depth if limit.depth is not None else (
-            64 if limit.time is not None or limit.nodes is not None else DEFAULT_DEPTH)
+            span if limit.time is not None or limit.nodes is not None else DEFAULT_DEPTH)
         if mode != "midgame":
-            max_depth = 64
+            max_depth = span
         final = min(max_depth, empties)
         exact_goal = max_depth >= empties
         depths = list(range(1, final + 1))
@@ -468,7 +507,8 @@ class Engine:
             # sort the root and fill the table's moves with a short search, then solve
             depths = [*range(1, min(PRESEARCH_DEPTH, final - 10) + 1), final]
             levels = [0] * len(depths)
-            if mode == "exact" and final >= SELECTIVE_EMPTIES and multipv == 1:
+            if (mode == "exact" and final >= SELECTIVE_EMPTIES and multipv == 1
+                    and not grid.wide):
                 # ... after selective passes at rising confidence
                 depths[-1:-1] = [final] * PROBCUT_LEVELS
                 levels[-1:-1] = list(range(1, PROBCUT_LEVELS + 1))
@@ -502,7 +542,7 @@ class Engine:
                     guess = prev_score + (prev_score & 1)  # exact 8x8 scores are even
                     score, scores = self._aspiration(p, o, mask, depth, guess, order, width=1)
                 elif exact or every or depth <= 2:
-                    score, scores = self._root(p, o, mask, depth, -64, 64, order, every)
+                    score, scores = self._root(p, o, mask, depth, -span, span, order, every)
                 else:
                     score, scores = self._aspiration(p, o, mask, depth, prev_score, order)
             except _Stopped:
@@ -521,8 +561,8 @@ class Engine:
         seconds = time.perf_counter() - t0
         if done is None:  # stopped before one iteration: the first ordered move, unscored
             sq = order[0]
-            cp, co = child_position(np.uint64(p), np.uint64(o), sq)
-            v = -int(evaluate_entry(np.uint64(cp), np.uint64(co), np.uint64(mask), self._params))
+            cp, co = grid.child(p, o, sq)
+            v = -self._evaluate_pair(cp, co, mask)
             done = (0, v, [(v, sq)])
         depth, score, scores = done
         exact = depth >= empties and done_exact
@@ -531,23 +571,24 @@ class Engine:
             score = (score > 0) - (score < 0)
         pv = self._pv(p, o, mask, best_sq, depth)
         lines = tuple(
-            MoveScore(_move(sq), v if mode != "wld" else (v > 0) - (v < 0),
+            MoveScore(grid.move(sq), v if mode != "wld" else (v > 0) - (v < 0),
                       self._pv(p, o, mask, sq, depth) if every else (pv if sq == best_sq else ()))
             for v, sq in scores[:max(1, multipv)])
-        return Analysis(move=_move(best_sq), score=score, pv=pv, depth=depth, nodes=self._nodes,
+        return Analysis(move=grid.move(best_sq), score=score, pv=pv, depth=depth, nodes=self._nodes,
                         seconds=seconds, exact=exact,
                         mode=mode if mode != "midgame" else ("exact" if exact else "midgame"),
                         lines=lines)
 
     def _aspiration(self, p: int, o: int, mask: int, depth: int, guess: int,
                     order: list[int], width: int = 2) -> tuple[int, list[tuple[int, int]]]:
-        alpha, beta = max(-64, guess - width), min(64, guess + width)
+        span = self._grid.span
+        alpha, beta = max(-span, guess - width), min(span, guess + width)
         while True:
             score, scores = self._root(p, o, mask, depth, alpha, beta, order, False)
-            if score <= alpha and alpha > -64:
-                alpha = max(-64, score - width)
-            elif score >= beta and beta < 64:
-                beta = min(64, score + width)
+            if score <= alpha and alpha > -span:
+                alpha = max(-span, score - width)
+            elif score >= beta and beta < span:
+                beta = min(span, score + width)
             else:
                 return score, scores
             width *= 2
@@ -555,33 +596,55 @@ class Engine:
     def _pv(self, p: int, o: int, mask: int, first: int, depth: int) -> tuple[Move, ...]:
         """The principal variation: ``first``, then the table's moves, then (at 7 empties or
         fewer) moves the exact solver confirms."""
-        line = [_move(first)]
-        p, o = (int(x) for x in child_position(np.uint64(p), np.uint64(o), first))
+        grid = self._grid
+        line = [grid.move(first)]
+        p, o = grid.child(p, o, first)
         for _ in range(max(depth, 1) + 10):
-            legal = int(_legal(p, o, mask))
+            legal = grid.legal(p, o, mask)
             if not legal:
-                if not _legal(o, p, mask):
+                if not grid.legal(o, p, mask):
                     break
-                sq = PASS_MOVE
+                sq = grid.pass_move
             else:
                 sq = self._table_move(p, o)
-                if not (0 <= sq < 64 and legal >> sq & 1):
+                if not (0 <= sq < grid.pass_move and legal >> sq & 1):
                     sq = self._small_best(p, o, mask, legal)
                     if sq < 0:
                         break
-            line.append(_move(sq))
-            p, o = (int(x) for x in child_position(np.uint64(p), np.uint64(o), sq))
+            line.append(grid.move(sq))
+            p, o = grid.child(p, o, sq)
         return tuple(line)
 
     def _table_move(self, p: int, o: int) -> int:
         """The best move the table holds for ``(p, o)`` (-1: none)."""
+        if self._grid.wide:
+            return int(wide_search.table_move(*self._wide_tables(), *wide.split(p),
+                                              *wide.split(o)))
         return int(hash_move(self._table, np.uint64(p), np.uint64(o))[0])
+
+    def _evaluate_pair(self, p: int, o: int, mask: int) -> int:
+        """The static evaluation of ``(p, o)`` on the grid of the search in progress."""
+        if self._grid.wide:
+            return int(wide_search.evaluate_entry(*wide.split(p), *wide.split(o),
+                                                  _geometry(mask), self._params))
+        return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), self._params))
 
     def _small_best(self, p: int, o: int, mask: int, legal: int) -> int:
         """Best move by exact solving when at most 7 squares are empty, else -1."""
         if (mask & ~(p | o)).bit_count() > 7:
             return -1
         best, best_sq = -65, -1
+        if self._grid.wide:  # the wide search solves as exactly (its own small table)
+            for sq in bits(legal):
+                cp, co = wide_search.child_position(p, o, sq)
+                ctl = np.zeros(wide_search.CTL_SIZE, dtype=np.int64)
+                keys, vals = wide_search.table_new(1 << 8)
+                v = -int(wide_search.search(*wide.split(cp), *wide.split(co), _geometry(mask),
+                                            64, -100, 100, keys, vals, 0, self._params,
+                                            np.zeros(1, dtype=np.int64), ctl, 0))
+                if v > best:
+                    best, best_sq = v, sq
+            return best_sq
         for sq in bits(legal):
             cp, co = child_position(np.uint64(p), np.uint64(o), sq)
             v = -int(solve_small_entry(np.uint64(cp), np.uint64(co), np.uint64(mask), -64, 64)[0])
@@ -595,9 +658,6 @@ def _pair(board: Board) -> tuple[int, int, int]:
     if board.disc_limit is not None or board.in_placement_phase():
         raise InvalidPositionError(
             "the engine searches positions without a disc limit or placement phase")
-    if board.stride != 8:
-        raise InvalidPositionError(
-            f"the engine searches boards within the 8×8 grid, not {board.title}")
     if board.place_when_blocked:
         raise InvalidPositionError(
             f"the engine does not know Nip's rule of {board.title} (placing anywhere when "
@@ -611,5 +671,41 @@ def _legal(p: int, o: int, mask: int) -> int:
     return int(legal_moves_mask(np.uint64(p), np.uint64(o), np.uint64(mask)))
 
 
-def _move(sq: int) -> Move:
-    return PASS if sq == PASS_MOVE else Move(sq)
+@dataclass(frozen=True, slots=True)
+class _Grid:
+    """What the root needs of a grid's kernels: scores run over ``-span..span``, a pass
+    is ``pass_move``; ``wide``: the 10-column grid (:mod:`hasamigo._kernels.wide_search`:
+    one thread, no probable cuts, the hand-set evaluation, its own table)."""
+
+    wide: bool
+    span: int
+    pass_move: int
+
+    def legal(self, p: int, o: int, mask: int) -> int:
+        if self.wide:
+            return int(wide.join(*wide.legal_moves_mask(*wide.split(p), *wide.split(o),
+                                                        *wide.split(mask))))
+        return _legal(p, o, mask)
+
+    def child(self, p: int, o: int, sq: int) -> tuple[int, int]:
+        if self.wide:
+            wp, wo = wide_search.child_position(p, o, sq)
+            return int(wp), int(wo)
+        cp, co = child_position(np.uint64(p), np.uint64(o), sq)
+        return int(cp), int(co)
+
+    def move(self, sq: int) -> Move:
+        return PASS if sq == self.pass_move else Move(sq)
+
+
+_GRID8 = _Grid(wide=False, span=64, pass_move=PASS_MOVE)
+_GRID10 = _Grid(wide=True, span=100, pass_move=wide_search.PASS_MOVE)
+_GEOMETRIES: dict[int, np.ndarray] = {}
+
+
+def _geometry(mask: int) -> np.ndarray:
+    """The evaluation's squares of a shape on the 10-column grid (computed once a shape)."""
+    geo = _GEOMETRIES.get(mask)
+    if geo is None:
+        geo = _GEOMETRIES[mask] = wide_search.geometry(mask)
+    return geo

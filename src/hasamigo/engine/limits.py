@@ -105,10 +105,33 @@ LEVELS: dict[int, Level] = {
 }
 MAX_LEVEL = max(LEVELS)
 
+#: The levels on the 10-column grid (Grand Othello and its shapes, up to 10×10): a
+#: simpler, slower search (:mod:`hasamigo._kernels.wide_search`: no probable cuts, no
+#: specialised solver for the last empties, about 1 M nodes/s) on a board with more moves,
+#: so shallower, and perfect play from fewer empties. benchmarks/wide.py: depth 9 takes about
+#: half a second in the midgame of Grand Othello (1.2 M nodes/s), so level 10 searches depth
+#: 10 in one to two seconds; it solves 16 empties in about a second
+#: (random Grand Othello positions: 0.4-0.6 s, 1.8 M nodes/s).
+WIDE_LEVELS: dict[int, Level] = {
+    n: Level(n, depth, exact, wld)
+    for n, depth, exact, wld in [
+        (1, 1, 2, 2),
+        (2, 2, 4, 4),
+        (3, 3, 6, 6),
+        (4, 4, 8, 8),
+        (5, 5, 10, 12),
+        (6, 6, 12, 14),
+        (7, 7, 13, 15),
+        (8, 8, 14, 16),
+        (9, 9, 15, 17),
+        (10, 10, 16, 18),
+    ]
+}
 
-def level(number: int) -> Level:
-    """The :class:`Level` numbered 1 (weakest) to ``MAX_LEVEL``; :class:`InvalidOptionError`
-    for any other number."""
+
+def level(number: int, stride: int = 8) -> Level:
+    """The :class:`Level` numbered 1 (weakest) to ``MAX_LEVEL``, on the grid of width
+    ``stride`` (10: :data:`WIDE_LEVELS`); :class:`InvalidOptionError` for any other number."""
     if not _whole(number) or number not in LEVELS:
         raise InvalidOptionError(f"levels run from 1 to {MAX_LEVEL}, not {shown(number)}")
-    return LEVELS[number]
+    return WIDE_LEVELS[number] if stride == 10 else LEVELS[number]

@@ -70,10 +70,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "clock.custom": ("Custom", "指定"),
     "minutes": ("minutes", "分"),
     "new.board": ("Board", "盤"),
-    "new.board.wide": ("On 10×10, Eight Stars, 8×9 and 9×10 play a person or Random: the "
-                       "other programs play boards up to 8×8 so far.",
-                       "10×10・エイトスターズ・8×9・9×10 は、人どうしかランダムと対局できます"
-                       "（ほかのプログラムはいまのところ8×8まで）。"),
+    "new.board.wide": ("On 10×10, Eight Stars, 8×9 and 9×10 play a person, the engine, "
+                       "Weakest or Random: the paper's programs play boards up to 8×8.",
+                       "10×10・エイトスターズ・8×9・9×10 では、人・エンジン・最弱・ランダムと"
+                       "対局できます（論文のプログラムは8×8まで）。"),
     "board.eightstars": ("Eight Stars", "エイトスターズ"),
     "board.no_analysis": ("No hints or evaluation graph on this board yet.",
                           "この盤では、ヒントと評価グラフはまだ使えません。"),

@@ -157,8 +157,8 @@ class GameView(BaseModel):
     cols: int
     cells: str
     analysable: bool = Field(
-        description="the engine analyses this board (hints, evaluation graph): boards "
-        "within 8×8 without a disc limit")
+        description="the engine analyses this board (hints, evaluation graph): every "
+        "board but those with a disc limit or Nip's rule")
     turn: ColourName
     legal: list[str]
     last_move: str | None

@@ -134,8 +134,7 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         position_revision=state.position_revision,
         phase=state.phase.value,
         variant=board.name,
-        analysable=board.stride == 8 and board.disc_limit is None
-        and not board.place_when_blocked,
+        analysable=board.disc_limit is None and not board.place_when_blocked,
         title=board.title,
         rows=board.rows,
         cols=board.cols,

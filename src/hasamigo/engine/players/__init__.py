@@ -76,10 +76,16 @@ def plays_every_grid(spec: str) -> bool:
     """Whether the program ``spec`` plays boards beyond the 8×8 grid (Grand Othello and
     its shapes), told without starting it (see :attr:`Player.every_grid`).
 
-    >>> plays_every_grid("greedy"), plays_every_grid("engine:5")
-    (True, False)
+    >>> plays_every_grid("greedy"), plays_every_grid("engine:5"), plays_every_grid("victory")
+    (True, True, False)
     """
-    kind = _KINDS.get(spec.strip().lower())
+    text = spec.strip().lower()
+    if text.startswith("engine:"):
+        number = text.removeprefix("engine:")
+        return number == "top" or (number.isascii() and number.isdigit()
+                                   and 1 <= int(number) <= MAX_LEVEL
+                                   and EnginePlayer.every_grid)
+    kind = _KINDS.get(text)
     return kind is not None and kind[0].every_grid
 
 

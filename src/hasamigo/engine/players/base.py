@@ -102,20 +102,20 @@ class Player(ABC):
 
     name: str = "player"
     #: Whether it plays boards beyond the 8×8 grid (the 10×10 grid of Grand Othello and
-    #: its shapes) and rules the kernels do not know (Nip's placing when blocked): only
-    #: players that use nothing but the :class:`Board` API do.
+    #: its shapes): players that use only the :class:`Board` API, and the engine.
     every_grid: bool = False
+    #: Whether it plays rules the search kernels do not know (Nip's placing anywhere when
+    #: both sides are blocked): only players that use nothing but the :class:`Board` API.
+    every_rule: bool = False
 
     def check_board(self, variant: type[Board]) -> None:
         """Refuse, with :class:`~hasamigo.errors.InvalidOptionError`, a board this player
         cannot play (before a game starts, so that nothing is stored for it)."""
-        if self.every_grid:
-            return
-        if variant.stride != 8:
+        if variant.stride != 8 and not self.every_grid:
             raise InvalidOptionError(
                 f"{self.name} plays only boards within the 8×8 grid, not {variant.title}; "
-                "on that board play against random or greedy")
-        if variant.place_when_blocked:
+                "on that board play against random, greedy or the engine")
+        if variant.place_when_blocked and not self.every_rule:
             raise InvalidOptionError(
                 f"{self.name} does not know Nip's rule (placing anywhere when both sides "
                 f"are blocked); on {variant.title} play against random or greedy")

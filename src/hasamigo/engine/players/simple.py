@@ -12,7 +12,7 @@ class RandomPlayer(Player):
     """A legal move chosen uniformly by the seeded generator."""
 
     name = "random"
-    every_grid = True
+    every_grid = every_rule = True
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
         sq = self.rng.choice(squares_of(board))
@@ -24,7 +24,7 @@ class GreedyPlayer(Player):
     """The move that flips the most discs; ties broken by the seeded generator."""
 
     name = "greedy"
-    every_grid = True
+    every_grid = every_rule = True
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
         scored = [(board.flips(Move(sq)).bit_count(), sq) for sq in squares_of(board)]

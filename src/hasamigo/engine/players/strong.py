@@ -44,7 +44,11 @@ def _is_level(value: object) -> bool:
 
 
 class EnginePlayer(Player):
-    """The strong engine at a level (1 weakest .. :data:`~hasamigo.engine.MAX_LEVEL`)."""
+    """The strong engine at a level (1 weakest .. :data:`~hasamigo.engine.MAX_LEVEL`); on
+    the 10-column grid its levels are :data:`~hasamigo.engine.limits.WIDE_LEVELS` and it
+    plays without the book (an 8×8 book)."""
+
+    every_grid = True
 
     def __init__(self, level: int, *, seed: int | None = None,
                  table_size: int = TABLE_SIZE, book: Book | bool = True) -> None:
@@ -65,7 +69,7 @@ class EnginePlayer(Player):
         return [self.engine]
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
-        if self.book is not None:
+        if self.book is not None and board.stride == 8:
             known = self.book.choose(board, self.rng)
             if known is not None:
                 how = ("book" if known.in_book else f"book leaf, depth {known.depth}")
@@ -74,7 +78,7 @@ class EnginePlayer(Player):
         if clock is None:
             result = self.engine.play_level(board, self.level)
         else:
-            lv = level_of(self.level)
+            lv = level_of(self.level, board.stride)
             timer = MoveTime(clock, board.turn, board.empties.bit_count(),
                              solve_from=lv.wld_from)
             result = self.engine.play_timed(board, timer.left(), depth=lv.depth,
@@ -90,6 +94,7 @@ class WeakestPlayer(Player):
     """Tries to lose: the move the engine scores worst for itself (exact near the end)."""
 
     name = "weakest"
+    every_grid = True  # the same engine, on any grid
 
     def __init__(self, *, seed: int | None = None, table_size: int = TABLE_SIZE) -> None:
         super().__init__(seed=seed)

@@ -215,7 +215,7 @@ def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetu
         board = find_variant(variant)
         if board.stride != 8 and not plays_every_grid(spec):
             raise InvalidOptionError(f"{name} does not play on {board.title} yet: play "
-                                     "Random or a person there")
+                                     "the engine, Weakest, Random or a person there")
         first = Participant(names[0] if names else "You", rank=ranks[0],
                             birth_year=years[0], auto_claim=req.auto_claim)
         second = Participant(name, program=spec, rank=ranks[1], birth_year=years[1])
