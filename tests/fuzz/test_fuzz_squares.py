@@ -18,7 +18,7 @@ def check_square(variant: type[Board], text: str) -> None:
         except InvalidSquareError as exc:
             check_message(exc)
             continue
-        assert 0 <= sq < 64
+        assert 0 <= sq < variant.stride ** 2  # the grid: 64 squares, or 100 (10×10)
         if not cut_ok:
             assert variant.playable() >> sq & 1
             assert variant.parse_square(variant.square_name(sq)) == sq
