@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from numba import types
 from typer.testing import CliRunner
 
 from hasamigo.cli import app
@@ -78,3 +79,20 @@ def test_6x6_white_wins_16_20() -> None:
     result = solve_board(MiniBoard, threads=2)
     assert (result.outcome.black, result.outcome.white) == (16, 20)
     assert replayed(MiniBoard, result.transcript()) == (16, 20)
+
+
+def test_kernel_has_no_float64() -> None:
+    """Mixing uint64 with signed ints silently gives float64 in numba (a fresh compile,
+    so that the typing of every variable is seen, inlined helpers included)."""
+    from test_kernels import float_variables
+
+    from hasamigo._kernels import smallboard
+
+    u64, i64 = types.uint64, types.int64
+    table = types.Array(u64, 2, "C")
+    flag = types.Array(i64, 1, "C")
+    signature = (u64, u64, u64, u64, flag, i64, i64, table, flag, flag)
+    assert float_variables(smallboard.solve.py_func, signature) == {}
+    solve_board(Board4x4, threads=1)
+    for sig in smallboard.solve.nopython_signatures:
+        assert "float" not in str(sig)
