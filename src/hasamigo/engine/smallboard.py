@@ -6,8 +6,8 @@ and the kernel's table merges the bounds they leave), because a small window is 
 an exact search cheap (Feinstein, 1993: "it helped a lot to guess that the results would
 be close"). Each test is shared out on ``threads`` threads (the kernel releases the GIL;
 all share one table): the first child of a node is searched first, then the others
-together (young brothers wait), down :data:`SPLIT_PLIES` plies; children that are the
-same position turned (:func:`~hasamigo.engine.book.canonical`: the small boards are
+together (young brothers wait), down :data:`SPLIT_PLIES` plies (one thread: in turn); children
+that are the same position turned (:func:`~hasamigo.engine.book.canonical`: the small boards are
 centred in the 8×8 grid, so its eight symmetries are theirs) are searched once.
 
 >>> from hasamigo.variants import Board4x4
@@ -146,18 +146,9 @@ class SmallSolver:
         return None if ctl[ABORTED] else int(v)
 
     def _children(self, p: int, o: int) -> list[tuple[int, int, int]]:
-        """``(move, child p, child o)``, the table's move first, one of each symmetric set;
-        a pass when the side must; none when the game is over."""
-        legal = int(legal_moves_mask(np.uint64(p), np.uint64(o), self._mask))
-        if not legal:
-            if int(legal_moves_mask(np.uint64(o), np.uint64(p), self._mask)):
-                return [(PASS_MOVE, o, p)]
-            return []
-        first = int(table_probe(self._table, np.uint64(p), np.uint64(o))[2])
-        squares = sorted(bits(legal), key=lambda sq: sq != first)
+        """:meth:`_all_children`, one of each set of children that are one position turned."""
         out, seen = [], set()
-        for sq in squares:
-            cp, co = (int(x) for x in child_position(np.uint64(p), np.uint64(o), sq))
+        for sq, cp, co in self._all_children(p, o):
             kp, ko, _ = canonical(np.array([cp], dtype=np.uint64),
                                   np.array([co], dtype=np.uint64))
             key = (int(kp[0]), int(ko[0]))
@@ -171,7 +162,7 @@ class SmallSolver:
         """Fail-soft answer to "is the score of ``(p, o)`` at least ``beta``?" (the window
         ``beta - 1, beta``): at least ``beta`` if so, below it if not."""
         empties = (int(self._mask) & ~(p | o)).bit_count()
-        children = self._children(p, o) if plies > 0 and self._pool is not None else []
+        children = self._children(p, o) if plies > 0 else []
         if len(children) == 1:  # a pass, or moves that are one move turned
             _, cp, co = children[0]
             return -self.test(cp, co, 1 - beta, plies)
@@ -183,7 +174,12 @@ class SmallSolver:
         best = -self.test(cp, co, 1 - beta, plies - 1)
         if best >= beta:
             return best
-        assert self._pool is not None
+        if self._pool is None:  # one thread: the others in turn
+            for _, cp, co in children[1:]:
+                best = max(best, -self.test(cp, co, 1 - beta, plies - 1))
+                if best >= beta:
+                    break
+            return best
         stops = [np.zeros(1, dtype=np.int64) for _ in children[1:]]
         futures: dict[Future[int | None], int] = {
             self._pool.submit(self._kernel, cp, co, -beta, 1 - beta, stop): i
@@ -234,6 +230,7 @@ class SmallSolver:
             score = -score
 
     def _all_children(self, p: int, o: int) -> list[tuple[int, int, int]]:
+        """``(move, child p, child o)`` of every move, in the kernel's order."""
         legal = int(legal_moves_mask(np.uint64(p), np.uint64(o), self._mask))
         if not legal:
             if int(legal_moves_mask(np.uint64(o), np.uint64(p), self._mask)):
@@ -241,10 +238,19 @@ class SmallSolver:
             return []
         first = int(table_probe(self._table, np.uint64(p), np.uint64(o))[2])
         out = []
-        for sq in sorted(bits(legal), key=lambda s: s != first):
+        for sq in bits(legal):
             cp, co = (int(x) for x in child_position(np.uint64(p), np.uint64(o), sq))
             out.append((sq, cp, co))
-        return out
+        # as the kernel orders them: the table's move, then the fewest replies first
+        # (corner replies twice)
+        corners = int(self._corners)
+
+        def key(child: tuple[int, int, int]) -> tuple[bool, int]:
+            replies = int(legal_moves_mask(np.uint64(child[1]), np.uint64(child[2]),
+                                           self._mask))
+            return child[0] != first, replies.bit_count() + (replies & corners).bit_count()
+
+        return sorted(out, key=key)
 
 
 def _pair(board: Board) -> tuple[int, int]:
