@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hasamigo._kernels import endgame, hashtable, moves, search, weighted
+from hasamigo._kernels import endgame, hashtable, moves, search, smallboard, weighted
 from hasamigo._kernels.evaluate import default_params
 
 U64 = np.uint64
@@ -73,6 +73,18 @@ def _players() -> None:
     weighted.evaluate_entry(_BLACK, _WHITE, _FULL, weights, 1, weighted.MODE_MOBILITY)
 
 
+def _smallboard() -> None:
+    """What :mod:`hasamigo.engine.smallboard` calls (``solve-board``)."""
+    table = smallboard.table_new(16)
+    stop = np.zeros(1, dtype=np.int64)
+    ctl = np.zeros(smallboard.CTL_SIZE, dtype=np.int64)
+    weights = np.zeros(64, dtype=np.int64)
+    moves.legal_moves_mask(_BLACK, _WHITE, _FULL)
+    search.child_position(_BLACK, _WHITE, 37)
+    smallboard.solve(_NEAR_END_P, _NEAR_END_O, _FULL, _FULL, weights, -64, 64, table, stop, ctl)
+    smallboard.table_probe(table, _BLACK, _WHITE)
+
+
 #: group name -> (the kernels it compiles, the calls that compile them)
 GROUPS: dict[str, tuple[tuple[object, ...], Callable[[], None]]] = {
     "rules": ((moves.legal_moves_mask, moves.flips_at), _rules),
@@ -81,6 +93,8 @@ GROUPS: dict[str, tuple[tuple[object, ...], Callable[[], None]]] = {
                 search.evaluate_entry, hashtable.hash_move, endgame.solve_small_entry),
                _engine),
     "players": ((weighted.search, weighted.evaluate_entry), _players),
+    "smallboard": ((moves.legal_moves_mask, search.child_position, smallboard.solve,
+                    smallboard.table_probe), _smallboard),
 }
 
 

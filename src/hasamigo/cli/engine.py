@@ -1,4 +1,5 @@
-"""Commands on the engine: solve (OBF suites), analyse (ranked moves), bench (speed)."""
+"""Commands on the engine: solve (OBF suites), analyse (ranked moves), bench (speed),
+solve-board (the small boards from their start)."""
 
 from __future__ import annotations
 
@@ -334,3 +335,53 @@ def train_eval(
                       f"{r['train_positions']:,}", f"{r['test_positions']:,}",
                       f"{r['rmse_trained']:.2f}", f"{r['rmse_hand']:.2f}")
     console.print(table)
+
+
+@app.command("solve-board")
+def solve_board(
+    board: Annotated[str, typer.Argument(help="The board to solve: 4x4 or 6x6.")],
+    threads: Annotated[int, typer.Option(min=1, max=64, help="Search threads (one shared "
+                                         "table).")] = 2,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve a small board from its start with no stored knowledge: the perfect-play
+    result under the official count (empties to the winner), one perfect line, the nodes
+    and the CPU time (of every thread).
+
+    6×6 takes minutes. JSON: {board, black, white, line, nodes, seconds} (line: a
+    transcript in the board's own square names, passes written as 'pass').
+    """
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from hasamigo.engine.smallboard import solvable
+    from hasamigo.engine.smallboard import solve_board as solve_start
+
+    try:
+        variant = solvable(board)
+    except HasamigoError as exc:
+        raise fail_with(exc) from None
+    ready_kernels("rules", "smallboard")
+    progress = Progress(SpinnerColumn(), TextColumn("[progress.description]{task.description}"),
+                        TimeElapsedColumn(), console=err_console, disable=as_json,
+                        transient=True)
+    with progress:
+        task = progress.add_task(f"solving {variant.title}", total=None)
+
+        def step(what: str) -> None:
+            progress.update(task, description=f"{variant.title}: {what}")
+
+        result = solve_start(variant, threads=threads, progress=step)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    outcome = result.outcome
+    winner = "a draw" if outcome.winner is None else f"{outcome.winner}".capitalize() + " wins"
+    rate = result.nodes / result.seconds / 1e6 if result.seconds > 0 else 0.0
+    console.print(f"{variant.title}: {winner} {outcome} with perfect play "
+                  f"(discs {outcome.black_discs}–{outcome.white_discs}, empties to the winner)",
+                  highlight=False, soft_wrap=True)
+    console.print(f"perfect line: {result.transcript()}", highlight=False)
+    console.print(f"{result.nodes:,} nodes in {result.seconds:.2f} CPU s "
+                  f"({result.wall:.2f} s elapsed, {result.threads} thread"
+                  f"{'s' if result.threads > 1 else ''}), {rate:.1f} M nodes/s",
+                  highlight=False)
