@@ -625,3 +625,27 @@ def test_searches_stop_when_their_position_changes_or_the_game_is_abandoned(db: 
         assert programs[1].cancelled.wait(5)
         assert abandoned.id not in app.state.games.games
         assert abandoned.view()["phase"] == "playing"  # it reloads on demand
+
+
+def test_the_solved_boards_page_replays_each_perfect_line(client: TestClient) -> None:
+    """The stored perfect lines replay to the seeds' values (4×4 3–13, 6×6 16–20), the
+    page carries every position of them, and it tells the 8×8 fact in both languages."""
+    from hasamigo.engine.smallboard import SOLVED_LINES
+    from hasamigo.notation import parse_transcript
+
+    expected = {"4x4": (3, 13), "6x6": (16, 20)}
+    for name, line in SOLVED_LINES.items():
+        board = find_variant(name)()
+        for move in parse_transcript(line, board):
+            board.push(move)
+        outcome = board.outcome()
+        assert outcome is not None and (outcome.black, outcome.white) == expected[name]
+    page = client.get("/solved")
+    assert page.status_code == 200
+    assert "Perfect play: Black 16 – 20 White" in page.text
+    assert "Perfect play: Black 3 – 13 White" in page.text
+    assert "Takizawa" in page.text
+    assert page.text.count('"cells"') == sum(
+        len(parse_transcript(line, find_variant(name)())) + 1
+        for name, line in SOLVED_LINES.items())
+    assert "滝沢" in client.get("/solved", cookies={"lang": "ja"}).text

@@ -161,6 +161,26 @@ def test_a_wide_board_played_to_the_end_by_clicks(
     page.screenshot(path=str(screenshots / f"{variant}-{size[0]}-end.png"), full_page=True)
 
 
+def test_the_solved_boards_page_replays_the_perfect_lines(
+        new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
+    """From the new-game page to the solved boards; the 6×6 slider at its end shows the
+    final position of the perfect line: 16 black and 20 white discs."""
+    page = new_page(*PHONE)
+    page.goto(live_server + "/")
+    page.click("#more-options summary")
+    page.click("a[href='/solved']")
+    page.wait_for_url("**/solved")
+    six = page.locator("#solved-6x6")
+    assert six.locator(".square").count() == 36
+    slider = six.locator(".solved-ply")
+    slider.fill(slider.get_attribute("max"))
+    assert six.locator(".disc.black").count() == 16
+    assert six.locator(".disc.white").count() == 20
+    assert page.locator("#solved-4x4 .square").count() == 16
+    no_sideways_scroll(page, "solved boards at phone width")
+    page.screenshot(path=str(screenshots / "solved-390.png"), full_page=True)
+
+
 def test_five_games_by_rapid_clicks_and_no_move_the_page_offers_is_refused(
         new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
     sizes = [PHONE, PHONE, TABLET, DESKTOP, DESKTOP]

@@ -52,6 +52,13 @@ CORNER_WEIGHT, X_WEIGHT, C_WEIGHT, EDGE_WEIGHT = 20, -8, -3, 2
 
 Progress = Callable[[str], None]
 
+#: One perfect-play line of each solved board, as :func:`solve_board` found it (6×6: 5
+#: minutes on 2 cores), kept for the pages that show it; a test replays each to its value.
+SOLVED_LINES = {
+    "4x4": "b1a1a2c1d4a3d1b4a4c4",
+    "6x6": "c2b4c5d2e4e3d1c1b1d5d6f4b3b2f3f2e2b6a4a3a5a6a1b5a2c6e5e6passf1e1f5f6",
+}
+
 
 def solvable(name: str) -> type[Board]:
     """The variant ``name`` if ``solve-board`` solves it, else

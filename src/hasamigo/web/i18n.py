@@ -75,6 +75,21 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "10×10・エイトスターズ・8×9・9×10 では、人・エンジン・最弱・ランダムと"
                        "対局できます（論文のプログラムは8×8まで）。"),
     "board.eightstars": ("Eight Stars", "エイトスターズ"),
+    "solved.title": ("Solved boards", "解かれた盤"),
+    "solved.link": ("What perfect play gives on each board", "完全な打ち方での結果"),
+    "solved.intro": ("The small boards below were solved from their start by hasamigo itself "
+                     "(hasamigo solve-board, no stored knowledge); move the slider to replay a "
+                     "perfect line. Scores give the empty squares to the winner.",
+                     "下の小さな盤は、hasamigo が初期配置から自分で解いたものです"
+                     "（hasamigo solve-board、知識の蓄積なし）。スライダーで完全手順を再生"
+                     "できます。空きマスは勝者に数えます。"),
+    "solved.result": ("Perfect play: Black {black} – {white} White",
+                      "完全な打ち方で 黒 {black} – {white} 白"),
+    "solved.line": ("Perfect line:", "完全手順:"),
+    "solved.8x8": ("Believed a draw with perfect play, 32–32: Takizawa (2023) announced a "
+                   "computer proof. Deciding who wins an n×n position is PSPACE-complete.",
+                   "完全な打ち方では引き分け（32–32）とされ、滝沢（2023年）がコンピュータによる"
+                   "証明を発表しました。n×n 盤の勝敗判定は PSPACE 完全です。"),
     "board.no_analysis": ("No hints or evaluation graph on this board yet.",
                           "この盤では、ヒントと評価グラフはまだ使えません。"),
     "new.start": ("Start position", "初期配置"),

@@ -41,6 +41,35 @@ async def new_game_page(request: Request, templates: Templates, lang: LangDep,
     )
 
 
+def _solved_lines() -> list[dict[str, Any]]:
+    """Each solved board: its name, size, result and the positions of its perfect line."""
+    from hasamigo.engine.smallboard import SOLVED_LINES
+    from hasamigo.notation import parse_transcript
+    from hasamigo.variants import find_variant
+
+    boards = []
+    for name, line in SOLVED_LINES.items():
+        board = find_variant(name)()
+        positions = [{"cells": board.to_string().split()[0], "move": None}]
+        for move in parse_transcript(line, board):
+            positions.append({"cells": "", "move": board.move_name(move)})
+            board.push(move)
+            positions[-1]["cells"] = board.to_string().split()[0]
+        outcome = board.outcome()
+        assert outcome is not None
+        boards.append({"name": name, "title": board.title, "rows": board.rows,
+                       "cols": board.cols, "black": outcome.black, "white": outcome.white,
+                       "positions": positions})
+    return boards
+
+
+@router.get("/solved", response_class=HTMLResponse)
+async def solved_page(request: Request, templates: Templates, lang: LangDep) -> Response:
+    """What is known of perfect play: the small boards solved here, 8×8 believed a draw."""
+    return templates.TemplateResponse(
+        request, "solved.html", _context(request, lang, boards=_solved_lines()))
+
+
 async def _exists(games: GameService, game_id: str) -> bool:
     try:
         await games.get(game_id)
