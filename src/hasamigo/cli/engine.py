@@ -66,11 +66,15 @@ def solve(
     side to move. JSON: {positions: [{index, move, score, expected_score, ok, seconds,
     wall, nodes}], total_seconds, total_wall, all_ok} (seconds: CPU of every thread).
     """
-    from hasamigo.engine import solve_obf_file
+    from hasamigo.engine import read_obf, solve_obf_file
 
     if exact and wld:
         raise fail("choose one of --exact and --wld")
     mode = "wld" if wld else "exact"
+    try:
+        read_obf(file)  # a file that does not read is refused before the engine compiles
+    except (HasamigoError, ValueError, OSError) as exc:
+        raise fail_with(exc) from None
 
     ready_kernels("rules", "engine")
 
