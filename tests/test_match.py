@@ -247,7 +247,11 @@ def test_cli_clock_table_and_bad_clock() -> None:
 def test_cli_counts_a_stand_in_losing_on_time(monkeypatch: pytest.MonkeyPatch) -> None:
     import hasamigo.engine.players as players
 
-    monkeypatch.setitem(players._FACTORIES, "dawdler", lambda seed: Dawdler())
+    class NamedDawdler(Dawdler):  # made by name, as the registry makes its players
+        def __init__(self, *, seed: int | None = None) -> None:
+            super().__init__()
+
+    monkeypatch.setitem(players._KINDS, "dawdler", (NamedDawdler, {}))
     result = runner.invoke(app, ["match", "random", "dawdler", "--games", "2", "--jobs", "1",
                                  "--clock", "0.01", "--json"])
     assert result.exit_code == 0, result.stderr
