@@ -392,6 +392,10 @@ class Terminal:
         pid, fd = pty.fork()
         if pid == 0:  # the child: the command, on the terminal
             try:
+                # Ctrl-C as at a shell's prompt, even when these tests run with SIGINT
+                # ignored (a background job of a non-interactive shell): an ignored signal
+                # stays ignored across exec, and Python then never raises KeyboardInterrupt
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.execve(sys.executable, [sys.executable, "-m", "hasamigo", *args], env)
             finally:
                 os._exit(127)
