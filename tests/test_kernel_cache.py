@@ -77,7 +77,7 @@ def test_the_warm_up_compiles_every_signature_the_engine_and_programs_use() -> N
     code = (
         "import hasamigo._kernels as K, pkgutil, importlib\n"
         "from hasamigo._kernels.warm import warm, kernels\n"
-        "groups = ('rules', 'perft', 'engine', 'players')\n"
+        "groups = ('rules', 'perft', 'engine', 'players', 'wide')\n"
         "warm(*groups)\n"
         "mods = [importlib.import_module('hasamigo._kernels.' + m.name)\n"
         "        for m in pkgutil.iter_modules(K.__path__)]\n"
@@ -99,6 +99,9 @@ def test_the_warm_up_compiles_every_signature_the_engine_and_programs_use() -> N
         "    p = make_player(spec, seed=1); s = Board()\n"
         "    for _ in range(4):\n"
         "        s.push(p.choose(s))\n"
+        "from hasamigo.variants import GrandBoard\n"
+        "g = GrandBoard(); g.play('e4'); e.analyse(g, Limit(depth=3)); e.evaluate(g)\n"
+        "e.play_level(g, 3)\n"
         "after = used()\n"
         "new = {k: v for k, v in after.items() if before.get(k) != v}\n"
         "print(new)\n"

@@ -29,7 +29,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hasamigo._kernels import endgame, hashtable, moves, search, smallboard, weighted
+from hasamigo._kernels import (
+    endgame,
+    hashtable,
+    moves,
+    search,
+    smallboard,
+    weighted,
+    wide,
+    wide_search,
+)
 from hasamigo._kernels.evaluate import default_params
 
 U64 = np.uint64
@@ -85,6 +94,26 @@ def _smallboard() -> None:
     smallboard.table_probe(table, _BLACK, _WHITE)
 
 
+def _wide() -> None:
+    """What the engine and :class:`~hasamigo.board.Board` call on the 10-column grid
+    (Grand Othello and its shapes)."""
+    full = (1 << 100) - 1
+    pl, ph = wide.split((1 << 45) | (1 << 54))  # the 10×10 cross: f5, e6 ...
+    ol, oh = wide.split((1 << 44) | (1 << 55))  # ... and e5, f6
+    ml, mh = wide.split(full)
+    wide.legal_moves_mask(pl, ph, ol, oh, ml, mh)
+    wide.flips_at(pl, ph, ol, oh, 46)
+    keys, vals = wide_search.table_new(16)
+    geo = wide_search.geometry(full)
+    params = default_params()
+    stop = np.zeros(1, dtype=np.int64)
+    ctl = np.zeros(wide_search.CTL_SIZE, dtype=np.int64)
+    wide_search.search(pl, ph, ol, oh, geo, 1, -100, 100, keys, vals, 1, params, stop, ctl,
+                       wide_search.ALL_FLAGS)
+    wide_search.evaluate_entry(pl, ph, ol, oh, geo, params)
+    wide_search.table_move(keys, vals, pl, ph, ol, oh)
+
+
 #: group name -> (the kernels it compiles, the calls that compile them)
 GROUPS: dict[str, tuple[tuple[object, ...], Callable[[], None]]] = {
     "rules": ((moves.legal_moves_mask, moves.flips_at), _rules),
@@ -93,6 +122,8 @@ GROUPS: dict[str, tuple[tuple[object, ...], Callable[[], None]]] = {
                 search.evaluate_entry, hashtable.hash_move, endgame.solve_small_entry),
                _engine),
     "players": ((weighted.search, weighted.evaluate_entry), _players),
+    "wide": ((wide.legal_moves_mask, wide.flips_at, wide_search.search,
+              wide_search.evaluate_entry, wide_search.table_move), _wide),
     "smallboard": ((moves.legal_moves_mask, search.child_position, smallboard.solve,
                     smallboard.table_probe), _smallboard),
 }

@@ -40,7 +40,7 @@ _T = TypeVar("_T")
 #: what a refused hint says while the engine warms
 WARMING = "the engine is starting (first run compiles it: about a minute)"
 #: the kernel groups the server uses (:mod:`hasamigo._kernels.warm`)
-KERNEL_GROUPS = ("rules", "engine", "players")
+KERNEL_GROUPS = ("rules", "engine", "players", "wide")
 
 
 class AnalysisService:
