@@ -41,8 +41,10 @@ async def new_game_page(request: Request, templates: Templates, lang: LangDep,
     )
 
 
+@functools.cache
 def _solved_lines() -> list[dict[str, Any]]:
-    """Each solved board: its name, size, result and the positions of its perfect line."""
+    """Each solved board: its name, size, result and the positions of its perfect line
+    (replayed once per process: the lines are constants)."""
     from hasamigo.engine.smallboard import SOLVED_LINES
     from hasamigo.notation import parse_transcript
     from hasamigo.variants import find_variant
