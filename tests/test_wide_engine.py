@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
 import textwrap
 
 import naive_wide_search as nw
@@ -240,13 +238,10 @@ NO_JIT_SCRIPT = textwrap.dedent(
 
 def test_wide_search_logic_without_jit() -> None:
     """The kernels' Python source run as plain Python (coverage sees the kernel logic)."""
-    proc = subprocess.run(
-        [sys.executable, "-c", NO_JIT_SCRIPT, os.path.dirname(__file__)],
-        capture_output=True, text=True, timeout=300,
-        env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "checked 6" in proc.stdout
+    from test_kernels import run_python
+
+    out = run_python(NO_JIT_SCRIPT, os.path.dirname(__file__), env={"NUMBA_DISABLE_JIT": "1"})
+    assert "checked 6" in out
 
 
 # ---- the engine's API on wide boards -----------------------------------------------------
