@@ -346,37 +346,64 @@ def solve_board(
     board: Annotated[str, typer.Argument(help="The board to solve: 4x4 or 6x6.")],
     threads: Annotated[int, typer.Option(min=1, max=64, help="Search threads (one shared "
                                          "table).")] = 2,
+    table: Annotated[Path | None, typer.Option(
+        "--table", help="Then write the table of solved positions that lets engine:top "
+        "play the board perfectly (the player's positions of its first --plies plies); "
+        "an existing table is resumed.")] = None,
+    plies: Annotated[int | None, typer.Option(
+        min=1, max=30, help="Plies the table covers (default: as the shipped table).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a small board from its start with no stored knowledge: the perfect-play
     result under the official count (empties to the winner), one perfect line, the nodes
     and the CPU time (of every thread).
 
-    6×6 takes minutes. JSON: {board, black, white, line, nodes, seconds} (line: a
-    transcript in the board's own square names, passes written as 'pass').
+    6×6 takes minutes (with --table, an hour or more). JSON: {board, black, white, line,
+    nodes, seconds} (line: a transcript in the board's own square names, passes written as
+    'pass'); with --table also table: {path, plies, positions, nodes, seconds}.
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from hasamigo.engine.smallboard import solvable
+    from hasamigo.engine.perfect import DEFAULT_PLIES, PerfectTable, build_table
+    from hasamigo.engine.smallboard import solvable, solver_for
     from hasamigo.engine.smallboard import solve_board as solve_start
 
     try:
         variant = solvable(board)
+        old = PerfectTable.load(table) if table is not None and table.exists() else None
     except HasamigoError as exc:
         raise fail_with(exc) from None
+    if table is not None and not table.parent.is_dir():
+        raise fail(f"no directory {table.parent} for the table")
+    depth = plies if plies is not None else DEFAULT_PLIES.get(variant.name, 4)
     ready_kernels("rules", "smallboard")
     progress = Progress(SpinnerColumn(), TextColumn("[progress.description]{task.description}"),
                         TimeElapsedColumn(), console=err_console, disable=as_json,
                         transient=True)
-    with progress:
-        task = progress.add_task(f"solving {variant.title}", total=None)
+    solver = solver_for(variant, threads=threads)
+    built: dict[str, object] | None = None
+    try:
+        with progress:
+            task = progress.add_task(f"solving {variant.title}", total=None)
 
-        def step(what: str) -> None:
-            progress.update(task, description=f"{variant.title}: {what}")
+            def step(what: str) -> None:
+                progress.update(task, description=f"{variant.title}: {what}")
 
-        result = solve_start(variant, threads=threads, progress=step)
+            result = solve_start(variant, solver=solver, progress=step)
+            if table is not None:
+                cpu, nodes = time.process_time(), solver.nodes
+                made = build_table(variant, depth, solver=solver, table=old,
+                                   start_value=result.outcome.disc_difference,
+                                   progress=lambda what: step(f"table, {what}"),
+                                   checkpoint=lambda t: t.save(table))
+                made.save(table)
+                built = {"path": str(table), "plies": made.plies, "positions": len(made),
+                         "nodes": solver.nodes - nodes,
+                         "seconds": round(time.process_time() - cpu, 3)}
+    finally:
+        solver.close()
     if as_json:
-        emit_json(result.to_json())
+        emit_json(result.to_json() | ({} if built is None else {"table": built}))
         return
     outcome = result.outcome
     winner = "a draw" if outcome.winner is None else f"{outcome.winner}".capitalize() + " wins"
@@ -389,3 +416,7 @@ def solve_board(
                   f"({result.wall:.2f} s elapsed, {result.threads} thread"
                   f"{'s' if result.threads > 1 else ''}), {rate:.1f} M nodes/s",
                   highlight=False)
+    if built is not None:
+        console.print(f"table of solved positions: {built['positions']:,} positions of the "
+                      f"first {built['plies']} plies in {built['path']} "
+                      f"({built['nodes']:,} nodes, {built['seconds']} CPU s)", highlight=False)

@@ -264,15 +264,24 @@ def _pair(board: Board) -> tuple[int, int]:
     return (board.black, board.white) if board.turn is BLACK else (board.white, board.black)
 
 
-def solve_board(variant: type[Board], *, threads: int = 2,
-                progress: Progress | None = None) -> BoardSolution:
-    """Solve ``variant`` (a board of :data:`SOLVABLE`) from its start, from scratch."""
+def solver_for(variant: type[Board], *, threads: int = 2) -> SmallSolver:
+    """A solver sized for solving ``variant`` from its start."""
+    rows = TABLE_ROWS if variant.square_count() > 16 else SMALL_TABLE_ROWS
+    return SmallSolver(variant, threads=threads, table_rows=rows)
+
+
+def solve_board(variant: type[Board], *, threads: int = 2, progress: Progress | None = None,
+                solver: SmallSolver | None = None) -> BoardSolution:
+    """Solve ``variant`` (a board of :data:`SOLVABLE`) from its start, from scratch (or
+    with ``solver``, which is left open with what it learnt: see
+    :func:`hasamigo.engine.perfect.build_table`)."""
     if variant.name not in SOLVABLE:
         raise InvalidOptionError(f"solve-board solves {' and '.join(SOLVABLE)}, "
                                  f"not {shown(variant.name)}")
     board = variant()
-    rows = TABLE_ROWS if variant.square_count() > 16 else SMALL_TABLE_ROWS
-    solver = SmallSolver(variant, threads=threads, table_rows=rows)
+    own = solver is None
+    if solver is None:
+        solver = solver_for(variant, threads=threads)
     try:
         cpu, wall = time.process_time(), time.perf_counter()
         p, o = _pair(board)
@@ -282,10 +291,11 @@ def solve_board(variant: type[Board], *, threads: int = 2,
         squares = solver.line(p, o, score)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     finally:
-        solver.close()
+        if own:
+            solver.close()
     line = tuple(PASS if sq == PASS_MOVE else Move(sq) for sq in squares)
     for move in line:
         board.push(move)
     outcome = board.outcome()
     assert outcome is not None and outcome.disc_difference == score
-    return BoardSolution(variant, outcome, line, solver.nodes, cpu, wall, threads)
+    return BoardSolution(variant, outcome, line, solver.nodes, cpu, wall, solver.threads)

@@ -11,6 +11,10 @@ move with the engine and plays the one worst for itself, exactly from
 their best; a search in which the weakest side also keeps losing afterwards would lose by
 more, but this is already a reliable loser.)
 
+On the small boards (4×4, 6×6) the top level plays perfectly
+(:mod:`hasamigo.engine.perfect`): from the table of solved positions shipped for the board
+while the game is in it, by solving the position as it plays once few squares are empty.
+
 On a clock both manage their time through :mod:`hasamigo.engine.timing`: a level becomes
 "at most this depth, perfect from at most these empties" (the budget may cut it short,
 never extend it); the weakest mode deepens its search of every move only as far as the
@@ -25,6 +29,8 @@ from hasamigo.board import Board
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
 from hasamigo.engine.book import Book, default_book
 from hasamigo.engine.limits import level as level_of
+from hasamigo.engine.perfect import PerfectPlayer, default_table
+from hasamigo.engine.perfect import usable as perfect_knows
 from hasamigo.engine.players.base import Player
 from hasamigo.engine.timing import MoveTime
 from hasamigo.errors import InvalidOptionError, shown
@@ -64,11 +70,29 @@ class EnginePlayer(Player):
             self.book: Book | None = None
         else:
             self.book = default_book() if book is True else book
+        #: the perfect players of the small boards, by board (top level only)
+        self._perfect: dict[str, PerfectPlayer] = {}
 
     def _engines(self) -> list[Engine]:
         return [self.engine]
 
+    def close(self) -> None:
+        for perfect in self._perfect.values():
+            perfect.close()
+
     def _choose(self, board: Board, clock: Clock | None) -> Move:
+        if self.level == MAX_LEVEL and perfect_knows(board):
+            name = type(board).name
+            perfect = self._perfect.get(name)
+            if perfect is None:
+                perfect = self._perfect[name] = PerfectPlayer(type(board), default_table(name))
+            chosen = perfect.choose(board)
+            if chosen is not None:
+                move, value, from_table = chosen
+                how = "table of solved positions" if from_table else "solved"
+                self.explain(f"engine level {self.level}: perfect play ({how}), "
+                             f"score {value:+d}")
+                return move
         if self.book is not None and board.stride == 8:
             known = self.book.choose(board, self.rng)
             if known is not None:
