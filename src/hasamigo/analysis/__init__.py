@@ -1,0 +1,1 @@
+"""Tools a player learns with: game review (:mod:`.review`)."""

@@ -1,0 +1,110 @@
+"""Learning from games: ``review`` (every move scored, its disc loss and label)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from hasamigo.board import Board
+from hasamigo.cli import JsonOpt, VariantOpt, app, console, emit_json, err_console, fail
+from hasamigo.cli.core import fail_with
+from hasamigo.cli.engine import ready_kernels
+from hasamigo.errors import HasamigoError
+from hasamigo.move import BLACK, WHITE, Move
+
+LABEL_STYLE = {"best": "green", "good": "", "inaccuracy": "yellow", "mistake": "red",
+               "blunder": "bold red"}
+
+
+def _game(game: str, index: int, variant: type[Board]) -> tuple[Board, list[Move]]:
+    """The start and the moves (passes in place) of a game file's game ``index`` or of a
+    transcript typed on the command line."""
+    from hasamigo.notation import read_games
+    from hasamigo.notation.transcript import parse_transcript
+
+    path = Path(game)
+    if path.is_file():
+        for number, record in enumerate(read_games(path), 1):
+            if number == index:
+                board = record.replay()
+                start = record.board()
+                return start, list(board.move_stack)
+        raise fail(f"{game}: there is no game {index}")
+    start = variant()
+    board = start.copy()
+    for move in parse_transcript(game, board.copy()):
+        board.push(move)
+    return start, list(board.move_stack)
+
+
+@app.command()
+def review(
+    game: Annotated[str, typer.Argument(help="A transcript (f5d6c3…) or a game file "
+                                        "(.wtb, .ggf, transcripts; see --index).")],
+    index: Annotated[int, typer.Option("--index", min=1, help="Which game of a file.")] = 1,
+    depth: Annotated[int, typer.Option(min=1, max=30, help="Search depth of the midgame "
+                                       "positions (plies).")] = 10,
+    exact: Annotated[int, typer.Option("--exact", min=0, max=30, help="Solve exactly from "
+                                       "this many empties.")] = 20,
+    variant: VariantOpt = "standard",
+    as_json: JsonOpt = False,
+) -> None:
+    """Review a game: for every move the engine's best move and score, the played move's
+    score, the disc loss and a label (best 0, good 1-2, inaccuracy 3-5, mistake 6-9,
+    blunder 10+ discs), then a summary per player and the turning point.
+
+    Scores are in discs from the mover's side; exact from --exact empties. JSON: {variant,
+    depth, exact_empties, moves: [{ply, colour, move, best_move, best_score, played_score,
+    loss, label, exact}], summary: {black: {moves, total_loss, average_loss, labels,
+    worst}, white: {...}}, turning_point}.
+    """
+    from hasamigo.analysis.review import check_options, check_reviewable
+    from hasamigo.analysis.review import review as review_game
+    from hasamigo.variants import find_variant
+
+    try:
+        check_options(depth, exact)
+        start, moves = _game(game, index, find_variant(variant))
+        if not moves:
+            raise fail("the game has no moves to review")
+        check_reviewable(start)
+    except HasamigoError as exc:
+        raise fail_with(exc) from None
+    ready_kernels("rules", "engine", *(["wide"] if start.stride != 8 else []))
+    progress = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=err_console, disable=as_json,
+                        transient=True)
+    with progress:
+        task = progress.add_task("review", total=len(moves))
+        result = review_game(start, moves, depth=depth, exact_empties=exact,
+                             progress=lambda n, total: progress.update(task, completed=n))
+    if as_json:
+        emit_json(result.to_json())
+        return
+    table = Table("ply", "colour", "move", "best", "best score", "played", "loss", "label",
+                  caption=f"depth {depth}, exact from {exact} empties (* exact); "
+                  "scores in discs from the mover's side")
+    for row in result.moves:
+        style = LABEL_STYLE[row.label]
+        mark = "*" if row.exact else ""
+        table.add_row(str(row.ply + 1), str(row.colour), row.name, row.best_name,
+                      f"{row.best_score:+d}{mark}", f"{row.played_score:+d}{mark}",
+                      str(row.loss), f"[{style}]{row.label}[/]" if style else row.label)
+    console.print(table)
+    for colour in (BLACK, WHITE):
+        s = result.summary(colour)
+        worst = ("" if s.worst is None or s.worst.loss == 0 else
+                 f"; worst: move {s.worst.ply + 1} {s.worst.name} (-{s.worst.loss})")
+        counts = ", ".join(f"{n} {name}" for name, n in s.labels.items() if n)
+        console.print(f"{str(colour).capitalize()}: {s.moves} moves, average loss "
+                      f"{s.average_loss:.2f} discs ({s.total_loss} in all); {counts}{worst}",
+                      highlight=False)
+    turning = result.turning_point()
+    if turning is not None:
+        console.print(f"Turning point: move {turning.ply + 1}, {turning.colour} "
+                      f"{turning.name} (best {turning.best_name}, -{turning.loss} discs)",
+                      highlight=False)
