@@ -31,6 +31,7 @@ import numpy as np
 from hasamigo._kernels import wide
 from hasamigo._kernels.moves import flips_at, legal_moves_mask
 from hasamigo._kernels.moves import perft as _perft_kernel
+from hasamigo._kernels.stability import stable_discs_entry
 from hasamigo.errors import (
     IllegalMoveError,
     IllegalReason,
@@ -428,6 +429,16 @@ class Board:
     def counts(self) -> tuple[int, int]:
         """Discs on the board: ``(black, white)``."""
         return self.black.bit_count(), self.white.bit_count()
+
+    def stable_discs(self, color: Color) -> Bitboard | None:
+        """Discs of ``color`` that no sequence of moves can ever flip (確定石): every disc
+        returned is stable; a few stable discs in unusual edge shapes may be missed (see
+        :mod:`hasamigo._kernels.stability`). ``None`` where it is not computed: beyond the
+        8×8 grid."""
+        if self.stride != 8:
+            return None
+        p, o = self._pair(color)
+        return int(stable_discs_entry(np.uint64(p), np.uint64(o), self._playable_u64))
 
     def in_hand(self, color: Color) -> int | None:
         """Discs ``color`` may still place under a disc limit (``None`` without one)."""

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from hasamigo.board import Board
 from hasamigo.cli import JsonOpt, VariantOpt, app, console, emit_json, err_console, fail
-from hasamigo.cli.core import fail_with
+from hasamigo.cli.core import fail_with, parse_position, render_board
 from hasamigo.cli.engine import ready_kernels
 from hasamigo.errors import HasamigoError
 from hasamigo.move import BLACK, WHITE, Move
@@ -108,3 +108,48 @@ def review(
         console.print(f"Turning point: move {turning.ply + 1}, {turning.colour} "
                       f"{turning.name} (best {turning.best_name}, -{turning.loss} discs)",
                       highlight=False)
+
+
+@app.command()
+def explain(
+    position: Annotated[str, typer.Argument(help="A transcript (f5d6c3…) or a board string.")],
+    move: Annotated[str | None, typer.Argument(help="A move to explain (else only the "
+                                               "position).")] = None,
+    variant: VariantOpt = "standard",
+    lang: Annotated[str, typer.Option("--lang", help="en or ja.")] = "en",
+    as_json: JsonOpt = False,
+) -> None:
+    """Explain a position, and a move on it, in the words players use: stable discs
+    (確定石), X- and C-squares, mobility and potential mobility, openness (開放度), quiet
+    moves (中割り), single-disc flips (一石返し), regions and parity (偶数理論), tempo
+    (手止まり), the opening and White's second move. Every note is measured on the board.
+
+    JSON: {board, turn, position: [note], move: [note]}, a note being {kind, rule, rule_ja,
+    text, text_ja, squares, values}.
+    """
+    from hasamigo.analysis.explain import move_notes, position_notes
+    from hasamigo.variants import find_variant
+
+    if lang not in ("en", "ja"):
+        raise fail(f"--lang must be en or ja, not {lang!r}")
+    try:
+        board = parse_position(position, find_variant(variant))
+        notes = position_notes(board)
+        moved = move_notes(board, move) if move is not None else []
+    except HasamigoError as exc:
+        raise fail_with(exc) from None
+    if as_json:
+        emit_json({"board": board.to_string(), "turn": str(board.turn),
+                   "position": [n.to_json() for n in notes],
+                   "move": [n.to_json() for n in moved]})
+        return
+    console.print(render_board(board), highlight=False)
+    for title, group in (("position", notes), (f"move {move}", moved)):
+        if not group:
+            continue
+        console.print(f"[bold]{title}[/]")
+        for note in group:
+            text = note.en if lang == "en" else note.ja
+            rule = note.rule if lang == "en" else note.rule_ja
+            where = f" [{', '.join(note.squares)}]" if note.squares else ""
+            console.print(f"  • {text}{where} — {rule}", highlight=False, markup=False)

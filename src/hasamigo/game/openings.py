@@ -57,7 +57,9 @@ def _table() -> dict[str, tuple[str | None, str | None]]:
     return table
 
 
-def _normalise(moves: list[str]) -> list[str] | None:
+def normalise(moves: list[str]) -> list[str] | None:
+    """The moves (8×8 names) turned by the start's symmetry that makes the first one f5
+    (``None`` if the first is not a first move of the start)."""
     if not moves:
         return []
     c0, r0 = "abcdefgh".index(moves[0][0]), int(moves[0][1:]) - 1
@@ -78,7 +80,7 @@ def opening_name(transcript: str | list[str]) -> OpeningName | None:
         moves = [text[i:i + 2] for i in range(0, len(text), 2)]
     else:
         moves = [m.lower() for m in transcript if m.lower() != "pass"]
-    turned = _normalise(moves[:40])
+    turned = normalise(moves[:40])
     if not turned:
         return None
     table = _table()
