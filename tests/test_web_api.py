@@ -511,6 +511,10 @@ def test_the_circular_nip_board_over_the_api(client: TestClient) -> None:
         assert "does not know the rules of Nip" in error_of(response)["message"]
     random_game, _ = create(client, variant="nip-circle", opponent="random")
     assert random_game["variant"] == "nip-circle" and random_game["rings"]
+    # the form offers it in both languages
+    assert 'value="nip-circle"' in client.get("/?lang=en").text
+    assert "Nip (circle)" in client.get("/?lang=en").text
+    assert "ニップ（円形）" in client.get("/?lang=ja").text
 
 
 @pytest.mark.parametrize("variant", ["grand", "eight-stars", "hasegawa-9x10"])

@@ -208,6 +208,10 @@ def test_the_circular_nip_board_drawn_with_its_ring_and_played_to_the_end(
     # the board is full: the line stops at each of the 20 discs on it
     assert page.locator("mask circle[visibility=visible]").count() == 20
     page.screenshot(path=str(screenshots / "nip-circle-end.png"), full_page=True)
+    # the replay draws the ring too
+    page.goto(f"{live_server}/games/{game_id}/replay")
+    page.wait_for_selector("#replay .square")
+    assert page.locator("#replay .ring-line").count() == 1
 
 
 def test_the_solved_boards_page_replays_the_perfect_lines(
