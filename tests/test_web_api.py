@@ -482,6 +482,41 @@ def test_variants_and_handicaps(client: TestClient) -> None:
     assert original["variant"] == "original" and original["counts"]["black"] == 0
 
 
+def test_the_circular_nip_board_over_the_api(client: TestClient) -> None:
+    """nip-circle: its ring in the view, no analysis, a move that flips along the ring
+    across the point where its list wraps (a4: a3, b2, c1 up to d1), and the programs that
+    know neither Nip's rule nor the ring refused at creation."""
+    nip_circle = find_variant("nip-circle")
+    cells = list(nip_circle().to_string())  # the start, Black to move
+    for name, disc in (("a3", "O"), ("b2", "O"), ("c1", "O"), ("d1", "X")):
+        cells[nip_circle.parse_square(name)] = disc
+    position = "".join(cells)
+    game, both = create(client, variant="nip-circle", opponent="person", clock_minutes=None,
+                        position=position)
+    assert game["variant"] == "nip-circle" and game["analysable"] is False
+    assert game["rings"] == [["c1", "d1", "e1", "f1", "g2", "h3", "h4", "h5", "h6", "g7",
+                              "f8", "e8", "d8", "c8", "b7", "a6", "a5", "a4", "a3", "b2"]]
+    assert game["cells"].count("#") == 12 and "a4" in game["legal"]
+    view = both.move("a4").json()
+    assert view["last_move"] == "a4" and sorted(view["flipped"]) == ["a3", "b2", "c1"]
+    cell = {f"{'abcdefgh'[i % 8]}{i // 8 + 1}": ch for i, ch in enumerate(view["cells"])}
+    assert [cell[n] for n in ("a4", "a3", "b2", "c1", "d1")] == ["X"] * 5
+    assert view["counts"] == {"black": 7, "white": 2, "empty": 43}
+    hints = both.get("/hints")  # no analysis on this board
+    assert hints.status_code == 400 and "Nip" in error_of(hints)["message"], hints.text
+    for opponent in ("victory", "engine", "weakest"):
+        response = client.post("/api/games", json={"opponent": opponent,
+                                                   "variant": "nip-circle"})
+        assert response.status_code == 400, opponent
+        assert "does not know the rules of Nip" in error_of(response)["message"]
+    random_game, _ = create(client, variant="nip-circle", opponent="random")
+    assert random_game["variant"] == "nip-circle" and random_game["rings"]
+    # the form offers it in both languages
+    assert 'value="nip-circle"' in client.get("/?lang=en").text
+    assert "Nip (circle)" in client.get("/?lang=en").text
+    assert "ニップ（円形）" in client.get("/?lang=ja").text
+
+
 @pytest.mark.parametrize("variant", ["grand", "eight-stars", "hasegawa-9x10"])
 def test_a_wide_board_played_to_the_end_over_the_api(db: Path, variant: str) -> None:
     """The board beyond 8×8 against the program (the stand-in plays its first legal move,

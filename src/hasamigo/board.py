@@ -137,6 +137,10 @@ class Board:
     #: Nip's rule: when neither side can flip, the game goes on and the side to move
     #: places a disc on any empty square (flipping nothing); it ends when the board is full.
     place_when_blocked: ClassVar[bool] = False
+    #: Lines that close on themselves (a circular board's circumference), each the squares
+    #: in cyclic order: a disc placed on one brackets along it both ways, as along a row,
+    #: besides the grid's lines. Flipped in plain Python, only when a variant has one.
+    rings: ClassVar[tuple[tuple[Square, ...], ...]] = ()
 
     black: Bitboard
     white: Bitboard
@@ -205,6 +209,9 @@ class Board:
         cls._centre_mask = sum(
             1 << cls.local_square(mid_c + dc, mid_r + dr) for dr in (0, 1) for dc in (0, 1)
         )
+        for ring in cls.rings:
+            if len(set(ring)) != len(ring) or any(not cls._playable >> sq & 1 for sq in ring):
+                raise ValueError(f"{cls.__name__}: a ring must be distinct playable squares")
 
     @classmethod
     def playable(cls) -> Bitboard:
@@ -469,9 +476,42 @@ class Board:
             return self._centre() & ~self.occupied
         p, o = self._pair(color)
         if self.stride == 8:
-            return int(legal_moves_mask(np.uint64(p), np.uint64(o), self._playable_u64))
-        lo, hi = wide.legal_moves_mask(*wide.split(p), *wide.split(o), *self._playable_words)
-        return int(wide.join(lo, hi))
+            mask = int(legal_moves_mask(np.uint64(p), np.uint64(o), self._playable_u64))
+        else:
+            lo, hi = wide.legal_moves_mask(*wide.split(p), *wide.split(o), *self._playable_words)
+            mask = int(wide.join(lo, hi))
+        if self.rings:
+            mask |= self._ring_moves(p, o)
+        return mask
+
+    def _ring_moves(self, p: Bitboard, o: Bitboard) -> Bitboard:
+        """Empty squares of the :attr:`rings` where ``p`` brackets ``o`` along a ring."""
+        occupied, mask = p | o, 0
+        for ring in self.rings:
+            for sq in ring:
+                if not occupied >> sq & 1 and self._ring_flips(p, o, sq):
+                    mask |= 1 << sq
+        return mask
+
+    def _ring_flips(self, p: Bitboard, o: Bitboard, sq: Square) -> Bitboard:
+        """Discs of ``o`` that ``p`` brackets along the :attr:`rings` through the empty
+        ``sq``: each way round, a run of ``o`` up to a disc of ``p``. The walk stops short
+        of ``sq`` itself, so a ring all of ``o`` but ``sq`` brackets nothing."""
+        flipped = 0
+        for ring in self.rings:
+            if sq not in ring:
+                continue
+            n, at = len(ring), ring.index(sq)
+            for step in (1, -1):
+                run = 0
+                for k in range(1, n):
+                    point = ring[(at + step * k) % n]
+                    if not o >> point & 1:
+                        if p >> point & 1:
+                            flipped |= run
+                        break
+                    run |= 1 << point
+        return flipped
 
     def legal_moves_mask(self) -> Bitboard:
         """Bitboard of the squares the side to move may play (0 when it must pass)."""
@@ -507,9 +547,13 @@ class Board:
         if (p | o) >> move.square & 1 or not self.playable() >> move.square & 1:
             return 0
         if self.stride == 8:
-            return int(flips_at(np.uint64(p), np.uint64(o), move.square))
-        lo, hi = wide.flips_at(*wide.split(p), *wide.split(o), move.square)
-        return int(wide.join(lo, hi))
+            flipped = int(flips_at(np.uint64(p), np.uint64(o), move.square))
+        else:
+            lo, hi = wide.flips_at(*wide.split(p), *wide.split(o), move.square)
+            flipped = int(wide.join(lo, hi))
+        if self.rings:
+            flipped |= self._ring_flips(p, o, move.square)
+        return flipped
 
     def is_legal(self, move: Move | str) -> bool:
         try:
@@ -550,12 +594,12 @@ class Board:
         """Leaves ``depth`` plies ahead: a pass is a ply, a finished game one leaf.
 
         Uses the compiled kernel with bulk counting; variants whose rules the kernel does
-        not know (original start, disc limit) are walked move by move.
+        not know (original start, disc limit, Nip's rule, rings) are walked move by move.
         """
         if not (isinstance(depth, numbers.Integral) and depth >= 0):
             raise InvalidOptionError(f"perft depth must be a whole number >= 0, not {shown(depth)}")
         if (self.disc_limit is None and not self.in_placement_phase()
-                and not self.place_when_blocked):
+                and not self.place_when_blocked and not self.rings):
             p, o = self._pair()
             if self.stride == 8:
                 return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))

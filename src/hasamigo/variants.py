@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from hasamigo.board import Board
 from hasamigo.errors import InvalidOptionError, shown
-from hasamigo.squares import A1, A2, A7, A8, B1, B8, G1, G8, H1, H2, H7, H8
+from hasamigo.squares import A1, A2, A7, A8, B1, B8, G1, G8, H1, H2, H7, H8, Square, parse_square
 
 
 class ParallelBoard(Board):
@@ -174,8 +174,8 @@ class NipOctagonBoard(Board):
     ja.wikipedia "オセロ (ボードゲーム)", quoted at nakajim.net's Nipp page (its cut squares
     are listed there as above; the pieces were white and red). Those pages give no start:
     the cross on the centre, as on every board here. The later circular Nip board (52
-    points on lines, flips along the circle too) is not built: no source at hand gives
-    its geometry exactly.
+    points on lines, flips along the circle too) is :class:`NipCircleBoard`, a model of
+    it, since no source at hand gives its geometry exactly.
     """
 
     name = "nip-octagon"
@@ -183,6 +183,47 @@ class NipOctagonBoard(Board):
     title = "Nip (octagonal board, 52 squares)"
     cut = OctagonBoard.cut
     place_when_blocked = True
+
+
+#: The circumference of :class:`NipCircleBoard`: the octagon's 20 outermost squares,
+#: clockwise from c1 (a3 and b2 close the circle back to c1).
+NIP_CIRCLE_RING: tuple[Square, ...] = tuple(parse_square(name) for name in (
+    "c1", "d1", "e1", "f1", "g2", "h3", "h4", "h5", "h6", "g7",
+    "f8", "e8", "d8", "c8", "b7", "a6", "a5", "a4", "a3", "b2",
+))
+
+
+class NipCircleBoard(Board):
+    """Nip (ニップ) on its circular board, as modelled here: the 52 points are the 52
+    squares of the ``octagon`` (the squares of the 8×8 grid whose centres lie within a
+    circle of radius √(3.5² + 1.5²) about the board's centre: exactly the octagon), flips
+    go along the grid's lines as usual, and the circumference is one more line, which
+    closes on itself: its 20 outermost points in cyclic order c1 d1 e1 f1 g2 h3 h4 h5 h6
+    g7 f8 e8 d8 c8 b7 a6 a5 a4 a3 b2 (and back to c1). A disc placed on the circumference
+    brackets opponent discs running along it either way round up to its own disc, as
+    along a row; the bracketing disc must be another point, so a circle whose other 19
+    points are all the opponent's brackets nothing. A move is legal if it flips along
+    any line. Nip's rule holds: when neither side can flip, the side to move places a
+    disc on any empty point; the game ends when the board is full.
+
+    Why this model: ja.wikipedia "オセロ (ボードゲーム)" (§ニップ) says the mainstream Nip
+    board (sold by Hanayama) is circular and has no corners, so no disc can be made
+    stable; nakajim.net's "Nipp" page says the circular board has 52 points, the discs go
+    on the intersections of its lines and are flipped in every direction: vertically,
+    horizontally, diagonally and along the circumference. Neither draws the lines, and no
+    other source of its geometry is at hand; 52 is the octagon's count, and the octagon's
+    squares are exactly the grid points within the circle above, so the points are taken
+    to be the octagon's, with its outer ring as the circumference. The start is not
+    stated: the usual cross on d4, e4, d5, e5 is assumed (d4, e5 white; e4, d5 black),
+    Black first.
+    """
+
+    name = "nip-circle"
+    aliases = ("circular-nip", "nip-round", "round-nip")
+    title = "Nip (circular board, 52 points)"
+    cut = OctagonBoard.cut
+    place_when_blocked = True
+    rings = (NIP_CIRCLE_RING,)
 
 
 VARIANTS: tuple[type[Board], ...] = (
@@ -198,6 +239,7 @@ VARIANTS: tuple[type[Board], ...] = (
     Hasegawa8x9Board,
     Hasegawa9x10Board,
     NipOctagonBoard,
+    NipCircleBoard,
 )
 
 

@@ -161,6 +161,59 @@ def test_a_wide_board_played_to_the_end_by_clicks(
     page.screenshot(path=str(screenshots / f"{variant}-{size[0]}-end.png"), full_page=True)
 
 
+def test_the_circular_nip_board_drawn_with_its_ring_and_played_to_the_end(
+        new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
+    """nip-circle from the form against Random: the octagon's squares, the circle drawn
+    through every one of the ring's 20 points (within a disc's radius of each centre, the
+    line stopping at the discs on it), no analysis offered, and the game clicked to the
+    full board."""
+    page = new_page(*DESKTOP)
+    page.goto(live_server + "/")
+    page.click("#more-options summary")
+    page.locator("input[name=variant][value=nip-circle]").check(force=True)
+    page.locator("input[name=opponent][value=random]").check(force=True)
+    page.locator("input[name=clock][value=none]").check(force=True)
+    page.click("#start-game")
+    page.wait_for_url("**/games/*")
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    page.wait_for_selector(".square.legal")
+    assert page.locator(".square").count() == 64
+    assert page.locator(".square.hole").count() == 12
+    ring = page.locator(".ring-line")
+    assert ring.count() == 1
+    names = (ring.get_attribute("data-ring") or "").split()
+    assert names[:2] == ["c1", "d1"] and len(names) == 20
+    # every ring point's centre lies on the drawn circle, give or take a disc's radius
+    off = page.evaluate("""(names) => {
+      const circle = document.querySelector(".ring-line");
+      const c = circle.getBoundingClientRect();
+      const cx = c.x + c.width / 2, cy = c.y + c.height / 2, r = c.width / 2;
+      return names.map((name) => {
+        const sq = document.querySelector(`.square[data-square=${name}] .cell`)
+          .getBoundingClientRect();
+        const d = Math.hypot(sq.x + sq.width / 2 - cx, sq.y + sq.height / 2 - cy);
+        return Math.abs(d - r) / sq.width;
+      });
+    }""", names)
+    assert len(off) == 20 and max(off) < 0.41, off
+    assert page.locator("#no-analysis").is_visible()
+    assert page.locator("#hints-row").is_hidden()
+    board_unobstructed(page)
+    page.screenshot(path=str(screenshots / "nip-circle-start.png"), full_page=True)
+    clicks = _play_by_rapid_clicks([page], [game_id], timeout=240.0)
+    assert clicks[game_id] >= 10
+    state = get_state(page, live_server, game_id)
+    assert state["result"] is not None and state["variant"] == "nip-circle"
+    assert state["counts"]["empty"] == 0  # Nip: only a full board ends the game
+    # the board is full: the line stops at each of the 20 discs on it
+    assert page.locator("mask circle[visibility=visible]").count() == 20
+    page.screenshot(path=str(screenshots / "nip-circle-end.png"), full_page=True)
+    # the replay draws the ring too
+    page.goto(f"{live_server}/games/{game_id}/replay")
+    page.wait_for_selector("#replay .square")
+    assert page.locator("#replay .ring-line").count() == 1
+
+
 def test_the_solved_boards_page_replays_the_perfect_lines(
         new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
     """From the new-game page to the solved boards; the 6×6 slider at its end shows the

@@ -662,6 +662,9 @@ def _pair(board: Board) -> tuple[int, int, int]:
         raise InvalidPositionError(
             f"the engine does not know Nip's rule of {board.title} (placing anywhere when "
             "both sides are blocked)")
+    if board.rings:
+        raise InvalidPositionError(f"the engine does not know the flips along the circle "
+                                   f"of {board.title}")
     if board.turn is BLACK:
         return board.black, board.white, board.playable()
     return board.white, board.black, board.playable()

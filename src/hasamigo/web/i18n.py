@@ -75,6 +75,12 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "10×10・エイトスターズ・8×9・9×10 では、人・エンジン・最弱・ランダムと"
                        "対局できます（論文のプログラムは8×8まで）。"),
     "board.eightstars": ("Eight Stars", "エイトスターズ"),
+    "board.nipcircle": ("Nip (circle)", "ニップ（円形）"),
+    "new.board.nip": ("Nip's circular board: 52 points, discs flip along the circle too, and "
+                      "when neither side can flip the player places anywhere; play a person "
+                      "or Random there, without hints.",
+                      "ニップの円形盤：52点、円周に沿っても返り、どちらも返せないときは"
+                      "空いている点のどこにでも置けます。人かランダムと対局します（ヒントなし）。"),
     "solved.title": ("Solved boards", "解かれた盤"),
     "solved.link": ("What perfect play gives on each board", "完全な打ち方での結果"),
     "solved.intro": ("The small boards below were solved from their start by hasamigo itself "

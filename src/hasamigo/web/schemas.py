@@ -47,7 +47,7 @@ class NewGame(Request):
     handicap: int = Field(default=0, ge=0, le=4)
     clock_minutes: float | None = Field(default=20.0, gt=0, le=600)
     variant: Literal["8x8", "6x6", "4x4", "grand", "eight-stars", "hasegawa-8x9",
-                     "hasegawa-9x10"] = "8x8"
+                     "hasegawa-9x10", "nip-circle"] = "8x8"
     start: Literal["cross", "parallel", "original"] = "cross"
     casual: bool = True
     draws_allowed: bool = True
@@ -158,7 +158,11 @@ class GameView(BaseModel):
     cells: str
     analysable: bool = Field(
         description="the engine analyses this board (hints, evaluation graph): every "
-        "board but those with a disc limit or Nip's rule")
+        "board but those with a disc limit, Nip's rule or a ring")
+    rings: list[list[str]] = Field(
+        default_factory=list,
+        description="lines that close on themselves, besides the grid's (the circular Nip "
+        "board's circumference): each its squares in cyclic order")
     turn: ColourName
     legal: list[str]
     last_move: str | None

@@ -134,7 +134,9 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         position_revision=state.position_revision,
         phase=state.phase.value,
         variant=board.name,
-        analysable=board.disc_limit is None and not board.place_when_blocked,
+        analysable=board.disc_limit is None and not board.place_when_blocked
+        and not board.rings,
+        rings=[[board.square_name(sq) for sq in ring] for ring in board.rings],
         title=board.title,
         rows=board.rows,
         cols=board.cols,

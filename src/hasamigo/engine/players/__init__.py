@@ -89,6 +89,21 @@ def plays_every_grid(spec: str) -> bool:
     return kind is not None and kind[0].every_grid
 
 
+def plays_every_rule(spec: str) -> bool:
+    """Whether the program ``spec`` plays the rules the search kernels do not know (Nip's
+    placing anywhere when both sides are blocked, the circular board's ring), told without
+    starting it (see :attr:`Player.every_rule`): only the players of the Board API.
+
+    >>> plays_every_rule("random"), plays_every_rule("engine:5"), plays_every_rule("victory")
+    (True, False, False)
+    """
+    text = spec.strip().lower()
+    if text.startswith("engine:"):
+        return EnginePlayer.every_rule
+    kind = _KINDS.get(text)
+    return kind is not None and kind[0].every_rule
+
+
 def external_spec(spec: str) -> tuple[str, str] | None:
     """``(protocol, command)`` of an external engine's spec, the command as written;
     ``None`` for any other spec.
@@ -151,5 +166,6 @@ __all__ = [
     "move_number",
     "phase",
     "plays_every_grid",
+    "plays_every_rule",
     "violations",
 ]

@@ -105,7 +105,8 @@ class Player(ABC):
     #: its shapes): players that use only the :class:`Board` API, and the engine.
     every_grid: bool = False
     #: Whether it plays rules the search kernels do not know (Nip's placing anywhere when
-    #: both sides are blocked): only players that use nothing but the :class:`Board` API.
+    #: both sides are blocked, a ring's flips): only players that use nothing but the
+    #: :class:`Board` API.
     every_rule: bool = False
 
     def check_board(self, variant: type[Board]) -> None:
@@ -115,10 +116,15 @@ class Player(ABC):
             raise InvalidOptionError(
                 f"{self.name} plays only boards within the 8×8 grid, not {variant.title}; "
                 "on that board play against random, greedy or the engine")
-        if variant.place_when_blocked and not self.every_rule:
+        if (variant.place_when_blocked or variant.rings) and not self.every_rule:
+            rules = [
+                *(["Nip's rule (placing anywhere when both sides are blocked)"]
+                  if variant.place_when_blocked else []),
+                *(["the flips along the circle"] if variant.rings else []),
+            ]
             raise InvalidOptionError(
-                f"{self.name} does not know Nip's rule (placing anywhere when both sides "
-                f"are blocked); on {variant.title} play against random or greedy")
+                f"{self.name} does not know {' nor '.join(rules)}; "
+                f"on {variant.title} play against random or greedy")
 
     def __init__(self, *, seed: int | None = None) -> None:
         self.seed = seed

@@ -17,8 +17,41 @@ export function squareName(col, row) {
   return `${FILES[col]}${row + 1}`;
 }
 
+// A ring (a line that closes on itself: the circular Nip board's circumference), drawn as
+// the circle nearest its squares' centres: about their mean, with the radius halfway
+// between the nearest and the farthest, so that it runs through every one of their discs
+// (on that board the centres lie 3.54 and 3.81 cells out). Drawn over the squares, it is
+// masked where a disc stands (see render), so discs sit on the line. Not a circle if the
+// squares are far from one: the closed line through their centres. Adds each square's
+// mask hole to ``gaps`` (name -> [circle]).
+function drawRing(svg, defs, ring, index, gaps) {
+  const centres = ring.map((name) => {
+    const col = FILES.indexOf(name[0]);
+    const row = Number(name.slice(1)) - 1;
+    return [MARGIN + col * CELL + CELL / 2, MARGIN + row * CELL + CELL / 2];
+  });
+  const mask = el("mask", { id: `ring-mask-${index}`, maskUnits: "userSpaceOnUse" }, defs);
+  el("rect", { x: 0, y: 0, width: "100%", height: "100%", fill: "white" }, mask);
+  ring.forEach((name, i) => {
+    const [x, y] = centres[i];
+    const hole = el("circle", { cx: x, cy: y, r: CELL * 0.41, fill: "black", visibility: "hidden" }, mask);
+    gaps.set(name, [...(gaps.get(name) || []), hole]);
+  });
+  const cx = centres.reduce((sum, [x]) => sum + x, 0) / centres.length;
+  const cy = centres.reduce((sum, [, y]) => sum + y, 0) / centres.length;
+  const radii = centres.map(([x, y]) => Math.hypot(x - cx, y - cy));
+  const near = Math.min(...radii);
+  const far = Math.max(...radii);
+  const attrs = { class: "ring-line", "data-ring": ring.join(" "), mask: `url(#ring-mask-${index})` };
+  if (far - near < CELL * 0.8) {
+    return el("circle", { cx, cy, r: (near + far) / 2, ...attrs }, svg);
+  }
+  return el("polygon", { points: centres.map(([x, y]) => `${x},${y}`).join(" "), ...attrs }, svg);
+}
+
 export class BoardView {
-  constructor(container, rows, cols, onClick = null) {
+  // rings: the variant's closed lines (lists of square names), drawn over the grid
+  constructor(container, rows, cols, onClick = null, rings = []) {
     this.rows = rows;
     this.cols = cols;
     this.onClick = onClick;
@@ -76,6 +109,9 @@ export class BoardView {
         el("circle", { cx: MARGIN + cx * CELL, cy: MARGIN + cy * CELL, r: 4, class: "star" }, this.svg);
       }
     }
+    this.ringGaps = new Map();
+    rings.forEach((ring, i) => drawRing(this.svg, defs, ring, i, this.ringGaps));
+    this.svg.classList.toggle("has-ring", rings.length > 0);
     this.overlay = el("g", { class: "overlay" }, this.svg);
   }
 
@@ -113,6 +149,10 @@ export class BoardView {
           disc.remove();
         }
         g.classList.toggle("hole", ch === "#");
+        // a ring's line stops at a disc on it
+        for (const gap of this.ringGaps.get(name) || []) {
+          gap.setAttribute("visibility", ch === "X" || ch === "O" ? "visible" : "hidden");
+        }
         // legal-move dot
         let dot = g.querySelector(".dot");
         const isLegal = legal.has(name) && options.clickable !== false;

@@ -670,7 +670,7 @@ async function start() {
   $("loading").hidden = true;
   root.hidden = false;
   document.title = `${state.title} · ${T.app}`;
-  board = new BoardView($("board"), state.rows, state.cols, onSquare);
+  board = new BoardView($("board"), state.rows, state.cols, onSquare, state.rings || []);
   shownAt = performance.now();
   render();
   refreshPanels();

@@ -93,7 +93,7 @@ async function load() {
   }
   $("loading").hidden = true;
   root.hidden = false;
-  board = new BoardView($("board"), game.rows, game.cols);
+  board = new BoardView($("board"), game.rows, game.cols, null, game.rings || []);
   describe(game);
   slider.max = String(positions.length - 1);
   const first = positions.length > 1 ? positions[1].colour : game.first_colour;
