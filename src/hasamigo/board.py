@@ -441,8 +441,8 @@ class Board:
         """Discs of ``color`` that no sequence of moves can ever flip (確定石): every disc
         returned is stable; a few stable discs in unusual edge shapes may be missed (see
         :mod:`hasamigo._kernels.stability`). ``None`` where it is not computed: beyond the
-        8×8 grid."""
-        if self.stride != 8:
+        8×8 grid, and on boards with :attr:`rings` (a ring's flips are not in the kernel)."""
+        if self.stride != 8 or self.rings:
             return None
         p, o = self._pair(color)
         return int(stable_discs_entry(np.uint64(p), np.uint64(o), self._playable_u64))
