@@ -358,7 +358,7 @@ def solve_board(
     result under the official count (empties to the winner), one perfect line, the nodes
     and the CPU time (of every thread).
 
-    6×6 takes minutes (with --table, an hour or more). JSON: {board, black, white, line,
+    6×6 takes minutes (--table adds about a minute). JSON: {board, black, white, line,
     nodes, seconds} (line: a transcript in the board's own square names, passes written as
     'pass'); with --table also table: {path, plies, positions, nodes, seconds}.
     """
