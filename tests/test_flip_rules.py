@@ -25,6 +25,12 @@ from hasamigo import (
     find_variant,
 )
 from hasamigo.errors import InvalidSquareError
+from hasamigo.notation import read_games, write_games
+from hasamigo.notation.ggf import format_ggf
+from hasamigo.notation.obf import ObfPosition, format_obf, parse_obf
+from hasamigo.notation.record import GameRecord
+from hasamigo.notation.transcript import parse_transcript, write_transcript
+from hasamigo.notation.wthor import write_wthor
 
 DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
 
@@ -310,3 +316,53 @@ def test_perft_counts_every_choice(base: str, rule: str, depth: int) -> None:
     expected = reference_perft(board.copy(), rule, depth)
     assert board.perft(depth) == expected
     assert board.perft(depth) > find_variant(base)().perft(depth) or depth < 3
+
+
+# ---- transcripts and other formats -------------------------------------------------------
+def _random_game(name: str, seed: int) -> Board:
+    board = find_variant(name)()
+    return _play_to(board, 400, seed)
+
+
+@pytest.mark.parametrize("name", ["hasegawa-8x9+one", "standard+choose", "grand+one"])
+def test_transcripts_keep_the_turned_discs(name: str, tmp_path) -> None:
+    board = _random_game(name, 7)
+    assert board.is_game_over()
+    assert any(m.turned is not None for m in board.move_stack)
+    text = write_transcript(board.move_stack, type(board))
+    assert "(" in text
+    assert parse_transcript(text, type(board)()) == board.move_stack
+    record = GameRecord(variant=type(board), moves=list(board.move_stack))
+    path = tmp_path / "games.txt"
+    write_games(path, [record])
+    assert path.read_text().startswith(f"# variant: {type(board).name}\n")
+    (back,) = read_games(path)
+    assert back.problem is None
+    assert back.variant is type(board) and back.moves == record.moves
+    assert back.replay().to_string() == board.to_string()
+
+
+def test_a_transcript_with_a_bad_choice_says_where_and_why() -> None:
+    variant = find_variant("standard+one")
+    board, move = _position_with_a_choice("one")
+    prefix = write_transcript(board.move_stack, variant)
+    with pytest.raises(ParseError) as info:
+        parse_transcript(prefix + board.move_name(move), variant())
+    assert info.value.offset == len(prefix)
+    assert IllegalReason.BAD_TURN.value in str(info.value) and "say which" in str(info.value)
+    with pytest.raises(ParseError) as info:
+        parse_transcript("f5(e4zz)", variant())
+    assert info.value.offset == 5
+
+
+def test_ggf_wthor_and_obf_refuse_the_flip_rules(tmp_path) -> None:
+    board = _random_game("standard+one", 3)
+    record = GameRecord(variant=type(board), moves=list(board.move_stack))
+    with pytest.raises(ValueError, match=r"GGF cannot hold a game of .*one disc turned"):
+        format_ggf(record)
+    with pytest.raises(ValueError, match="WTHOR holds only"):
+        write_wthor(tmp_path / "x.wtb", [record])
+    with pytest.raises(ValueError, match="OBF cannot hold"):
+        format_obf(ObfPosition(board=type(board)(), answers=[]))
+    with pytest.raises(InvalidOptionError, match="normal flip rule"):
+        parse_obf(Board().to_string() + ";", board_cls=type(board))
