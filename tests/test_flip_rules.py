@@ -8,6 +8,7 @@ square on (row, column) coordinates, independent of the board's bit kernels."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
@@ -25,12 +26,17 @@ from hasamigo import (
     find_variant,
 )
 from hasamigo.errors import InvalidSquareError
+from hasamigo.game.controller import GameController
+from hasamigo.game.events import EventFormatError, MovePlayed, event_from_json, event_to_json
+from hasamigo.game.setup import GameOptions, GameSetup, Participant
+from hasamigo.game.state import Phase
 from hasamigo.notation import read_games, write_games
 from hasamigo.notation.ggf import format_ggf
 from hasamigo.notation.obf import ObfPosition, format_obf, parse_obf
 from hasamigo.notation.record import GameRecord
 from hasamigo.notation.transcript import parse_transcript, write_transcript
 from hasamigo.notation.wthor import write_wthor
+from hasamigo.storage import Database, GameRepository
 
 DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
 
@@ -366,3 +372,70 @@ def test_ggf_wthor_and_obf_refuse_the_flip_rules(tmp_path) -> None:
         format_obf(ObfPosition(board=type(board)(), answers=[]))
     with pytest.raises(InvalidOptionError, match="normal flip rule"):
         parse_obf(Board().to_string() + ";", board_cls=type(board))
+
+
+# ---- game events and storage ---------------------------------------------------------------
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1.5
+        return self.now
+
+
+def _two_people_game(variant: str, seed: int) -> GameController:
+    setup = GameSetup((Participant("Ann"), Participant("Ben")), GameOptions(variant=variant))
+    game = GameController.new(setup, time_source=_Clock(), game_id=f"flip-{seed}")
+    rng = random.Random(seed)
+    while game.phase is Phase.PLAYING:
+        game.play(None, rng.choice(list(game.board.move_choices())))
+    return game
+
+
+def test_move_events_keep_their_turned_discs_through_json() -> None:
+    game = _two_people_game("hasegawa-8x9+one", 11)
+    variant = type(game.board)
+    assert variant.name == "hasegawa-8x9+one" and game.phase is Phase.OVER
+    chosen = [e for e in game.events if isinstance(e, MovePlayed) and e.turned is not None]
+    assert chosen
+    as_json = [event_to_json(e, variant) for e in chosen]
+    assert all(d["turned"] and all(isinstance(n, str) for n in d["turned"]) for d in as_json)
+    setup = GameSetup.from_json(json.loads(json.dumps(game.setup.to_json())))
+    events = [event_from_json(json.loads(json.dumps(event_to_json(e, variant))), variant)
+              for e in game.events]
+    assert events == list(game.events)
+    again = GameController(setup, events, time_source=_Clock())
+    assert type(again.board) is variant
+    assert again.board.to_string() == game.board.to_string()
+    assert again.board.move_stack == game.board.move_stack
+    assert again.result == game.result
+
+
+def test_move_events_without_turned_read_as_before() -> None:
+    old = {"kind": "move", "colour": "black", "square": "f5", "at": 12.5}
+    event = event_from_json(old, Board)
+    assert event == MovePlayed(BLACK, Board.parse_square("f5"), at=12.5)
+    assert event_to_json(event, Board) == old  # no "turned" key for a normal move
+    turned = event_from_json({**old, "turned": ["e5"]}, Board)
+    assert isinstance(turned, MovePlayed) and turned.turned == 1 << Board.parse_square("e5")
+    for bad in ([], ["e5", "e5"], ["z9"], "e5", [5], ["e5"] * 200):
+        with pytest.raises(EventFormatError):
+            event_from_json({**old, "turned": bad}, Board)
+
+
+def test_a_stored_game_reloads_with_its_choices(tmp_path) -> None:
+    database = Database(f"sqlite:///{tmp_path / 'games.db'}")
+    database.open()
+    try:
+        repo = GameRepository(database)
+        game = _two_people_game("standard+choose", 5)
+        repo.create(game, creator="client")
+        stored = repo.load(game.id, time_source=_Clock())
+        assert stored is not None
+        assert type(stored.game.board).name == "standard+choose"
+        assert list(stored.game.events) == list(game.events)
+        assert stored.game.board.move_stack == game.board.move_stack
+        assert any(m.turned is not None for m in stored.game.board.move_stack)
+    finally:
+        database.close()
