@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from hasamigo import (
     BLACK,
+    WHITE,
     Board,
     IllegalMoveError,
     IllegalReason,
@@ -25,6 +26,7 @@ from hasamigo import (
     ParseError,
     find_variant,
 )
+from hasamigo.engine.players import make_player, plays_every_rule
 from hasamigo.errors import InvalidSquareError
 from hasamigo.game.controller import GameController
 from hasamigo.game.events import EventFormatError, MovePlayed, event_from_json, event_to_json
@@ -439,3 +441,46 @@ def test_a_stored_game_reloads_with_its_choices(tmp_path) -> None:
         assert any(m.turned is not None for m in stored.game.board.move_stack)
     finally:
         database.close()
+
+
+# ---- players -------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec", ["random", "greedy"])
+@pytest.mark.parametrize("name", ["hasegawa-8x9+one", "standard+choose", "octagon+one",
+                                  "6x6+choose"])
+def test_random_and_greedy_play_whole_games_by_the_rule(spec: str, name: str) -> None:
+    board = find_variant(name)()
+    players = {BLACK: make_player(spec, seed=1), WHITE: make_player(spec, seed=2)}
+    chose = 0
+    while not board.is_game_over():
+        move = players[board.turn].choose(board)
+        assert board.is_legal(move)
+        if move.square is not None and board.flip_rule == "one":
+            turned = board.flips(move) if move.turned is None else move.turned
+            assert turned.bit_count() == 1
+        chose += move.turned is not None
+        board.push(move)
+    if spec == "greedy" and board.flip_rule == "choose":
+        assert chose == 0  # turning them all turns the most
+    else:
+        assert chose > 0
+    assert board.outcome() is not None
+
+
+def test_greedy_turns_every_disc_it_can_under_choose() -> None:
+    board = _play_to(find_variant("standard+choose")(), 12, 4)
+    move = make_player("greedy", seed=0).choose(board)
+    assert move.square is not None and move.turned is None
+    most = max(board.flips(m).bit_count() for m in board.legal_moves)
+    assert board.flips(move).bit_count() == most
+
+
+@pytest.mark.parametrize("spec", ["engine:1", "victory", "weakest", "entertainer"])
+def test_other_players_refuse_the_flip_rules(spec: str) -> None:
+    player = make_player(spec, seed=0)
+    with pytest.raises(InvalidOptionError, match="flip rule 'one'"):
+        player.check_board(find_variant("standard+one"))
+    with pytest.raises(InvalidOptionError, match="random or greedy"):
+        player.choose(find_variant("standard+choose")())
+    player.check_board(Board)  # the normal rule is fine
+    assert not plays_every_rule(spec)
+    assert plays_every_rule("random") and plays_every_rule("greedy")

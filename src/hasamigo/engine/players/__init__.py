@@ -89,6 +89,17 @@ def plays_every_grid(spec: str) -> bool:
     return kind is not None and kind[0].every_grid
 
 
+def plays_every_rule(spec: str) -> bool:
+    """Whether the program ``spec`` plays the rules the search kernels do not know (Nip's,
+    挟み碁's flip rules), told without starting it (see :attr:`Player.every_rule`).
+
+    >>> plays_every_rule("random"), plays_every_rule("greedy"), plays_every_rule("engine:5")
+    (True, True, False)
+    """
+    kind = _KINDS.get(spec.strip().lower())
+    return kind is not None and kind[0].every_rule
+
+
 def external_spec(spec: str) -> tuple[str, str] | None:
     """``(protocol, command)`` of an external engine's spec, the command as written;
     ``None`` for any other spec.
@@ -151,5 +162,6 @@ __all__ = [
     "move_number",
     "phase",
     "plays_every_grid",
+    "plays_every_rule",
     "violations",
 ]

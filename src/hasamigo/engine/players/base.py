@@ -105,7 +105,8 @@ class Player(ABC):
     #: its shapes): players that use only the :class:`Board` API, and the engine.
     every_grid: bool = False
     #: Whether it plays rules the search kernels do not know (Nip's placing anywhere when
-    #: both sides are blocked): only players that use nothing but the :class:`Board` API.
+    #: both sides are blocked, 挟み碁's flip rules ``"one"`` and ``"choose"``): only players
+    #: that use nothing but the :class:`Board` API and choose the discs they turn.
     every_rule: bool = False
 
     def check_board(self, variant: type[Board]) -> None:
@@ -119,6 +120,11 @@ class Player(ABC):
             raise InvalidOptionError(
                 f"{self.name} does not know Nip's rule (placing anywhere when both sides "
                 f"are blocked); on {variant.title} play against random or greedy")
+        if variant.flip_rule != "all" and not self.every_rule:
+            raise InvalidOptionError(
+                f"{self.name} does not know 挟み碁's flip rule {variant.flip_rule!r} (the "
+                f"mover chooses the discs to turn); on {variant.title} play against random "
+                "or greedy")
 
     def __init__(self, *, seed: int | None = None) -> None:
         self.seed = seed

@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from hasamigo.engine.players import plays_every_grid
+from hasamigo.engine.players import plays_every_grid, plays_every_rule
 from hasamigo.errors import HasamigoError, IllegalMoveError, InvalidOptionError, shown
 from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
@@ -216,6 +216,9 @@ def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetu
         if board.stride != 8 and not plays_every_grid(spec):
             raise InvalidOptionError(f"{name} does not play on {board.title} yet: play "
                                      "the engine, Weakest, Random or a person there")
+        if board.flip_rule != "all" and not plays_every_rule(spec):
+            raise InvalidOptionError(f"{name} does not know 挟み碁's flip rule of "
+                                     f"{board.title}: play Random or a person there")
         first = Participant(names[0] if names else "You", rank=ranks[0],
                             birth_year=years[0], auto_claim=req.auto_claim)
         second = Participant(name, program=spec, rank=ranks[1], birth_year=years[1])
