@@ -14,6 +14,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from hasamigo import (
     BLACK,
@@ -26,6 +27,7 @@ from hasamigo import (
     ParseError,
     find_variant,
 )
+from hasamigo.cli import app
 from hasamigo.engine.players import make_player, plays_every_rule
 from hasamigo.errors import InvalidSquareError
 from hasamigo.game.controller import GameController
@@ -484,3 +486,74 @@ def test_other_players_refuse_the_flip_rules(spec: str) -> None:
     player.check_board(Board)  # the normal rule is fine
     assert not plays_every_rule(spec)
     assert plays_every_rule("random") and plays_every_rule("greedy")
+
+
+# ---- the command line ---------------------------------------------------------------------
+def _cli(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args), input=input)
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_play_in_the_terminal_types_the_discs_to_turn(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("HASAMIGO_DB", f"sqlite:///{tmp_path / 'games.db'}")
+    variant = find_variant("hasegawa-8x9+one")
+    board = variant()
+    typed: list[str] = []
+    asked = None
+    while not board.is_game_over():
+        if board.must_pass():
+            board.push(Move(None))
+            continue
+        if asked is None:
+            needing = [m for m in board.legal_moves
+                       if m.square is not None and board.needs_choice(m.square)]
+            if needing:
+                asked = needing[0]
+                typed.append(variant.move_name(asked))  # refused: which disc?
+        move = list(board.move_choices())[-1]
+        typed.append(variant.move_name(move))
+        board.push(move)
+    assert asked is not None and any("(" in t for t in typed)
+    code, out = _cli("play", "--variant", "hasegawa-8x9+one", input="\n".join(typed) + "\n")
+    assert code == 0, out
+    assert "Game over" in out and str(board.outcome()) in out
+    assert asked.square is not None
+    name = variant.square_name(asked.square)
+    assert f"{name} brackets" in out and "say which" in out
+    assert "turn one of" in out  # the legal moves list the choices
+    database = Database(f"sqlite:///{tmp_path / 'games.db'}")
+    try:
+        (summary,) = GameRepository(database).summaries()
+        stored = GameRepository(database).load(summary.id)
+    finally:
+        database.close()
+    assert stored is not None and stored.game.board.move_stack == board.move_stack
+
+
+def test_show_perft_variants_and_convert(tmp_path) -> None:
+    code, out = _cli("show", "--variant", "standard+choose", "f5f6e6(e5)", "--json")
+    assert code == 0, out
+    shown = json.loads(out)
+    assert shown["variant"] == "standard+choose" and shown["moves"][-1] == "e6(e5)"
+    assert shown["turn_choices"] == {"f4": ["e4", "f5"], "d6": ["d5", "e6"]}
+    code, out = _cli("perft", "3", "--variant", "standard+one", "--json")
+    assert code == 0, out
+    assert [row["leaves"] for row in json.loads(out)] == [
+        reference_perft(find_variant("standard+one")(), "one", d) for d in (1, 2, 3)]
+    code, out = _cli("variants", "--json")
+    assert code == 0 and all(set(row["flip_rules"]) == {"+one", "+choose"}
+                             for row in json.loads(out))
+    code, out = _cli("variants")
+    assert "+one" in out and "+choose" in out
+    game = _random_game("hasegawa-8x9+one", 2)
+    source = tmp_path / "games.txt"
+    write_games(source, [GameRecord(variant=type(game), moves=list(game.move_stack))])
+    code, out = _cli("convert", str(source), str(tmp_path / "copy.txt"))
+    assert code == 0, out
+    assert (tmp_path / "copy.txt").read_text() == source.read_text()
+    code, out = _cli("convert", str(source), str(tmp_path / "copy.ggf"))
+    assert code != 0 and "GGF cannot hold" in out
+    code, out = _cli("games", str(source), "--json")
+    assert code == 0, out
+    report = json.loads(out)
+    assert report["games"] == 1 and report["failed"] == []

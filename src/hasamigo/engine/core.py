@@ -662,6 +662,10 @@ def _pair(board: Board) -> tuple[int, int, int]:
         raise InvalidPositionError(
             f"the engine does not know Nip's rule of {board.title} (placing anywhere when "
             "both sides are blocked)")
+    if board.flip_rule != "all":
+        raise InvalidPositionError(
+            f"the engine does not know 挟み碁's flip rule of {board.title} (the mover "
+            "chooses the discs to turn)")
     if board.turn is BLACK:
         return board.black, board.white, board.playable()
     return board.white, board.black, board.playable()
