@@ -626,8 +626,9 @@ class Board:
                             chosen |= 1 << sq
                     yield Move(move.square, chosen)
 
-    def _turned(self, move: Move) -> Bitboard:
-        """The discs a legal ``move`` turns (the chosen ones, or all it brackets)."""
+    def turned_by(self, move: Move) -> Bitboard:
+        """The discs a legal ``move`` turns for the side to move: those it chose
+        (:attr:`Move.turned`), else every disc it brackets."""
         if move.square is None or self.in_placement_phase():
             return 0
         return self.flips(move) if move.turned is None else move.turned
@@ -740,7 +741,7 @@ class Board:
         self._snapshots.append((self.black, self.white, self.turn, *self._hand))
         if move.square is not None:
             bit = 1 << move.square
-            flipped = self._turned(move)
+            flipped = self.turned_by(move)
             if self.turn is BLACK:
                 self.black |= bit | flipped
                 self.white &= ~flipped

@@ -179,14 +179,16 @@ class GroupCommit:
 
 
 def _variant_name(req: NewGame) -> tuple[str, str | None]:
-    """The variant and start for the form's board and start (8×8 original → ``original``)."""
+    """The variant and start for the form's board, start and flip rule (8×8 original →
+    ``original``; a 挟み碁 flip rule ends the name: ``hasegawa-8x9+one``)."""
+    rule = "" if req.flip_rule == "all" else f"+{req.flip_rule}"
     if req.variant == "8x8":
         if req.start == "original":
-            return "original", None
-        return "standard", None if req.start == "cross" else req.start
+            return "original" + rule, None
+        return "standard" + rule, None if req.start == "cross" else req.start
     if req.start == "original":
         raise GameError("the original (empty-centre) start is offered on 8×8 only")
-    return req.variant, None if req.start == "cross" else req.start
+    return req.variant + rule, None if req.start == "cross" else req.start
 
 
 def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetup:
