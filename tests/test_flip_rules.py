@@ -38,6 +38,7 @@ from hasamigo.notation import read_games, write_games
 from hasamigo.notation.ggf import format_ggf
 from hasamigo.notation.obf import ObfPosition, format_obf, parse_obf
 from hasamigo.notation.record import GameRecord
+from hasamigo.notation.sheet import read_sheet
 from hasamigo.notation.transcript import parse_transcript, write_transcript
 from hasamigo.notation.wthor import write_wthor
 from hasamigo.storage import Database, GameRepository
@@ -185,7 +186,8 @@ def test_move_names_round_trip_in_square_order() -> None:
 @pytest.mark.parametrize(
     ("text", "column"),
     [("c4(d4", 3), ("c4(zz)", 4), ("c4(d4d4)", 6), ("c4()", 3), ("c4(d4)x", 3),
-     ("c4((d4))", 3), ("c4(d4" + "e5" * 200 + ")", None)],
+     ("c4((d4))", 3), ("c4(d4" + "e5" * 200 + ")", None), ("  c4(d4", 5),
+     ("  c4(d4x9)", 8)],
 )
 def test_junk_in_a_move_is_a_parse_error_with_its_column(text: str, column: int | None) -> None:
     with pytest.raises(ParseError) as info:
@@ -363,6 +365,11 @@ def test_a_transcript_with_a_bad_choice_says_where_and_why() -> None:
     with pytest.raises(ParseError) as info:
         parse_transcript("f5(e4zz)", variant())
     assert info.value.offset == 5
+
+
+def test_record_sheets_refuse_the_flip_rules() -> None:
+    with pytest.raises(InvalidOptionError, match="record sheet"):
+        read_sheet("", find_variant("standard+one"))
 
 
 def test_ggf_wthor_and_obf_refuse_the_flip_rules(tmp_path) -> None:

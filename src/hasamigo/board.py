@@ -290,6 +290,7 @@ class Board:
             return PASS
         if "(" not in stripped and ")" not in stripped:
             return Move(cls.parse_square(text, cut_ok=cut_ok))
+        lead = len(text) - len(text.lstrip())  # columns count in ``text`` as given
         if len(stripped) > _MOVE_TEXT_MAX:
             raise ParseError(
                 f"a move is at most {_MOVE_TEXT_MAX} characters, not {len(stripped)}"
@@ -299,10 +300,13 @@ class Board:
                 or stripped.count(")") != 1:
             raise ParseError(
                 f"a move with turned discs is written like c4(d4e5), not {shown(stripped)}",
-                column=(opening if opening >= 0 else stripped.find(")")) + 1,
+                column=lead + (opening if opening >= 0 else stripped.find(")")) + 1,
             )
         square = cls.parse_square(stripped[:opening], cut_ok=cut_ok)
-        turned = cls._parse_turned(stripped, opening + 1, len(stripped) - 1)
+        try:
+            turned = cls._parse_turned(stripped, opening + 1, len(stripped) - 1)
+        except ParseError as exc:
+            raise ParseError(exc.detail, column=lead + (exc.column or 1)) from None
         return Move(square, turned)
 
     @classmethod
@@ -854,7 +858,12 @@ Board._init_geometry()
 
 
 class LegalMoves:
-    """Live view of the side to move's legal moves (``in``, ``len``, iteration, ``bool``)."""
+    """Live view of the side to move's legal moves (``in``, ``len``, iteration, ``bool``).
+
+    One move per square where a disc may be placed. Under 挟み碁's flip rule ``"one"`` a
+    square that brackets several discs is listed bare, and ``push`` (and ``in``) refuse
+    that bare move until it names the disc turned; :meth:`Board.move_choices` lists
+    every complete move, each choice apart."""
 
     def __init__(self, board: Board) -> None:
         self._board = board
