@@ -537,6 +537,15 @@ def test_play_in_the_terminal_types_the_discs_to_turn(tmp_path, monkeypatch) -> 
     assert stored is not None and stored.game.board.move_stack == board.move_stack
 
 
+def test_play_refuses_a_program_that_does_not_know_the_rule(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("HASAMIGO_DB", f"sqlite:///{tmp_path / 'games.db'}")
+    code, out = _cli("play", "--vs", "engine:1", "--variant", "standard+one", input="quit\n")
+    assert code != 0 and "flip rule" in out
+    assert not (tmp_path / "games.db").exists() or "saved as game" not in out
+    code, out = _cli("play", "--vs", "random", "--variant", "standard+one", input="quit\n")
+    assert code == 0, out
+
+
 def test_show_perft_variants_and_convert(tmp_path) -> None:
     code, out = _cli("show", "--variant", "standard+choose", "f5f6e6(e5)", "--json")
     assert code == 0, out
