@@ -508,7 +508,7 @@ def test_the_circular_nip_board_over_the_api(client: TestClient) -> None:
         response = client.post("/api/games", json={"opponent": opponent,
                                                    "variant": "nip-circle"})
         assert response.status_code == 400, opponent
-        assert "does not know the rules of Nip" in error_of(response)["message"]
+        assert "nor the flips along the circle of Nip" in error_of(response)["message"]
     random_game, _ = create(client, variant="nip-circle", opponent="random")
     assert random_game["variant"] == "nip-circle" and random_game["rings"]
     # the form offers it in both languages

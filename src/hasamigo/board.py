@@ -51,6 +51,12 @@ UNPLAYABLE_CHAR = "#"
 STARTS = ("cross", "parallel", "original")
 #: Longest square name read (``a1`` and, leniently, ``a01``): longer text is refused unread.
 _SQUARE_NAME_MAX = 3
+#: How the discs a move brackets are turned: ``all`` (Othello), and the house rules of
+#: Hasegawa's 挟み碁 — ``one`` (only one of them, the mover's choice) and ``choose`` (those
+#: the mover wants, at least one).
+FLIP_RULES = ("all", "one", "choose")
+#: Longest move text read with its turned discs (``c4(d4e5…)``): longer is refused unread.
+_MOVE_TEXT_MAX = 160
 _COLOUR_PREFIXES = {"black": BLACK, "b": BLACK, "x": BLACK, "white": WHITE, "w": WHITE, "o": WHITE}
 #: Column letters of the widest grid (10×10: a..j); a variant uses the first ``cols``.
 FILE_LETTERS = "abcdefghij"
@@ -141,6 +147,15 @@ class Board:
     #: in cyclic order: a disc placed on one brackets along it both ways, as along a row,
     #: besides the grid's lines. Flipped in plain Python, only when a variant has one.
     rings: ClassVar[tuple[tuple[Square, ...], ...]] = ()
+    #: How a move turns the discs it brackets (see :data:`FLIP_RULES`): ``"all"``, the
+    #: normal rule; ``"one"``, exactly one of them, any line, the mover's choice;
+    #: ``"choose"``, any non-empty subset the mover chooses. 挟み碁's house rule says the
+    #: discs one does not want turned "need not be turned"; it is read here as "at least
+    #: one is turned", so that every move still captures (placing a disc stays legal only
+    #: where it brackets at least one, as in Othello; passes and the end are unchanged).
+    #: A choice travels in :attr:`Move.turned` (``None``: every bracketed disc; under
+    #: ``"one"`` allowed only when the move brackets a single disc).
+    flip_rule: ClassVar[str] = "all"
 
     black: Bitboard
     white: Bitboard
@@ -214,6 +229,21 @@ class Board:
                 raise ValueError(f"{cls.__name__}: a ring must be distinct playable squares")
 
     @classmethod
+    def rules_beyond_kernels(cls) -> list[str]:
+        """The rules of this variant that the search kernels do not know, in words (none
+        for most): Nip's placing anywhere, a ring's flips, a 挟み碁 flip rule. Only players
+        of the Board API play such a board."""
+        rules = []
+        if cls.place_when_blocked:
+            rules.append("Nip's rule (placing anywhere when both sides are blocked)")
+        if cls.rings:
+            rules.append("the flips along the circle")
+        if cls.flip_rule != "all":
+            rules.append(f"挟み碁's flip rule {cls.flip_rule!r} (the mover chooses the discs "
+                         "to turn)")
+        return rules
+
+    @classmethod
     def playable(cls) -> Bitboard:
         """Mask of the playable squares on the grid (``row * stride + col``)."""
         return cls._playable
@@ -275,14 +305,81 @@ class Board:
 
     @classmethod
     def parse_move(cls, text: str, *, cut_ok: bool = False) -> Move:
-        """A move named in this variant's coordinates, or a pass token."""
-        if text.strip().lower() in PASS_TOKENS:
+        """A move named in this variant's coordinates, or a pass token; ``c4(d4e5)``
+        names the discs turned under a 挟み碁 flip rule (any order; the squares in the
+        parentheses may be separated by spaces or commas)."""
+        stripped = text.strip()
+        if stripped.lower() in PASS_TOKENS:
             return PASS
-        return Move(cls.parse_square(text, cut_ok=cut_ok))
+        if "(" not in stripped and ")" not in stripped:
+            return Move(cls.parse_square(text, cut_ok=cut_ok))
+        lead = len(text) - len(text.lstrip())  # columns count in ``text`` as given
+        if len(stripped) > _MOVE_TEXT_MAX:
+            raise ParseError(
+                f"a move is at most {_MOVE_TEXT_MAX} characters, not {len(stripped)}"
+            )
+        opening = stripped.find("(")
+        if opening < 0 or not stripped.endswith(")") or stripped.count("(") != 1 \
+                or stripped.count(")") != 1:
+            raise ParseError(
+                f"a move with turned discs is written like c4(d4e5), not {shown(stripped)}",
+                column=lead + (opening if opening >= 0 else stripped.find(")")) + 1,
+            )
+        square = cls.parse_square(stripped[:opening], cut_ok=cut_ok)
+        try:
+            turned = cls._parse_turned(stripped, opening + 1, len(stripped) - 1)
+        except ParseError as exc:
+            raise ParseError(exc.detail, column=lead + (exc.column or 1)) from None
+        return Move(square, turned)
+
+    @classmethod
+    def _parse_turned(cls, text: str, start: int, end: int) -> Bitboard:
+        """The mask of the square names in ``text[start:end]`` (a letter, then digits)."""
+        mask = 0
+        i = start
+        while i < end:
+            ch = text[i]
+            if ch in " ,":
+                i += 1
+                continue
+            j = i + 1
+            while j < end and text[j] in ASCII_DIGITS:
+                j += 1
+            try:
+                sq = cls.parse_square(text[i:j], cut_ok=True)
+            except InvalidSquareError:
+                raise ParseError(
+                    f"not a square of {cls.title} among the turned discs: "
+                    f"{shown(text[i:j] or ch)}",
+                    column=i + 1,
+                ) from None
+            if mask >> sq & 1:
+                raise ParseError(f"{text[i:j]} is named twice among the turned discs",
+                                 column=i + 1)
+            mask |= 1 << sq
+            i = j
+        if not mask:
+            raise ParseError("no turned disc named inside the parentheses", column=start)
+        return mask
 
     @classmethod
     def move_name(cls, move: Move) -> str:
-        return "pass" if move.square is None else cls.square_name(move.square)
+        """``f5``, ``pass``, or with turned discs ``c4(d4e5)`` (in square order)."""
+        if move.square is None:
+            return "pass"
+        name = cls.square_name(move.square)
+        if move.turned is not None:
+            name += "(" + cls._squares_text(move.turned, sep="") + ")"
+        return name
+
+    @classmethod
+    def _squares_text(cls, mask: Bitboard, sep: str = ", ") -> str:
+        """Names of the squares of ``mask`` in square order (grid names for squares not on
+        the board, so that a message can name them)."""
+        playable = cls.playable()
+        return sep.join(
+            cls.square_name(sq) if playable >> sq & 1 else cls.grid_name(sq) for sq in bits(mask)
+        )
 
     @classmethod
     def corners(cls) -> tuple[Square, Square, Square, Square]:
@@ -558,9 +655,85 @@ class Board:
     def is_legal(self, move: Move | str) -> bool:
         try:
             move = self._as_move(move)
-        except InvalidSquareError:
+        except (InvalidSquareError, ParseError):
             return False
-        return self._illegal_reason(move) is None
+        return self._illegal_reason(move) is None and self._turn_problem(move) is None
+
+    # ---- 挟み碁 flip rules: the discs a move turns -------------------------------------
+    def turn_choices(self, square: Square) -> Bitboard:
+        """The discs a disc on ``square`` would bracket for the side to move: those the
+        mover chooses from under :attr:`flip_rule` ``"one"`` or ``"choose"`` (0 where no
+        flipping move can be played)."""
+        if not self.legal_moves_mask() >> square & 1:
+            return 0
+        return self.flips(Move(square))
+
+    def needs_choice(self, square: Square) -> bool:
+        """Whether a move on ``square`` must say which discs it turns: under ``"one"`` when
+        it brackets more than one (under ``"choose"`` a bare square turns them all)."""
+        return self.flip_rule == "one" and self.turn_choices(square).bit_count() > 1
+
+    def move_choices(self) -> Iterator[Move]:
+        """Every distinct legal move, each choice of turned discs a move of its own (as
+        ``perft`` counts them): the legal moves under the normal rule. A choice that turns
+        every bracketed disc is the bare square."""
+        if self.flip_rule == "all":
+            yield from self.legal_moves
+            return
+        for move in list(self.legal_moves):
+            bracketed = 0 if move.square is None else self.flips(move)
+            if bracketed.bit_count() <= 1 or self.in_placement_phase():
+                yield move
+            elif self.flip_rule == "one":
+                for sq in bits(bracketed):
+                    yield Move(move.square, 1 << sq)
+            else:
+                squares = list(bits(bracketed))
+                full = (1 << len(squares)) - 1
+                for pick in range(1, full + 1):
+                    if pick == full:
+                        yield move
+                        continue
+                    chosen = 0
+                    for i, sq in enumerate(squares):
+                        if pick >> i & 1:
+                            chosen |= 1 << sq
+                    yield Move(move.square, chosen)
+
+    def turned_by(self, move: Move) -> Bitboard:
+        """The discs a legal ``move`` turns for the side to move: those it chose
+        (:attr:`Move.turned`), else every disc it brackets."""
+        if move.square is None or self.in_placement_phase():
+            return 0
+        return self.flips(move) if move.turned is None else move.turned
+
+    def _turn_problem(self, move: Move) -> str | None:
+        """Why the discs ``move`` would turn break :attr:`flip_rule` (for a move whose
+        placement is legal), or ``None``."""
+        if move.square is None:
+            return None
+        bracketed = 0 if self.in_placement_phase() else self.flips(move)
+        name = self.square_name(move.square)
+        if move.turned is None:
+            if self.flip_rule == "one" and bracketed.bit_count() > 1:
+                first = next(bits(bracketed))
+                return (f"{name} brackets {self._squares_text(bracketed)}; the rule turns "
+                        f"one of them: say which, e.g. {name}({self.square_name(first)})")
+            return None
+        turned = move.turned
+        if turned & ~bracketed:
+            return (f"{name} does not bracket {self._squares_text(turned & ~bracketed)}"
+                    + (f"; it brackets {self._squares_text(bracketed)}" if bracketed
+                       else "; it turns nothing"))
+        if not turned:
+            return f"{name} must turn at least one of {self._squares_text(bracketed)}"
+        if self.flip_rule == "all" and turned != bracketed:
+            return (f"every bracketed disc is turned ({self._squares_text(bracketed)}); "
+                    "this board has no choice of discs")
+        if self.flip_rule == "one" and turned.bit_count() != 1:
+            return (f"one disc is turned, not {turned.bit_count()} "
+                    f"({self._squares_text(turned)}): one of {self._squares_text(bracketed)}")
+        return None
 
     def _illegal_reason(self, move: Move) -> IllegalReason | None:
         mask = self.legal_moves_mask()
@@ -594,12 +767,13 @@ class Board:
         """Leaves ``depth`` plies ahead: a pass is a ply, a finished game one leaf.
 
         Uses the compiled kernel with bulk counting; variants whose rules the kernel does
-        not know (original start, disc limit, Nip's rule, rings) are walked move by move.
+        not know (original start, disc limit, Nip's rule, rings, a 挟み碁 flip rule) are
+        walked move by move, each choice of turned discs counted as a move of its own.
         """
         if not (isinstance(depth, numbers.Integral) and depth >= 0):
             raise InvalidOptionError(f"perft depth must be a whole number >= 0, not {shown(depth)}")
         if (self.disc_limit is None and not self.in_placement_phase()
-                and not self.place_when_blocked and not self.rings):
+                and not self.rules_beyond_kernels()):
             p, o = self._pair()
             if self.stride == 8:
                 return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))
@@ -611,7 +785,7 @@ class Board:
         if depth == 0 or self.is_game_over():
             return 1
         total = 0
-        for move in list(self.legal_moves):
+        for move in list(self.move_choices()):
             self.push(move)
             total += self._perft_slow(depth - 1)
             self.pop()
@@ -631,10 +805,17 @@ class Board:
                 else self.grid_name(move.square)
             )
             raise IllegalMoveError(f"illegal move {where} for {self.turn}: {reason.value}", reason)
+        problem = self._turn_problem(move)
+        if problem is not None:
+            raise IllegalMoveError(
+                f"illegal move {self.move_name(Move(move.square))} for {self.turn}: "
+                f"{IllegalReason.BAD_TURN.value}: {problem}",
+                IllegalReason.BAD_TURN,
+            )
         self._snapshots.append((self.black, self.white, self.turn, *self._hand))
         if move.square is not None:
             bit = 1 << move.square
-            flipped = 0 if self.in_placement_phase() else self.flips(move)
+            flipped = self.turned_by(move)
             if self.turn is BLACK:
                 self.black |= bit | flipped
                 self.white &= ~flipped
@@ -747,7 +928,12 @@ Board._init_geometry()
 
 
 class LegalMoves:
-    """Live view of the side to move's legal moves (``in``, ``len``, iteration, ``bool``)."""
+    """Live view of the side to move's legal moves (``in``, ``len``, iteration, ``bool``).
+
+    One move per square where a disc may be placed. Under 挟み碁's flip rule ``"one"`` a
+    square that brackets several discs is listed bare, and ``push`` (and ``in``) refuse
+    that bare move until it names the disc turned; :meth:`Board.move_choices` lists
+    every complete move, each choice apart."""
 
     def __init__(self, board: Board) -> None:
         self._board = board

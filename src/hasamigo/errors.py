@@ -67,6 +67,8 @@ class IllegalReason(enum.Enum):
     GAME_OVER = "the game is over"
     NO_DISCS_LEFT = "no discs left in hand: must pass"
     PLACEMENT_PHASE = "the first four discs go on the centre squares"
+    #: Under a 挟み碁 flip rule: the discs chosen to turn are not ones the rule allows.
+    BAD_TURN = "the discs to turn are not a choice the flip rule allows"
 
 
 class IllegalMoveError(HasamigoError, ValueError):

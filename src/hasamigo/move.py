@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 
 from hasamigo.errors import InvalidSquareError, shown
-from hasamigo.squares import MAX_SQUARES, Square, parse_square, square_name
+from hasamigo.squares import MAX_SQUARES, Bitboard, Square, bits, parse_square, square_name
 
 #: Tokens read as a pass (case-insensitive): GGF writes ``PA``, others ``pass`` or ``--``.
 PASS_TOKENS = frozenset({"pass", "pa", "ps", "--", "@@"})
@@ -42,6 +42,11 @@ WHITE = Color.WHITE
 class Move:
     """A move; ``square`` is ``None`` for a pass.
 
+    ``turned`` is the mask of the discs the mover chose to turn under a 挟み碁 flip rule
+    (``Board.flip_rule`` ``"one"`` or ``"choose"``); ``None``, the normal case, turns
+    every bracketed disc. A pass turns nothing. Whether the choice is allowed is the
+    board's to say (``Board.push``); here it is only checked to be a set of grid squares.
+
     ``square`` is a grid index: 0..63 on the 8×8 grid, up to 99 on the 10×10 grid of the
     wide variants. ``str`` names it on the 8×8 grid (``#N`` beyond it); a variant names its
     own squares with ``Board.move_name``.
@@ -55,6 +60,7 @@ class Move:
     """
 
     square: Square | None
+    turned: Bitboard | None = None
 
     def __post_init__(self) -> None:
         if self.square is not None and not (
@@ -63,6 +69,18 @@ class Move:
             raise InvalidSquareError(
                 f"no square with index {shown(self.square)} (0..{MAX_SQUARES - 1})"
             )
+        if self.turned is not None:
+            if not (
+                isinstance(self.turned, int)
+                and not isinstance(self.turned, bool)
+                and 0 <= self.turned < 1 << MAX_SQUARES
+            ):
+                raise InvalidSquareError(
+                    f"turned discs are a mask of squares 0..{MAX_SQUARES - 1}, "
+                    f"not {shown(self.turned)}"
+                )
+            if self.square is None:
+                raise InvalidSquareError("a pass turns no discs")
 
     @classmethod
     def from_str(cls, text: str) -> Move:
@@ -80,12 +98,21 @@ class Move:
     def __str__(self) -> str:
         if self.square is None:
             return "pass"
-        return square_name(self.square) if self.square < 64 else f"#{self.square}"
+        text = _grid8_name(self.square)
+        if self.turned is not None:
+            text += "(" + "".join(_grid8_name(sq) for sq in bits(self.turned)) + ")"
+        return text
 
     def __repr__(self) -> str:
+        if self.turned is not None:
+            return f"Move({self.square}, turned={self.turned:#x})"
         if self.square is not None and self.square >= 64:
             return f"Move({self.square})"
         return f"Move.from_str({str(self)!r})"
+
+
+def _grid8_name(sq: Square) -> str:
+    return square_name(sq) if sq < 64 else f"#{sq}"
 
 
 PASS = Move(None)

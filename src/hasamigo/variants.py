@@ -14,7 +14,7 @@ Each variant is a :class:`~hasamigo.board.Board` subclass with class-level metad
 
 from __future__ import annotations
 
-from hasamigo.board import Board
+from hasamigo.board import FLIP_RULES, Board
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.squares import A1, A2, A7, A8, B1, B8, G1, G8, H1, H2, H7, H8, Square, parse_square
 
@@ -243,12 +243,74 @@ VARIANTS: tuple[type[Board], ...] = (
 )
 
 
+#: The 挟み碁 flip rules a variant name may end with (``+one``, ``+choose``), and the words
+#: the title of such a variant adds.
+RULE_TITLES = {
+    "one": "one disc turned",
+    "choose": "turned discs chosen",
+}
+assert set(RULE_TITLES) == set(FLIP_RULES) - {"all"}
+
+_WITH_RULE: dict[tuple[type[Board], str], type[Board]] = {}
+
+
+def with_flip_rule(base: type[Board], rule: str) -> type[Board]:
+    """``base`` played under the 挟み碁 flip rule ``rule`` (``"one"`` or ``"choose"``;
+    ``"all"`` is ``base`` itself): a subclass named ``f"{base.name}+{rule}"``, made once
+    and kept, so that the same name always gives the same class.
+
+    >>> v = with_flip_rule(find_variant("8x9"), "one")
+    >>> v.name, v.title, v is find_variant("hasegawa-8x9+one")
+    ('hasegawa-8x9+one', "Hasegawa's 8×9 board, 挟み碁 rule: one disc turned", True)
+    """
+    if rule == "all" or rule == base.flip_rule:
+        return base
+    if rule not in RULE_TITLES:
+        raise InvalidOptionError(
+            f"unknown flip rule {shown(rule)}; known: {', '.join(RULE_TITLES)}"
+        )
+    if base.flip_rule != "all":
+        raise InvalidOptionError(f"{base.title} already has a flip rule")
+    made = _WITH_RULE.get((base, rule))
+    if made is None:
+        made = type(
+            f"{base.__name__}_{rule.capitalize()}",
+            (base,),
+            {
+                "__doc__": f"{base.title} under 挟み碁's flip rule {rule!r} "
+                           f"({RULE_TITLES[rule]}); see ``Board.flip_rule``.",
+                "__module__": __name__,
+                "name": f"{base.name}+{rule}",
+                "aliases": tuple(f"{alias}+{rule}" for alias in base.aliases),
+                "title": f"{base.title}, 挟み碁 rule: {RULE_TITLES[rule]}",
+                "flip_rule": rule,
+            },
+        )
+        _WITH_RULE[(base, rule)] = made
+    return made
+
+
 def find_variant(name: str) -> type[Board]:
     """The board class registered under ``name`` or one of its aliases (case-insensitive);
-    :class:`~hasamigo.errors.InvalidOptionError` listing the known names otherwise."""
-    key = name.strip().lower()
+    :class:`~hasamigo.errors.InvalidOptionError` listing the known names otherwise.
+
+    A name may end with a 挟み碁 flip rule, ``+one`` or ``+choose`` (``standard+one``,
+    ``8x9+choose``): the variant played under that rule (:func:`with_flip_rule`).
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
+    base_key, plus, rule = key.partition("+")
     for variant in VARIANTS:
-        if key == variant.name or key in variant.aliases:
-            return variant
+        if base_key == variant.name or base_key in variant.aliases:
+            if not plus:
+                return variant
+            if rule.strip() not in FLIP_RULES:
+                raise InvalidOptionError(
+                    f"unknown flip rule {shown(rule)} in {shown(name)}; known: "
+                    f"{', '.join(RULE_TITLES)} (as in {variant.name}+one)"
+                )
+            return with_flip_rule(variant, rule.strip())
     known = ", ".join(v.name for v in VARIANTS)
-    raise InvalidOptionError(f"unknown variant {shown(name)}; known: {known}")
+    raise InvalidOptionError(
+        f"unknown variant {shown(name)}; known: {known} "
+        f"(each may end with a flip rule: +{', +'.join(RULE_TITLES)})"
+    )

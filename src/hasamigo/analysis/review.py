@@ -145,11 +145,13 @@ Progress = Callable[[int, int], None]
 
 def check_reviewable(board: Board) -> None:
     """Refuse (:class:`~hasamigo.errors.InvalidOptionError`) a game the engine cannot
-    search: a disc limit, the original placement phase or Nip's rule."""
-    if board.disc_limit is not None or board.start == "original" or board.place_when_blocked:
-        raise InvalidOptionError(f"the engine cannot review games of {board.title}: it "
-                                 "searches neither disc limits, nor the original start's "
-                                 "placement phase, nor Nip's rule")
+    search: a disc limit, the original placement phase, or a rule of
+    :meth:`Board.rules_beyond_kernels`."""
+    rules = board.rules_beyond_kernels()
+    if board.disc_limit is not None or board.start == "original" or rules:
+        what = rules or ["a disc limit or the original start's placement phase"]
+        raise InvalidOptionError(f"the engine cannot review games of {board.title}: it does "
+                                 f"not know {' nor '.join(what)}")
 
 
 def check_options(depth: int, exact_empties: int) -> None:

@@ -26,7 +26,14 @@ from hasamigo.cli import (
     variant_named,
 )
 from hasamigo.errors import HasamigoError, ParseError
-from hasamigo.variants import VARIANTS
+from hasamigo.squares import bits
+from hasamigo.variants import RULE_TITLES, VARIANTS
+
+#: What each 挟み碁 flip rule lets the mover do, for ``variants``.
+_RULE_HELP = {
+    "one": "of the discs a move brackets only one is turned, the mover's choice (c4(d4))",
+    "choose": "the mover turns those of them it wants, at least one (c4(d4e5))",
+}
 
 
 def fail_with(exc: BaseException) -> typer.Exit:
@@ -72,6 +79,17 @@ def board_summary(board: Board) -> dict[str, Any]:
             "score": str(outcome),
         },
         "moves": [board.move_name(m) for m in board.move_stack],
+        **({"flip_rule": board.flip_rule, "turn_choices": _turn_choices(board)}
+           if board.flip_rule != "all" else {}),
+    }
+
+
+def _turn_choices(board: Board) -> dict[str, list[str]]:
+    """Under a 挟み碁 flip rule: each legal square with the discs it brackets (to choose
+    from)."""
+    return {
+        board.square_name(sq): [board.square_name(d) for d in bits(board.turn_choices(sq))]
+        for sq in bits(board.legal_moves_mask())
     }
 
 
@@ -178,6 +196,12 @@ def show(
     names = [board.move_name(m) for m in board.legal_moves]
     if names:
         console.print("legal moves: " + " ".join(names), highlight=False)
+    if board.flip_rule != "all" and names:
+        how = "one of" if board.flip_rule == "one" else "any of (at least one)"
+        for square, discs in _turn_choices(board).items():
+            if len(discs) > 1:
+                console.print(f"  {square} turns {how} {' '.join(discs)}: "
+                              f"{square}({discs[0]})", highlight=False)
     console.print(f"board: {board.to_string()}", highlight=False)
 
 
@@ -283,7 +307,12 @@ def convert(
 
 @app.command()
 def variants(as_json: JsonOpt = False) -> None:
-    """List the board variants."""
+    """List the board variants, and the 挟み碁 flip rules any of them may be played under
+    (a suffix of the name: ``hasegawa-8x9+one``, ``standard+choose``).
+
+    JSON: a list of {name, aliases, title, squares, start, disc_limit, flip_rules}, where
+    flip_rules maps each rule's suffix to what it means.
+    """
     rows = [
         {
             "name": v.name,
@@ -292,6 +321,7 @@ def variants(as_json: JsonOpt = False) -> None:
             "squares": v.square_count(),
             "start": v.default_start,
             "disc_limit": v.default_disc_limit,
+            "flip_rules": {f"+{rule}": words for rule, words in RULE_TITLES.items()},
         }
         for v in VARIANTS
     ]
@@ -302,3 +332,7 @@ def variants(as_json: JsonOpt = False) -> None:
     for v in VARIANTS:
         table.add_row(v.name, ", ".join(v.aliases), v.title, str(v.square_count()))
     console.print(table)
+    console.print("挟み碁 flip rules, an option of every variant (add it to the name, as in "
+                  "hasegawa-8x9+one):", highlight=False)
+    for rule, words in RULE_TITLES.items():
+        console.print(f"  +{rule:<7} {words}: {_RULE_HELP[rule]}", highlight=False)

@@ -57,9 +57,11 @@ from hasamigo.game.result import GameResult, Termination
 from hasamigo.game.setup import COLOUR_METHODS, GameOptions, GameSetup, Participant
 from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color, Move
+from hasamigo.squares import bits
 from hasamigo.variants import VARIANTS
 
 if TYPE_CHECKING:
+    from hasamigo.board import Board
     from hasamigo.engine import Engine
     from hasamigo.engine.players import Player
     from hasamigo.storage import GameRepository
@@ -75,7 +77,8 @@ DEFAULT_LINK_BASE = "http://127.0.0.1:8000"
 
 _PROGRAM_NAMES = {"victory": "Victory", "amusement": "Amusement", "entertainer": "Entertainer",
                   "weakest": "Weakest", "random": "Random", "greedy": "Greedy"}
-_SQUARE_OR_PASS = re.compile(r"^(?:[a-z][0-9]{1,2}|pass|pa|--)$")
+#: A square, with the discs it turns under a 挟み碁 flip rule (``c4(d4e5)``), or a pass.
+_SQUARE_OR_PASS = re.compile(r"^(?:[a-z][0-9]{1,2}(?:\([a-z0-9 ,]{0,150}\))?|pass|pa|--)$")
 _QUIT_WORDS = ("quit", "exit", "q")
 _RIGHTS = {"draw-win": "the draw-win right (引き分け勝ち)",
            "colour": "the right to choose colour"}
@@ -287,8 +290,7 @@ class TerminalGame:
         self.draw_if_changed()
         board = game.board
         colour = self.acting()
-        names = " ".join(board.move_name(m) for m in board.legal_moves)
-        self.out.print(f"legal: {names}", highlight=False)
+        self.out.print(legal_text(board), highlight=False)
         left = game.remaining(colour)  # in a play-out the winner's time runs throughout
         clock = "" if left is None else f", {clock_text(left)}"
         if game.phase is Phase.PLAYOUT:
@@ -557,9 +559,7 @@ class TerminalGame:
         self.game.stop_playout()
 
     def list_moves(self) -> None:
-        board = self.game.board
-        self.out.print("legal: " + " ".join(board.move_name(m) for m in board.legal_moves),
-                       highlight=False)
+        self.out.print(legal_text(self.game.board), highlight=False)
 
     def redraw(self) -> None:
         self.drawn = None
@@ -568,6 +568,9 @@ class TerminalGame:
     def help(self) -> None:
         rows = [
             ("f5", "play a move (a square; the legal ones are listed above the prompt)"),
+            *([("c4(d4)", "under a 挟み碁 flip rule: the square, then the discs it turns "
+                          "in parentheses (c4(d4e5) to turn two under 'choose')")]
+              if self.game.board.flip_rule != "all" else []),
             ("hint", "the engine's best moves with their scores (casual games)"),
             ("undo", "take back your last move" + (" and the program's reply"
                                                     if self.against_program else "")
@@ -693,6 +696,22 @@ class TerminalGame:
         return f"[bold]Game over: {self.who(result.winner)} wins {score}{how}.[/]{tail}"
 
 
+def legal_text(board: Board) -> str:
+    """``legal: f4 d6 …``; under a 挟み碁 flip rule, each square that brackets more than
+    one disc with the discs to choose from: ``c4 (turn one of d4 e5)``."""
+    names = []
+    for move in board.legal_moves:
+        name = board.move_name(move)
+        if move.square is not None and board.flip_rule != "all":
+            choices = board.turn_choices(move.square)
+            if choices.bit_count() > 1:
+                discs = " ".join(board.square_name(sq) for sq in bits(choices))
+                how = "one of" if board.flip_rule == "one" else "any of"
+                name += f" (turn {how} {discs})"
+        names.append(name)
+    return "legal: " + ("; " if board.flip_rule != "all" else " ").join(names)
+
+
 def _describe_move(view: TerminalGame, event: MovePlayed) -> str | None:
     game = view.game
     if game.seat(event.colour).is_person:
@@ -700,7 +719,7 @@ def _describe_move(view: TerminalGame, event: MovePlayed) -> str | None:
     played = next((m for m in reversed(game.history) if m.at == event.at
                    and m.colour is event.colour), None)
     took = "" if played is None or played.seconds is None else f" in {played.seconds:.1f} s"
-    square = type(game.board).square_name(event.square)
+    square = type(game.board).move_name(Move(event.square, event.turned))
     return f"{view.who(event.colour)} plays [bold]{square}[/]{took}."
 
 

@@ -658,13 +658,10 @@ def _pair(board: Board) -> tuple[int, int, int]:
     if board.disc_limit is not None or board.in_placement_phase():
         raise InvalidPositionError(
             "the engine searches positions without a disc limit or placement phase")
-    if board.place_when_blocked:
-        raise InvalidPositionError(
-            f"the engine does not know Nip's rule of {board.title} (placing anywhere when "
-            "both sides are blocked)")
-    if board.rings:
-        raise InvalidPositionError(f"the engine does not know the flips along the circle "
-                                   f"of {board.title}")
+    rules = board.rules_beyond_kernels()
+    if rules:
+        raise InvalidPositionError(f"the engine does not know {' nor '.join(rules)} of "
+                                   f"{board.title}")
     if board.turn is BLACK:
         return board.black, board.white, board.playable()
     return board.white, board.black, board.playable()

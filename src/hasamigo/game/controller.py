@@ -264,7 +264,7 @@ class GameController:
         mover = state.board.turn if colour is None else colour
         at = self.now()
         event: Event = Pass(mover, at=at) if move.is_pass else \
-            MovePlayed(mover, move.square, at=at)  # type: ignore[arg-type]
+            MovePlayed(mover, move.square, move.turned, at=at)  # type: ignore[arg-type]
         return self.append(event)
 
     def colour_step(self, participant: int, step: str, value: str) -> list[Event]:

@@ -81,11 +81,17 @@ class ColourStep(Event):
 @dataclass(frozen=True, slots=True)
 class MovePlayed(Event):
     """A disc placed by ``colour`` on ``square`` (a grid index). Named ``Move`` in the
-    issue; ``MovePlayed`` here so as not to shadow :class:`hasamigo.Move`."""
+    issue; ``MovePlayed`` here so as not to shadow :class:`hasamigo.Move`.
+
+    ``turned``: the discs the mover chose to turn under a 挟み碁 flip rule (a mask, as
+    :attr:`hasamigo.Move.turned`); ``None``, every bracketed disc. In JSON a list of square
+    names, ``"turned": ["d4", "e5"]``, left out when ``None`` (so events written before
+    the flip rules read as they were)."""
 
     kind: ClassVar[str] = "move"
     colour: Color
     square: int
+    turned: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,6 +408,22 @@ def _dec_optional_square(value: Any, variant: type[Board]) -> int | None:
     return None if value is None else _dec_square(value, variant)
 
 
+def _enc_turned(value: int, variant: type[Board]) -> list[str]:
+    return [variant.square_name(sq) for sq in range(variant.stride ** 2) if value >> sq & 1]
+
+
+def _dec_turned(value: Any, variant: type[Board]) -> int:
+    if not (isinstance(value, list) and 1 <= len(value) <= variant.square_count()):
+        raise _bad("turned discs are a non-empty list of square names like 'f5'")
+    mask = 0
+    for name in value:
+        sq = _dec_square(name, variant)
+        if mask >> sq & 1:
+            raise _bad(f"turned disc {variant.grid_name(sq)} is named twice")
+        mask |= 1 << sq
+    return mask
+
+
 def _dec_cells(value: Any, variant: type[Board]) -> str:
     if not isinstance(value, str) or len(value) != variant.rows * variant.cols \
             or set(value) - set("XO-#"):
@@ -471,21 +493,29 @@ FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "answer": (lambda v, _b: v, _dec_answer),
     "seconds": (lambda v, _b: v, _dec_answer_seconds),
     "move_kind": (lambda v, _b: v, _dec_move_kind),
+    "turned": (_enc_turned, _dec_turned),
 }
+
+#: Fields left out of the JSON when ``None`` (their default): fields added after events
+#: of their kind were stored, which must stay readable without them.
+OMITTED_WHEN_NONE = frozenset({"turned"})
 
 
 def event_to_json(event: Event, variant: type[Board]) -> dict[str, Any]:
     """``{"kind": …, <fields>…}`` with squares named in ``variant``'s coordinates."""
     out: dict[str, Any] = {"kind": event.kind}
     for f in fields(event):
-        if f.name != "at":
-            out[f.name] = FIELD_CODECS[f.name][0](getattr(event, f.name), variant)
+        value = getattr(event, f.name)
+        if f.name == "at" or (value is None and f.name in OMITTED_WHEN_NONE):
+            continue
+        out[f.name] = FIELD_CODECS[f.name][0](value, variant)
     out["at"] = event.at
     return out
 
 
 def event_from_json(data: Any, variant: type[Board]) -> Event:
-    """Read :func:`event_to_json`'s output strictly: every field present, no other."""
+    """Read :func:`event_to_json`'s output strictly: every field present (but those of
+    :data:`OMITTED_WHEN_NONE`, ``None`` when absent), no other."""
     if not isinstance(data, dict):
         raise _bad("an event is a JSON object")
     kind = data.get("kind")
@@ -493,13 +523,13 @@ def event_from_json(data: Any, variant: type[Board]) -> Event:
     if cls is None:
         raise _bad(f"unknown event kind {str(kind)[:30]!r}")
     names = [f.name for f in fields(cls)]
-    missing = [n for n in names if n not in data]
+    missing = [n for n in names if n not in data and n not in OMITTED_WHEN_NONE]
     extra = sorted(set(data) - set(names) - {"kind"})
     if missing or extra:
         raise _bad(f"{kind} event: " + "; ".join(
             ([f"missing {', '.join(missing)}"] if missing else [])
             + ([f"unknown {', '.join(extra)[:60]}"] if extra else [])))
-    values = {n: FIELD_CODECS[n][1](data[n], variant) for n in names}
+    values = {n: FIELD_CODECS[n][1](data[n], variant) for n in names if n in data}
     return cls(**values)
 
 
@@ -507,6 +537,7 @@ __all__ = [
     "COLOUR_STEPS",
     "EVENT_TYPES",
     "FIELD_CODECS",
+    "OMITTED_WHEN_NONE",
     "STUDY_ANSWER_SECONDS",
     "STUDY_MOVE_KINDS",
     "STUDY_QUESTIONS",

@@ -570,8 +570,9 @@ def _playout_time(state: GameState, at: float) -> None:
 def _move(state: GameState, event: MovePlayed) -> None:
     _on_board(state, event.colour, "move")
     _playout_time(state, event.at)
-    state.board.push(Move(event.square))
-    _after_ply(state, event.colour, Move(event.square), event.at)
+    move = Move(event.square, event.turned)
+    state.board.push(move)
+    _after_ply(state, event.colour, move, event.at)
 
 
 def _pass(state: GameState, event: Pass) -> None:

@@ -290,7 +290,8 @@ def read_ggf(path: str | os.PathLike[str], *, validate: bool = True, strict: boo
 # ---- writing -------------------------------------------------------------------------
 def _type_of_variant(variant: type[Board]) -> str:
     if (variant.rows != variant.cols or variant.cut or variant.default_disc_limit is not None
-            or variant.default_start == "original" or variant.rows not in _SIZES):
+            or variant.default_start == "original" or variant.rows not in _SIZES
+            or variant.flip_rule != "all"):
         raise ValueError(f"GGF cannot hold a game of {variant.title}")
     return str(variant.rows)
 

@@ -62,8 +62,9 @@ def parse_obf(line: str, *, board_cls: type[Board] = Board, source: str | None =
     def fail(message: str, column: int) -> ParseError:
         return ParseError(message, source=source, line=line_number, column=column)
 
-    if board_cls.stride != 8:
-        raise InvalidOptionError(f"OBF holds positions of the 8×8 grid, not of {board_cls.title}")
+    if board_cls.stride != 8 or board_cls.flip_rule != "all":
+        raise InvalidOptionError(f"OBF holds positions of the 8×8 grid under the normal flip "
+                                 f"rule, not of {board_cls.title}")
     text, _, comment = line.rstrip("\r\n").partition("%")
     head, sep, rest = text.partition(";")
     cells, _, side = head.strip().partition(" ")
@@ -109,7 +110,7 @@ def _parse_answer(part: str, board: Board, fail: Callable[[str, int], ParseError
 
 def format_obf(position: ObfPosition) -> str:
     """The OBF line of ``position`` (moves upper-case, scores signed), without a newline."""
-    if position.board.stride != 8:
+    if position.board.stride != 8 or position.board.flip_rule != "all":
         raise ValueError(f"OBF cannot hold a position of {position.board.title}")
     parts = [position.board.to_string() + ";"]
     for move, score in position.answers:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hasamigo.board import Board, Outcome
-from hasamigo.errors import IllegalMoveError, InvalidSquareError, ParseError
+from hasamigo.errors import IllegalMoveError, IllegalReason, InvalidSquareError, ParseError
 from hasamigo.move import PASS, Move
 
 
@@ -76,7 +76,11 @@ def play_move(board: Board, move: Move, number: int) -> None:
         board.push(move)
     except IllegalMoveError as exc:
         name = move_label(board, move)
-        raise IllegalMoveError(f"move {number} ({name}): {exc.reason.value}", exc.reason) from exc
+        # A choice of turned discs that the flip rule refuses: keep what was wrong with it.
+        detail = str(exc).partition(exc.reason.value)[2] \
+            if exc.reason is IllegalReason.BAD_TURN else ""
+        raise IllegalMoveError(f"move {number} ({name}): {exc.reason.value}{detail}",
+                               exc.reason) from exc
 
 
 def move_label(board: Board, move: Move) -> str:

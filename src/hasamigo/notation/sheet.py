@@ -154,6 +154,9 @@ def _check_options(variant: type[Board], handicap: int) -> None:
     if variant.default_start == "original":
         raise InvalidOptionError(f"{variant.title} starts by placing discs: it has no record "
                                  "sheet here")
+    if variant.flip_rule != "all":
+        raise InvalidOptionError(f"a record sheet numbers squares, not the discs each move "
+                                 f"chose to turn: {variant.title} has no record sheet here")
     if not isinstance(handicap, int) or isinstance(handicap, bool) or not 0 <= handicap <= 4:
         raise InvalidOptionError(f"a handicap is 0 to 4 corner discs, not {handicap!r}")
 

@@ -2,7 +2,8 @@
 
 Input may separate moves with spaces, commas or semicolons, number them (``1. f5 2. d6``)
 and write passes as ``pass``, ``PA``, ``PS``, ``--`` or ``@@``; forced passes may be left
-out. Output is lower-case squares run together, in the variant's own coordinates.
+out. Output is lower-case squares run together, in the variant's own coordinates. Under a
+挟み碁 flip rule a move that chose its discs carries them: ``c4(d4)`` (``Board.move_name``).
 
 >>> moves = parse_transcript("1. F5 d6, 3. C3")
 >>> write_transcript(moves)
@@ -28,15 +29,16 @@ from hasamigo.variants import find_variant
 
 # ASCII digits only ([0-9], not \d, which takes '٣' too); a square is a letter and a digit,
 # or on a board of 10 rows also a letter and "10" (``j10``: read greedily, as no square's
-# name continues with a 0, ``a10`` is never a1 followed by something else).
+# name continues with a 0, ``a10`` is never a1 followed by something else). A square may
+# carry the discs it turns under a 挟み碁 flip rule in parentheses: ``c4(d4e5)``.
 _TOKEN = re.compile(
     r"(?P<sep>[\s,;]+)|(?P<number>[0-9]+\.+)|(?P<pass>pass|pa|ps|--|@@)"
-    r"|(?P<square>[a-z][0-9])",
+    r"|(?P<square>[a-z][0-9](?:\([^()]{0,200}\))?)",
     re.IGNORECASE,
 )
 _TOKEN_10 = re.compile(
     r"(?P<sep>[\s,;]+)|(?P<number>[0-9]+\.+)|(?P<pass>pass|pa|ps|--|@@)"
-    r"|(?P<square>[a-z](?:10|[0-9]))",
+    r"|(?P<square>[a-z](?:10|[0-9])(?:\([^()]{0,200}\))?)",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"\S{1,12}")  # the start of a bad token, for the message
@@ -59,9 +61,12 @@ def tokenize(text: str, board_cls: type[Board] = Board, *, source: str | None = 
             yield pos, PASS
         elif kind == "square":
             try:
-                yield pos, Move(board_cls.parse_square(match.group(0)))
+                yield pos, board_cls.parse_move(match.group(0))
             except InvalidSquareError as exc:
                 raise ParseError(str(exc), source=source, line=line, offset=pos) from exc
+            except ParseError as exc:
+                raise ParseError(exc.detail, source=source, line=line,
+                                 offset=pos + (exc.column or 1) - 1) from exc
         pos = match.end()
 
 

@@ -215,7 +215,8 @@ def write_wthor(path: str | os.PathLike[str], records: Iterable[GameRecord], *,
     first_year = year
     for record in records:
         if record.variant is not Board or record.start is not None:
-            raise ValueError("WTHOR holds only 8×8 games from the normal start")
+            raise ValueError("WTHOR holds only 8×8 games from the normal start "
+                             f"(under the normal flip rule), not of {record.variant.title}")
         squares = [m for m in record.moves if not m.is_pass]
         if len(squares) > MOVES_PER_GAME:
             raise ValueError(f"a game of {len(squares)} moves does not fit WTHOR's 60")

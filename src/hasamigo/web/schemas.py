@@ -49,6 +49,10 @@ class NewGame(Request):
     variant: Literal["8x8", "6x6", "4x4", "grand", "eight-stars", "hasegawa-8x9",
                      "hasegawa-9x10", "nip-circle"] = "8x8"
     start: Literal["cross", "parallel", "original"] = "cross"
+    flip_rule: Literal["all", "one", "choose"] = Field(
+        default="all", description="挟み碁's flip rule: 'all' turns every bracketed disc "
+        "(Othello); 'one' only one of them, 'choose' those the mover wants (at least one), "
+        "the mover's choice; the game's variant is then named with it (hasegawa-8x9+one)")
     casual: bool = True
     draws_allowed: bool = True
     position: str | None = Field(
@@ -69,8 +73,17 @@ class NewGame(Request):
                                  "flag, as an opponent would")
 
 
+#: A square's name in a move request (``f5``, ``j10``).
+TurnedSquare = Annotated[str, StringConstraints(pattern=r"^[a-jA-J](?:10|[1-9])$")]
+
+
 class MoveRequest(Request):
     move: str = Field(max_length=8, description="a square (f5); passes are automatic")
+    turned: list[TurnedSquare] | None = Field(
+        default=None, min_length=1, max_length=40,
+        description="under a 挟み碁 flip rule: the bracketed discs to turn (one under "
+        "'one', any non-empty set under 'choose'); default every bracketed disc, which "
+        "'one' allows only when the move brackets a single disc")
     colour: ColourName | None = None
     revision: int | None = Field(default=None, ge=0, le=1_000_000)
 
@@ -158,11 +171,16 @@ class GameView(BaseModel):
     cells: str
     analysable: bool = Field(
         description="the engine analyses this board (hints, evaluation graph): every "
-        "board but those with a disc limit, Nip's rule or a ring")
+        "board but those with a disc limit, Nip's rule, a ring or a 挟み碁 flip rule")
     rings: list[list[str]] = Field(
         default_factory=list,
         description="lines that close on themselves, besides the grid's (the circular Nip "
         "board's circumference): each its squares in cyclic order")
+    flip_rule: str = Field(default="all", description="how a move turns the discs it "
+                           "brackets: 'all', or 挟み碁's 'one' or 'choose'")
+    choices: dict[str, list[str]] = Field(
+        default_factory=dict, description="under a 挟み碁 flip rule, the legal squares "
+        "that bracket more than one disc, each with the discs to choose from")
     turn: ColourName
     legal: list[str]
     last_move: str | None

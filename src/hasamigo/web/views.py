@@ -50,8 +50,19 @@ def _last_move(game: GameController) -> tuple[str | None, list[str], list[Colour
     before: Board = board.copy()
     for _ in range(len(history) - index):
         before.pop()
-    flipped = [board.square_name(sq) for sq in bits(before.flips(played.move))]
-    return board.move_name(played.move), flipped, passed
+    flipped = [board.square_name(sq) for sq in bits(before.turned_by(played.move))]
+    assert played.move.square is not None
+    return board.square_name(played.move.square), flipped, passed
+
+
+def _choices(board: Board) -> dict[str, list[str]]:
+    """The legal squares that bracket more than one disc, with the discs to choose from."""
+    out = {}
+    for sq in bits(board.legal_moves_mask()):
+        choices = board.turn_choices(sq)
+        if choices.bit_count() > 1:
+            out[board.square_name(sq)] = [board.square_name(d) for d in bits(choices)]
+    return out
 
 
 def colour_name(colour: Color) -> ColourName:
@@ -134,9 +145,10 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         position_revision=state.position_revision,
         phase=state.phase.value,
         variant=board.name,
-        analysable=board.disc_limit is None and not board.place_when_blocked
-        and not board.rings,
+        analysable=board.disc_limit is None and not board.rules_beyond_kernels(),
         rings=[[board.square_name(sq) for sq in ring] for ring in board.rings],
+        flip_rule=board.flip_rule,
+        choices=_choices(board) if playing and board.flip_rule != "all" else {},
         title=board.title,
         rows=board.rows,
         cols=board.cols,

@@ -90,9 +90,10 @@ def plays_every_grid(spec: str) -> bool:
 
 
 def plays_every_rule(spec: str) -> bool:
-    """Whether the program ``spec`` plays the rules the search kernels do not know (Nip's
-    placing anywhere when both sides are blocked, the circular board's ring), told without
-    starting it (see :attr:`Player.every_rule`): only the players of the Board API.
+    """Whether the program ``spec`` plays the rules the search kernels do not know
+    (:meth:`Board.rules_beyond_kernels`: Nip's, the circular board's ring, 挟み碁's flip
+    rules), told without starting it (see :attr:`Player.every_rule`): only the players of
+    the Board API.
 
     >>> plays_every_rule("random"), plays_every_rule("engine:5"), plays_every_rule("victory")
     (True, False, False)

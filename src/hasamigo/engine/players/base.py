@@ -105,8 +105,9 @@ class Player(ABC):
     #: its shapes): players that use only the :class:`Board` API, and the engine.
     every_grid: bool = False
     #: Whether it plays rules the search kernels do not know (Nip's placing anywhere when
-    #: both sides are blocked, a ring's flips): only players that use nothing but the
-    #: :class:`Board` API.
+    #: both sides are blocked, a ring's flips, 挟み碁's flip rules ``"one"`` and
+    #: ``"choose"``: :meth:`Board.rules_beyond_kernels`): only players that use
+    #: nothing but the :class:`Board` API (and choose the discs they turn).
     every_rule: bool = False
 
     def check_board(self, variant: type[Board]) -> None:
@@ -116,12 +117,8 @@ class Player(ABC):
             raise InvalidOptionError(
                 f"{self.name} plays only boards within the 8×8 grid, not {variant.title}; "
                 "on that board play against random, greedy or the engine")
-        if (variant.place_when_blocked or variant.rings) and not self.every_rule:
-            rules = [
-                *(["Nip's rule (placing anywhere when both sides are blocked)"]
-                  if variant.place_when_blocked else []),
-                *(["the flips along the circle"] if variant.rings else []),
-            ]
+        rules = variant.rules_beyond_kernels()
+        if rules and not self.every_rule:
             raise InvalidOptionError(
                 f"{self.name} does not know {' nor '.join(rules)}; "
                 f"on {variant.title} play against random or greedy")

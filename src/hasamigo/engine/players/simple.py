@@ -1,11 +1,36 @@
-"""The simplest players: uniformly random, and greedy (most discs flipped)."""
+"""The simplest players: uniformly random, and greedy (most discs flipped).
+
+Both play every board and rule, 挟み碁's flip rules too (``Board.flip_rule``): random
+picks a legal square uniformly, then a random choice of the discs it turns (one disc
+under ``"one"``, a non-empty subset under ``"choose"``); greedy turns as many discs as
+it can: every disc of the move bracketing most under ``"choose"`` (as under the normal
+rule), and under ``"one"``, where every move turns exactly one, a random move and disc.
+"""
 
 from __future__ import annotations
+
+import random
 
 from hasamigo.board import Board
 from hasamigo.engine.players.base import Player, squares_of
 from hasamigo.game.clock import Clock
 from hasamigo.move import Move
+from hasamigo.squares import bits
+
+
+def _random_choice(board: Board, sq: int, rng: random.Random) -> Move:
+    """A move on ``sq`` with a random choice of turned discs under the board's flip rule
+    (the bare square, every disc turned, under the normal rule or with nothing to choose)."""
+    bracketed = board.turn_choices(sq)
+    if board.flip_rule == "all" or bracketed.bit_count() <= 1:
+        return Move(sq)
+    discs = list(bits(bracketed))
+    if board.flip_rule == "one":
+        return Move(sq, 1 << rng.choice(discs))
+    chosen = 0
+    while not chosen:  # a uniform non-empty subset
+        chosen = sum(1 << d for d in discs if rng.random() < 0.5)
+    return Move(sq) if chosen == bracketed else Move(sq, chosen)
 
 
 class RandomPlayer(Player):
@@ -17,7 +42,7 @@ class RandomPlayer(Player):
     def _choose(self, board: Board, clock: Clock | None) -> Move:
         sq = self.rng.choice(squares_of(board))
         self.explain("random move")
-        return Move(sq)
+        return _random_choice(board, sq, self.rng)
 
 
 class GreedyPlayer(Player):
@@ -27,6 +52,10 @@ class GreedyPlayer(Player):
     every_grid = every_rule = True
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
+        if board.flip_rule == "one":  # every move turns exactly one disc
+            sq = self.rng.choice(squares_of(board))
+            self.explain("greedy: turns 1 (one disc per move)")
+            return _random_choice(board, sq, self.rng)
         scored = [(board.flips(Move(sq)).bit_count(), sq) for sq in squares_of(board)]
         most = max(n for n, _ in scored)
         sq = self.rng.choice([sq for n, sq in scored if n == most])

@@ -195,7 +195,9 @@ async def play_move(game_id: str, req: MoveRequest, games: Games, token: Token,
                     ) -> GameView:
     """Play a move for your seat. The answer comes after the move is committed."""
     live, you = await games.actor(game_id, token)
-    await games.play(live, you, req.move, _colour(req.colour), req.revision, wait=wait)
+    # the discs to turn travel in the move's notation, c4(d4e5), which the board checks
+    move = req.move if req.turned is None else f"{req.move}({''.join(req.turned)})"
+    await games.play(live, you, move, _colour(req.colour), req.revision, wait=wait)
     return games.view(live, you)
 
 
@@ -299,7 +301,7 @@ async def positions(game_id: str, games: Games, token: Token) -> list[PositionVi
     board = game.board.root()
     out = [_position(board, None, None, [], None)]
     for played in game.history:
-        flips = board.flips(played.move)
+        flips = board.turned_by(played.move)
         board.push(played.move)
         out.append(_position(board, board.move_name(played.move), colour_name(played.colour),
                              [board.square_name(sq) for sq in bits(flips)], played.seconds))

@@ -179,14 +179,16 @@ class GroupCommit:
 
 
 def _variant_name(req: NewGame) -> tuple[str, str | None]:
-    """The variant and start for the form's board and start (8×8 original → ``original``)."""
+    """The variant and start for the form's board, start and flip rule (8×8 original →
+    ``original``; a 挟み碁 flip rule ends the name: ``hasegawa-8x9+one``)."""
+    rule = "" if req.flip_rule == "all" else f"+{req.flip_rule}"
     if req.variant == "8x8":
         if req.start == "original":
-            return "original", None
-        return "standard", None if req.start == "cross" else req.start
+            return "original" + rule, None
+        return "standard" + rule, None if req.start == "cross" else req.start
     if req.start == "original":
         raise GameError("the original (empty-centre) start is offered on 8×8 only")
-    return req.variant, None if req.start == "cross" else req.start
+    return req.variant + rule, None if req.start == "cross" else req.start
 
 
 def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetup:
@@ -216,9 +218,10 @@ def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetu
         if board.stride != 8 and not plays_every_grid(spec):
             raise InvalidOptionError(f"{name} does not play on {board.title} yet: play "
                                      "the engine, Weakest, Random or a person there")
-        if (board.place_when_blocked or board.rings) and not plays_every_rule(spec):
-            raise InvalidOptionError(f"{name} does not know the rules of {board.title}: "
-                                     "play Random or a person there")
+        rules = board.rules_beyond_kernels()
+        if rules and not plays_every_rule(spec):
+            raise InvalidOptionError(f"{name} does not know {' nor '.join(rules)} of "
+                                     f"{board.title}: play Random or a person there")
         first = Participant(names[0] if names else "You", rank=ranks[0],
                             birth_year=years[0], auto_claim=req.auto_claim)
         second = Participant(name, program=spec, rank=ranks[1], birth_year=years[1])

@@ -55,6 +55,7 @@ export class BoardView {
     this.rows = rows;
     this.cols = cols;
     this.onClick = onClick;
+    this.onPick = null;
     this.cells = null;
     const width = cols * CELL + MARGIN + EDGE;
     const height = rows * CELL + MARGIN + EDGE;
@@ -91,7 +92,8 @@ export class BoardView {
         const g = el("g", { class: "square", "data-square": name, transform: `translate(${x},${y})` }, this.svg);
         el("rect", { width: CELL, height: CELL, class: "cell" }, g);
         g.addEventListener("click", () => {
-          if (this.onClick && g.classList.contains("legal")) this.onClick(name);
+          if (this.onPick && g.classList.contains("pickable")) this.onPick(name);
+          else if (this.onClick && g.classList.contains("legal")) this.onClick(name);
         });
         this.squares.set(name, g);
       }
@@ -183,5 +185,21 @@ export class BoardView {
     }
     this.svg.classList.toggle("clickable", options.clickable !== false && legal.size > 0);
     this.cells = cells;
+  }
+
+  // 挟み碁's flip rules: ring the discs `names` to choose from (those in `selected` marked
+  // as chosen); a click on one goes to onPick(name) instead of onClick. No names: none.
+  setPicks(names = [], selected = [], onPick = null) {
+    const picks = new Set(names);
+    const chosen = new Set(selected);
+    for (const [name, g] of this.squares) {
+      const on = picks.has(name);
+      g.classList.toggle("pickable", on);
+      g.classList.toggle("picked", on && chosen.has(name));
+      let ring = g.querySelector(".pick-ring");
+      if (on && !ring) ring = el("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.45, class: "pick-ring" }, g);
+      if (!on && ring) ring.remove();
+    }
+    this.onPick = picks.size ? onPick : null;
   }
 }

@@ -38,6 +38,8 @@ let engineWarming = false;
 let engineChecked = false; // known ready (or a server without /api/status)
 let engineTimer = null;
 let hintsWaiting = false; // hints were refused while the engine warmed: ask again
+// 挟み碁's flip rules: the move being chosen, {square, discs, selected: Set, revision}
+let picking = null;
 
 const panels = {
   hints: $("toggle-hints"),
@@ -93,32 +95,100 @@ function call(method, path, body = undefined) {
 
 async function onSquare(square) {
   if (!canMove() || !state.legal.includes(square)) return;
+  if (picking) stopPicking();  // another square: the choice begun is given up
+  // a flip rule of 挟み碁 and a square that brackets several discs: choose them first
+  const discs = (state.choices || {})[square];
+  if (discs && discs.length > 1 && state.flip_rule !== "all") {
+    startPicking(square, discs);
+    return;
+  }
+  await playMove(square, null);
+}
+
+async function playMove(square, turned) {
   pending = true;
   showError("");
   const shown = state;
   render();  // the dots go at once: one move per position
   let next = null;
   try {
-    next = await sendMove(square, shown);
+    next = await sendMove(square, shown, turned);
   } catch (err) {
-    await refused(square, shown, err);
+    await refused(square, shown, err, turned);
   }
   pending = false;
   if (next) accept(next);
   if (!stopped) render();
 }
 
-function sendMove(square, shown) {
+function sendMove(square, shown, turned = null) {
   const body = { move: square, revision: shown.position_revision };
+  if (turned) body.turned = turned;
   if (shown.phase === "playing") body.colour = shown.turn;
   return call("POST", `${url}/moves`, body);
+}
+
+// ---- choosing the discs to turn (挟み碁's flip rules 'one' and 'choose') ----------------
+// 'one': a click on one of the ringed discs plays at once. 'choose': clicks toggle the
+// discs (all chosen to begin with, as a bare move would turn them) and Confirm plays;
+// Cancel, or a new position, gives the choice up.
+function startPicking(square, discs) {
+  picking = {
+    square, discs, revision: state.position_revision,
+    selected: new Set(state.flip_rule === "choose" ? discs : []),
+  };
+  renderPicking();
+}
+
+function stopPicking() {
+  picking = null;
+  renderPicking();
+}
+
+function onPick(name) {
+  if (!picking || !canMove()) return;
+  if (state.flip_rule === "one") {
+    const { square } = picking;
+    stopPicking();
+    playMove(square, [name]);
+    return;
+  }
+  if (picking.selected.has(name)) picking.selected.delete(name);
+  else picking.selected.add(name);
+  renderPicking();
+}
+
+function confirmPicking() {
+  if (!picking || !canMove()) return;
+  if (!picking.selected.size) { showError(T["choose.none"]); return; }
+  const { square, discs, selected } = picking;
+  stopPicking();
+  // every disc chosen is the bare move (the discs in square order, as the server names them)
+  playMove(square, selected.size === discs.length ? null : discs.filter((d) => selected.has(d)));
+}
+
+function renderPicking() {
+  if (picking && (picking.revision !== state.position_revision || !canMove())) picking = null;
+  const bar = $("choose-bar");
+  if (!board || !bar) return;
+  if (!picking) {
+    board.setPicks();
+    bar.hidden = true;
+    return;
+  }
+  board.setPicks(picking.discs, [...picking.selected], onPick);
+  const key = state.flip_rule === "one" ? "choose.one" : "choose.some";
+  $("choose-text").textContent = T[key].replace("{square}", picking.square);
+  $("choose-confirm").hidden = state.flip_rule === "one";
+  $("choose-confirm").disabled = picking.selected.size === 0;
+  bar.hidden = false;
 }
 
 // A refused move: read the game again and show it. If the square can still be played in
 // the position now shown, nothing is said (the person sees the new position and may
 // click again); if the board did not change at all (only the revision moved on), the
 // move is sent again at once. Otherwise the person is told why.
-async function refused(square, shown, err) {
+async function refused(square, shown, err, turned = null) {
   const answerOnly = !(err instanceof ApiError) || err.status >= 500 || err.status === 429
     || err.status === 401 || (err.status === 403 && err.code !== "not_your_seat");
   if (answerOnly) { showError(err.message); return; }
@@ -139,7 +209,7 @@ async function refused(square, shown, err) {
   if (!await reread()) return;
   if (err.code === "stale" && legalNow() && samePosition(state)) {
     try {
-      accept(await sendMove(square, state));
+      accept(await sendMove(square, state, turned));
       return;
     } catch (second) {
       err = second;
@@ -280,6 +350,7 @@ function render(animate = false) {
     hints: hintMap,
     bestHint: best,
   });
+  renderPicking();
 
   $("status").textContent = statusText();
   $("status").dataset.turn = state.turn;
@@ -503,6 +574,8 @@ async function action(path, body = {}) {
   }
 }
 
+$("choose-confirm").addEventListener("click", confirmPicking);
+$("choose-cancel").addEventListener("click", stopPicking);
 $("undo").addEventListener("click", () => action(`${url}/undo`));
 $("undo-allow").addEventListener("click", () => action(`${url}/undo`));
 $("undo-decline").addEventListener("click", () => action(`${url}/undo/decline`));

@@ -63,6 +63,8 @@ form.addEventListener("submit", async (ev) => {
     clock_minutes: clock === "none" ? null : clock === "custom" ? Number($("custom-minutes").value) : 20,
     variant: value("variant"),
     start: value("start"),
+    // 挟み碁's flip rule: the server names the game's variant with it (hasegawa-8x9+one)
+    flip_rule: $("flip-rule").value,
     casual: value("casual") === "1",
     draws_allowed: !$("no-draws").checked,
     public: $("public").checked,

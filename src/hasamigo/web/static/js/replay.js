@@ -26,7 +26,8 @@ function show(n, animate = false) {
   ply = Math.max(0, Math.min(n, positions.length - 1));
   const p = positions[ply];
   if (!animate) board.cells = null;
-  board.render(p.cells, { last: p.move === "pass" ? null : p.move, flipped: animate ? p.flipped : [], clickable: false, legal: [] });
+  // a move that chose its discs (挟み碁's flip rules) is c4(d4): its square is c4
+  board.render(p.cells, { last: p.move === "pass" || !p.move ? null : p.move.split("(")[0], flipped: animate ? p.flipped : [], clickable: false, legal: [] });
   slider.value = String(ply);
   root.dataset.ply = String(ply);
   list.querySelectorAll("li").forEach((li, i) => {
