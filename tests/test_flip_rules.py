@@ -483,7 +483,7 @@ def test_greedy_turns_every_disc_it_can_under_choose() -> None:
     assert board.flips(move).bit_count() == most
 
 
-@pytest.mark.parametrize("spec", ["engine:1", "victory", "weakest", "entertainer"])
+@pytest.mark.parametrize("spec", ["victory", "weakest", "entertainer"])
 def test_other_players_refuse_the_flip_rules(spec: str) -> None:
     player = make_player(spec, seed=0)
     with pytest.raises(InvalidOptionError, match="flip rule 'one'"):
@@ -539,7 +539,7 @@ def test_play_in_the_terminal_types_the_discs_to_turn(tmp_path, monkeypatch) -> 
 
 def test_play_refuses_a_program_that_does_not_know_the_rule(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("HASAMIGO_DB", f"sqlite:///{tmp_path / 'games.db'}")
-    code, out = _cli("play", "--vs", "engine:1", "--variant", "standard+one", input="quit\n")
+    code, out = _cli("play", "--vs", "victory", "--variant", "standard+one", input="quit\n")
     assert code != 0 and "flip rule" in out
     assert not (tmp_path / "games.db").exists() or "saved as game" not in out
     code, out = _cli("play", "--vs", "random", "--variant", "standard+one", input="quit\n")

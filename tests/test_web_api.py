@@ -504,7 +504,7 @@ def test_the_circular_nip_board_over_the_api(client: TestClient) -> None:
     assert view["counts"] == {"black": 7, "white": 2, "empty": 43}
     hints = both.get("/hints")  # no analysis on this board
     assert hints.status_code == 400 and "Nip" in error_of(hints)["message"], hints.text
-    for opponent in ("victory", "engine", "weakest"):
+    for opponent in ("victory", "weakest"):
         response = client.post("/api/games", json={"opponent": opponent,
                                                    "variant": "nip-circle"})
         assert response.status_code == 400, opponent

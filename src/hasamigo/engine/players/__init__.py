@@ -92,11 +92,11 @@ def plays_every_grid(spec: str) -> bool:
 def plays_every_rule(spec: str) -> bool:
     """Whether the program ``spec`` plays the rules the search kernels do not know
     (:meth:`Board.rules_beyond_kernels`: Nip's, the circular board's ring, 挟み碁's flip
-    rules), told without starting it (see :attr:`Player.every_rule`): only the players of
-    the Board API.
+    rules), told without starting it (see :attr:`Player.every_rule`): the players of the
+    Board API and the engine (which then searches through it).
 
     >>> plays_every_rule("random"), plays_every_rule("engine:5"), plays_every_rule("victory")
-    (True, False, False)
+    (True, True, False)
     """
     text = spec.strip().lower()
     if text.startswith("engine:"):

@@ -15,6 +15,10 @@ On the small boards (4×4, 6×6) the top level plays perfectly
 (:mod:`hasamigo.engine.perfect`): from the table of solved positions shipped for the board
 while the game is in it, by solving the position as it plays once few squares are empty.
 
+On boards whose rules the kernels do not know (Nip's, the circular board's ring, 挟み碁's
+flip rules: :meth:`Board.rules_beyond_kernels`) ``engine:N`` searches through the Board API
+instead (:mod:`hasamigo.engine.rules_search`), at the smaller depths of its levels there.
+
 On a clock both manage their time through :mod:`hasamigo.engine.timing`: a level becomes
 "at most this depth, perfect from at most these empties" (the budget may cut it short,
 never extend it); the weakest mode deepens its search of every move only as far as the
@@ -32,6 +36,7 @@ from hasamigo.engine.limits import level as level_of
 from hasamigo.engine.perfect import PerfectPlayer, default_table
 from hasamigo.engine.perfect import usable as perfect_knows
 from hasamigo.engine.players.base import Player
+from hasamigo.engine.rules_search import RULES_LEVELS, RulesSearch
 from hasamigo.engine.timing import MoveTime
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.game.clock import Clock
@@ -54,7 +59,7 @@ class EnginePlayer(Player):
     the 10-column grid its levels are :data:`~hasamigo.engine.limits.WIDE_LEVELS` and it
     plays without the book (an 8×8 book)."""
 
-    every_grid = True
+    every_grid = every_rule = True
 
     def __init__(self, level: int, *, seed: int | None = None,
                  table_size: int = TABLE_SIZE, book: Book | bool = True) -> None:
@@ -81,6 +86,8 @@ class EnginePlayer(Player):
             perfect.close()
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
+        if board.rules_beyond_kernels():
+            return self._choose_by_rules(board, clock)
         if self.level == MAX_LEVEL and perfect_knows(board):
             name = type(board).name
             perfect = self._perfect.get(name)
@@ -111,6 +118,21 @@ class EnginePlayer(Player):
         a = result.analysis
         how = "exact" if a.exact else f"depth {a.depth}"
         self.explain(f"engine level {self.level}: {how}, score {a.score:+d}")
+        return result.move
+
+
+    def _choose_by_rules(self, board: Board, clock: Clock | None) -> Move:
+        lv = RULES_LEVELS[self.level - 1]
+        seconds = lv.seconds
+        if clock is not None:
+            timer = MoveTime(clock, board.turn, board.empties.bit_count(),
+                             solve_from=lv.exact_from)
+            seconds = max(0.05, min(seconds, timer.left().target))
+        result = RulesSearch().best(board, depth=lv.depth, exact_from=lv.exact_from,
+                                    seconds=seconds)
+        how = "exact" if result.exact else f"depth {result.depth}"
+        self.explain(f"engine level {self.level} (searching by the rules of "
+                     f"{board.title}): {how}, score {result.score:+d}")
         return result.move
 
 

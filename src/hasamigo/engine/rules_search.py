@@ -1,0 +1,238 @@
+"""The engine on rules its kernels do not know (:meth:`Board.rules_beyond_kernels`):
+Nip's placing anywhere when both sides are blocked, the circular Nip board's ring, and
+挟み碁's flip rules.
+
+The bitboard kernels cannot play these rules (a ring is no shift of the grid, Nip turns a
+blocked position into a move anywhere, and a flip rule makes each square several moves),
+so ``engine:N`` searches them through the :class:`Board` API, which knows every rule: a
+fail-soft alpha-beta (negamax) with a table of the positions searched, iterative deepening
+within a time budget, the hand-set evaluation of the board's shape, and exact to the end
+from :attr:`RulesLevel.exact_from` empties. It is some hundred times slower than the
+kernels, so its depths are small (:data:`RULES_LEVELS`).
+
+The evaluation (discs, side to move): the squares that can never be flipped (a playable
+square each of whose four lines ends at it on one side; never on a ring) weigh
+:data:`CORNER`; their diagonal and orthogonal neighbours, while the corner is empty,
+:data:`X_SQUARE` and :data:`C_SQUARE`; the other squares at the board's edge :data:`EDGE`;
+plus :data:`MOBILITY` per legal move more than the opponent.
+
+The moves searched: every legal move under Nip and the ring; under 挟み碁's ``"one"``,
+every square with each disc it may turn; under ``"choose"`` a square bracketing ``k`` discs
+has ``2**k - 1`` choices (1,023 for ten), so the search weighs turning all of them or
+exactly one of them (any one), the two ends of the choice: "exact" under ``"choose"`` means
+best among those.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from hasamigo.board import Board
+from hasamigo.move import BLACK, Move
+from hasamigo.squares import Bitboard, bits
+
+CORNER, X_SQUARE, C_SQUARE, EDGE, MOBILITY = 20, -8, -4, 2, 2
+WIN = 10_000  # beyond any evaluation: scores of finished games are kept below it
+
+
+@dataclass(frozen=True, slots=True)
+class RulesLevel:
+    """A level on these rules: search ``depth`` plies, exact from ``exact_from`` empties,
+    within ``seconds`` (without a clock)."""
+
+    depth: int
+    exact_from: int
+    seconds: float
+
+
+#: by engine level 1..10
+RULES_LEVELS = tuple(RulesLevel(d, e, s) for d, e, s in (
+    (1, 0, 0.5), (1, 2, 0.5), (2, 4, 1.0), (2, 4, 1.0), (3, 6, 1.5), (3, 6, 1.5),
+    (4, 8, 2.0), (4, 8, 2.0), (5, 9, 3.0), (5, 10, 4.0)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    weights: dict[int, int]
+    corners: tuple[int, ...]
+    x_of: dict[int, int]  # X- and C-square -> its corner
+    c_of: dict[int, int]
+
+
+def _inside(cls: type[Board], r: int, c: int) -> bool:
+    n = cls.stride
+    return 0 <= r < n and 0 <= c < n and bool(cls.playable() >> (r * n + c) & 1)
+
+
+_SHAPES: dict[type[Board], _Shape] = {}
+
+
+def shape(cls: type[Board]) -> _Shape:
+    """The evaluation's squares of a board's shape (see the module docstring)."""
+    known = _SHAPES.get(cls)
+    if known is None:
+        known = _SHAPES[cls] = _shape(cls)
+    return known
+
+
+def _shape(cls: type[Board]) -> _Shape:
+    n = cls.stride
+    on_ring = set().union(*map(set, cls.rings)) if cls.rings else set()
+    weights, corners = {}, []
+    for sq in bits(cls.playable()):
+        r, c = divmod(sq, n)
+        axes = ((0, 1), (1, 0), (1, 1), (1, -1))
+        ends = all(not _inside(cls, r + dr, c + dc) or not _inside(cls, r - dr, c - dc)
+                   for dr, dc in axes)
+        if ends and sq not in on_ring:
+            corners.append(sq)
+        edge = any(not _inside(cls, r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1),
+                                                                   (-1, 0)))
+        weights[sq] = EDGE if edge else 0
+    x_of: dict[int, int] = {}
+    c_of: dict[int, int] = {}
+    for corner in corners:
+        weights[corner] = CORNER
+        r, c = divmod(corner, n)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                sq = (r + dr) * n + c + dc
+                if (dr or dc) and _inside(cls, r + dr, c + dc) and sq not in corners:
+                    (x_of if dr and dc else c_of)[sq] = corner
+    return _Shape(weights, tuple(corners), x_of, c_of)
+
+
+def evaluate(board: Board) -> int:
+    """The hand-set evaluation of ``board`` for the side to move (see the module)."""
+    s = shape(type(board))
+    me, other = board.turn, board.turn.other
+    mine, theirs = board.discs(me), board.discs(other)
+    empty = board.empties
+    score = 0
+    for sq in bits(mine | theirs):
+        w = s.weights[sq]
+        corner = s.x_of.get(sq, s.c_of.get(sq))
+        if corner is not None:
+            w = (X_SQUARE if sq in s.x_of else C_SQUARE) if empty >> corner & 1 else EDGE
+        score += w if mine >> sq & 1 else -w
+    mobility = board.moves_mask(me).bit_count() - board.moves_mask(other).bit_count()
+    return score + MOBILITY * mobility
+
+
+def candidate_moves(board: Board) -> list[Move]:
+    """The moves the search weighs (see the module docstring), a pass when forced."""
+    if board.flip_rule == "all":
+        return list(board.legal_moves)
+    if board.flip_rule == "one":
+        return list(board.move_choices())
+    out = []
+    for move in list(board.legal_moves):
+        out.append(move)
+        bracketed = 0 if move.square is None else board.flips(move)
+        if bracketed.bit_count() > 1:
+            out.extend(Move(move.square, 1 << d) for d in bits(bracketed))
+    return out
+
+
+def _final(board: Board) -> int:
+    outcome = board.outcome()
+    assert outcome is not None
+    diff = outcome.disc_difference
+    return diff if board.turn is BLACK else -diff
+
+
+class _Timeout(Exception):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class RulesResult:
+    move: Move
+    score: int
+    depth: int
+    exact: bool
+    nodes: int
+
+
+class RulesSearch:
+    """One search: :meth:`best` with a depth, an exact-from and a time budget."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self._table: dict[tuple[Bitboard, Bitboard, object, int], tuple[int, int]] = {}
+        self._deadline = float("inf")
+
+    def best(self, board: Board, *, depth: int, exact_from: int, seconds: float) -> RulesResult:
+        """The move to play: exact when the empties allow, else iterative deepening to
+        ``depth`` (the last finished iteration's move when time runs out)."""
+        moves = candidate_moves(board)
+        if len(moves) == 1:
+            return RulesResult(moves[0], 0, 0, False, 0)
+        self._deadline = time.perf_counter() + seconds
+        work = board.copy()
+        empties = board.empties.bit_count()
+        exact = empties <= exact_from
+        depths = [2 * empties + 2] if exact else list(range(1, depth + 1))
+        best = RulesResult(moves[0], 0, 0, False, 0)
+        for d in depths:
+            try:
+                score, move = self._root(work, moves, d)
+            except _Timeout:
+                if exact:  # not finished: fall back to the best shallow move
+                    return self.best(board, depth=min(depth, 2), exact_from=0,
+                                     seconds=max(0.2, seconds / 4))
+                break
+            best = RulesResult(move, score, d, exact, self.nodes)
+            moves.sort(key=lambda m: m != move)  # the best first next time
+        return best
+
+    def _root(self, board: Board, moves: list[Move], depth: int) -> tuple[int, Move]:
+        alpha, chosen = -WIN - 1, moves[0]
+        for move in moves:
+            board.push(move)
+            v = -self._search(board, depth - 1, -WIN - 1, -alpha)
+            board.pop()
+            if v > alpha:
+                alpha, chosen = v, move
+        return alpha, chosen
+
+    def _search(self, board: Board, depth: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.perf_counter() > self._deadline:
+            raise _Timeout
+        if board.is_game_over():
+            return _final(board)
+        if depth <= 0:
+            return evaluate(board)
+        key = (board.black, board.white, board.turn, depth)
+        known = self._table.get(key)
+        if known is not None:
+            lower, upper = known
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        moves = candidate_moves(board)
+        weights = shape(type(board)).weights
+        moves.sort(key=lambda m: -weights.get(m.square, 0) if m.square is not None else 0)
+        start_alpha, best = alpha, -WIN - 1
+        for move in moves:
+            board.push(move)
+            v = -self._search(board, depth - 1, -beta, -max(alpha, best))
+            board.pop()
+            if v > best:
+                best = v
+                if best >= beta:
+                    break
+        lower, upper = self._table.get(key, (-WIN - 1, WIN + 1))
+        if best <= start_alpha:
+            upper = best
+        elif best >= beta:
+            lower = best
+        else:
+            lower = upper = best
+        self._table[key] = (lower, upper)
+        return best
+
