@@ -62,7 +62,7 @@ def test_exact_scores_are_a_plain_negamax(name: str, seed: int) -> None:
 
 def test_candidates_under_choose_are_all_and_each_single_disc() -> None:
     board = find_variant("standard+choose")()
-    for move in "f5 f6 e6 f4 e3".split():
+    for move in ["f5", "f6", "e6", "f4", "e3"]:
         board.play(move)
     for move in candidate_moves(board):
         assert board.is_legal(move)
