@@ -206,3 +206,22 @@ def test_a_failed_review_says_why_and_a_second_post_resumes_it(
         done = poll(me)
         assert done["reviewed"] == len(view["moves"]) and done["error"] is None
         assert done["moves"][:4] == failed["moves"]
+
+
+def test_a_stored_review_that_does_not_match_the_game_fails_saying_so(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    with make_client(db) as client:
+        view, me = finished_game(client)
+    database = Database(f"sqlite:///{db}")
+    reviews = ReviewRepository(database)
+    reviews.create(view["id"], depth=2, exact_empties=6)
+    first = view["moves"][0]
+    wrong = "d3" if first != "d3" else "c4"
+    reviews.append(view["id"], 0, {"ply": 0, "colour": "black", "move": wrong,
+                                   "best_move": wrong, "best_score": 0, "played_score": 0,
+                                   "loss": 0, "label": "best", "exact": False})
+    database.close()
+    with make_client(db) as client:
+        me.client = client
+        failed = poll(me, ("failed",))
+    assert failed["error"] == f"the review's move 1 is {wrong}, the game's {first}"

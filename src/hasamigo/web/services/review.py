@@ -167,13 +167,20 @@ class ReviewService:
         if len(rows) > len(moves):
             raise InvalidOptionError(f"the review has {len(rows)} rows, the game "
                                      f"{len(moves)} moves")
+        for number, (row, move) in enumerate(zip(rows, moves, strict=False), 1):
+            if row.move != move:  # a finished game's moves are fixed: a damaged review
+                raise InvalidOptionError(f"the review's move {number} is {row.name}, the "
+                                         f"game's {start.move_name(move)}")
         await asyncio.to_thread(self.repo.set_status, game_id, "running")
         loop = asyncio.get_running_loop()
         while len(rows) < len(moves):
             row = await loop.run_in_executor(self._thread, self._one, start,
                                              moves[:len(rows) + 1], rows, stored.depth,
                                              stored.exact_empties)
-            await asyncio.to_thread(self.repo.append, game_id, len(rows), row.to_json())
+            try:
+                await asyncio.to_thread(self.repo.append, game_id, len(rows), row.to_json())
+            except KeyError:  # the game was deleted meanwhile, its review with it
+                return
             rows.append(row)
         await asyncio.to_thread(self.repo.set_status, game_id, "done")
 
