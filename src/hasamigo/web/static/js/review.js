@@ -24,15 +24,18 @@ function forced(row) {
 
 function blackView(row, score) { return row.colour === "black" ? score : -score; }
 
-// The value of every position of the game (Black's view): position k is the one after
-// k moves, valued by the search of the move that led to it, else of the move played from it.
+// The value of every position of the game (Black's view): position k, the one after k
+// moves, is valued by its own search (the best score of the move played from it, at the
+// review's depth); after a forced move or the last one, by the search of the move that
+// led to it (one ply shallower: used everywhere, that odd depth would make the line
+// zigzag, each side's search favouring the side to move).
 export function reviewScores(rows) {
   const scores = [];
   for (let k = 0; k <= rows.length; k++) {
     const before = rows[k - 1];
     const from = rows[k];
-    if (before && !forced(before)) scores.push(blackView(before, before.played_score));
-    else if (from && !forced(from)) scores.push(blackView(from, from.best_score));
+    if (from && !forced(from)) scores.push(blackView(from, from.best_score));
+    else if (before && !forced(before)) scores.push(blackView(before, before.played_score));
     else scores.push(null);
   }
   return scores;
