@@ -48,7 +48,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     # warm_engine: the kernels load (or, on a cold cache, compile) before the first case,
     # as in production; a hint request must not wait for a compile
     app = create_app(Settings(warm_engine=True, games_per_minute=100_000, hint_depth=1,
-                              eval_depth=1),
+                              eval_depth=1, review_depth=2, review_exact_empties=4),
                      db_url=f"sqlite:///{db}", player_factory=lambda spec, seed: FirstLegal())
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,

@@ -66,9 +66,11 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from hasamigo.web import Settings, create_app
 
     db = tmp_path_factory.mktemp("web") / "browser.db"
-    # one address (loopback) makes every test's games: more than a person's 20 a minute
-    app = create_app(Settings(warm_engine=True, games_per_minute=500), db_url=f"sqlite:///{db}",
-                     player_factory=_player_factory())
+    # one address (loopback) makes every test's games: more than a person's 20 a minute;
+    # reviews search 4 plies and solve 10 empties (seconds a game, not minutes)
+    app = create_app(Settings(warm_engine=True, games_per_minute=500, review_depth=4,
+                              review_exact_empties=10),
+                     db_url=f"sqlite:///{db}", player_factory=_player_factory())
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning", ws="websockets"))

@@ -20,6 +20,7 @@ from hasamigo.storage.repository import (
     StoredGame,
     summary_columns,
 )
+from hasamigo.storage.reviews import ReviewRepository, StoredReview
 
 __all__ = [
     "Base",
@@ -27,8 +28,10 @@ __all__ = [
     "Database",
     "GameRepository",
     "GameSummary",
+    "ReviewRepository",
     "SeatSecret",
     "StoredGame",
+    "StoredReview",
     "default_db_url",
     "summary_columns",
 ]

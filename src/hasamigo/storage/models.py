@@ -310,3 +310,24 @@ class StudyEvaluationRow(Base):
     move_number: Mapped[int] = mapped_column(Integer, primary_key=True)
     evaluation: Mapped[float] = mapped_column(Float)
     exact: Mapped[bool] = mapped_column(Boolean)
+
+
+# ==== game reviews (revision 0005) ============================================================
+class ReviewRow(Base):
+    """A game's review (:mod:`hasamigo.analysis.review`), stored a move at a time so that
+    it resumes where it stopped: ``moves`` holds the rows done so far, in order
+    (``MoveReview.to_json()``), ``reviewed`` how many (the append's compare-and-set);
+    ``status`` is ``queued``, ``running``, ``done`` or ``failed`` (``error`` says why)."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    depth: Mapped[int] = mapped_column(Integer)
+    exact_empties: Mapped[int] = mapped_column(Integer)
+    moves: Mapped[list[Any]] = mapped_column(JSON)
+    reviewed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(8), index=True)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

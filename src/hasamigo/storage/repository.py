@@ -46,7 +46,13 @@ from hasamigo.game.setup import GameSetup
 from hasamigo.game.state import Phase, apply, initial
 from hasamigo.move import BLACK, WHITE
 from hasamigo.storage.db import Database
-from hasamigo.storage.models import GameEventRow, GameRow, GameSeatRow, ServerRunRow
+from hasamigo.storage.models import (
+    GameEventRow,
+    GameRow,
+    GameSeatRow,
+    ReviewRow,
+    ServerRunRow,
+)
 from hasamigo.variants import find_variant
 
 #: Longest page of the library, and the furthest offset (keeps SQLite's integers safe).
@@ -302,7 +308,7 @@ class GameRepository:
             return [_summary(row, colour) for row, colour in session.execute(query)]
 
     def delete(self, game_id: str) -> bool:
-        """Delete a game with its events and seats, in one transaction; ``False`` if there
+        """Delete a game with its events, seats and review, in one transaction; ``False`` if there
         was no such game. (The children go explicitly, not only by the foreign keys'
         cascade, so a connection without SQLite's foreign-key enforcement leaves no
         orphans.)"""
@@ -310,6 +316,8 @@ class GameRepository:
             session.execute(delete(GameEventRow).where(GameEventRow.game_id == game_id)
                             .execution_options(synchronize_session=False))
             session.execute(delete(GameSeatRow).where(GameSeatRow.game_id == game_id)
+                            .execution_options(synchronize_session=False))
+            session.execute(delete(ReviewRow).where(ReviewRow.game_id == game_id)
                             .execution_options(synchronize_session=False))
             gone = session.execute(delete(GameRow).where(GameRow.id == game_id)
                                    .execution_options(synchronize_session=False))

@@ -1,7 +1,8 @@
 """The app factory. Tests call ``create_app(db_url="sqlite:///tmp.db")``; ``hasamigo
 serve`` runs it under uvicorn. A lifespan opens the database (migrating it), records the
-server's run, resumes games whose program was to move, starts the clock ticker and warms
-the engine (:class:`EngineWarmup`; with ``Settings.warm_in_background``, as ``hasamigo
+server's run, resumes games whose program was to move and unfinished game reviews
+(:class:`ReviewService`), starts the clock ticker and warms the engine
+(:class:`EngineWarmup`; with ``Settings.warm_in_background``, as ``hasamigo
 serve`` runs it, the pages are served at once while programs' moves and hints wait for
 it, and ``GET /api/status`` says how it is going); at shutdown it stops the programs and
 records the orderly end of the run."""
@@ -25,13 +26,25 @@ from fastapi.templating import Jinja2Templates
 from hasamigo import __version__
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
+from hasamigo.storage.reviews import ReviewRepository
 from hasamigo.web import errors
 from hasamigo.web.deps import CLIENT_COOKIE
 from hasamigo.web.limits import BodyLimit
-from hasamigo.web.routers import analysis, games, pages, record, status, study, tournaments, ws
+from hasamigo.web.routers import (
+    analysis,
+    games,
+    pages,
+    record,
+    review,
+    status,
+    study,
+    tournaments,
+    ws,
+)
 from hasamigo.web.services.analysis import AnalysisService, EngineWarmup, compile_kernels
 from hasamigo.web.services.games import GameService, TimeSource
 from hasamigo.web.services.players import PlayerFactory, registry_factory
+from hasamigo.web.services.review import ReviewService
 from hasamigo.web.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -83,7 +96,9 @@ def create_app(
                                   compile_first=engine_warmup is None, ready=ready)
         else:
             warmup = EngineWarmup.skipped(ready)
+        reviews = ReviewService(ReviewRepository(db), service, settings, engine_ready=ready)
         app.state.games = service
+        app.state.reviews = reviews
         app.state.engine = warmup
         app.state.engine_ready = ready
         analysis_service.warmup = warmup
@@ -95,8 +110,10 @@ def create_app(
                 if not settings.warm_in_background:
                     await ready.wait()
             await service.start()
+            await reviews.start()
             yield
         finally:
+            await reviews.stop()
             await warmup.stop()
             await service.stop()
             analysis_service.close()
@@ -124,8 +141,8 @@ def create_app(
                                 httponly=True, samesite="lax")
         return response
 
-    for router in (pages.router, games.router, analysis.router, status.router, ws.router,
-                   tournaments.router, record.router, study.router):
+    for router in (pages.router, games.router, analysis.router, review.router,
+                   status.router, ws.router, tournaments.router, record.router, study.router):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app

@@ -12,6 +12,7 @@ from hasamigo.web.errors import Unauthorized
 from hasamigo.web.i18n import Lang, language_of
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.games import GameService
+from hasamigo.web.services.review import ReviewService
 from hasamigo.web.settings import Settings
 
 #: the cookie that tells a browser's games apart (anonymous, random, HttpOnly)
@@ -26,6 +27,11 @@ def get_games(request: Request) -> GameService:
 
 def get_analysis(request: Request) -> AnalysisService:
     service: AnalysisService = request.app.state.analysis
+    return service
+
+
+def get_reviews(request: Request) -> ReviewService:
+    service: ReviewService = request.app.state.reviews
     return service
 
 
@@ -81,6 +87,7 @@ def client_address(request: Request) -> str:
 
 Games = Annotated[GameService, Depends(get_games)]
 Analysis = Annotated[AnalysisService, Depends(get_analysis)]
+Reviews = Annotated[ReviewService, Depends(get_reviews)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 Templates = Annotated[Jinja2Templates, Depends(get_templates)]
 LangDep = Annotated[Lang, Depends(get_lang)]

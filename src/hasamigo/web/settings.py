@@ -62,3 +62,11 @@ class Settings:
     search_queue: int = 32
     #: positions kept in the evaluation graph's cache
     analysis_cache_entries: int = 20_000
+
+    # ---- game reviews ------------------------------------------------------------------
+    #: search depth of a review's midgame positions, and the empties from which its
+    #: positions are solved exactly (a stored review keeps the values it was made with)
+    review_depth: int = 10
+    review_exact_empties: int = 20
+    #: reviews waiting for the review thread (more requests get 503 "busy")
+    review_queue: int = 64

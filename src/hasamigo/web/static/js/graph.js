@@ -1,7 +1,8 @@
 // The evaluation graph: discs from Black's point of view after every ply (the shaded half
 // is Black's side). Options: `current` marks a ply; `onPick(ply)` makes the graph a
-// control: a click (or a tap) on it chooses the nearest ply.
-export function drawGraph(container, scores, { current = null, onPick = null, label = "" } = {}) {
+// control: a click (or a tap) on it chooses the nearest ply; `marks` ([{ply, label}])
+// ring the points of those plies (class `mark-<label>`: the review's mistakes).
+export function drawGraph(container, scores, { current = null, onPick = null, label = "", marks = [] } = {}) {
   const width = 320;
   const height = 140;
   const pad = 8;
@@ -16,6 +17,9 @@ export function drawGraph(container, scores, { current = null, onPick = null, la
     `<line x1="${x(current).toFixed(1)}" x2="${x(current).toFixed(1)}" y1="0" y2="${height}" class="graph-current"/>` +
     (scores[current] === null || scores[current] === undefined ? "" :
       `<circle cx="${x(current).toFixed(1)}" cy="${y(scores[current]).toFixed(1)}" r="4" class="graph-dot"/>`);
+  const ringed = marks.filter((m) => scores[m.ply] !== null && scores[m.ply] !== undefined)
+    .map((m) => `<circle cx="${x(m.ply).toFixed(1)}" cy="${y(scores[m.ply]).toFixed(1)}" r="4.5" class="graph-mark mark-${String(m.label).replace(/[^a-z]/g, "")}" data-ply="${Number(m.ply)}"/>`)
+    .join("");
   const interactive = onPick ? `class="graph-svg pickable"` : `class="graph-svg"`;
   const name = String(label).replace(/[&<>"']/g, "");
   container.innerHTML = `<svg viewBox="0 0 ${width} ${height}" ${interactive} role="img" aria-label="${name}">
@@ -24,6 +28,7 @@ export function drawGraph(container, scores, { current = null, onPick = null, la
     <line x1="0" x2="${width}" y1="${height / 2}" y2="${height / 2}" class="graph-axis"/>
     <path d="${area}" class="graph-area"/>
     <polyline points="${points.join(" ")}" class="graph-line"/>
+    ${ringed}
     ${marker}
     <text x="${width - pad}" y="14" class="graph-label" text-anchor="end">+${limit}</text>
     <text x="${width - pad}" y="${height - 4}" class="graph-label" text-anchor="end">−${limit}</text>

@@ -1,12 +1,14 @@
 // Replay a stored game move by move (the game, its positions and its evaluations come
 // from the server, read with this browser's seat token, or as a spectator of a public
 // game). It opens at the start (move 0); a move of the list, a point of the graph, the
-// buttons, the slider and the arrow keys go to any position.
+// buttons, the slider and the arrow keys go to any position. The game's review (review.js)
+// lives in a card of its own and jumps the replay the same way.
 import {
   ApiError, api, escapeHtml, isPrivateRefusal, moveItems, seatToken, strings, wireDownloads,
 } from "./api.js";
 import { BoardView } from "./board.js";
 import { drawGraph } from "./graph.js";
+import { ReviewPanel } from "./review.js";
 
 const T = strings();
 const $ = (id) => document.getElementById(id);
@@ -19,6 +21,7 @@ let board = null;
 let positions = [];
 let scores = null;
 let ply = 0;
+let review = null;
 
 function colourName(c) { return c === "black" ? T.black : T.white; }
 
@@ -45,6 +48,7 @@ function show(n, animate = false) {
   $("first").disabled = $("prev").disabled = ply === 0;
   $("next").disabled = $("last").disabled = ply === positions.length - 1;
   if (scores) drawGraph($("graph"), scores, { current: ply, onPick: (n) => show(n), label: T["graph.title"] });
+  if (review) review.showPly(ply);
 }
 
 // scroll the move list (only the list: the page stays where it is) to show the move
@@ -110,6 +114,8 @@ async function load() {
   show(0);
   wire();
   loadScores();
+  review = new ReviewPanel({ gameId, token, T, jump: (n) => show(n) });
+  review.init(game);
 }
 
 function wire() {
