@@ -28,7 +28,17 @@ from hasamigo.storage.repository import GameRepository
 from hasamigo.web import errors
 from hasamigo.web.deps import CLIENT_COOKIE
 from hasamigo.web.limits import BodyLimit
-from hasamigo.web.routers import analysis, games, pages, record, status, study, tournaments, ws
+from hasamigo.web.routers import (
+    analysis,
+    games,
+    pages,
+    positions,
+    record,
+    status,
+    study,
+    tournaments,
+    ws,
+)
 from hasamigo.web.services.analysis import AnalysisService, EngineWarmup, compile_kernels
 from hasamigo.web.services.games import GameService, TimeSource
 from hasamigo.web.services.players import PlayerFactory, registry_factory
@@ -125,7 +135,8 @@ def create_app(
         return response
 
     for router in (pages.router, games.router, analysis.router, status.router, ws.router,
-                   tournaments.router, record.router, study.router):
+                   tournaments.router, record.router, study.router, positions.router,
+                   positions.pages):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app
