@@ -7,7 +7,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "editor.title": ("Board editor", "盤面エディター"),
     "editor.link": ("Set up a position in the board editor", "盤面エディターで局面を作る"),
     "editor.help": ("Click a square: empty, black, white, empty again.",
-                    "マスをクリック：空き→黒→白→空き。"),
+                    "マスをクリックするたびに、空き・黒・白・空きの順に変わる。"),
     "editor.variant": ("Board", "盤"),
     "editor.turn": ("Side to move", "手番"),
     "editor.black": ("Black", "黒"),

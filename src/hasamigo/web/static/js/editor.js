@@ -27,6 +27,9 @@ let view = null;
 let asked = 0; // the latest check asked for: older answers are dropped
 let youChose = false; // the player picked their colour: keep it
 
+// "Black to move", "黒の手番": Japanese joins the words without a space
+function words(...parts) { return parts.join(ja ? "" : " "); }
+
 function boardString() { return `${state.cells} ${state.turn}`; }
 
 function index(name) {
@@ -73,7 +76,7 @@ function changed() {
   if (!youChose) $("you-play").value = state.turn === "X" ? "black" : "white";
   const colour = state.turn === "X" ? "black" : "white";
   $("turn-disc").className = `disc-icon ${colour}`;
-  $("turn-label").textContent = `${t[`editor.${colour}`]} ${t["editor.to_move"]}`;
+  $("turn-label").textContent = words(t[`editor.${colour}`], t["editor.to_move"]);
   render();
   check(text);
 }
@@ -113,17 +116,19 @@ function colourName(colour) { return t[`editor.${colour}`]; }
 
 function showCheck(c) {
   const side = colourName(c.turn);
-  let status = `${side} ${t["editor.to_move"]}`;
+  const colon = ja ? "：" : ": ";
+  let status = words(side, t["editor.to_move"]);
   if (c.game_over) {
-    status = `${t["editor.game_over"]}: ${c.winner === null ? t["editor.draw"]
-      : `${colourName(c.winner)} ${t["editor.winner"]}`} ${c.counts.black}–${c.counts.white}`;
+    status = `${t["editor.game_over"]}${colon}${c.winner === null ? t["editor.draw"]
+      : words(colourName(c.winner), t["editor.winner"])} ${c.counts.black}–${c.counts.white}`;
   } else if (c.must_pass) {
-    status = `${side} ${t["editor.to_move"]}: ${t["editor.must_pass"]}`;
+    status = `${status}${colon}${t["editor.must_pass"]}`;
   }
   $("status").textContent = status;
   $("counts").innerHTML = "";
-  $("counts").append(`${t["editor.discs"]}: `, disc("black"), ` ${c.counts.black}  `, disc("white"),
+  $("counts").append(`${t["editor.discs"]}${colon}`, disc("black"), ` ${c.counts.black}  `, disc("white"),
     ` ${c.counts.white}  · ${t["editor.empty"]} ${c.counts.empty}`);
+  $("legal-label").textContent = `${t["editor.legal"]}${colon}`;
   $("legal").textContent = c.legal.length ? c.legal.join(" ") : t["editor.none"];
   $("reach").textContent = c.unreachable ? t["editor.unreachable"] : t["editor.reachable"];
   $("reach").className = `reach ${c.unreachable ? "bad" : "ok"}`;
@@ -131,7 +136,7 @@ function showCheck(c) {
   $("notes").replaceChildren(...c.notes.map((n) => {
     const li = item(ja ? n.text_ja : n.text, n.kind);
     const rule = document.createElement("b");
-    rule.textContent = `${ja ? n.rule_ja : n.rule}: `;
+    rule.textContent = `${ja ? n.rule_ja : n.rule}${colon}`;
     li.prepend(rule);
     return li;
   }));
