@@ -34,6 +34,7 @@ from hasamigo.web.routers import (
     analysis,
     games,
     pages,
+    positions,
     record,
     review,
     status,
@@ -142,7 +143,8 @@ def create_app(
         return response
 
     for router in (pages.router, games.router, analysis.router, review.router,
-                   status.router, ws.router, tournaments.router, record.router, study.router):
+                   status.router, ws.router, tournaments.router, record.router,
+                   study.router, positions.router, positions.pages):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app
