@@ -10,7 +10,7 @@ from numba import types
 from typer.testing import CliRunner
 
 from hasamigo.cli import app
-from hasamigo.engine.smallboard import SmallSolver, solvable, solve_board
+from hasamigo.engine.smallboard import SOLVED_LINES, SmallSolver, solvable, solve_board
 from hasamigo.errors import InvalidOptionError
 from hasamigo.notation.transcript import parse_transcript
 from hasamigo.variants import Board4x4, MiniBoard
@@ -74,11 +74,29 @@ def test_cli_refuses_other_boards(name: str) -> None:
         solvable(name)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_6x6_white_wins_16_20() -> None:
+    """The whole solve from the start (5 minutes on 2 cores; the benchmark times it)."""
     result = solve_board(MiniBoard, threads=2)
     assert (result.outcome.black, result.outcome.white) == (16, 20)
     assert replayed(MiniBoard, result.transcript()) == (16, 20)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("plies", [6, 12])
+def test_6x6_perfect_line_holds_its_value_down_the_line(plies: int) -> None:
+    """Solved from scratch a way down the stored perfect line, the position is still worth
+    Black -4 (White wins 16–20): the line's moves never gave a disc away."""
+    board = MiniBoard()
+    for move in parse_transcript(SOLVED_LINES["6x6"], board.copy())[:plies]:
+        board.push(move)
+    solver = SmallSolver(MiniBoard, threads=2, table_rows=1 << 20)
+    try:
+        mover, other = board.discs(board.turn), board.discs(board.turn.other)
+        value = solver.value(mover, other)
+    finally:
+        solver.close()
+    assert value == (-4 if board.turn.value == "black" else 4)
 
 
 def test_kernel_has_no_float64() -> None:
