@@ -100,3 +100,25 @@ def test_the_engine_beats_greedy_by_the_rules(name: str) -> None:
         assert outcome is not None
         wins += (outcome.disc_difference > 0) == (colour == 0) and outcome.disc_difference != 0
     assert wins == 2
+
+
+@pytest.mark.parametrize("name", ["nip-circle", "hasegawa-8x9+one"])
+def test_the_engines_analysis_on_these_rules(name: str) -> None:
+    """Engine.analyse/hints/solve answer on these boards too (hints, the graph, review):
+    exact near the end, each move's score a plain negamax's."""
+    from hasamigo.engine import Engine, Limit
+
+    board = near_end(name, 11, 5)
+    if board.is_game_over() or board.must_pass():
+        pytest.skip("no choice here")
+    engine = Engine()
+    lines = engine.hints(board, Limit(depth=64))
+    assert {line.move for line in lines} == set(board.move_choices())
+    for line in lines:
+        after = board.copy()
+        after.push(line.move)
+        assert line.score == -naive(after)
+    solved = engine.solve(board)
+    assert solved.exact and solved.score == naive(board)
+    shallow = engine.analyse(find_variant(name)(), Limit(depth=2))
+    assert not shallow.exact and shallow.depth == 2

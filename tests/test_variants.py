@@ -357,3 +357,21 @@ def test_programs_without_nips_rule_refuse_the_board(spec: str) -> None:
     with pytest.raises(InvalidOptionError, match="Nip's rule"):
         make_player(spec, seed=1).check_board(find_variant("nip-octagon"))
     make_player("greedy", seed=1).check_board(find_variant("nip-octagon"))
+
+
+def test_nips_rule_is_an_option_of_every_board() -> None:
+    """``+nip`` gives any board Nip's rule: the octagon with it plays as nip-octagon, and
+    the names with options read in any order and round-trip."""
+    octagon_nip = find_variant("octagon+nip")
+    assert octagon_nip.place_when_blocked and octagon_nip.name == "octagon+nip"
+    board = octagon_nip(NIP_BLOCKED)
+    assert sorted(board.move_name(m) for m in board.legal_moves) == ["e3", "f5"]
+    assert find_variant("octagon")(NIP_BLOCKED).is_game_over()
+    both = find_variant("8x9+one+nip")
+    assert both is find_variant("hasegawa-8x9+nip+one") is find_variant(both.name)
+    assert both.place_when_blocked and both.flip_rule == "one"
+    assert find_variant("nip-octagon+nip") is find_variant("nip-octagon")
+    for bad in ("standard+nip+nip", "standard+one+choose", "standard+two", "standard+"):
+        with pytest.raises(InvalidOptionError, match="options|flip rule"):
+            find_variant(bad)
+    assert Board().perft(3) == find_variant("standard+nip")().perft(3)  # no block that early

@@ -493,7 +493,7 @@ def test_the_circular_nip_board_over_the_api(client: TestClient) -> None:
     position = "".join(cells)
     game, both = create(client, variant="nip-circle", opponent="person", clock_minutes=None,
                         position=position)
-    assert game["variant"] == "nip-circle" and game["analysable"] is False
+    assert game["variant"] == "nip-circle" and game["analysable"] is True  # shallow
     assert game["rings"] == [["c1", "d1", "e1", "f1", "g2", "h3", "h4", "h5", "h6", "g7",
                               "f8", "e8", "d8", "c8", "b7", "a6", "a5", "a4", "a3", "b2"]]
     assert game["cells"].count("#") == 12 and "a4" in game["legal"]
@@ -502,8 +502,12 @@ def test_the_circular_nip_board_over_the_api(client: TestClient) -> None:
     cell = {f"{'abcdefgh'[i % 8]}{i // 8 + 1}": ch for i, ch in enumerate(view["cells"])}
     assert [cell[n] for n in ("a4", "a3", "b2", "c1", "d1")] == ["X"] * 5
     assert view["counts"] == {"black": 7, "white": 2, "empty": 43}
-    hints = both.get("/hints")  # no analysis on this board
-    assert hints.status_code == 400 and "Nip" in error_of(hints)["message"], hints.text
+    hints = both.get("/hints")  # searched by the Board API (shallow), ring flips included
+    assert hints.status_code == 200, hints.text
+    scored = {h["move"] for h in hints.json()["hints"]}
+    board = nip_circle.from_string(view["cells"] + " " + ("X" if view["turn"] == "black"
+                                                          else "O"))
+    assert scored == {board.move_name(m) for m in board.legal_moves}
     for opponent in ("victory", "weakest"):
         response = client.post("/api/games", json={"opponent": opponent,
                                                    "variant": "nip-circle"})

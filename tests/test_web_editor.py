@@ -246,7 +246,7 @@ def test_the_editor_page_opens_a_share_links_board(client: TestClient) -> None:
     assert boards["eight-stars"]["start"].count("#") == 12
     assert "victory" in boards["8x8"]["programs"]
     assert "victory" not in boards["grand"]["programs"] and "random" in boards["grand"]["programs"]
-    assert boards["nip-circle"]["programs"] == ["random"]
+    assert boards["nip-circle"]["programs"] == ["engine", "random"]  # by the Board API
 
 
 def test_an_unreadable_link_opens_the_start_and_says_so(client: TestClient) -> None:

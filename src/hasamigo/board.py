@@ -38,6 +38,7 @@ from hasamigo.errors import (
     InvalidOptionError,
     InvalidPositionError,
     InvalidSquareError,
+    MoveTextError,
     ParseError,
     shown,
 )
@@ -315,13 +316,13 @@ class Board:
             return Move(cls.parse_square(text, cut_ok=cut_ok))
         lead = len(text) - len(text.lstrip())  # columns count in ``text`` as given
         if len(stripped) > _MOVE_TEXT_MAX:
-            raise ParseError(
+            raise MoveTextError(
                 f"a move is at most {_MOVE_TEXT_MAX} characters, not {len(stripped)}"
             )
         opening = stripped.find("(")
         if opening < 0 or not stripped.endswith(")") or stripped.count("(") != 1 \
                 or stripped.count(")") != 1:
-            raise ParseError(
+            raise MoveTextError(
                 f"a move with turned discs is written like c4(d4e5), not {shown(stripped)}",
                 column=lead + (opening if opening >= 0 else stripped.find(")")) + 1,
             )
@@ -329,7 +330,7 @@ class Board:
         try:
             turned = cls._parse_turned(stripped, opening + 1, len(stripped) - 1)
         except ParseError as exc:
-            raise ParseError(exc.detail, column=lead + (exc.column or 1)) from None
+            raise MoveTextError(exc.detail, column=lead + (exc.column or 1)) from None
         return Move(square, turned)
 
     @classmethod
@@ -348,18 +349,18 @@ class Board:
             try:
                 sq = cls.parse_square(text[i:j], cut_ok=True)
             except InvalidSquareError:
-                raise ParseError(
+                raise MoveTextError(
                     f"not a square of {cls.title} among the turned discs: "
                     f"{shown(text[i:j] or ch)}",
                     column=i + 1,
                 ) from None
             if mask >> sq & 1:
-                raise ParseError(f"{text[i:j]} is named twice among the turned discs",
+                raise MoveTextError(f"{text[i:j]} is named twice among the turned discs",
                                  column=i + 1)
             mask |= 1 << sq
             i = j
         if not mask:
-            raise ParseError("no turned disc named inside the parentheses", column=start)
+            raise MoveTextError("no turned disc named inside the parentheses", column=start)
         return mask
 
     @classmethod

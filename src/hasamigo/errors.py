@@ -126,3 +126,9 @@ class ParseError(HasamigoError, ValueError):
         if offset is not None:
             where.append(f"offset {offset}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+class MoveTextError(ParseError, InvalidSquareError):
+    """A move's text that names no move (``c4(d4`` …): a parse error with its column,
+    and, to the readers of a move (which answer a Move or InvalidSquareError), a move
+    name that names nothing."""

@@ -250,67 +250,86 @@ RULE_TITLES = {
     "choose": "turned discs chosen",
 }
 assert set(RULE_TITLES) == set(FLIP_RULES) - {"all"}
+#: Nip's rule as an option of any board (``+nip``): when neither side can flip, the side to
+#: move places a disc anywhere (:attr:`Board.place_when_blocked`).
+NIP_OPTION = "nip"
+NIP_TITLE = "Nip's rule (placing anywhere when both are blocked)"
 
-_WITH_RULE: dict[tuple[type[Board], str], type[Board]] = {}
+_WITH_OPTIONS: dict[tuple[type[Board], bool, str], type[Board]] = {}
+
+
+def with_options(base: type[Board], *, nip: bool = False, flip_rule: str = "all"
+                 ) -> type[Board]:
+    """``base`` played with Nip's rule (``nip``) and/or under the 挟み碁 flip rule
+    ``flip_rule`` (``"one"`` or ``"choose"``; ``"all"``: the normal rule): a subclass named
+    ``base.name`` followed by ``+nip`` and ``+rule``, made once and kept, so that the same
+    name always gives the same class (``base`` itself when it already plays so).
+
+    >>> v = with_options(find_variant("8x9"), flip_rule="one")
+    >>> v.name, v.title, v is find_variant("hasegawa-8x9+one")
+    ('hasegawa-8x9+one', "Hasegawa's 8×9 board, 挟み碁 rule: one disc turned", True)
+    >>> find_variant("standard+nip").place_when_blocked
+    True
+    """
+    if flip_rule != "all" and flip_rule not in RULE_TITLES:
+        raise InvalidOptionError(
+            f"unknown flip rule {shown(flip_rule)}; known: {', '.join(RULE_TITLES)}")
+    add_nip = nip and not base.place_when_blocked
+    add_rule = flip_rule != "all" and flip_rule != base.flip_rule
+    if add_rule and base.flip_rule != "all":
+        raise InvalidOptionError(f"{base.title} already has a flip rule")
+    if not add_nip and not add_rule:
+        return base
+    made = _WITH_OPTIONS.get((base, add_nip, flip_rule))
+    if made is None:
+        suffix = (f"+{NIP_OPTION}" if add_nip else "") + (f"+{flip_rule}" if add_rule else "")
+        words = ([NIP_TITLE] if add_nip else []) + (
+            [f"挟み碁 rule: {RULE_TITLES[flip_rule]}"] if add_rule else [])
+        attributes: dict[str, object] = {
+            "__doc__": f"{base.title} with {'; '.join(words)}.",
+            "__module__": __name__,
+            "name": base.name + suffix,
+            "aliases": tuple(alias + suffix for alias in base.aliases),
+            "title": ", ".join([base.title, *words]),
+        }
+        if add_nip:
+            attributes["place_when_blocked"] = True
+        if add_rule:
+            attributes["flip_rule"] = flip_rule
+        made = type(f"{base.__name__}_{suffix.replace('+', '_')}", (base,), attributes)
+        _WITH_OPTIONS[(base, add_nip, flip_rule)] = made
+    return made
 
 
 def with_flip_rule(base: type[Board], rule: str) -> type[Board]:
-    """``base`` played under the 挟み碁 flip rule ``rule`` (``"one"`` or ``"choose"``;
-    ``"all"`` is ``base`` itself): a subclass named ``f"{base.name}+{rule}"``, made once
-    and kept, so that the same name always gives the same class.
-
-    >>> v = with_flip_rule(find_variant("8x9"), "one")
-    >>> v.name, v.title, v is find_variant("hasegawa-8x9+one")
-    ('hasegawa-8x9+one', "Hasegawa's 8×9 board, 挟み碁 rule: one disc turned", True)
-    """
-    if rule == "all" or rule == base.flip_rule:
-        return base
-    if rule not in RULE_TITLES:
-        raise InvalidOptionError(
-            f"unknown flip rule {shown(rule)}; known: {', '.join(RULE_TITLES)}"
-        )
-    if base.flip_rule != "all":
-        raise InvalidOptionError(f"{base.title} already has a flip rule")
-    made = _WITH_RULE.get((base, rule))
-    if made is None:
-        made = type(
-            f"{base.__name__}_{rule.capitalize()}",
-            (base,),
-            {
-                "__doc__": f"{base.title} under 挟み碁's flip rule {rule!r} "
-                           f"({RULE_TITLES[rule]}); see ``Board.flip_rule``.",
-                "__module__": __name__,
-                "name": f"{base.name}+{rule}",
-                "aliases": tuple(f"{alias}+{rule}" for alias in base.aliases),
-                "title": f"{base.title}, 挟み碁 rule: {RULE_TITLES[rule]}",
-                "flip_rule": rule,
-            },
-        )
-        _WITH_RULE[(base, rule)] = made
-    return made
+    """``base`` under the 挟み碁 flip rule ``rule`` (:func:`with_options`)."""
+    return with_options(base, flip_rule=rule)
 
 
 def find_variant(name: str) -> type[Board]:
     """The board class registered under ``name`` or one of its aliases (case-insensitive);
     :class:`~hasamigo.errors.InvalidOptionError` listing the known names otherwise.
 
-    A name may end with a 挟み碁 flip rule, ``+one`` or ``+choose`` (``standard+one``,
-    ``8x9+choose``): the variant played under that rule (:func:`with_flip_rule`).
+    A name may end with options: ``+nip`` (Nip's rule) and a 挟み碁 flip rule, ``+one``
+    or ``+choose`` (``standard+one``, ``8x9+nip+choose``): the variant played so
+    (:func:`with_options`).
     """
     key = name.strip().lower() if isinstance(name, str) else ""
-    base_key, plus, rule = key.partition("+")
+    base_key, *options = (part.strip() for part in key.split("+"))
     for variant in VARIANTS:
         if base_key == variant.name or base_key in variant.aliases:
-            if not plus:
-                return variant
-            if rule.strip() not in FLIP_RULES:
+            rules = [o for o in options if o != NIP_OPTION]
+            if any(o not in RULE_TITLES for o in rules) or len(rules) > 1 or (
+                    options.count(NIP_OPTION) > 1):
                 raise InvalidOptionError(
-                    f"unknown flip rule {shown(rule)} in {shown(name)}; known: "
-                    f"{', '.join(RULE_TITLES)} (as in {variant.name}+one)"
+                    f"unknown options in {shown(name)}: a board may end with +{NIP_OPTION} "
+                    f"and one flip rule (known flip rules: {', '.join(RULE_TITLES)}; as in "
+                    f"{variant.name}+one)"
                 )
-            return with_flip_rule(variant, rule.strip())
+            return with_options(variant, nip=NIP_OPTION in options,
+                                flip_rule=rules[0] if rules else "all")
     known = ", ".join(v.name for v in VARIANTS)
     raise InvalidOptionError(
         f"unknown variant {shown(name)}; known: {known} "
-        f"(each may end with a flip rule: +{', +'.join(RULE_TITLES)})"
+        f"(each may end with +{NIP_OPTION} and a flip rule: +{', +'.join(RULE_TITLES)})"
     )

@@ -124,8 +124,8 @@ def explain(
     moves (中割り), single-disc flips (一石返し), regions and parity (偶数理論), tempo
     (手止まり), the opening and White's second move. Every note is measured on the board.
 
-    JSON: {board, turn, position: [note], move: [note]}, a note being {kind, rule, rule_ja,
-    text, text_ja, squares, values}.
+    JSON: {board, turn, position, move}: two lists of notes, a note being {kind, rule,
+    rule_ja, text, text_ja, squares, values}.
     """
     from hasamigo.analysis.explain import move_notes, position_notes
     from hasamigo.variants import find_variant

@@ -27,7 +27,7 @@ from hasamigo.cli import (
 )
 from hasamigo.errors import HasamigoError, ParseError
 from hasamigo.squares import bits
-from hasamigo.variants import RULE_TITLES, VARIANTS
+from hasamigo.variants import NIP_OPTION, NIP_TITLE, RULE_TITLES, VARIANTS
 
 #: What each 挟み碁 flip rule lets the mover do, for ``variants``.
 _RULE_HELP = {
@@ -322,6 +322,7 @@ def variants(as_json: JsonOpt = False) -> None:
             "start": v.default_start,
             "disc_limit": v.default_disc_limit,
             "flip_rules": {f"+{rule}": words for rule, words in RULE_TITLES.items()},
+            "options": {f"+{NIP_OPTION}": NIP_TITLE},
         }
         for v in VARIANTS
     ]
@@ -336,3 +337,5 @@ def variants(as_json: JsonOpt = False) -> None:
                   "hasegawa-8x9+one):", highlight=False)
     for rule, words in RULE_TITLES.items():
         console.print(f"  +{rule:<7} {words}: {_RULE_HELP[rule]}", highlight=False)
+    console.print(f"  +{NIP_OPTION:<7} {NIP_TITLE}, on any variant (as in standard+nip; "
+                  "with a flip rule: hasegawa-8x9+nip+one)", highlight=False)

@@ -49,6 +49,12 @@ from hasamigo._kernels.search import (
 from hasamigo.board import Board
 from hasamigo.engine.evaluation import evaluation_params
 from hasamigo.engine.limits import DEFAULT_DEPTH, SELECTIVITIES, Level, Limit, _whole, level
+from hasamigo.engine.rules_search import (
+    ANALYSIS_DEPTH,
+    ANALYSIS_SECONDS,
+    RulesSearch,
+    candidate_moves,
+)
 from hasamigo.engine.timing import (
     SOLVE_NPS,
     SOLVE_NPS_PER_SEARCH_NPS,
@@ -428,6 +434,9 @@ class Engine:
         if not (_whole(selectivity) and 0 <= selectivity <= SELECTIVITIES):
             raise InvalidOptionError(f"selectivity must be a whole number from 0 to "
                                      f"{SELECTIVITIES}, not {shown(selectivity)}")
+        if (board.rules_beyond_kernels() and board.disc_limit is None
+                and not board.in_placement_phase()):
+            return self._run_by_rules(board, limit, multipv, mode, budget, among)
         p, o, mask = _pair(board)
         grid = _GRID10 if board.stride == wide.STRIDE else _GRID8
         if grid.wide:
@@ -464,6 +473,43 @@ class Engine:
         if not grid.wide:  # the solver's cost model is the 8×8 grid's
             self._measure(analysis, mode)
         return analysis
+
+    def _run_by_rules(self, board: Board, limit: Limit, multipv: int, mode: str,
+                      budget: Budget | None, among: Iterable[Move] | None) -> Analysis:
+        """The analysis of a board whose rules the kernels do not know
+        (:meth:`Board.rules_beyond_kernels`), by :mod:`hasamigo.engine.rules_search`: at
+        most :data:`~hasamigo.engine.rules_search.ANALYSIS_DEPTH` plies (the Board API is
+        slow), to the end when solving, within the limit's time (else
+        :data:`~hasamigo.engine.rules_search.ANALYSIS_SECONDS`); a solve that does not
+        finish in time answers its deepest search (``exact`` False)."""
+        t0 = time.perf_counter()
+        moves = candidate_moves(board)
+        if not moves:
+            raise InvalidPositionError("the game is over: there is nothing to search")
+        if among is not None:
+            wanted = set(among)
+            squares = {m.square for m in wanted}
+            moves = [m for m in moves if m in wanted or (m.square in squares
+                                                          and m.turned is None)]
+            if not moves:
+                raise InvalidOptionError("none of the moves to search is legal here")
+        seconds = limit.time if limit.time is not None else ANALYSIS_SECONDS
+        if budget is not None:
+            seconds = min(seconds, budget.hard)
+        empties = board.empties.bit_count()
+        exact = mode != "midgame" or (limit.depth is not None and limit.depth >= empties)
+        search = RulesSearch()
+        lines, depth, solved = search.scores(
+            board, moves, depth=min(limit.depth or DEFAULT_DEPTH, ANALYSIS_DEPTH),
+            exact=exact, seconds=max(0.01, seconds))
+        if mode == "wld" and solved:
+            lines = [(m, (v > 0) - (v < 0)) for m, v in lines]
+        # hints ask for a line per legal square: under a flip rule a square has several
+        count = len(lines) if multipv >= len(board.legal_moves) else max(1, multipv)
+        shown_lines = tuple(MoveScore(m, v, (m,)) for m, v in lines[:count])
+        best, score = lines[0]
+        return Analysis(best, score, (best,), depth, search.nodes,
+                        time.perf_counter() - t0, solved, mode, shown_lines)
 
     def _measure(self, analysis: Analysis, mode: str) -> None:
         """Keep a running mean of this engine's speed (solver and search apart): the

@@ -46,6 +46,11 @@ class RulesLevel:
     seconds: float
 
 
+#: the deepest the engine's analysis (hints, the graph, ``analyse``) searches on these
+#: rules, and the seconds it may take when its limit gives none
+ANALYSIS_DEPTH = 3
+ANALYSIS_SECONDS = 5.0
+
 #: by engine level 1..10
 RULES_LEVELS = tuple(RulesLevel(d, e, s) for d, e, s in (
     (1, 0, 0.5), (1, 2, 0.5), (2, 4, 1.0), (2, 4, 1.0), (3, 6, 1.5), (3, 6, 1.5),
@@ -186,6 +191,38 @@ class RulesSearch:
             best = RulesResult(move, score, d, exact, self.nodes)
             moves.sort(key=lambda m: m != move)  # the best first next time
         return best
+
+    def scores(self, board: Board, moves: list[Move], *, depth: int, exact: bool,
+               seconds: float) -> tuple[list[tuple[Move, int]], int, bool]:
+        """Every move of ``moves`` with its score (full window each), best first, by
+        iterative deepening to ``depth`` (to the end when ``exact``) within ``seconds``:
+        ``(lines, depth reached, exact)``; with no iteration finished, each move's child
+        evaluated (depth 1)."""
+        self._deadline = time.perf_counter() + seconds
+        work = board.copy()
+        depths = [2 * board.empties.bit_count() + 2] if exact else list(range(1, depth + 1))
+        done: list[tuple[Move, int]] = []
+        reached = 0
+        for d in depths:
+            lines = []
+            try:
+                for move in moves:
+                    work.push(move)
+                    try:
+                        lines.append((move, -self._search(work, d - 1, -WIN - 1, WIN + 1)))
+                    finally:
+                        work.pop()
+            except _Timeout:
+                break
+            done, reached = sorted(lines, key=lambda line: -line[1]), d
+        if not done:
+            for move in moves:
+                work.push(move)
+                done.append((move, -_final(work) if work.is_game_over() else -evaluate(work)))
+                work.pop()
+            done.sort(key=lambda line: -line[1])
+            reached = 1
+        return done, reached, exact and reached == depths[-1]
 
     def _root(self, board: Board, moves: list[Move], depth: int) -> tuple[int, Move]:
         alpha, chosen = -WIN - 1, moves[0]

@@ -62,11 +62,11 @@ def tokenize(text: str, board_cls: type[Board] = Board, *, source: str | None = 
         elif kind == "square":
             try:
                 yield pos, board_cls.parse_move(match.group(0))
-            except InvalidSquareError as exc:
-                raise ParseError(str(exc), source=source, line=line, offset=pos) from exc
-            except ParseError as exc:
+            except ParseError as exc:  # a move's text (MoveTextError): where in it
                 raise ParseError(exc.detail, source=source, line=line,
                                  offset=pos + (exc.column or 1) - 1) from exc
+            except InvalidSquareError as exc:
+                raise ParseError(str(exc), source=source, line=line, offset=pos) from exc
         pos = match.end()
 
 

@@ -171,7 +171,8 @@ class GameView(BaseModel):
     cells: str
     analysable: bool = Field(
         description="the engine analyses this board (hints, evaluation graph): every "
-        "board but those with a disc limit, Nip's rule, a ring or a 挟み碁 flip rule")
+        "board but those with a disc limit (on Nip's rule, a ring or a 挟み碁 flip rule it "
+        "searches shallowly, by the Board API)")
     rings: list[list[str]] = Field(
         default_factory=list,
         description="lines that close on themselves, besides the grid's (the circular Nip "

@@ -145,7 +145,7 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         position_revision=state.position_revision,
         phase=state.phase.value,
         variant=board.name,
-        analysable=board.disc_limit is None and not board.rules_beyond_kernels(),
+        analysable=board.disc_limit is None,
         rings=[[board.square_name(sq) for sq in ring] for ring in board.rings],
         flip_rule=board.flip_rule,
         choices=_choices(board) if playing and board.flip_rule != "all" else {},

@@ -28,6 +28,7 @@ from typing import Literal, TypeVar
 from hasamigo.board import Board
 from hasamigo.engine import Engine, Limit
 from hasamigo.engine.book import default_book
+from hasamigo.engine.core import MoveScore
 from hasamigo.move import BLACK
 from hasamigo.web.errors import Busy
 from hasamigo.web.schemas import BookMoveView, EvaluationsView, HintsView, HintView
@@ -41,6 +42,20 @@ _T = TypeVar("_T")
 WARMING = "the engine is starting (first run compiles it: about a minute)"
 #: the kernel groups the server uses (:mod:`hasamigo._kernels.warm`)
 KERNEL_GROUPS = ("rules", "engine", "players", "wide")
+
+
+def _per_square(board: Board, lines: list[MoveScore]) -> list[HintView]:
+    """A hint per square, best first: under a 挟み碁 flip rule a square's several moves
+    (one per choice of discs) are shown by the best of them."""
+    seen: set[int] = set()
+    hints = []
+    for line in lines:
+        sq = line.move.square
+        if sq is None or sq in seen:
+            continue
+        seen.add(sq)
+        hints.append(HintView(move=board.square_name(sq), score=line.score))
+    return hints
 
 
 class AnalysisService:
@@ -89,8 +104,7 @@ class AnalysisService:
         return HintsView(
             side="black" if board.turn is BLACK else "white",
             depth=self.settings.hint_depth,
-            hints=[HintView(move=board.move_name(line.move), score=line.score)
-                   for line in lines if not line.move.is_pass],
+            hints=_per_square(board, lines),
             book=[] if book is None else [
                 BookMoveView(move=board.move_name(m.move), value=m.value, games=m.games,
                              in_book=m.in_book) for m in book.moves(board)],
