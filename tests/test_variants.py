@@ -372,6 +372,6 @@ def test_nips_rule_is_an_option_of_every_board() -> None:
     assert both.place_when_blocked and both.flip_rule == "one"
     assert find_variant("nip-octagon+nip") is find_variant("nip-octagon")
     for bad in ("standard+nip+nip", "standard+one+choose", "standard+two", "standard+"):
-        with pytest.raises(InvalidOptionError, match="options|flip rule"):
+        with pytest.raises(InvalidOptionError, match=r"options|flip rule"):
             find_variant(bad)
     assert Board().perft(3) == find_variant("standard+nip")().perft(3)  # no block that early

@@ -82,8 +82,8 @@ def test_a_game_under_one_plays_a_chosen_disc_and_refuses_bad_choices(db: Path) 
         assert me.get("/ggf").status_code >= 400  # GGF has no place for the choice
         hints = me.get("/hints")  # searched by the Board API: a hint per square
         assert hints.status_code == 200, hints.text
-        names = [h["move"] for h in hints.json()["hints"]]
-        assert len(names) == len(set(names)) and all("(" not in n for n in names)
+        hinted = [h["move"] for h in hints.json()["hints"]]
+        assert len(hinted) == len(set(hinted)) and all("(" not in n for n in hinted)
         game_id = me.id
     with make_client(db) as again:  # the stored game reads back with its choices
         response = again.get(f"/api/games/{game_id}", headers=me.headers())
