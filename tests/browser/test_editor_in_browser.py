@@ -131,11 +131,12 @@ def test_shaped_boards_are_drawn_in_their_shape_and_cut_squares_take_no_click(
     page.click("[data-square=b2]")
     assert page.locator("#board-string").input_value() != before
     page.wait_for_selector("#flags li[data-code=disconnected]")
-    # a board only Random plays: the other programs are not offered
+    # a board of rules the kernels lack: only the engine (by the Board API) and Random
     page.select_option("#variant", "nip-circle")
     page.wait_for_function("document.getElementById('legal').textContent !== ''")
     assert page.locator("#board .ring-line").count() == 1
-    assert page.locator("#opponent option:not([disabled])").all_inner_texts() == ["Random"]
-    assert page.locator("#analyse").is_disabled()
+    assert page.locator("#opponent option:not([disabled])").all_inner_texts() == [
+        "Engine", "Random"]
+    assert not page.locator("#analyse").is_disabled()
     no_sideways_scroll(page, "editor nip phone")
     page.screenshot(path=str(screenshots / "editor-nip-circle-390.png"), full_page=True)

@@ -60,7 +60,7 @@ def test_the_form_offers_the_flip_rule(new_page: Callable[..., Any], live_server
     page.wait_for_selector(".square.legal")
     state = get_state(page, live_server, game_id)
     assert state["variant"] == "hasegawa-8x9+one" and state["flip_rule"] == "one"
-    assert page.locator("#no-analysis").is_visible()  # no hints under these rules
+    assert page.locator("#no-analysis").is_hidden()  # hints by the Board API search
 
 
 def test_one_disc_is_chosen_by_a_click(new_page: Callable[..., Any], live_server: str

@@ -54,8 +54,9 @@ def editor_board(variant: str, text: str) -> Board:
 
 
 def analysable(board: Board) -> bool:
-    """The engine's search knows this board's rules (as a game's ``analysable``)."""
-    return board.disc_limit is None and not board.place_when_blocked and not board.rings
+    """The engine analyses this board (as a game's ``analysable``: on rules its kernels do
+    not know it searches shallowly, by the Board API)."""
+    return board.disc_limit is None
 
 
 def _colour(board: Board) -> str:
@@ -111,9 +112,9 @@ async def check(req: PositionRequest) -> PositionCheckView:
 @router.post("/analyse", responses=ERRORS)
 async def analyse(req: PositionRequest, analysis: Analysis) -> HintsView:
     """Every legal move of the side to move with the engine's score (discs, side to
-    move), searched to the hints' depth on the analysis threads (busy: 503). None when
-    the side must pass or the game is over. Boards whose rules the engine's search does
-    not know (Nip's rule, a ring) are refused (400 ``invalid_option``)."""
+    move), searched to the hints' depth on the analysis threads (busy: 503; on rules the
+    kernels do not know, at most 3 plies by the Board API). None when the side must pass
+    or the game is over. Boards with a disc limit are refused (400 ``invalid_option``)."""
     board = editor_board(req.variant, req.board)
     if not analysable(board):
         raise InvalidOptionError(f"the engine does not analyse {board.title}")
@@ -130,7 +131,7 @@ def _programs(board: type[Board], engines: list[tuple[str, str]]) -> list[str]:
     for key, spec in keys:
         if board.stride != 8 and not plays_every_grid(spec):
             continue
-        if (board.place_when_blocked or board.rings) and not plays_every_rule(spec):
+        if board.rules_beyond_kernels() and not plays_every_rule(spec):
             continue
         out.append(key)
     return out
