@@ -107,9 +107,13 @@ def test_a_finished_game_reviewed_from_the_replay_page(
     assert root.get_attribute("data-ply") == str(
         page.locator("#review-turning button").get_attribute("data-ply"))
 
-    # the existing replay still works beside it
+    # the existing replay still works beside it, with the notes of each position
     page.click("#last")
     assert root.get_attribute("data-ply") == str(plies)
+    page.wait_for_function("document.querySelectorAll('#notes li[data-kind=mobility]').length > 0")
+    kinds = page.locator("#notes li").evaluate_all("els => els.map(e => e.dataset.kind)")
+    assert "openness" in kinds and "potential_mobility" in kinds  # the last move and the end
+    page.locator("#notes-card").screenshot(path=str(screenshots / "notes-desktop.png"))
     assert page.locator("#board .review-played, #board .review-best").count() == 0
 
     # a phone, in Japanese, on another browser holding the seat: the review is stored
@@ -127,6 +131,9 @@ def test_a_finished_game_reviewed_from_the_replay_page(
     assert not overlap(table, graph) and graph["width"] <= 390
     phone.locator("#review-table tr[data-ply='5']").click()
     assert phone.locator("#replay").get_attribute("data-ply") == "5"
+    phone.wait_for_function("[...document.querySelectorAll('#notes li')]"
+                            ".some(li => li.textContent.includes('着手可能数'))")
+    no_sideways_scroll(phone, "notes phone")
     phone.screenshot(path=str(screenshots / "review-phone.png"), full_page=True)
     phone.locator("#review-card").screenshot(path=str(screenshots / "review-phone-card.png"))
 

@@ -153,3 +153,53 @@ def explain(
             rule = note.rule if lang == "en" else note.rule_ja
             where = f" [{', '.join(note.squares)}]" if note.squares else ""
             console.print(f"  • {text}{where} — {rule}", highlight=False, markup=False)
+
+
+@app.command()
+def puzzle(
+    number: Annotated[int, typer.Argument(help="An FFO position, 1-39.")] = 1,
+    move: Annotated[str | None, typer.Argument(help="Your answer (else the puzzle is "
+                                               "shown).")] = None,
+    board: Annotated[str | None, typer.Option(
+        "--board", help="A position of your own instead (a board string or a transcript; "
+        "at most 20 empties).")] = None,
+    variant: VariantOpt = "standard",
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the best move: an FFO endgame position (or your own with --board), your
+    answer judged by the exact solver (its score, the best score and moves, the discs
+    lost).
+
+    JSON: {puzzle: {key, title, variant, board, turn, empties, legal}, verdict: {move,
+    score, best_score, best_moves, loss, correct}} (no verdict without a move).
+    """
+    from hasamigo.analysis.puzzles import ffo_puzzle, judge, position_puzzle
+    from hasamigo.variants import find_variant
+
+    try:
+        chosen = (position_puzzle(parse_position(board, find_variant(variant)))
+                  if board is not None else ffo_puzzle(number))
+        if move is not None:
+            ready_kernels("rules", "engine")
+        verdict = judge(chosen, move) if move is not None else None
+    except HasamigoError as exc:
+        raise fail_with(exc) from None
+    if as_json:
+        emit_json({"puzzle": chosen.to_json()}
+                  | ({} if verdict is None else {"verdict": verdict.to_json()}))
+        return
+    side = str(chosen.board.turn).capitalize()
+    if verdict is None:
+        console.print(render_board(chosen.board), highlight=False)
+        console.print(f"{chosen.title}: {side} to move, {chosen.board.empties.bit_count()} "
+                      f"empties. Find the best move, then: hasamigo puzzle "
+                      f"{number if board is None else '--board …'} MOVE", highlight=False)
+        return
+    best = ", ".join(verdict.best_moves)
+    if verdict.correct:
+        console.print(f"{verdict.move}: {verdict.score:+d}, the best move (exact).",
+                      highlight=False)
+    else:
+        console.print(f"{verdict.move}: {verdict.score:+d}; the best is {best} at "
+                      f"{verdict.best_score:+d}: {verdict.loss} discs lost (exact).",
+                      highlight=False)

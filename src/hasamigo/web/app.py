@@ -35,6 +35,7 @@ from hasamigo.web.routers import (
     games,
     pages,
     positions,
+    puzzles,
     record,
     review,
     status,
@@ -144,7 +145,8 @@ def create_app(
 
     for router in (pages.router, games.router, analysis.router, review.router,
                    status.router, ws.router, tournaments.router, record.router,
-                   study.router, positions.router, positions.pages):
+                   study.router, positions.router, positions.pages, puzzles.router,
+                   puzzles.pages):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app

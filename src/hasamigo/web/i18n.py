@@ -233,6 +233,30 @@ STRINGS: dict[str, tuple[str, str]] = {
     "book.search": ("by search", "探索"),
     "hints.title": ("Hints (engine score per square)", "ヒント（各マスの評価値）"),
     "graph.title": ("Evaluation (Black's view, discs)", "評価値（黒から見た石差）"),
+    "puzzles.title": ("Puzzles: find the best move", "詰めオセロ：最善手を探せ"),
+    "puzzles.intro": ("Click the move you think best; the exact solver judges it (scores "
+                      "in discs, from the side to move).",
+                      "最善と思う手をクリックしてください。完全読みで判定します（手番側から見た石差）。"),
+    "puzzles.to_move": ("to move, {n} empties", "の番、空き{n}"),
+    "puzzles.judging": ("The solver is reading it out…", "完全読み中…"),
+    "puzzles.right": ("The best move!", "最善手です！"),
+    "puzzles.wrong": ("Not the best: {loss} discs lost.", "最善ではありません：{loss}石損。"),
+    "puzzles.best": ("best:", "最善:"),
+    "puzzles.prev": ("Previous", "前へ"),
+    "puzzles.next": ("Next", "次へ"),
+    "puzzles.pick": ("Puzzle", "問題"),
+    "puzzles.retry": ("Try again", "もう一度"),
+    "puzzles.link": ("Puzzles: find the best move in FFO endgames",
+                     "詰めオセロ（FFOの終盤で最善手を探す）"),
+    "notes.title": ("Notes", "解説"),
+    "notes.move": ("The move", "この手"),
+    "notes.position": ("The position", "この局面"),
+    "notes.help": ("Measured on the board, in the words of the rules of thumb: stable discs "
+                   "(確定石), X- and C-squares, mobility, openness (開放度), quiet moves "
+                   "(中割り), single-disc flips (一石返し), parity (偶数理論), tempo "
+                   "(手止まり), the opening.",
+                   "盤面から測った事実を、確定石・X/C・着手可能数・開放度・中割り・一石返し・"
+                   "偶数理論・手止まり・定石の言葉で示します。"),
     "library.title": ("Game library", "棋譜ライブラリ"),
     "library.empty": ("No games yet.", "まだ対局がありません。"),
     "library.players": ("Black – White", "黒 – 白"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 STRINGS: dict[str, tuple[str, str]] = {
     "review.title": ("Game review", "対局の検討"),
+    "review.practise": ("practise", "練習"),
     "review.start": ("Review this game", "この対局を検討する"),
     "review.intro": ("The engine scores every move and the best one in its place: the discs "
                      "each move gave away show where the game was won and lost. It runs on "

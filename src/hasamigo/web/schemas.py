@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from hasamigo.analysis.explain import Note
+
 OpponentKind = Literal[
     "victory", "amusement", "entertainer", "engine", "weakest", "random", "person", "external"
 ]
@@ -285,6 +287,32 @@ class HintsView(BaseModel):
     hints: list[HintView]
     book: list[BookMoveView] = Field(default_factory=list,
                                      description="the opening book's moves, best first")
+
+
+class NoteView(BaseModel):
+    """A note of :mod:`hasamigo.analysis.explain`: a measured fact and its rule of thumb,
+    in English and Japanese, and the squares it is about."""
+
+    kind: str
+    rule: str
+    rule_ja: str
+    text: str
+    text_ja: str
+    squares: list[str]
+
+    @classmethod
+    def of(cls, note: Note) -> NoteView:
+        return cls(kind=note.kind, rule=note.rule, rule_ja=note.rule_ja, text=note.en,
+                   text_ja=note.ja, squares=list(note.squares))
+
+
+class NotesView(BaseModel):
+    """The notes of the position after ``ply`` moves and of the move that led to it."""
+
+    ply: int
+    move: str | None = Field(description="the move that led here (none at the start)")
+    position: list[NoteView]
+    move_notes: list[NoteView]
 
 
 class EvaluationsView(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from hasamigo.web.schemas import ColourName, Request
+from hasamigo.web.schemas import ColourName, NoteView, Request
 
 #: the boards the editor sets up: the new-game form's (a position set up on one of them
 #: can be played out there)
@@ -26,17 +26,6 @@ class FlagView(BaseModel):
     """A reason the position cannot arise in a game from the board's start."""
 
     code: str
-    text: str
-    text_ja: str
-    squares: list[str]
-
-
-class NoteView(BaseModel):
-    """A measured fact and the rule of thumb it bears on (``hasamigo explain``'s notes)."""
-
-    kind: str
-    rule: str
-    rule_ja: str
     text: str
     text_ja: str
     squares: list[str]

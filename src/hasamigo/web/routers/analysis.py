@@ -5,13 +5,16 @@ from the engine (403 ``official_game``)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
 
+from fastapi import APIRouter, Query
+
+from hasamigo.errors import InvalidOptionError
 from hasamigo.game.state import Phase
 from hasamigo.web.deps import Analysis, Games, Token
 from hasamigo.web.errors import Forbidden
 from hasamigo.web.routers.games import ERRORS
-from hasamigo.web.schemas import EvaluationsView, HintsView
+from hasamigo.web.schemas import EvaluationsView, HintsView, NotesView, NoteView
 from hasamigo.web.services.games import GameService, LiveGame
 
 router = APIRouter(prefix="/api/games", tags=["analysis"])
@@ -37,3 +40,28 @@ async def evaluations(game_id: str, games: Games, analysis: Analysis, token: Tok
                       ) -> EvaluationsView:
     live = await _analysable(games, game_id, token)
     return await analysis.evaluations(live.game.board)
+
+
+@router.get("/{game_id}/notes", responses=ERRORS)
+async def notes(game_id: str, games: Games, token: Token,
+                ply: Annotated[int, Query(ge=0, le=200)] = 0) -> NotesView:
+    """Notes in the words players use (:mod:`hasamigo.analysis.explain`) on the position
+    after ``ply`` moves (passes counted) and on the move that led to it: measured on the
+    board, no engine search. 400 ``invalid_option`` past the game's last move."""
+    from hasamigo.analysis.explain import move_notes, position_notes
+
+    live = await _analysable(games, game_id, token)
+    played = list(live.game.board.move_stack)
+    if ply > len(played):
+        raise InvalidOptionError(f"the game has {len(played)} moves, not {ply}")
+    board = live.game.board.root()
+    for move in played[:max(0, ply - 1)]:
+        board.push(move)
+    before = board.copy()
+    if ply:
+        board.push(played[ply - 1])
+
+    return NotesView(
+        ply=ply, move=before.move_name(played[ply - 1]) if ply else None,
+        position=[NoteView.of(n) for n in position_notes(board)],
+        move_notes=[NoteView.of(n) for n in move_notes(before, played[ply - 1])] if ply else [])

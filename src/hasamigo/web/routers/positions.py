@@ -26,11 +26,10 @@ from hasamigo.variants import find_variant
 from hasamigo.web.deps import Analysis, LangDep, SettingsDep, Templates
 from hasamigo.web.i18n import strings
 from hasamigo.web.routers.games import ERRORS
-from hasamigo.web.schemas import HintsView
+from hasamigo.web.schemas import HintsView, NoteView
 from hasamigo.web.schemas_positions import (
     EDITOR_VARIANTS,
     FlagView,
-    NoteView,
     PositionCheckView,
     PositionRequest,
 )
@@ -83,8 +82,7 @@ def check_position(variant: str, text: str) -> PositionCheckView:
         unreachable=bool(flags),
         flags=[FlagView(code=f.code, text=f.en, text_ja=f.ja, squares=list(f.squares))
                for f in flags],
-        notes=[NoteView(kind=n.kind, rule=n.rule, rule_ja=n.rule_ja, text=n.en, text_ja=n.ja,
-                        squares=list(n.squares)) for n in position_notes(board)],
+        notes=[NoteView.of(n) for n in position_notes(board)],
         analysable=analysable(board),
     )
 

@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal, TypeVar
 
+from hasamigo.analysis.puzzles import Puzzle, Verdict, judge
 from hasamigo.board import Board
 from hasamigo.engine import Engine, Limit
 from hasamigo.engine.book import default_book
@@ -116,6 +117,18 @@ class AnalysisService:
             return HintsView(side="black" if board.turn is BLACK else "white",
                              depth=self.settings.hint_depth, hints=[])
         return await self._run(self._hints, board.copy())
+
+    def _judge(self, puzzle: Puzzle, move: str) -> Verdict:
+        engine = self._engine()
+        try:
+            return judge(puzzle, move, engine)
+        finally:
+            self._engines.put(engine)
+
+    async def judge(self, puzzle: Puzzle, move: str) -> Verdict:
+        """A puzzle's answer judged by the exact solver (see
+        :mod:`hasamigo.analysis.puzzles`), on the search threads."""
+        return await self._run(self._judge, puzzle, move)
 
     def _cached(self, key: tuple[str, int]) -> tuple[bool, int | None]:
         with self._evals_lock:

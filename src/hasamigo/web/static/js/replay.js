@@ -49,6 +49,39 @@ function show(n, animate = false) {
   $("next").disabled = $("last").disabled = ply === positions.length - 1;
   if (scores) drawGraph($("graph"), scores, { current: ply, onPick: (n) => show(n), label: T["graph.title"] });
   if (review) review.showPly(ply);
+  showNotes(ply);
+}
+
+// notes in the words players use (stable discs, X/C squares, mobility, 中割り, parity…)
+// on the position shown and the move that led to it, fetched once per ply
+const notesCache = new Map();
+let notesWanted = -1;
+async function showNotes(n) {
+  notesWanted = n;
+  let data = notesCache.get(n);
+  if (!data) {
+    try {
+      data = await api("GET", `/api/games/${gameId}/notes?ply=${n}`, undefined, { token });
+    } catch (err) {
+      if (notesWanted !== n) return;
+      const note = err instanceof ApiError && err.code === "official_game" ? T["official.no_help"] : err.message;
+      $("notes").innerHTML = `<p class="muted small">${escapeHtml(note)}</p>`;
+      return;
+    }
+    notesCache.set(n, data);
+  }
+  if (notesWanted !== n) return;  // the reader moved on meanwhile
+  const ja = document.documentElement.lang === "ja";
+  const item = (note) => {
+    const where = note.squares.length ? ` <span class="muted">(${escapeHtml(note.squares.join(" "))})</span>` : "";
+    return `<li data-kind="${escapeHtml(note.kind)}">${escapeHtml(ja ? note.text_ja : note.text)}${where}` +
+      ` <span class="tag">${escapeHtml(ja ? note.rule_ja : note.rule)}</span></li>`;
+  };
+  const part = (title, notes) => notes.length
+    ? `<h4 class="review-sub">${escapeHtml(title)}</h4><ul class="notes-list">${notes.map(item).join("")}</ul>` : "";
+  $("notes").innerHTML =
+    part(data.move ? `${T["notes.move"]} ${data.move}` : "", data.move_notes) +
+    part(T["notes.position"], data.position);
 }
 
 // scroll the move list (only the list: the page stays where it is) to show the move
@@ -114,7 +147,12 @@ async function load() {
   show(0);
   wire();
   loadScores();
-  review = new ReviewPanel({ gameId, token, T, jump: (n) => show(n) });
+  review = new ReviewPanel({ gameId, token, T, jump: (n) => show(n), puzzleLink: (n, colour) => {
+    const p = positions[n];
+    if (!p || (p.cells.match(/-/g) || []).length > 20) return null;  // the solver's range
+    const board = `${p.cells} ${colour === "black" ? "X" : "O"}`;
+    return `/puzzles?variant=${encodeURIComponent(game.variant)}&board=${encodeURIComponent(board)}`;
+  } });
   review.init(game);
 }
 

@@ -42,7 +42,9 @@ export function reviewScores(rows) {
 }
 
 export class ReviewPanel {
-  constructor({ gameId, token, T, jump }) {
+  // puzzleLink(ply, colour): the puzzle page of the position before that move, or null
+  constructor({ gameId, token, T, jump, puzzleLink = () => null }) {
+    this.puzzleLink = puzzleLink;
     this.url = `/api/games/${encodeURIComponent(gameId)}/review`;
     this.token = token;
     this.T = T;
@@ -169,8 +171,16 @@ export class ReviewPanel {
       `<td class="mv"><i class="disc-icon ${row.colour}" title="${escapeHtml(colour(row.colour))}"></i> ${escapeHtml(row.move)}</td>` +
       `<td class="best">${escapeHtml(row.best_move)}</td>` +
       `<td class="loss">${row.loss ? `−${row.loss}` : "0"}</td>` +
-      `<td><span class="verdict ${escapeHtml(row.label)}">${escapeHtml(T[`review.label.${row.label}`] || row.label)}</span></td></tr>`).join("");
+      `<td><span class="verdict ${escapeHtml(row.label)}">${escapeHtml(T[`review.label.${row.label}`] || row.label)}</span>` +
+      `${this.practise(row)}</td></tr>`).join("");
     this.showPly(this.ply);
+  }
+
+  // a mistake or blunder becomes a puzzle (the position before it; the solver judges)
+  practise(row) {
+    if (row.label !== "mistake" && row.label !== "blunder") return "";
+    const href = this.puzzleLink(row.ply, row.colour);
+    return href ? ` <a class="practise small" href="${escapeHtml(href)}">${escapeHtml(this.T["review.practise"])}</a>` : "";
   }
 
   // The replay shows position `ply`: the graph's marker, the table's row of the move
