@@ -237,7 +237,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "puzzles.intro": ("Click the move you think best; the exact solver judges it (scores "
                       "in discs, from the side to move).",
                       "最善と思う手をクリックしてください。完全読みで判定します（手番側から見た石差）。"),
-    "puzzles.to_move": ("to move, {n} empties", "の番、空き{n}"),
+    "puzzles.to_move": ("{side} to move, {n} empties", "{side}の番、空き{n}"),
     "puzzles.judging": ("The solver is reading it out…", "完全読み中…"),
     "puzzles.right": ("The best move!", "最善手です！"),
     "puzzles.wrong": ("Not the best: {loss} discs lost.", "最善ではありません：{loss}石損。"),

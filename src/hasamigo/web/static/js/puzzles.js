@@ -50,8 +50,8 @@ function go(n) {
 }
 
 view = new BoardView($("board"), puzzle.rows, puzzle.cols, (name) => answer(name));
-$("puzzle-side").textContent = (side === "X" ? T.black : T.white) + " · " + T["puzzles.to_move"]
-  .replace("{n}", String(puzzle.empties));
+$("puzzle-side").textContent = T["puzzles.to_move"]
+  .replace("{side}", side === "X" ? T.black : T.white).replace("{n}", String(puzzle.empties));
 const number = puzzle.key.startsWith("ffo-") ? Number(puzzle.key.slice(4)) : 0;
 if (number) $("puzzle-number").value = String(number);
 $("puzzle-number").addEventListener("change", () => go(Number($("puzzle-number").value)));
