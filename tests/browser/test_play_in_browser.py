@@ -315,6 +315,7 @@ def replay(page: Any, base: str, game_id: str, screenshots: Path, name: str) -> 
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     assert root.get_attribute("data-ply") == "9"
+    page.locator("#graph svg").scroll_into_view_if_needed()  # clicks by coordinates below
     graph = box(page, "#graph svg")
     page.mouse.click(graph["x"] + graph["width"] - 9, graph["y"] + graph["height"] / 2)
     assert root.get_attribute("data-ply") == str(plies)  # the last point: the end
