@@ -215,3 +215,14 @@ def test_cli_explain_text_and_json() -> None:
     assert bad.exit_code == 2 and "a1" in bad.stderr
     junk = runner.invoke(app, ["explain", "f5zz"])
     assert junk.exit_code == 2 and "Traceback" not in junk.stderr
+
+
+def test_corners_are_the_shapes() -> None:
+    """On the octagon the corners are the squares no line flips through (a1 is cut);
+    on the circular Nip board, whose edge is a ring, there are none."""
+    from hasamigo.variants import find_variant
+
+    octagon = find_variant("octagon")()
+    names = sorted(octagon.square_name(c) for c in corner_squares(octagon))
+    assert names == ["a3", "a6", "c1", "c8", "f1", "f8", "h3", "h6"]
+    assert corner_squares(find_variant("nip-circle")()) == {}

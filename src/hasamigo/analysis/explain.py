@@ -8,7 +8,8 @@ languages and lists the squares it is about. :func:`position_notes` describes a 
 * **stable discs** (確定石): :meth:`Board.stable_discs`, discs no sequence of moves can
   flip (a safe subset: a disc listed is always stable);
 * **X-square / C-square** (X, C): the diagonal / orthogonal neighbours of a corner, noted
-  only while that corner is empty; corners are the board's own (:meth:`Board.corners`);
+  only while that corner is empty; corners are the shape's (squares no line can flip
+  through, as the engine's evaluation finds them: none on the circular Nip board);
 * **mobility** (着手可能数): the legal moves of each side; **potential mobility**: the empty
   squares next to the other side's discs;
 * **openness** (開放度) of a move: the empty squares next to the discs it flips, after it;
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hasamigo.board import Board
+from hasamigo.engine.rules_search import shape
 from hasamigo.game.openings import normalise, opening_name
 from hasamigo.move import BLACK, Color, Move
 from hasamigo.squares import Bitboard, bits
@@ -134,23 +136,13 @@ def _colour(colour: Color) -> tuple[str, str]:
 
 
 def corner_squares(board: Board) -> dict[int, tuple[Bitboard, Bitboard]]:
-    """Each corner with its X-squares and C-squares (the playable ones)."""
-    out = {}
-    n = board.stride
-    for corner in board.corners():
-        r, c = divmod(corner, n)
-        x = c_ = 0
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                if not (dr or dc) or not (0 <= r + dr < n and 0 <= c + dc < n):
-                    continue
-                bit = 1 << ((r + dr) * n + c + dc)
-                if dr and dc:
-                    x |= bit
-                else:
-                    c_ |= bit
-        out[corner] = (x & board.playable(), c_ & board.playable())
-    return out
+    """Each corner of the board's shape (a square no line can flip through:
+    :func:`hasamigo.engine.rules_search.shape`, so the octagon's c1 … h6 and none on the
+    circle) with its X-squares and C-squares."""
+    s = shape(type(board))
+    return {corner: (sum(1 << sq for sq, c in s.x_of.items() if c == corner),
+                     sum(1 << sq for sq, c in s.c_of.items() if c == corner))
+            for corner in s.corners}
 
 
 # ---- the position --------------------------------------------------------------------------
@@ -278,15 +270,11 @@ def move_notes(board: Board, move: Move | str) -> list[Note]:
         if sq == corner:
             notes.append(Note("corner", f"{name} takes a corner.", f"{name}は隅を取る手。",
                               (name,)))
-        elif board.empties >> corner & 1 and x >> sq & 1:
-            notes.append(Note("x_square", f"{name} is an X-square beside the empty corner "
-                              f"{corner_name}.", f"{name}は空き隅{corner_name}の隣のX。",
-                              (name, corner_name),
-                              {"corner_open_to_opponent": bool(
-                                  after.moves_mask(me.other) >> corner & 1)}))
-        elif board.empties >> corner & 1 and c >> sq & 1:
-            notes.append(Note("c_square", f"{name} is a C-square beside the empty corner "
-                              f"{corner_name}.", f"{name}は空き隅{corner_name}の隣のC。",
+        elif board.empties >> corner & 1 and (x | c) >> sq & 1:
+            kind, article = ("x_square", "an X") if x >> sq & 1 else ("c_square", "a C")
+            letter = article[-1]
+            notes.append(Note(kind, f"{name} is {article}-square beside the empty corner "
+                              f"{corner_name}.", f"{name}は空き隅{corner_name}の隣の{letter}。",
                               (name, corner_name),
                               {"corner_open_to_opponent": bool(
                                   after.moves_mask(me.other) >> corner & 1)}))
