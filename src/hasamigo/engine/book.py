@@ -71,6 +71,15 @@ def _u(n: int) -> np.uint64:
     return np.uint64(n)
 
 
+def save_npz(path: str | os.PathLike[str], **arrays: np.ndarray) -> None:
+    """Write ``arrays`` to ``path`` (compressed ``.npz``) atomically: a reader, or a
+    writer interrupted half-way, sees the old file or the new one, never half of one."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    os.replace(tmp, path)
+
+
 def _flip_columns(x: np.ndarray) -> np.ndarray:
     x = ((x >> _u(1)) & _M1) | ((x & _M1) << _u(1))
     x = ((x >> _u(2)) & _M2) | ((x & _M2) << _u(2))
@@ -422,13 +431,10 @@ class Book:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the book to ``path`` (``.npz``), atomically: a reader (or an interrupted
         build) sees the old file or the new one, never half of one."""
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, format=np.array(FORMAT), source=np.array(self.source),
-                            player=self.player, opponent=self.opponent, games=self.games,
-                            value=self.value, leaf=self.leaf, leaf_value=self.leaf_value,
-                            depth=self.depth)
-        os.replace(tmp, path)
+        save_npz(path, format=np.array(FORMAT), source=np.array(self.source),
+                 player=self.player, opponent=self.opponent, games=self.games,
+                 value=self.value, leaf=self.leaf, leaf_value=self.leaf_value,
+                 depth=self.depth)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Book:

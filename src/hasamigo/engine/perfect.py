@@ -32,13 +32,12 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
 from hasamigo._kernels.smallboard import PASS_MOVE
 from hasamigo.board import Board
-from hasamigo.engine.book import SQUARE_IMAGE, SQUARE_PREIMAGE, canonical
+from hasamigo.engine.book import SQUARE_IMAGE, SQUARE_PREIMAGE, canonical, save_npz
 from hasamigo.engine.smallboard import SOLVABLE, SmallSolver, solvable
 from hasamigo.errors import InvalidOptionError, ParseError, shown
 from hasamigo.move import PASS, Move
@@ -101,17 +100,14 @@ class PerfectTable:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the table (``.npz``) atomically: a reader, or a build interrupted while
         it writes, sees the old file or the new one."""
-        path = Path(path)
         keys = sorted(self.entries)
-        tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(
-            tmp, format=np.array(FORMAT), board=np.array(self.board),
+        save_npz(
+            path, format=np.array(FORMAT), board=np.array(self.board),
             plies=np.array(self.plies),
             player=np.array([k[0] for k in keys], dtype=np.uint64),
             opponent=np.array([k[1] for k in keys], dtype=np.uint64),
             value=np.array([self.entries[k][0] for k in keys], dtype=np.int8),
             move=np.array([self.entries[k][1] for k in keys], dtype=np.int8))
-        os.replace(tmp, path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> PerfectTable:
