@@ -301,11 +301,6 @@ def with_options(base: type[Board], *, nip: bool = False, flip_rule: str = "all"
     return made
 
 
-def with_flip_rule(base: type[Board], rule: str) -> type[Board]:
-    """``base`` under the 挟み碁 flip rule ``rule`` (:func:`with_options`)."""
-    return with_options(base, flip_rule=rule)
-
-
 def find_variant(name: str) -> type[Board]:
     """The board class registered under ``name`` or one of its aliases (case-insensitive);
     :class:`~hasamigo.errors.InvalidOptionError` listing the known names otherwise.
