@@ -34,7 +34,7 @@ from hasamigo._kernels.smallboard import solve as _solve_kernel
 from hasamigo.board import Board, Outcome
 from hasamigo.engine.book import canonical
 from hasamigo.errors import InvalidOptionError, shown
-from hasamigo.move import BLACK, PASS, Move
+from hasamigo.move import PASS, Move
 from hasamigo.notation.transcript import write_transcript
 from hasamigo.squares import bits
 from hasamigo.variants import find_variant
@@ -260,8 +260,9 @@ class SmallSolver:
         return sorted(out, key=key)
 
 
-def _pair(board: Board) -> tuple[int, int]:
-    return (board.black, board.white) if board.turn is BLACK else (board.white, board.black)
+def mover_pair(board: Board) -> tuple[int, int]:
+    """``(discs of the side to move, the other side's)``: a position as the kernels take it."""
+    return board.discs(board.turn), board.discs(board.turn.other)
 
 
 def solver_for(variant: type[Board], *, threads: int = 2) -> SmallSolver:
@@ -284,7 +285,7 @@ def solve_board(variant: type[Board], *, threads: int = 2, progress: Progress | 
         solver = solver_for(variant, threads=threads)
     try:
         cpu, wall = time.process_time(), time.perf_counter()
-        p, o = _pair(board)
+        p, o = mover_pair(board)
         score = solver.value(p, o, progress=progress)
         if progress is not None:
             progress("the perfect line")
