@@ -133,6 +133,7 @@ def test_web_api_and_page(client: TestClient) -> None:
     for body, status in (({"key": "ffo-99", "move": "g8"}, 400),
                          ({"key": "chess", "move": "g8"}, 400),
                          ({"key": "ffo-1", "move": "a1"}, 422),
+                         ({"key": "ffo-1", "move": "zz"}, 400),
                          ({"key": "ffo-1"}, 422),
                          ({"board": Board().to_string(), "move": "f5"}, 400)):
         response = client.post("/api/puzzles/answer", json=body)

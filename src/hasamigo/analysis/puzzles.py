@@ -121,12 +121,20 @@ def exact_scores(board: Board, engine: Engine | None = None) -> dict[str, int]:
             for line in engine.hints(board, Limit(depth=64))}
 
 
-def judge(puzzle: Puzzle, move: Move | str, engine: Engine | None = None) -> Verdict:
-    """Judge ``move`` on ``puzzle``'s position exactly (see the module docstring)."""
+def answer_move(puzzle: Puzzle, move: Move | str) -> Move:
+    """``move`` read on the puzzle's board, refused at once (before any solving) when it
+    names no square or is not legal there."""
     board = puzzle.board
     move = board.parse_move(move) if isinstance(move, str) else move
     if not board.is_legal(move):
         board.copy().push(move)  # raises IllegalMoveError saying why
+    return move
+
+
+def judge(puzzle: Puzzle, move: Move | str, engine: Engine | None = None) -> Verdict:
+    """Judge ``move`` on ``puzzle``'s position exactly (see the module docstring)."""
+    board = puzzle.board
+    move = answer_move(puzzle, move)
     check_puzzle(board)
     name = board.move_name(move)
     known = dict(puzzle.known)

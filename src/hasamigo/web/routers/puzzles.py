@@ -13,7 +13,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
-from hasamigo.analysis.puzzles import Puzzle, ffo_puzzle, ffo_puzzles, position_puzzle
+from hasamigo.analysis.puzzles import (
+    Puzzle,
+    answer_move,
+    ffo_puzzle,
+    ffo_puzzles,
+    position_puzzle,
+)
 from hasamigo.errors import HasamigoError, InvalidOptionError, shown
 from hasamigo.variants import find_variant
 from hasamigo.web.deps import Analysis, LangDep, Templates
@@ -84,6 +90,7 @@ async def puzzle_list() -> list[PuzzleView]:
 async def answer(req: AnswerRequest, analysis: Analysis) -> VerdictView:
     """Judge ``move``: its exact score, the best score and moves, the discs lost."""
     puzzle = _puzzle(req.key, req.variant, req.board)
+    answer_move(puzzle, req.move)  # a bad move is refused before it waits for the engine
     verdict = await analysis.judge(puzzle, req.move)
     return VerdictView(**verdict.to_json())
 
