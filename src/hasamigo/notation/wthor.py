@@ -145,19 +145,36 @@ def read_wthor(path: str | os.PathLike[str], *, players: list[str] | None = None
         tournaments = read_names(trn, TOURNAMENT_NAME_SIZE)
     with path.open("rb") as handle:
         header = parse_header(handle.read(HEADER_SIZE), source=name)
-        size = os.fstat(handle.fileno()).st_size
-        expected = HEADER_SIZE + header.games * GAME_SIZE
-        if size < expected:
-            whole = (size - HEADER_SIZE) // GAME_SIZE
-            raise ParseError(f"truncated: the header announces {header.games} games "
-                             f"({expected} bytes), the file has {size} bytes; game {whole + 1} "
-                             "is cut short", source=name, offset=HEADER_SIZE + whole * GAME_SIZE)
+        _check_size(header, os.fstat(handle.fileno()).st_size, name)
         for index in range(header.games):
             offset = HEADER_SIZE + index * GAME_SIZE
             data = handle.read(GAME_SIZE)
             if len(data) < GAME_SIZE:  # the file shrank while being read
                 raise ParseError(f"truncated in game {index + 1}", source=name, offset=offset)
             yield _record(data, index, offset, header, players, tournaments, name)
+
+
+def parse_wthor(data: bytes, *, source: str = "WTHOR", players: list[str] | None = None,
+                tournaments: list[str] | None = None) -> Iterator[GameRecord]:
+    """The games of a ``.wtb`` archive held in memory (an upload), as :func:`read_wthor`
+    reads a file; ``source`` names it in messages. Names come only from ``players`` and
+    ``tournaments`` (nothing lies beside bytes)."""
+    header = parse_header(data[:HEADER_SIZE], source=source)
+    _check_size(header, len(data), source)
+    for index in range(header.games):
+        offset = HEADER_SIZE + index * GAME_SIZE
+        yield _record(data[offset:offset + GAME_SIZE], index, offset, header, players,
+                      tournaments, source)
+
+
+def _check_size(header: WthorHeader, size: int, source: str) -> None:
+    """Refuse an archive shorter than its header announces, naming the game cut short."""
+    expected = HEADER_SIZE + header.games * GAME_SIZE
+    if size < expected:
+        whole = (size - HEADER_SIZE) // GAME_SIZE
+        raise ParseError(f"truncated: the header announces {header.games} games "
+                         f"({expected} bytes), the file has {size} bytes; game {whole + 1} "
+                         "is cut short", source=source, offset=HEADER_SIZE + whole * GAME_SIZE)
 
 
 def _record(data: bytes, index: int, offset: int, header: WthorHeader,
