@@ -137,6 +137,7 @@ def test_malformed_input_is_refused_saying_where_and_nothing_is_stored(
     ({"format": "wthor", "text": "f5"}, "a wthor import sends 'data'"),
     ({"format": "ggf", "text": GGF, "data": "AA=="}, "not 'data'"),
     ({"format": "ggf", "text": GGF, "index": 0}, "index"),
+    ({"format": "transcript", "text": "f5", "index": 2}, "a transcript holds one game"),
     ({"format": "obf", "text": "f5"}, "format"),
 ])
 def test_a_request_of_the_wrong_shape_is_refused(client: TestClient, db: Path,

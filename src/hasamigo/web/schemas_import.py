@@ -40,6 +40,8 @@ class ImportRequest(Request):
             raise ValueError(f"a {self.format} import sends '{given}'")
         if getattr(self, other) is not None:
             raise ValueError(f"a {self.format} import sends '{given}', not '{other}'")
+        if self.format == "transcript" and self.index != 1:
+            raise ValueError("a transcript holds one game: its index is 1")
         return self
 
 
