@@ -21,7 +21,7 @@ from hasamigo.game.imported import game_of_record
 from hasamigo.notation import parse_transcript, parse_wthor
 from hasamigo.notation.ggf import iter_games, record_from_properties
 from hasamigo.notation.record import GameRecord, play_move
-from hasamigo.notation.wthor import GAME_SIZE, HEADER_SIZE
+from hasamigo.notation.wthor import GAME_SIZE, HEADER_SIZE, parse_header
 from hasamigo.web.schemas_import import ImportRequest
 from hasamigo.web.services.games import Created, GameService
 
@@ -76,7 +76,7 @@ def wthor_record(data: str, index: int) -> tuple[GameRecord, tuple[str, str]]:
     games = parse_wthor(raw, source=source)
     record = next(itertools.islice(games, index - 1, None), None)
     if record is None:
-        total = max(0, (len(raw) - HEADER_SIZE) // GAME_SIZE)
+        total = parse_header(raw, source=source).games  # read (and checked) already
         raise ParseError(f"there is no game {index}: the archive holds {_games(total)}",
                          source=source)
     if record.problem is not None:
