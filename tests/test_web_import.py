@@ -104,6 +104,17 @@ def test_a_wthor_archive_game_is_picked_by_index(client: TestClient) -> None:
     assert played == [str(m) for m in record.moves]
 
 
+def test_a_wthor_game_takes_its_players_names_from_wthor_jou_sent_with_it(
+        client: TestClient) -> None:
+    record = list(read_wthor(DATA / "wthor" / "WTH_1977.wtb"))[2]  # WTHOR.JOU beside
+    jou = (DATA / "wthor" / "WTHOR.JOU").read_bytes()
+    game, _me = imported(client, format="wthor", data=b64(WTHOR), index=3, players=b64(jou))
+    assert [p["name"] for p in game["participants"]] == [record.black, record.white]
+    assert record.black and record.white
+    error = refused(client, format="wthor", data=b64(WTHOR), players=b64(jou[:20]))
+    assert "WTHOR.JOU" in error["message"] and "header lists" in error["message"]
+
+
 @pytest.mark.parametrize(("body", "words"), [
     ({"format": "transcript", "text": "f5 d6\nc3 c3"}, "transcript, line 2, column 4: "
      "move 4 (c3): occupied"),
@@ -138,6 +149,7 @@ def test_malformed_input_is_refused_saying_where_and_nothing_is_stored(
     ({"format": "ggf", "text": GGF, "data": "AA=="}, "not 'data'"),
     ({"format": "ggf", "text": GGF, "index": 0}, "index"),
     ({"format": "transcript", "text": "f5", "index": 2}, "a transcript holds one game"),
+    ({"format": "ggf", "text": GGF, "players": "AA=="}, "goes with a wthor import"),
     ({"format": "obf", "text": "f5"}, "format"),
 ])
 def test_a_request_of_the_wrong_shape_is_refused(client: TestClient, db: Path,

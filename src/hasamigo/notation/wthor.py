@@ -108,12 +108,16 @@ def encode_move(move: Move) -> int:
 
 def read_names(path: str | os.PathLike[str], record_size: int) -> list[str]:
     """Names of a ``.JOU`` (record size 20) or ``.TRN`` (26) file, indexed by number."""
-    data = Path(path).read_bytes()
-    header = parse_header(data, source=str(path))
+    return parse_names(Path(path).read_bytes(), record_size, source=str(path))
+
+
+def parse_names(data: bytes, record_size: int, *, source: str | None = None) -> list[str]:
+    """Names of a ``.JOU`` or ``.TRN`` file held in memory (see :func:`read_names`)."""
+    header = parse_header(data, source=source)
     body = data[HEADER_SIZE:]
     if len(body) < header.names * record_size:
         raise ParseError(f"header lists {header.names} names of {record_size} bytes, the file "
-                         f"holds {len(body) // record_size}", source=str(path), offset=len(data))
+                         f"holds {len(body) // record_size}", source=source, offset=len(data))
     out = []
     for i in range(header.names):
         raw = body[i * record_size:(i + 1) * record_size]

@@ -8,8 +8,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "import.note": ("a transcript, GGF or WTHOR (.wtb): replay it and let the engine "
                     "review it", "棋譜テキスト・GGF・WTHOR（.wtb）：再生してエンジンで検討"),
     "import.text": ("Paste a transcript (f5d6c3…) or GGF", "棋譜（f5d6c3…）かGGFを貼り付け"),
-    "import.file": ("or choose a file (.txt, .ggf, .wtb)",
-                    "またはファイルを選ぶ（.txt, .ggf, .wtb）"),
+    "import.file": ("or choose a file (.txt, .ggf, .wtb; with WTHOR.JOU for the players' "
+                    "names)",
+                    "またはファイルを選ぶ（.txt, .ggf, .wtb。選手名はWTHOR.JOUも一緒に）"),
     "import.index": ("Game number in the file", "ファイル内の対局番号"),
     "import.index.note": ("for files with several games (GGF, WTHOR), from 1",
                           "複数の対局を含むファイル（GGF・WTHOR）で、1から"),

@@ -21,13 +21,16 @@ class ImportRequest(Request):
     """A game to import. ``transcript``: ``text`` is one game's moves (``f5d6c3…``, in any
     form a transcript is read). ``ggf``: ``text`` holds one or more GGF games, ``index``
     picks one. ``wthor``: ``data`` is a ``.wtb`` archive in base64, ``index`` picks a
-    game. The game is private to this browser unless ``public``."""
+    game, and ``players`` may bring the names (``WTHOR.JOU``, base64). The game is
+    private to this browser unless ``public``."""
 
     format: ImportFormat
     text: str | None = Field(None, max_length=MAX_IMPORT_CHARS,
                              description="the transcript or GGF text")
     data: str | None = Field(None, max_length=MAX_IMPORT_CHARS,
                              description="the WTHOR archive (.wtb), base64")
+    players: str | None = Field(None, max_length=MAX_IMPORT_CHARS,
+                                description="WTHOR's player names (WTHOR.JOU), base64")
     index: int = Field(1, ge=1, le=MAX_INDEX,
                        description="which game of the file, from 1 (GGF, WTHOR)")
     public: bool = False
@@ -40,6 +43,8 @@ class ImportRequest(Request):
             raise ValueError(f"a {self.format} import sends '{given}'")
         if getattr(self, other) is not None:
             raise ValueError(f"a {self.format} import sends '{given}', not '{other}'")
+        if self.players is not None and not binary:
+            raise ValueError("'players' (WTHOR.JOU) goes with a wthor import")
         if self.format == "transcript" and self.index != 1:
             raise ValueError("a transcript holds one game: its index is 1")
         return self

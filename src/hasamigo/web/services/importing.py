@@ -21,7 +21,13 @@ from hasamigo.game.imported import game_of_record
 from hasamigo.notation import parse_transcript, parse_wthor
 from hasamigo.notation.ggf import iter_games, record_from_properties
 from hasamigo.notation.record import GameRecord, play_move
-from hasamigo.notation.wthor import GAME_SIZE, HEADER_SIZE, parse_header
+from hasamigo.notation.wthor import (
+    GAME_SIZE,
+    HEADER_SIZE,
+    PLAYER_NAME_SIZE,
+    parse_header,
+    parse_names,
+)
 from hasamigo.web.schemas_import import ImportRequest
 from hasamigo.web.services.games import Created, GameService
 
@@ -65,15 +71,23 @@ def ggf_record(text: str, index: int) -> GameRecord:
                      source=source)
 
 
-def wthor_record(data: str, index: int) -> tuple[GameRecord, tuple[str, str]]:
-    """Game ``index`` (from 1) of a base64 WTHOR archive, checked move by move, and the
-    players' names (an archive holds their numbers; the names are in ``WTHOR.JOU``)."""
-    source = SOURCES["wthor"]
+def _bytes(data: str, what: str) -> bytes:
     try:
-        raw = base64.b64decode(data, validate=True)
+        return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise ParseError(f"the archive is not base64 ({exc})", source=source) from exc
-    games = parse_wthor(raw, source=source)
+        raise ParseError(f"the {what} is not base64 ({exc})", source=SOURCES["wthor"]) from exc
+
+
+def wthor_record(data: str, index: int, players: str | None = None
+                 ) -> tuple[GameRecord, tuple[str, str]]:
+    """Game ``index`` (from 1) of a base64 WTHOR archive, checked move by move, and names
+    for its players when ``players`` (``WTHOR.JOU``, base64) does not give theirs (an
+    archive holds only their numbers)."""
+    source = SOURCES["wthor"]
+    raw = _bytes(data, "archive")
+    names = None if players is None else parse_names(
+        _bytes(players, "players' file"), PLAYER_NAME_SIZE, source="WTHOR.JOU")
+    games = parse_wthor(raw, source=source, players=names)
     record = next(itertools.islice(games, index - 1, None), None)
     if record is None:
         total = parse_header(raw, source=source).games  # read (and checked) already
@@ -90,8 +104,7 @@ def wthor_record(data: str, index: int) -> tuple[GameRecord, tuple[str, str]]:
             raise ParseError(f"game {index}: {exc}", source=source,
                              offset=at + number - 1) from exc
     meta = record.metadata
-    names = (f"WTHOR #{meta.get('black_id', '?')}", f"WTHOR #{meta.get('white_id', '?')}")
-    return record, names
+    return record, (f"WTHOR #{meta.get('black_id', '?')}", f"WTHOR #{meta.get('white_id', '?')}")
 
 
 def _games(count: int) -> str:
@@ -104,7 +117,7 @@ def read_import(req: ImportRequest) -> tuple[GameRecord, tuple[str, str] | None]
     names: tuple[str, str] | None = None
     if req.format == "wthor":
         assert req.data is not None  # the schema requires it
-        record, names = wthor_record(req.data, req.index)
+        record, names = wthor_record(req.data, req.index, req.players)
     elif req.format == "ggf":
         assert req.text is not None
         record = ggf_record(req.text, req.index)

@@ -1,6 +1,7 @@
 // Importing a game on the library page: pasted text (a transcript, or GGF when it opens a
-// game with "(;") or a chosen file (.wtb: WTHOR, sent as base64; .ggf: GGF; others: a
-// transcript), the game number for files of several games. The answer's seat token is
+// game with "(;") or a chosen file (.wtb: WTHOR, sent as base64, with WTHOR.JOU for the
+// players' names if chosen too; .ggf: GGF; others: a transcript), the game number for
+// files of several games. The answer's seat token is
 // kept like any game's, and the replay opens, where the review is started.
 import { api, keepSeatToken, strings } from "./api.js";
 
@@ -30,15 +31,23 @@ function base64(buffer) {
 const kilobytes = (n) => `${Math.floor(n / 1024)} kB`;
 
 async function body(form) {
-  const file = $("import-file").files[0];
+  // a .wtb may come with WTHOR.JOU, the players' names (chosen together)
+  const files = [...$("import-file").files];
+  const names = files.find((f) => f.name.toLowerCase().endsWith(".jou"));
+  const file = files.find((f) => f !== names);
   const index = Number.parseInt($("import-index").value, 10) || 1;
   const limit = Number(form.dataset.limit) || Infinity;
   if (file) {
     const format = formatOfFile(file.name);
-    // the request carries the file as JSON text (base64 for WTHOR: 4 bytes for 3)
-    const room = format === "wthor" ? (limit - 200) * 3 / 4 : limit - 200;
+    // the request carries the files as JSON text (base64 for WTHOR: 4 bytes for 3)
+    const extra = format === "wthor" && names ? names.size : 0;
+    const room = format === "wthor" ? (limit - 200) * 3 / 4 - extra : limit - 200;
     if (file.size > room) throw new Error(T["import.too_large"].replace("{size}", kilobytes(room)));
-    if (format === "wthor") return { format, data: base64(await file.arrayBuffer()), index };
+    if (format === "wthor") {
+      const request = { format, data: base64(await file.arrayBuffer()), index };
+      if (names) request.players = base64(await names.arrayBuffer());
+      return request;
+    }
     const text = await file.text();
     return { format: format || formatOfText(text), text, index };
   }
