@@ -36,7 +36,7 @@ from hasamigo.notation.transcript import (
     read_transcripts,
     write_transcript,
 )
-from hasamigo.notation.wthor import read_wthor, write_wthor
+from hasamigo.notation.wthor import parse_wthor, read_wthor, write_wthor
 
 FORMATS: dict[str, str] = {
     ".wtb": "wthor",
@@ -111,6 +111,7 @@ __all__ = [
     "parse_ggf",
     "parse_obf",
     "parse_transcript",
+    "parse_wthor",
     "read_games",
     "read_ggf",
     "read_obf",

@@ -108,12 +108,16 @@ def encode_move(move: Move) -> int:
 
 def read_names(path: str | os.PathLike[str], record_size: int) -> list[str]:
     """Names of a ``.JOU`` (record size 20) or ``.TRN`` (26) file, indexed by number."""
-    data = Path(path).read_bytes()
-    header = parse_header(data, source=str(path))
+    return parse_names(Path(path).read_bytes(), record_size, source=str(path))
+
+
+def parse_names(data: bytes, record_size: int, *, source: str | None = None) -> list[str]:
+    """Names of a ``.JOU`` or ``.TRN`` file held in memory (see :func:`read_names`)."""
+    header = parse_header(data, source=source)
     body = data[HEADER_SIZE:]
     if len(body) < header.names * record_size:
         raise ParseError(f"header lists {header.names} names of {record_size} bytes, the file "
-                         f"holds {len(body) // record_size}", source=str(path), offset=len(data))
+                         f"holds {len(body) // record_size}", source=source, offset=len(data))
     out = []
     for i in range(header.names):
         raw = body[i * record_size:(i + 1) * record_size]
@@ -145,19 +149,36 @@ def read_wthor(path: str | os.PathLike[str], *, players: list[str] | None = None
         tournaments = read_names(trn, TOURNAMENT_NAME_SIZE)
     with path.open("rb") as handle:
         header = parse_header(handle.read(HEADER_SIZE), source=name)
-        size = os.fstat(handle.fileno()).st_size
-        expected = HEADER_SIZE + header.games * GAME_SIZE
-        if size < expected:
-            whole = (size - HEADER_SIZE) // GAME_SIZE
-            raise ParseError(f"truncated: the header announces {header.games} games "
-                             f"({expected} bytes), the file has {size} bytes; game {whole + 1} "
-                             "is cut short", source=name, offset=HEADER_SIZE + whole * GAME_SIZE)
+        _check_size(header, os.fstat(handle.fileno()).st_size, name)
         for index in range(header.games):
             offset = HEADER_SIZE + index * GAME_SIZE
             data = handle.read(GAME_SIZE)
             if len(data) < GAME_SIZE:  # the file shrank while being read
                 raise ParseError(f"truncated in game {index + 1}", source=name, offset=offset)
             yield _record(data, index, offset, header, players, tournaments, name)
+
+
+def parse_wthor(data: bytes, *, source: str = "WTHOR", players: list[str] | None = None,
+                tournaments: list[str] | None = None) -> Iterator[GameRecord]:
+    """The games of a ``.wtb`` archive held in memory (an upload), as :func:`read_wthor`
+    reads a file; ``source`` names it in messages. Names come only from ``players`` and
+    ``tournaments`` (nothing lies beside bytes)."""
+    header = parse_header(data[:HEADER_SIZE], source=source)
+    _check_size(header, len(data), source)
+    for index in range(header.games):
+        offset = HEADER_SIZE + index * GAME_SIZE
+        yield _record(data[offset:offset + GAME_SIZE], index, offset, header, players,
+                      tournaments, source)
+
+
+def _check_size(header: WthorHeader, size: int, source: str) -> None:
+    """Refuse an archive shorter than its header announces, naming the game cut short."""
+    expected = HEADER_SIZE + header.games * GAME_SIZE
+    if size < expected:
+        whole = (size - HEADER_SIZE) // GAME_SIZE
+        raise ParseError(f"truncated: the header announces {header.games} games "
+                         f"({expected} bytes), the file has {size} bytes; game {whole + 1} "
+                         "is cut short", source=source, offset=HEADER_SIZE + whole * GAME_SIZE)
 
 
 def _record(data: bytes, index: int, offset: int, header: WthorHeader,

@@ -33,6 +33,7 @@ from hasamigo.web.limits import BodyLimit
 from hasamigo.web.routers import (
     analysis,
     games,
+    importing,
     pages,
     positions,
     puzzles,
@@ -143,10 +144,11 @@ def create_app(
                                 httponly=True, samesite="lax")
         return response
 
-    for router in (pages.router, games.router, analysis.router, review.router,
+    for router in (pages.router, importing.router, games.router, analysis.router, review.router,
                    status.router, ws.router, tournaments.router, record.router,
                    study.router, positions.router, positions.pages, puzzles.router,
                    puzzles.pages):
         app.include_router(router)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
+                       paths={importing.IMPORT_PATH: settings.max_import_bytes})
     return app

@@ -12,7 +12,7 @@ import json
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 from hasamigo.web.errors import RateLimited
@@ -29,24 +29,28 @@ class BodyTooLarge(Exception):
 
 
 class BodyLimit:
-    """Refuse HTTP request bodies over ``limit`` bytes with 413."""
+    """Refuse HTTP request bodies over ``limit`` bytes with 413; ``paths`` gives some
+    paths (exactly) a limit of their own (an imported game's file)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, paths: Mapping[str, int] | None = None
+                 ) -> None:
         self.app = app
         self.limit = limit
+        self.paths = dict(paths or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.paths.get(scope.get("path", ""), self.limit)
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None:
             try:
                 size = int(declared)
             except ValueError:
                 size = -1
-            if size < 0 or size > self.limit:
-                await self._refuse(send)
+            if size < 0 or size > limit:
+                await self._refuse(send, limit)
                 return
         seen = 0
         started = False
@@ -56,7 +60,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
+                if seen > limit:
                     raise BodyTooLarge
             return message
 
@@ -70,12 +74,13 @@ class BodyLimit:
             await self.app(scope, limited_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await self._refuse(send)
+                await self._refuse(send, limit)
 
-    async def _refuse(self, send: Send) -> None:
+    @staticmethod
+    async def _refuse(send: Send, limit: int) -> None:
         body = json.dumps({"error": {
             "code": "too_large", "reason": None,
-            "message": f"the request body is larger than {self.limit} bytes"}}).encode()
+            "message": f"the request body is larger than {limit} bytes"}}).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})

@@ -40,6 +40,9 @@ class Settings:
     # ---- limits ----------------------------------------------------------------------
     #: largest request body (bytes); larger ones get 413
     max_body_bytes: int = 16 * 1024
+    #: largest body of ``POST /api/games/import`` (a GGF text, or a WTHOR archive in
+    #: base64: the largest yearly archive, 2004's 620 kB, is some 830 kB)
+    max_import_bytes: int = 1024 * 1024
     #: largest websocket message (bytes); a larger one closes the socket (1009)
     max_ws_message_bytes: int = 4 * 1024
     #: websocket messages a client may send per second (more closes the socket, 1008)

@@ -120,7 +120,7 @@ async def join_page(request: Request, game_id: str, games: Games, templates: Tem
 
 @router.get("/library", response_class=HTMLResponse)
 async def library_page(request: Request, games: Games, templates: Templates,
-                       lang: LangDep, client: Client, filters: Filters,
+                       lang: LangDep, client: Client, filters: Filters, settings: SettingsDep,
                        empty: Annotated[bool, Query(description="list games without a "
                                                     "move too")] = False) -> Response:
     """This browser's games (created or joined here) with at least one move unless
@@ -141,6 +141,7 @@ async def library_page(request: Request, games: Games, templates: Templates,
                  created={g.id for g in created},
                  public_games=[summary_view(r) for r in public if r.id not in ids],
                  filters=filters, empty=empty, opponents=[*PROGRAMS, "person"],
+                 import_limit=settings.max_import_bytes,
                  filtered=empty or any(v is not None for v in (
                      filters.opponent, filters.result, filters.since, filters.until))))
 

@@ -471,11 +471,16 @@ class GameService:
         return live, you
 
     # ---- creating and joining ------------------------------------------------------------
-    async def create(self, req: NewGame, *, client: str | None, address: str) -> Created:
+    def limit_new_games(self, address: str) -> None:
+        """Count a new game (created or imported) for ``address``; refuse it with
+        :class:`RateLimited` beyond ``games_per_minute``."""
         wait = self._rate.check(address)
         if wait is not None:
             raise RateLimited(f"at most {self.settings.games_per_minute} new games a minute",
                               retry_after=max(1, int(wait + 0.999)))
+
+    async def create(self, req: NewGame, *, client: str | None, address: str) -> Created:
+        self.limit_new_games(address)
         if len(self.games) >= self.settings.max_live_games and all(
                 g.busy for g in self.games.values()):
             raise Busy("the server is full: try again in a minute")
@@ -512,6 +517,31 @@ class GameService:
         self._remember(live)
         self._schedule_program(live)
         return Created(live, token, frozenset(mine), join_code)
+
+    async def adopt(self, game: GameController, *, client: str | None,
+                    public: bool = False) -> Created:
+        """Store a game made elsewhere (an imported record, :mod:`hasamigo.game.imported`)
+        under a new id, with one seat token for both participants (as two people on one
+        screen) kept by ``client``'s browser; private unless ``public``. The caller counted
+        it (:meth:`limit_new_games`). Its events are replayed on the server's clock, so
+        a game still in progress goes on in real time."""
+        game_id = secrets.token_hex(6)
+        game = GameController(game.setup, game.events, time_source=self.wall, rng=self._rng,
+                              game_id=game_id)
+        token = secrets.token_urlsafe(24)
+        both = frozenset({0, 1})
+        grants = [SeatSecret("token", secret_hash(token), (0, 1), client)]
+        try:
+            await self._write(functools.partial(self.repo.create, game, public=public,
+                                                creator=client, secrets=grants))
+        except Exception as exc:
+            log.exception("storing an imported game failed")
+            raise StorageFailure(f"the game could not be saved: {exc}") from exc
+        live = LiveGame(game_id, game, len(game.events), public=public, creator=client,
+                        touched=self.now())
+        live.seats[secret_hash(token)] = both
+        self._remember(live)
+        return Created(live, token, both, None)
 
     async def join(self, game_id: str, code: str, client: str | None
                    ) -> tuple[LiveGame, str, frozenset[int]]:

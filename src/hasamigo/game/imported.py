@@ -1,0 +1,120 @@
+"""A game read from a file (a transcript, GGF, WTHOR) as a game of the procedure.
+
+An imported game is an ordinary game: a :class:`~hasamigo.game.setup.GameSetup` (the
+file's two players as two people, Black chosen by the first, no clock, casual) and the
+events a game played on one screen would have left: the colour choice, then each move
+through :meth:`GameController.play`, so the forced passes follow by themselves (one after
+the file's last move too, when the side to move then has none) and every move is checked
+by the fold again. Its board, phase and result are the fold's, as for
+any game; the file's recorded score is not an event and is not kept.
+
+A file whose moves stop before the end (a resignation, a time-out, an adjudication: the
+file's result can't be checked against the board) gives a game **in progress** at that
+position, which its two players may play on; nothing is invented to end it.
+
+Every event is dated at the game's date when the file gives a whole one (GGF ``DT``: a
+day, with its time of day if written, read as UTC; or seconds since the epoch), else at
+``at`` (the import).
+
+>>> from hasamigo.notation import parse_ggf
+>>> [record] = parse_ggf("(;GM[Othello]PB[Ann]PW[Bo]DT[2003.12.15_12:33:18.MST]"
+...                      "B[f5]W[d6];)")
+>>> game = game_of_record(record, at=0.0)
+>>> game.seat(BLACK).name, len(game.history), game.phase.value
+('Ann', 2, 'playing')
+>>> game_date(record.date)
+1071491598.0
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from datetime import UTC, datetime
+
+from hasamigo.errors import HasamigoError
+from hasamigo.game.controller import GameController
+from hasamigo.game.errors import GameError
+from hasamigo.game.setup import NAME_LENGTH, GameOptions, GameSetup, Participant
+from hasamigo.move import BLACK, WHITE, Color
+from hasamigo.notation.record import GameRecord
+
+#: players' names when the file has none
+DEFAULT_NAMES = {BLACK: "Black", WHITE: "White"}
+_DAY = re.compile(r"([0-9]{4})[.\-/]([0-9]{1,2})[.\-/]([0-9]{1,2})"
+                  r"(?:[_T ]([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?)?")
+_EPOCH = re.compile(r"[0-9]{9,10}")
+#: dates before this (or a day after the import) are taken for noise, not a date
+_EARLIEST = datetime(1970, 1, 2, tzinfo=UTC).timestamp()
+
+
+def player_name(text: str, colour: Color) -> str:
+    """A player's name as a participant takes it: printable, spaces collapsed, at most
+    :data:`~hasamigo.game.setup.NAME_LENGTH` characters; the colour's name if none."""
+    clean = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return clean[:NAME_LENGTH] or DEFAULT_NAMES[colour]
+
+
+def imported_setup(record: GameRecord, names: tuple[str, str] | None = None) -> GameSetup:
+    """The setup of ``record``'s game: Black (participant 0) and White as people, the
+    record's board and start, no clock, casual. ``names`` replace the record's (when it
+    has none, as a WTHOR archive without its ``.JOU``); equal names get their colour."""
+    black, white = names or (record.black, record.white)
+    black, white = player_name(black, BLACK), player_name(white, WHITE)
+    if black == white:
+        black = f"{black[:NAME_LENGTH - 8]} (Black)"
+        white = f"{white[:NAME_LENGTH - 8]} (White)"
+    options = GameOptions(variant=record.variant.name, position=record.start,
+                          clock_seconds=None, casual=True)
+    return GameSetup((Participant(black), Participant(white)), options, "black")
+
+
+def game_date(text: str, *, now: float | None = None) -> float | None:
+    """The instant (seconds since the epoch) a record's date names, if it names a whole
+    one: ``2003.12.15`` or ``2003-12-15`` with an optional ``_12:33:18`` (read as UTC;
+    a zone name after it is ignored), or epoch seconds (GGS writes ``DT[947375357]``).
+    A year alone (WTHOR), nothing, or a date outside 1970 .. tomorrow is ``None``."""
+    text = text.strip()
+    latest = (time.time() if now is None else now) + 86_400
+    if _EPOCH.fullmatch(text):
+        instant = float(text)
+    elif found := _DAY.match(text):
+        year, month, day, hour, minute, second = (int(g) if g else 0 for g in found.groups())
+        try:
+            instant = datetime(year, month, day, hour, minute, second, tzinfo=UTC).timestamp()
+        except ValueError:
+            return None
+    else:
+        return None
+    return instant if _EARLIEST <= instant <= latest else None
+
+
+def game_of_record(record: GameRecord, *, at: float, game_id: str | None = None,
+                   names: tuple[str, str] | None = None) -> GameController:
+    """The game of ``record`` (see the module docstring), its events dated at the
+    record's date or else ``at``. Raises :class:`~hasamigo.errors.ParseError` for a
+    record with a ``problem``, :class:`~hasamigo.errors.IllegalMoveError` naming the move
+    number and square for an illegal move, :class:`GameError` for a board or start the
+    games can't be set up with."""
+    moves = record.replay().move_stack
+    instant = game_date(record.date, now=at)
+    when = at if instant is None else instant
+    setup = imported_setup(record, names)
+    game = GameController.new(setup, time_source=lambda: when, rng=random.Random(0),
+                              game_id=game_id)
+    for move in moves:
+        if move.is_pass:  # forced: the controller has played it already
+            continue
+        try:
+            game.play(None, move)
+        except (HasamigoError, ValueError) as exc:  # pragma: no cover - replayed above
+            raise GameError(f"move {len(game.board.move_stack) + 1}: {exc}") from exc
+    played = game.board.move_stack
+    # the fold agrees with the replay, but for a forced pass it plays after the last move
+    if played[:len(moves)] != moves or not all(m.is_pass for m in played[len(moves):]):
+        raise GameError("the game's moves differ from the record's")  # pragma: no cover
+    return game
+
+
+__all__ = ["DEFAULT_NAMES", "game_date", "game_of_record", "imported_setup", "player_name"]
