@@ -441,17 +441,18 @@ LOCAL_TYPES_SCRIPT = textwrap.dedent(
     from numba.core.registry import CPUDispatcher
 
     from hasamigo import Board
-    from hasamigo._kernels import (bits, endgame, evaluate, hashtable, moves, patterns, search,
-                                   stability, warm, weighted)
+    from hasamigo._kernels import (bits, endgame, evaluate, fitting, hashtable, moves,
+                                   patterns, search, smallboard, stability, warm, weighted,
+                                   wide, wide_search)
     from hasamigo.engine import Engine, Limit
 
     warm.warm(*warm.GROUPS)  # a fresh cache: everything compiles in this process
     engine = Engine(table_size=1 << 10)
     board = Board()
     engine.analyse(board, Limit(depth=5), selectivity=1)
-    floats, seen = [], 0
-    for module in (bits, endgame, evaluate, hashtable, moves, patterns, search, stability,
-                   weighted):
+    floats, seen, modules = [], 0, set()
+    for module in (bits, endgame, evaluate, fitting, hashtable, moves, patterns, search,
+                   smallboard, stability, weighted, wide, wide_search):
         for name in dir(module):
             obj = getattr(module, name)
             if not isinstance(obj, CPUDispatcher):
@@ -461,10 +462,11 @@ LOCAL_TYPES_SCRIPT = textwrap.dedent(
                 if annotation is None:
                     continue
                 seen += 1
+                modules.add(module.__name__.rsplit(".", 1)[1])
                 for var, typ in annotation.typemap.items():
                     if "float" in str(typ):
                         floats.append(f"{module.__name__}.{name}: {var} is {typ}")
-    print(json.dumps({"floats": floats, "seen": seen}))
+    print(json.dumps({"floats": floats, "seen": seen, "modules": sorted(modules)}))
     """
 )
 
@@ -477,4 +479,6 @@ def test_no_kernel_local_variable_is_a_float(tmp_path: Path) -> None:
     cache) so that numba keeps each kernel's types."""
     out = json.loads(run_python(LOCAL_TYPES_SCRIPT, env={"NUMBA_CACHE_DIR": str(tmp_path)}))
     assert out["seen"] >= 10
+    assert {"moves", "search", "endgame", "smallboard", "wide", "wide_search"} <= set(
+        out["modules"])
     assert out["floats"] == []
