@@ -28,5 +28,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "var.pick": ("Choose the disc to turn.", "返す石を選んでください。"),
     "var.unavailable": ("No variations during an official game in progress.",
                         "公式戦の対局中は変化図を作れません。"),
-    "var.main": ("main line", "本譜"),
+    "var.notes": ("The notes follow the main line: back to it to read them.",
+                  "解説は本譜の局面についてのものです。本譜に戻ると表示されます。"),
 }
