@@ -211,3 +211,16 @@ def test_a_flip_rule_variation_names_the_disc_it_turns(tmp_path: Path) -> None:
         assert chosen.status_code == 201, chosen.text
         node = node_of(chosen.json(), chosen.json()["node"])
         assert node["move"] == f"{square}({discs[-1]})" and node["flipped"] == [discs[-1]]
+
+
+def test_every_text_the_variation_scripts_use_exists_in_both_languages() -> None:
+    import re
+
+    from hasamigo.web.i18n import STRINGS
+
+    scripts = Path(__file__).parents[1] / "src" / "hasamigo" / "web" / "static" / "js"
+    used = set()
+    for name in ("variations.js", "replay.js"):
+        used |= set(re.findall(r'T\["(var\.[a-z_.]+)"\]', (scripts / name).read_text()))
+    assert used and used <= set(STRINGS), used - set(STRINGS)
+    assert all(all(STRINGS[key]) for key in used)

@@ -155,3 +155,49 @@ def test_a_variation_is_played_left_and_reopened_on_the_replay_page(
     at_ply(page, branch)
     assert bar.is_hidden()
     assert api_get(page, live_server, game_id, "/variations")["count"] == 0
+
+
+def test_a_flip_rule_variation_asks_which_disc_to_turn(
+        new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
+    """挟み碁's rule "one": a square that brackets several discs rings them, and the disc
+    clicked is the one the variation's move turns (``c4(d4)``)."""
+    from hasamigo import find_variant
+    from tests.browser.seats import create_game
+
+    page = new_page(1280, 900)
+    page.goto(live_server + "/library")
+    game = create_game(page, live_server, opponent="person", variant="hasegawa-8x9",
+                       flip_rule="one", clock_minutes=None)
+    game_id = game["id"]
+    board = find_variant("hasegawa-8x9+one")()
+    url = f"{live_server}/api/games/{game_id}/variations"
+    parent = None
+    view = api_get(page, live_server, game_id, "/variations")
+    here = view["main"][0]
+    while not here["picks"]:  # down a line to a position with a choice, by the API
+        move = list(board.move_choices())[-1]
+        body: dict[str, Any] = {"move": board.move_name(move)}
+        body |= {"parent": parent} if parent else {"ply": 0}
+        response = page.request.post(url, data=body, headers=auth(page, game_id))
+        assert response.status == 201, response.text()
+        board.push(move)
+        view = response.json()
+        parent = view["node"]
+        here = next(n for n in view["nodes"] if n["id"] == parent)["here"]
+    square, discs = next(iter(here["picks"].items()))
+    page.goto(f"{live_server}/games/{game_id}/replay")
+    page.locator(f"#var-list .var-move[data-node='{parent}']").click()
+    plies = board.ply
+    at_ply(page, plies)
+    page.locator(f"#board .square[data-square='{square}']").click()
+    page.wait_for_selector("#var-pick:not([hidden])")
+    rings = page.locator("#board .square.pickable")
+    assert sorted(rings.evaluate_all("els => els.map(e => e.dataset.square)")) == sorted(discs)
+    page.screenshot(path=str(screenshots / "variations-flip-rule-choice.png"), full_page=True)
+    page.locator(f"#board .square[data-square='{discs[0]}']").click()
+    at_ply(page, plies + 1)
+    assert page.locator("#var-crumb .var-move.current").text_content() == \
+        f"{square}({discs[0]})"
+    assert page.locator("#board .square.pickable").count() == 0
+    board.push(board.parse_move(f"{square}({discs[0]})"))
+    assert page.evaluate(CELLS) == board.to_string().split()[0]

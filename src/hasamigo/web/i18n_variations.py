@@ -10,6 +10,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                  "arrow keys.",
                  "盤上の灰色の点をクリックすると別の手を試せます。変化図として対局と一緒に"
                  "保存されます。ボタンや矢印キーで手順をたどれます。"),
+    "var.tag": ("variation", "変化"),
     "var.none": ("No variations yet.", "変化図はまだありません。"),
     "var.from": ("Variation from move {n}:", "{n}手目からの変化:"),
     "var.line_from": ("from move {n}", "{n}手目から"),

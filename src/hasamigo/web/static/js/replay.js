@@ -29,7 +29,6 @@ let scores = null;
 let ply = 0;
 let review = null;
 let variations = null;
-let picking = null;  // a square whose disc to turn is being chosen (flip rules)
 let busy = false;
 
 function colourName(c) { return c === "black" ? T.black : T.white; }
@@ -77,8 +76,9 @@ function show(n, animate = false) {
   const what = p.move
     ? `${colourName(p.colour)} <strong>${escapeHtml(p.move)}</strong>`
     : escapeHtml(T["replay.start"]);
+  const tag = onMain(ply) ? "" : `<span class="tag var-tag">${escapeHtml(T["var.tag"])}</span> `;
   $("replay-status").innerHTML =
-    `<span class="ply">${ply} / ${positions.length - 1}</span> · ${what}` +
+    `${tag}<span class="ply">${ply} / ${positions.length - 1}</span> · ${what}` +
     ` · <span class="disc-icon black"></span> ${Number(p.black)} – ${Number(p.white)} <span class="disc-icon white"></span>`;
   $("first").disabled = $("prev").disabled = ply === 0;
   $("next").disabled = $("last").disabled = ply === positions.length - 1;
@@ -105,7 +105,6 @@ async function onSquare(square) {
   if (!here || !here.legal.includes(square)) return;
   const discs = here.picks[square];
   if (discs && discs.length > 1) {  // the flip rule turns one of them: which?
-    picking = square;
     board.setPicks(discs, [], (disc) => tryMove(`${square}(${disc})`));
     $("var-pick").hidden = false;
     return;
@@ -115,7 +114,6 @@ async function onSquare(square) {
 
 function stopPicking() {
   if (!board) return;
-  picking = null;
   board.setPicks();
   $("var-pick").hidden = true;
 }
