@@ -109,16 +109,21 @@ def test_a_line_is_a_record_with_its_own_result() -> None:
     assert line_record(record, board.move_stack).recorded_score == outcome.black
 
 
+VARIANTS = ["standard", "6x6", "standard+one", "hasegawa-8x9+choose", "nip-circle"]
+
+
 @st.composite
-def trees(draw: st.DrawFn) -> tuple[list[Move], list[VariationNode]]:
-    """A random main line and a random tree of legal moves grown on it."""
+def trees(draw: st.DrawFn) -> tuple[type[Board], list[Move], list[VariationNode]]:
+    """A random board, main line and tree of legal moves grown on it (every choice of
+    turned discs a move of its own)."""
+    variant = find_variant(draw(st.sampled_from(VARIANTS)))
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    board = Board()
+    board = variant()
     main: list[Move] = []
     for _ in range(draw(st.integers(0, 30))):
         if board.is_game_over():
             break
-        move = rng.choice(list(board.legal_moves))
+        move = rng.choice(list(board.move_choices()))
         board.push(move)
         main.append(move)
     nodes: dict[int, VariationNode] = {}
@@ -127,14 +132,14 @@ def trees(draw: st.DrawFn) -> tuple[list[Move], list[VariationNode]]:
         parent = rng.choice([None, *nodes]) if nodes else None
         if parent is None:
             ply = rng.randint(0, len(main))
-            at = Board()
+            at = variant()
             for move in main[:ply]:
                 at.push(move)
         else:
             ply, at = nodes[parent].ply + 1, boards[parent]
         if at.is_game_over():
             continue
-        move = rng.choice(list(at.legal_moves))
+        move = rng.choice(list(at.move_choices()))
         if parent is None and ply < len(main) and move == main[ply]:
             continue
         name = at.move_name(move)
@@ -145,20 +150,26 @@ def trees(draw: st.DrawFn) -> tuple[list[Move], list[VariationNode]]:
         after = at.copy()
         after.push(move)
         boards[node_id] = after
-    return main, list(nodes.values())
+    return variant, main, list(nodes.values())
 
 
 @settings(max_examples=40, deadline=None)
 @given(trees())
 def test_every_line_replays_and_the_json_round_trips(
-        case: tuple[list[Move], list[VariationNode]]) -> None:
-    main, nodes = case
-    tree = build_tree(Board(), main, nodes)
+        case: tuple[type[Board], list[Move], list[VariationNode]]) -> None:
+    variant, main, nodes = case
+    tree = build_tree(variant(), main, nodes)
     assert set(tree.nodes) == {n.id for n in nodes} and tree.stale == 0
     for node in nodes:
-        replayed = GameRecord(moves=tree.line_moves(node.id)).replay()
+        replayed = GameRecord(variant=variant, moves=tree.line_moves(node.id)).replay()
         assert replayed.to_string() == tree.nodes[node.id].board.to_string()
     data = tree_to_json("g", tree)
     back = tree_from_json(data)
     assert sorted(back, key=lambda n: n.id) == sorted(nodes, key=lambda n: n.id)
-    assert tree_to_json("g", build_tree(Board(), main, back)) == data
+    assert tree_to_json("g", build_tree(variant(), main, back)) == data
+    # and every stored move is checked as it was added: the same name, the same ply
+    known = {n.id: n for n in nodes}
+    for node in nodes:
+        assert check_move(variant(), main, known, parent=node.parent,
+                          ply=node.ply if node.parent is None else None,
+                          move=node.move) == (node.ply, node.move)
