@@ -149,7 +149,22 @@ def test_a_variation_is_played_left_and_reopened_on_the_replay_page(
     assert phone.evaluate(CELLS) == positions[branch]["cells"]
     no_sideways_scroll(phone, "variation phone, main line")
 
-    # deleting the line (its first move and all after it) empties the list
+    # a branch inside the variation: reopened at its second move, another move there
+    second = line["ids"][1]
+    page.locator(f"#var-list .var-move[data-node='{second}']").click()
+    at_ply(page, branch + 2)
+    other = next(sq for sq in page.locator("#board .square.legal").evaluate_all(
+        "els => els.map(e => e.dataset.square)") if sq != played[2])
+    page.locator(f"#board .square[data-square='{other}']").click()
+    at_ply(page, branch + 3)
+    assert crumb.locator(".var-move").all_text_contents() == [*played[:2], other]
+    nested = page.locator("#var-list .var-tree .var-move")
+    assert nested.all_text_contents() == [f"{branch + 3}.{other}"]
+    page.locator("#var-card").screenshot(path=str(screenshots / "variations-tree-card.png"))
+    [line_again] = api_get(page, live_server, game_id, "/variations")["variations"]
+    assert line_again["moves"] == played and line_again["children"][0]["moves"] == [other]
+
+    # deleting the line (its first move and all after it, the branch too) empties the list
     page.locator(f"#var-list button[data-delete='{line['ids'][0]}']").click()
     page.wait_for_selector("#var-list .var-empty")
     at_ply(page, branch)
