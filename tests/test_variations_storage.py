@@ -10,10 +10,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
 from test_review_storage import stored_game
 from test_storage_migration import BACKENDS, scratch_url
 
 from hasamigo.storage import Database, GameRepository, TreeFull, VariationRepository
+from hasamigo.storage.db import alembic_config, normalise_url
 
 
 @pytest.fixture(params=BACKENDS)
@@ -86,3 +89,23 @@ def test_deleting_a_node_deletes_its_subtree_and_the_game_its_tree(db: Database)
     assert [n.id for n in repo.nodes(game_id)] == [keep.id]
     GameRepository(db).delete(game_id)
     assert repo.nodes(game_id) == []
+
+
+def test_r0006_adds_the_variations_table_and_leaves_the_games_alone(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r0005.db'}"
+    engine = sa.create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0005")
+    engine.dispose()
+    db = Database(url)
+    stored_game(db, "old")
+    assert "variations" not in sa.inspect(db.engine).get_table_names()
+    assert db.open() == ["0006"]
+    assert "variations" in sa.inspect(db.engine).get_table_names()
+    assert GameRepository(db).load("old") is not None
+    VariationRepository(db).add("old", None, 1, "f6", max_nodes=10)
+    with db.engine.begin() as conn:
+        command.downgrade(alembic_config(conn), "0005")
+    assert "variations" not in sa.inspect(db.engine).get_table_names()
+    assert GameRepository(db).load("old") is not None
+    db.close()
