@@ -1,1 +1,2 @@
-"""Tools a player learns with: game review (:mod:`.review`)."""
+"""Tools a player learns with: game review (:mod:`.review`), variations tried from a
+game's positions (:mod:`.variations`)."""

@@ -21,6 +21,7 @@ from hasamigo.storage.repository import (
     summary_columns,
 )
 from hasamigo.storage.reviews import ReviewRepository, StoredReview
+from hasamigo.storage.variations import StoredNode, TreeFull, VariationRepository
 
 __all__ = [
     "Base",
@@ -31,7 +32,10 @@ __all__ = [
     "ReviewRepository",
     "SeatSecret",
     "StoredGame",
+    "StoredNode",
     "StoredReview",
+    "TreeFull",
+    "VariationRepository",
     "default_db_url",
     "summary_columns",
 ]

@@ -331,3 +331,26 @@ class ReviewRow(Base):
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# ==== variations (revision 0006) ============================================================
+class VariationRow(Base):
+    """One move of a game's variation tree (:mod:`hasamigo.analysis.variations`):
+    ``parent_id`` ``NULL`` branches off the main line, played from its position ``ply``;
+    else ``ply`` is the parent's plus one. ``parent_key`` is ``parent_id`` or 0 (never
+    ``NULL``, so that the unique key also holds off the main line: SQL's unique keys
+    treat every ``NULL`` as distinct); the same move under the same parent is one row."""
+
+    __tablename__ = "variations"
+    __table_args__ = (UniqueConstraint("game_id", "parent_key", "ply", "move",
+                                       name="uq_variations_move"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    parent_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("variations.id", ondelete="CASCADE"), index=True)
+    parent_key: Mapped[int] = mapped_column(Integer)
+    ply: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -27,6 +27,7 @@ from hasamigo import __version__
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
 from hasamigo.storage.reviews import ReviewRepository
+from hasamigo.storage.variations import VariationRepository
 from hasamigo.web import errors
 from hasamigo.web.deps import CLIENT_COOKIE
 from hasamigo.web.limits import BodyLimit
@@ -42,12 +43,14 @@ from hasamigo.web.routers import (
     status,
     study,
     tournaments,
+    variations,
     ws,
 )
 from hasamigo.web.services.analysis import AnalysisService, EngineWarmup, compile_kernels
 from hasamigo.web.services.games import GameService, TimeSource
 from hasamigo.web.services.players import PlayerFactory, registry_factory
 from hasamigo.web.services.review import ReviewService
+from hasamigo.web.services.variations import VariationService
 from hasamigo.web.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -126,6 +129,7 @@ def create_app(
     app.state.settings = settings
     app.state.db = db
     app.state.analysis = analysis_service
+    app.state.variations = VariationService(VariationRepository(db))
     app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     errors.install(app)
@@ -145,7 +149,7 @@ def create_app(
         return response
 
     for router in (pages.router, importing.router, games.router, analysis.router, review.router,
-                   status.router, ws.router, tournaments.router, record.router,
+                   variations.router, status.router, ws.router, tournaments.router, record.router,
                    study.router, positions.router, positions.pages, puzzles.router,
                    puzzles.pages):
         app.include_router(router)

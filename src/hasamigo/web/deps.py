@@ -13,6 +13,7 @@ from hasamigo.web.i18n import Lang, language_of
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.games import GameService
 from hasamigo.web.services.review import ReviewService
+from hasamigo.web.services.variations import VariationService
 from hasamigo.web.settings import Settings
 
 #: the cookie that tells a browser's games apart (anonymous, random, HttpOnly)
@@ -32,6 +33,11 @@ def get_analysis(request: Request) -> AnalysisService:
 
 def get_reviews(request: Request) -> ReviewService:
     service: ReviewService = request.app.state.reviews
+    return service
+
+
+def get_variations(request: Request) -> VariationService:
+    service: VariationService = request.app.state.variations
     return service
 
 
@@ -88,6 +94,7 @@ def client_address(request: Request) -> str:
 Games = Annotated[GameService, Depends(get_games)]
 Analysis = Annotated[AnalysisService, Depends(get_analysis)]
 Reviews = Annotated[ReviewService, Depends(get_reviews)]
+Variations = Annotated[VariationService, Depends(get_variations)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 Templates = Annotated[Jinja2Templates, Depends(get_templates)]
 LangDep = Annotated[Lang, Depends(get_lang)]

@@ -71,7 +71,7 @@ STATUS: dict[str, int] = {
     # the request is malformed
     "bad_request": 400, "invalid_square": 400, "invalid_option": 400,
     "invalid_position": 400, "parse_error": 400, "event_format": 400,
-    "clock": 400,
+    "clock": 400, "invalid_variation": 400,
     # who is asking
     "unauthorized": 401, "forbidden": 403, "not_your_seat": 403, "official_game": 403,
     "not_found": 404, "method_not_allowed": 405,
@@ -80,6 +80,7 @@ STATUS: dict[str, int] = {
     "not_your_turn": 409, "undo_not_allowed": 409, "nothing_to_undo": 409,
     "no_undo_request": 409, "no_flag": 409, "stale": 409, "colours": 409,
     "suspended": 409, "concurrent_write": 409, "not_in_game": 409, "already_joined": 409,
+    "variation_limit": 409,  # a game's variation tree is full
     "tournament": 409,  # a tournament's state refuses it now (paired twice, entered twice …)
     "too_large": 413,
     "illegal_move": 422, "invalid_request": 422,
