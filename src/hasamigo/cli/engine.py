@@ -289,21 +289,44 @@ def train_eval(
                                                "(0: none).")] = 20,
     ridge: Annotated[float, typer.Option(min=0.0, help="Ridge penalty.")] = 2.0,
     iterations: Annotated[int, typer.Option(min=1, help="CGLS iterations per stage.")] = 80,
+    label: Annotated[str, typer.Option(
+        help="Labels: 'result' (the game's result, or WTHOR's perfect-play score where it "
+             "has one) or 'exact' (positions with 14-24 empties solved exactly).")] = "result",
+    exact_limit: Annotated[int, typer.Option(
+        min=0, help="With --label exact: solve this many positions, spread over the "
+                    "archives (0: every one; hours of CPU).")] = 20000,
+    exact_cache: Annotated[Path | None, typer.Option(
+        dir_okay=False, help="With --label exact: the solved scores, kept and resumed "
+                             "(default: OUT with .exact.npz).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Fit the pattern evaluation to game archives and write its weights.
 
-    Prints per stage the held-out root-mean-square error (discs) of the fitted and of the
-    hand-set evaluation. Use the result with `--out src/hasamigo/data/eval-v2.npz` to
-    replace the shipped weights. JSON: {games_used, positions, stages: [{stage, empties,
-    train_positions, test_positions, rmse_trained, rmse_hand}], out}.
+    Prints per stage the held-out root-mean-square error (discs) of the fitted, the
+    hand-set and the shipped evaluation; with `--label exact`, against the exact scores of
+    the held-out games' solved positions. Use the result with `--out
+    src/hasamigo/data/eval-v2.npz` to replace the shipped weights. JSON: {games_used,
+    positions, label, exact_positions, stages: [{stage, empties, train_positions,
+    test_positions, rmse_trained, rmse_hand, rmse_shipped}], out}.
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from hasamigo.engine.evaluation import save_weights
-    from hasamigo.engine.training import quantize, read_archives, samples_from_records, train
+    from hasamigo.engine.evaluation import evaluation_params, save_weights
+    from hasamigo.engine.training import (
+        exact_labels,
+        load_exact_cache,
+        quantize,
+        read_archives,
+        samples_from_records,
+        train,
+    )
 
+    if label not in ("result", "exact"):
+        raise fail(f"--label must be 'result' or 'exact', not {label[:20]!r}")
+    cache = exact_cache or out.with_name(out.stem + ".exact.npz")
     try:
+        if label == "exact":
+            load_exact_cache(cache)  # a damaged cache is refused before the long work
         samples, counts = samples_from_records(read_archives(archives))
     except (HasamigoError, OSError) as exc:
         raise fail_with(exc) from None
@@ -311,33 +334,47 @@ def train_eval(
         raise fail("no finished standard-start games in the archives")
     progress = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                         TimeElapsedColumn(), console=err_console, disable=as_json)
+    test_among = None
+    exact_count = 0
     with progress:
         task = progress.add_task("fitting", total=None)
 
         def step(what: str, done: int, total: int) -> None:
             progress.update(task, description=what, completed=done, total=total)
 
+        if label == "exact":
+            samples, test_among = exact_labels(samples, limit=exact_limit or None,
+                                               cache=cache, progress=step)
+            exact_count = int(test_among.sum())
         weights, reports = train(samples, holdout_every=holdout_every, ridge=ridge,
-                                 iterations=iterations, progress=step)
+                                 iterations=iterations, other=evaluation_params("trained"),
+                                 test_among=test_among, progress=step)
     source = (f"hasamigo train-eval: {counts['games_used']} games from "
-              f"{len(archives)} archives, ridge {ridge}, {iterations} iterations")
+              f"{len(archives)} archives, ridge {ridge}, {iterations} iterations, "
+              f"labels {label}" + (f" ({exact_count} exact)" if label == "exact" else ""))
     save_weights(out, quantize(weights), source)
     rows: list[dict[str, Any]] = [
         {"stage": r.stage, "empties": list(r.empties), "train_positions": r.train_positions,
          "test_positions": r.test_positions, "rmse_trained": round(r.rmse_trained, 3),
-         "rmse_hand": round(r.rmse_hand, 3)} for r in reports]
+         "rmse_hand": round(r.rmse_hand, 3),
+         "rmse_shipped": None if r.rmse_other is None else round(r.rmse_other, 3)}
+        for r in reports if label == "result" or r.test_positions]
     if as_json:
         emit_json({"games_used": counts["games_used"], "positions": len(samples),
-                   "stages": rows, "out": str(out)})
+                   "label": label, "exact_positions": exact_count, "stages": rows,
+                   "out": str(out)})
         return
+    against = "exact scores" if label == "exact" else "labels"
     table = Table("stage", "empties", "train", "held out", "rmse trained", "rmse hand",
-                  caption=f"{counts['games_used']:,} games, {len(samples):,} positions "
-                  f"-> {out}")
+                  "rmse shipped",
+                  caption=f"{counts['games_used']:,} games, {len(samples):,} positions, "
+                  f"held-out error against {against} -> {out}")
     for r in rows:
         lo, hi = r["empties"]
         table.add_row(str(r["stage"]), f"{lo}-{hi}",
                       f"{r['train_positions']:,}", f"{r['test_positions']:,}",
-                      f"{r['rmse_trained']:.2f}", f"{r['rmse_hand']:.2f}")
+                      f"{r['rmse_trained']:.2f}", f"{r['rmse_hand']:.2f}",
+                      f"{r['rmse_shipped']:.2f}")
     console.print(table)
 
 

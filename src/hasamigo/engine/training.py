@@ -15,7 +15,14 @@
    join each stage's fit so that consecutive tables do not jump.
 3. **Held out.** Games whose number is a multiple of ``holdout_every`` are kept out of the
    fit; the report gives the root-mean-square error of the fitted and the hand-set
-   evaluation on them, per stage.
+   evaluation on them, per stage (and of a third, e.g. the shipped weights, when given).
+
+**Exact labels** (``train-eval --label exact``, :func:`exact_labels`): the players'
+endgame mistakes after WTHOR's theoretical point are noise in the final-result labels.
+Positions with ``EXACT_EMPTIES`` empties are solved exactly instead (all of them, or an
+evenly spread ``limit`` of them) and labelled with their perfect-play score; the solved
+scores are kept in a cache file, written as the solving goes, so a stopped run resumes
+and a second fit solves nothing again.
 
 Weights are saved in 1/``SCALE`` disc as int16 with a small header
 (:func:`hasamigo.engine.evaluation.save_weights`).
@@ -24,8 +31,10 @@ Weights are saved in 1/``SCALE`` disc as int16 with a small header
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -43,8 +52,14 @@ from hasamigo._kernels.fitting import (
 )
 from hasamigo._kernels.patterns import N_FEATURES, N_WEIGHTS, SCALE, STAGES, features, stage_of
 from hasamigo.board import Board
+from hasamigo.engine.book import save_npz
+from hasamigo.engine.core import Engine
+from hasamigo.errors import ParseError
 from hasamigo.notation.record import GameRecord
 from hasamigo.notation.wthor import read_wthor
+
+#: empties of the positions :func:`exact_labels` solves (inclusive)
+EXACT_EMPTIES = (14, 24)
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
 
@@ -78,6 +93,7 @@ class StageReport:
     test_positions: int
     rmse_trained: float
     rmse_hand: float
+    rmse_other: float | None = None
 
 
 def samples_from_records(records: Iterable[GameRecord]) -> tuple[Samples, dict[str, int]]:
@@ -189,14 +205,17 @@ def stage_range(stage: int) -> tuple[int, int]:
 
 
 def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
-          iterations: int = 150, overlap: int = 2,
+          iterations: int = 150, overlap: int = 2, other: np.ndarray | None = None,
+          test_among: np.ndarray | None = None,
           progress: Progress | None = None) -> tuple[np.ndarray, list[StageReport]]:
     """Fit every stage's table; returns weights (float discs, ``(STAGES, N_WEIGHTS)``) and
-    the held-out report."""
-    test_mask = (samples.game % holdout_every) == 0 if holdout_every > 0 else (
+    the held-out report (with ``other``, an evaluation's parameters, measured too). With
+    ``test_among`` (a mask of the samples) the report reads only the held-out positions
+    it marks, e.g. those with exact labels."""
+    held = (samples.game % holdout_every) == 0 if holdout_every > 0 else (
         np.zeros(len(samples), dtype=bool))
-    train_s = samples.take(~test_mask)
-    test_s = samples.take(test_mask)
+    train_s = samples.take(~held)
+    test_s = samples.take(held if test_among is None else held & test_among)
     train_s = _concat(train_s, mirrored(train_s))
     hand = default_params()
     weights = np.zeros((STAGES, N_WEIGHTS))
@@ -213,25 +232,101 @@ def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
                                        iterations=iterations)
         tsel = (test_s.empties >= lo) & (test_s.empties <= hi)
         test = test_s.take(tsel)
-        reports.append(_report(stage, (lo, hi), len(part), test, weights[stage], hand))
+        reports.append(_report(stage, (lo, hi), len(part), test, weights[stage], hand, other))
     if progress:
         progress("done", STAGES, STAGES)
     return weights, reports
 
 
 def _report(stage: int, empties: tuple[int, int], n_train: int, test: Samples,
-            w: np.ndarray, hand: np.ndarray) -> StageReport:
+            w: np.ndarray, hand: np.ndarray, other: np.ndarray | None) -> StageReport:
     if not len(test):
-        return StageReport(stage, empties, n_train, 0, float("nan"), float("nan"))
+        return StageReport(stage, empties, n_train, 0, float("nan"), float("nan"),
+                           None if other is None else float("nan"))
     pred = np.zeros(len(test))
     sparse_dot(feature_matrix(test), w, pred)
     pred = np.clip(np.rint(pred), -64, 64)
-    hand_pred = evaluate_all(test.p, test.o, FULL, hand)
+
+    def rmse(values: np.ndarray) -> float:
+        return float(np.sqrt(np.mean((values - test.label) ** 2)))
+
     return StageReport(
-        stage, empties, n_train, len(test),
-        float(np.sqrt(np.mean((pred - test.label) ** 2))),
-        float(np.sqrt(np.mean((hand_pred - test.label) ** 2))),
+        stage, empties, n_train, len(test), rmse(pred),
+        rmse(evaluate_all(test.p, test.o, FULL, hand)),
+        None if other is None else rmse(evaluate_all(test.p, test.o, FULL, other)),
     )
+
+
+def exact_candidates(samples: Samples, limit: int | None = None,
+                     empties: tuple[int, int] = EXACT_EMPTIES) -> np.ndarray:
+    """Indices of the samples :func:`exact_labels` solves: every position with ``empties``
+    empties, or ``limit`` of them spread evenly over the archive's order."""
+    lo, hi = empties
+    found: np.ndarray = np.flatnonzero((samples.empties >= lo) & (samples.empties <= hi))
+    if limit is not None and limit < len(found):
+        found = found[np.linspace(0, len(found) - 1, limit).round().astype(np.int64)]
+    return found
+
+
+def load_exact_cache(path: str | os.PathLike[str]) -> dict[tuple[int, int], int]:
+    """Solved scores by ``(p, o)`` from a cache file (empty when there is none yet)."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            ps, os_, scores = data["p"], data["o"], data["score"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise ParseError(f"not an exact-label cache: {exc}", source=str(path)) from exc
+    if not (len(ps) == len(os_) == len(scores)):
+        raise ParseError("the cache's arrays differ in length", source=str(path))
+    return {(int(p), int(o)): int(v) for p, o, v in zip(ps, os_, scores, strict=True)}
+
+
+def _save_exact_cache(path: str | os.PathLike[str], solved: dict[tuple[int, int], int]) -> None:
+    keys = list(solved)
+    save_npz(path, p=np.array([k[0] for k in keys], dtype=np.uint64),
+             o=np.array([k[1] for k in keys], dtype=np.uint64),
+             score=np.array([solved[k] for k in keys], dtype=np.int8))
+
+
+def _board_of(p: int, o: int) -> Board:
+    cells = "".join("X" if p >> sq & 1 else "O" if o >> sq & 1 else "-" for sq in range(64))
+    return Board.from_string(cells + " X")
+
+
+def exact_labels(samples: Samples, *, limit: int | None = None,
+                 cache: str | os.PathLike[str] | None = None, save_every: float = 30.0,
+                 empties: tuple[int, int] = EXACT_EMPTIES,
+                 progress: Progress | None = None) -> tuple[Samples, np.ndarray]:
+    """``samples`` with the positions of :func:`exact_candidates` labelled by their exact
+    score (side to move), and a mask of the samples so labelled. Scores already in ``cache`` are
+    not solved again; new ones are added to it every ``save_every`` seconds and at the
+    end (also when interrupted)."""
+    chosen = exact_candidates(samples, limit, empties)
+    solved = load_exact_cache(cache) if cache is not None else {}
+    engine = Engine(table_size=1 << 20)
+    label = samples.label.copy()
+    saved_at = time.monotonic()
+    fresh = 0
+    try:
+        for done, i in enumerate(chosen):
+            key = (int(samples.p[i]), int(samples.o[i]))
+            if key not in solved:
+                solved[key] = engine.solve(_board_of(*key)).score
+                fresh += 1
+                if cache is not None and time.monotonic() - saved_at >= save_every:
+                    _save_exact_cache(cache, solved)
+                    saved_at = time.monotonic()
+            label[i] = solved[key]
+            if progress and (done % 64 == 0 or done == len(chosen) - 1):
+                progress(f"exact labels: {done + 1:,}/{len(chosen):,}", done + 1, len(chosen))
+    finally:
+        if cache is not None and fresh:
+            _save_exact_cache(cache, solved)
+    labelled = np.zeros(len(samples), dtype=bool)
+    labelled[chosen] = True
+    return Samples(samples.p, samples.o, samples.empties, label, samples.game), labelled
 
 
 def _concat(a: Samples, b: Samples) -> Samples:
@@ -247,10 +342,14 @@ def quantize(weights: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
+    "EXACT_EMPTIES",
     "Samples",
     "StageReport",
+    "exact_candidates",
+    "exact_labels",
     "feature_matrix",
     "fit_stage",
+    "load_exact_cache",
     "mirrored",
     "quantize",
     "read_archives",
