@@ -5,7 +5,7 @@ geometry is a mask of playable squares inside a square grid, so one set of kerne
 every board of a grid. The grid is 8×8 (``stride = 8``, one machine word per side, the fast
 kernels) unless a variant sets ``stride = 10``: the 10×10 grid of :mod:`hasamigo._kernels.wide`
 (two words per side) for boards up to 10×10, a square being ``row * stride + col`` either way.
-Kernels work on ``(player, opponent)``; the conversion lives in :meth:`Board._pair`.
+Kernels work on ``(player, opponent)``; the conversion lives in :meth:`Board.pair`.
 
 >>> board = Board()
 >>> board.play("f5")
@@ -515,8 +515,13 @@ class Board:
         return cells + " " + self.turn.symbol
 
     # ---- queries -----------------------------------------------------------------
-    def _pair(self, color: Color | None = None) -> tuple[int, int]:
-        """``(player, opponent)`` bitboards for ``color`` (default: the side to move)."""
+    def pair(self, color: Color | None = None) -> tuple[int, int]:
+        """``(player, opponent)`` bitboards for ``color`` (default: the side to move): the
+        position as the kernels and the engine take it, relative to that side.
+
+        >>> Board().pair() == (Board().black, Board().white)
+        True
+        """
         color = self.turn if color is None else color
         return (self.black, self.white) if color is BLACK else (self.white, self.black)
 
@@ -542,7 +547,7 @@ class Board:
         8×8 grid, and on boards with :attr:`rings` (a ring's flips are not in the kernel)."""
         if self.stride != 8 or self.rings:
             return None
-        p, o = self._pair(color)
+        p, o = self.pair(color)
         return int(stable_discs_entry(np.uint64(p), np.uint64(o), self._playable_u64))
 
     def in_hand(self, color: Color) -> int | None:
@@ -572,7 +577,7 @@ class Board:
             return 0
         if self.in_placement_phase():
             return self._centre() & ~self.occupied
-        p, o = self._pair(color)
+        p, o = self.pair(color)
         if self.stride == 8:
             mask = int(legal_moves_mask(np.uint64(p), np.uint64(o), self._playable_u64))
         else:
@@ -641,7 +646,7 @@ class Board:
         move = self._as_move(move)
         if move.square is None or self.in_placement_phase():
             return 0
-        p, o = self._pair()
+        p, o = self.pair()
         if (p | o) >> move.square & 1 or not self.playable() >> move.square & 1:
             return 0
         if self.stride == 8:
@@ -775,7 +780,7 @@ class Board:
             raise InvalidOptionError(f"perft depth must be a whole number >= 0, not {shown(depth)}")
         if (self.disc_limit is None and not self.in_placement_phase()
                 and not self.rules_beyond_kernels()):
-            p, o = self._pair()
+            p, o = self.pair()
             if self.stride == 8:
                 return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))
             words = (*wide.split(p), *wide.split(o), *self._playable_words)

@@ -177,14 +177,9 @@ def canonical(p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     return best_p, best_o, best_k
 
 
-def _pair(board: Board) -> tuple[int, int]:
-    me = board.turn
-    return board.discs(me), board.discs(me.other)
-
-
 def key_of(board: Board) -> tuple[int, int]:
     """The book key of ``board``'s position (side to move first, canonical)."""
-    p, o = _pair(board)
+    p, o = board.pair()
     return _key(p, o)[:2]
 
 
@@ -296,7 +291,7 @@ class Book:
         each move leading to a book position, valued by that position, and the leaf."""
         if not usable(board):
             return []
-        p, o = _pair(board)
+        p, o = board.pair()
         cp, co, k = _key(p, o)
         row = self._index.get((cp, co))
         if row is None:
@@ -492,7 +487,7 @@ def tree_from_records(records: Iterable[GameRecord], *, plies: int,
         if record.problem is not None or record.variant is not Board or record.start is not None:
             continue
         board = Board()
-        p, o = _pair(board)
+        p, o = board.pair()
         ps.append(p)
         os_.append(o)
         played = 0
@@ -507,7 +502,7 @@ def tree_from_records(records: Iterable[GameRecord], *, plies: int,
                 break
             if board.must_pass():
                 board.push(PASS)
-            p, o = _pair(board)
+            p, o = board.pair()
             ps.append(p)
             os_.append(o)
         games += 1

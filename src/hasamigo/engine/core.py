@@ -64,7 +64,7 @@ from hasamigo.engine.timing import (
     solve_seconds,
 )
 from hasamigo.errors import InvalidOptionError, InvalidPositionError, shown
-from hasamigo.move import BLACK, PASS, Move
+from hasamigo.move import PASS, Move
 from hasamigo.squares import bits
 
 MODES = ("exact", "wld")
@@ -708,9 +708,7 @@ def _pair(board: Board) -> tuple[int, int, int]:
     if rules:
         raise InvalidPositionError(f"the engine does not know {' nor '.join(rules)} of "
                                    f"{board.title}")
-    if board.turn is BLACK:
-        return board.black, board.white, board.playable()
-    return board.white, board.black, board.playable()
+    return (*board.pair(), board.playable())
 
 
 def _legal(p: int, o: int, mask: int) -> int:

@@ -38,7 +38,7 @@ import numpy as np
 from hasamigo._kernels.smallboard import PASS_MOVE
 from hasamigo.board import Board
 from hasamigo.engine.book import SQUARE_IMAGE, SQUARE_PREIMAGE, canonical, save_npz
-from hasamigo.engine.smallboard import SOLVABLE, SmallSolver, mover_pair, solvable
+from hasamigo.engine.smallboard import SOLVABLE, SmallSolver, solvable
 from hasamigo.errors import InvalidOptionError, ParseError, shown
 from hasamigo.move import PASS, Move
 
@@ -185,7 +185,7 @@ def build_table(variant: type[Board], plies: int, *, solver: SmallSolver,
     elif table.board != variant.name:
         raise InvalidOptionError(f"the table is for {table.board}, not {variant.name}")
     table.plies = max(table.plies, plies)
-    p, o = mover_pair(variant())
+    p, o = variant().pair()
     root = table.get(p, o)
     if start_value is None:
         start_value = root.value if root is not None else solver.value(p, o, progress=progress)
@@ -252,7 +252,7 @@ class PerfectPlayer:
     def choose(self, board: Board) -> tuple[Move, int, bool] | None:
         """``(move, value, from the table?)`` (the value exact when solved live, kept at
         least when from the table), or ``None`` (see the class)."""
-        p, o = mover_pair(board)
+        p, o = board.pair()
         if self.table is not None:
             entry = self.table.get(p, o)
             if entry is not None:
@@ -268,7 +268,7 @@ class PerfectPlayer:
         if self.table is None:
             return 0
         for earlier, turn in _history(board):
-            entry = self.table.get(*mover_pair(earlier))
+            entry = self.table.get(*earlier.pair())
             if entry is not None:
                 return entry.value if turn is board.turn else -entry.value
         return 0

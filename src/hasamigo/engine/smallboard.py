@@ -260,11 +260,6 @@ class SmallSolver:
         return sorted(out, key=key)
 
 
-def mover_pair(board: Board) -> tuple[int, int]:
-    """``(discs of the side to move, the other side's)``: a position as the kernels take it."""
-    return board.discs(board.turn), board.discs(board.turn.other)
-
-
 def solver_for(variant: type[Board], *, threads: int = 2) -> SmallSolver:
     """A solver sized for solving ``variant`` from its start."""
     rows = TABLE_ROWS if variant.square_count() > 16 else SMALL_TABLE_ROWS
@@ -285,7 +280,7 @@ def solve_board(variant: type[Board], *, threads: int = 2, progress: Progress | 
         solver = solver_for(variant, threads=threads)
     try:
         cpu, wall = time.process_time(), time.perf_counter()
-        p, o = mover_pair(board)
+        p, o = board.pair()
         score = solver.value(p, o, progress=progress)
         if progress is not None:
             progress("the perfect line")

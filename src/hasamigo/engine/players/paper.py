@@ -89,7 +89,7 @@ from hasamigo.engine.players.base import (
 )
 from hasamigo.engine.timing import MoveTime
 from hasamigo.game.clock import Clock
-from hasamigo.move import BLACK, Color, Move
+from hasamigo.move import Color, Move
 
 SEARCH_PLIES = 5
 ENDGAME_CORNERS = 2
@@ -253,9 +253,7 @@ def phase(board: Board) -> str:
 
 
 def _pair(board: Board) -> tuple[int, int, int]:
-    if board.turn is BLACK:
-        return board.black, board.white, board.playable()
-    return board.white, board.black, board.playable()
+    return (*board.pair(), board.playable())
 
 
 def weighted_value(board: Board, depth: int, stage: str | None = None) -> int:
