@@ -364,21 +364,18 @@ class Engine:
     def _root_parallel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
                        order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
         """:meth:`_root` on :attr:`threads` threads (see the class docstring; ``every``:
-        each move with the full window, shared out from the first). The best move's pair
-        comes first, so that ties with bounds sort it ahead as one thread does."""
+        each move with the full window). The first move is searched with the window while
+        the other threads test the next moves at once with null windows at the best score
+        so far (``alpha`` until the first answers: with the aspiration window around the
+        presearch's score, mostly the same tests it would have asked for). A test that
+        fails high is searched again with the window. The best move's pair comes first, so
+        that ties with bounds sort it ahead as one thread does."""
         d = depth - 1  # more than two moves: none is a pass
         first = order[0]
-        if every:
-            v0 = -65
-        else:
-            cp, co = child_position(np.uint64(p), np.uint64(o), first)
-            v0 = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha)
-            if v0 >= beta:
-                return v0, [(v0, first)]
         lock = threading.Lock()
-        state = {"a": max(alpha, v0), "best": v0, "best_sq": first, "cut": False}
+        state = {"a": alpha, "best": -self._grid.span - 1, "best_sq": first, "cut": False}
         scores: list[tuple[int, int]] = []
-        waiting = iter(order if every else order[1:])
+        waiting = iter(order)
         errors: list[BaseException] = []
 
         def work() -> None:
@@ -394,13 +391,15 @@ class Engine:
                 try:
                     if every:
                         v = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha)
+                    elif sq == first:
+                        v = -self._kernel(int(cp), int(co), mask, d, -beta, -a)
                     else:
                         v = -self._kernel(int(cp), int(co), mask, d, -a - 1, -a)
-                    if not every and a < v < beta:  # better than the best when it started
-                        with lock:
-                            low = max(v, state["a"])
-                        if low < beta:
-                            v = -self._kernel(int(cp), int(co), mask, d, -beta, -low)
+                        if a < v < beta:  # better than the best when it started
+                            with lock:  # (v is a lower bound: tested from the best now)
+                                low = max(v, state["a"])
+                            if low < beta:
+                                v = -self._kernel(int(cp), int(co), mask, d, -beta, -low)
                 except BaseException as exc:  # handed to the root's thread
                     with lock:
                         errors.append(exc)
@@ -422,8 +421,6 @@ class Engine:
             h.join()
         if errors:
             raise errors[0]
-        if not every:
-            scores.append((v0, first))
         best, best_sq = int(state["best"]), int(state["best_sq"])
         pairs = [(s, m) for s, m in scores if m == best_sq][:1]
         return best, pairs + [(s, m) for s, m in scores if m != best_sq]
