@@ -26,7 +26,7 @@ from hasamigo.errors import HasamigoError
 
 ScoreNote = "Scores are disc differences from the side to move."
 ThreadsOpt = Annotated[int, typer.Option(min=1, max=64, help="Search threads: the root's "
-                                         "moves shared out (one table each).")]
+                                         "moves shared out (one shared table).")]
 COMPILING = "compiling the engine, first run only…"
 
 

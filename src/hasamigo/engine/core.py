@@ -140,9 +140,10 @@ class Engine:
     parameter array of the kernel's layout.
 
     ``threads`` > 1 searches the root's moves in parallel (the kernels release the GIL):
-    the first move with the full window on this thread, then the others shared out to
-    ``threads`` threads with null windows around the best score so far (each raising it
-    for the next), a move that fails high searched again with the window from there.
+    the first move with the full window on one thread while the others test the next
+    moves with null windows at the best score so far (the window's lower bound until the
+    first answers; each result raising it for the next), a move that fails high searched
+    again with the window from there.
     The threads share the one table: a row torn by two threads writing it at once does not
     match its position (:mod:`hasamigo._kernels.hashtable`), so each finds what the others
     learnt. Scores are the same as with one thread; the nodes (and so the time) differ.
