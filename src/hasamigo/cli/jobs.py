@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from hasamigo.cli import JsonOpt, app, console, emit_json, fail
+from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
 from hasamigo.cli.core import fail_with
 from hasamigo.cli.match import SeedOpt, _progress
 from hasamigo.errors import HasamigoError
@@ -36,6 +36,8 @@ def backend_for(workers: int, ray: bool, address: str | None) -> Any:
     """The backend the options ask for; bad input (Ray missing, no cluster there) exits."""
     from hasamigo.jobs import JobError, make_backend
 
+    if address is not None:  # Ray waits for an address that does not answer: say where
+        err_console.print(f"connecting to the Ray cluster at {address}…", highlight=False)
     try:
         return make_backend(workers, ray=ray, address=address)
     except JobError as exc:
