@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,16 @@ def always_die(x: int) -> int:
 
 def boom(x: int) -> int:
     raise ValueError(f"bad task {x}")
+
+
+def boom_or_touch(task: tuple[int, str]) -> int:
+    """Task 0 fails at once; the others take a while, then leave a file behind."""
+    x, folder = task
+    if x == 0:
+        raise ValueError("bad task 0")
+    time.sleep(0.3)
+    (Path(folder) / str(x)).touch()
+    return x
 
 
 @pytest.fixture
@@ -118,6 +129,13 @@ def test_a_task_whose_workers_keep_dying_is_named() -> None:
 def test_an_error_of_the_work_itself_ends_the_job() -> None:
     with pytest.raises(ValueError, match="bad task"):
         run_job({"1": 1, "2": 2}, boom, backend=LocalBackend(2))
+
+
+def test_an_error_starts_no_more_tasks(tmp_path: Path) -> None:
+    tasks = {str(i): (i, str(tmp_path)) for i in range(10)}
+    with pytest.raises(ValueError, match="bad task 0"):
+        run_job(tasks, boom_or_touch, backend=LocalBackend(2))
+    assert len(list(tmp_path.iterdir())) <= 5  # those already running or queued
 
 
 def test_ray_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -96,13 +96,18 @@ class LocalBackend:
                     futures: dict[Future[Any], str] = {
                         pool.submit(work, task): key for key, task in pending}
                     running = set(futures)
-                    while running:
-                        done, running = wait(running, return_when=FIRST_COMPLETED)
-                        for future in done:
-                            key = futures[future]
-                            result = future.result()
-                            del left[key]
-                            yield key, result
+                    try:
+                        while running:
+                            done, running = wait(running, return_when=FIRST_COMPLETED)
+                            for future in done:
+                                key = futures[future]
+                                result = future.result()
+                                del left[key]
+                                yield key, result
+                    except BaseException:  # an error, or a stop: start nothing more
+                        for future in running:
+                            future.cancel()
+                        raise
             except BrokenProcessPool:
                 if self.restarts >= self.retries:
                     names = ", ".join(sorted(left)[:5]) + (", …" if len(left) > 5 else "")
