@@ -3,7 +3,8 @@
 Every command that prints results also takes ``--json``; the shapes are documented in
 README.md and in each command's help. Commands live in modules by area (``core``: rules
 and formats; ``engine``: search and solving; ``match``: matches and simulations; ``play``:
-a game in the terminal; ``protocols``: our engine
+a game in the terminal; ``jobs``: self-play and the options of long jobs on several
+workers; ``protocols``: our engine
 over NBoard and GTP; ``web``: the server) and register themselves on :data:`app`.
 """
 
@@ -67,6 +68,7 @@ from hasamigo.cli import analysis as _analysis  # noqa: E402,F401
 from hasamigo.cli import book as _book  # noqa: E402,F401
 from hasamigo.cli import core as _core  # noqa: E402,F401
 from hasamigo.cli import engine as _engine  # noqa: E402,F401
+from hasamigo.cli import jobs as _jobs  # noqa: E402,F401
 from hasamigo.cli import match as _match  # noqa: E402,F401
 from hasamigo.cli import play as _play  # noqa: E402,F401
 from hasamigo.cli import protocols as _protocols  # noqa: E402,F401

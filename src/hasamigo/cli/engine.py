@@ -22,6 +22,7 @@ from hasamigo.cli import (
     variant_named,
 )
 from hasamigo.cli.core import fail_with, parse_position
+from hasamigo.cli.jobs import RayAddressOpt, RayOpt, WorkersOpt, backend_for
 from hasamigo.errors import HasamigoError
 
 ScoreNote = "Scores are disc differences from the side to move."
@@ -57,6 +58,12 @@ def solve(
     wld: Annotated[bool, typer.Option("--wld", help="Only win/loss/draw (faster).")] = False,
     table_bits: Annotated[int, typer.Option(min=10, max=28, help="Hash table: 2^N rows.")] = 22,
     threads: ThreadsOpt = 1,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", dir_okay=False, help="Also append each position's row to this JSON-lines "
+        "file as it is solved; run again with it to skip the positions it holds.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve every position of an OBF file and compare with the answers in it.
@@ -65,11 +72,17 @@ def solve(
     totals; exit status 1 if any answer disagrees. Scores are disc differences from the
     side to move. JSON: {positions: [{index, move, score, expected_score, ok, seconds,
     wall, nodes}], total_seconds, total_wall, all_ok} (seconds: CPU of every thread).
+    With --workers or --ray the positions are shared out among workers (one engine
+    each) and printed in order at the end; total_wall is then the job's elapsed time.
     """
     from hasamigo.engine import read_obf, solve_obf_file
 
     if exact and wld:
         raise fail("choose one of --exact and --wld")
+    spread = workers > 1 or ray or ray_address is not None or out is not None
+    if spread and threads > 1:
+        raise fail("choose one of --threads and --workers/--ray/--out: a worker's engine "
+                   "searches on one thread")
     mode = "wld" if wld else "exact"
     try:
         read_obf(file)  # a file that does not read is refused before the engine compiles
@@ -90,11 +103,16 @@ def solve(
             highlight=False,
         )
 
-    try:
-        result = solve_obf_file(file, mode, table_size=1 << table_bits, on_result=show,
-                                threads=threads)
-    except (HasamigoError, ValueError, OSError) as exc:
-        raise fail_with(exc) from None
+    if spread:
+        result = _solve_job(file, mode, table_bits, workers, ray, ray_address, out, as_json)
+        for row in result["positions"]:
+            show(row)
+    else:
+        try:
+            result = solve_obf_file(file, mode, table_size=1 << table_bits, on_result=show,
+                                    threads=threads)
+        except (HasamigoError, ValueError, OSError) as exc:
+            raise fail_with(exc) from None
     if as_json:
         emit_json(result)
     else:
@@ -102,15 +120,48 @@ def solve(
         total = result["total_seconds"]
         bad = sum(1 for p in result["positions"] if not p["ok"])
         rate = nodes / total / 1e6 if total > 0 else 0.0
+        on = (f"{threads} thread{'s' if threads > 1 else ''}" if not spread else
+              f"{workers} {'ray' if ray or ray_address is not None else 'local'} worker"
+              f"{'s' if workers > 1 else ''}")
         console.print(
             f"{len(result['positions'])} positions ({mode}): {total:.2f} CPU s "
-            f"({result['total_wall']:.2f} s elapsed, {threads} thread"
-            f"{'s' if threads > 1 else ''}), {nodes:,} nodes, "
+            f"({result['total_wall']:.2f} s elapsed, {on}), {nodes:,} nodes, "
             f"{rate:.1f} M nodes/s; {bad} disagree",
             highlight=False,
         )
     if not result["all_ok"]:
         raise typer.Exit(1)
+
+
+def _solve_job(file: Path, mode: str, table_bits: int, workers: int, ray: bool,
+               address: str | None, out: Path | None, quiet: bool) -> dict[str, Any]:
+    """``solve`` on several workers (:func:`hasamigo.jobs.solve.solve_job`), with a
+    progress bar; bad input exits with status 2, a job that cannot finish with 1."""
+    from hasamigo.cli.match import _progress
+    from hasamigo.engine import read_obf
+    from hasamigo.jobs import JobError, JournalError
+    from hasamigo.jobs.solve import solve_job
+
+    backend = backend_for(workers, ray, address)
+    progress = _progress(not quiet)
+    try:
+        with progress:
+            task = progress.add_task(f"solving {file.name}", total=None)
+            count = len(read_obf(file))
+            progress.update(task, total=count)
+            return solve_job(file, mode, backend=backend, table_size=1 << table_bits,
+                             journal=out,
+                             on_start=lambda done: progress.update(task, completed=done),
+                             on_result=lambda _row: progress.advance(task))
+    except JournalError as exc:
+        raise fail(str(exc)) from None
+    except JobError as exc:
+        kept = "" if out is None else f" (the positions solved so far are kept in {out})"
+        raise fail(f"{exc}{kept}", code=1) from None
+    except (HasamigoError, ValueError, OSError) as exc:
+        raise fail_with(exc) from None
+    finally:
+        backend.close()
 
 
 @app.command()

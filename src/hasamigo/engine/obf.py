@@ -11,12 +11,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hasamigo.board import Board
 from hasamigo.move import Move
 from hasamigo.notation.obf import ObfPosition
 from hasamigo.notation.obf import read_obf as read_obf_positions
+
+if TYPE_CHECKING:
+    from hasamigo.engine.core import Engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,33 @@ def read_obf(path: str | Path, first: int | None = None) -> list[ObfRecord]:
     return [ObfRecord(start + i, pos) for i, pos in enumerate(read_obf_positions(path))]
 
 
+def solve_record(engine: Engine, rec: ObfRecord, mode: str = "exact") -> dict[str, Any]:
+    """Solve one numbered position with ``engine`` and compare with its answers: the row
+    :func:`solve_obf_file` reports for it (``seconds``: CPU time of this process)."""
+    t0 = time.process_time()
+    w0 = time.perf_counter()
+    analysis = engine.solve(rec.board, mode=mode)
+    seconds = time.process_time() - t0
+    wall = time.perf_counter() - w0
+    expected = rec.best_score
+    if expected is None:
+        ok = True
+    elif mode == "wld":
+        ok = (analysis.score > 0) - (analysis.score < 0) == (expected > 0) - (expected < 0)
+    else:
+        ok = analysis.score == expected and analysis.move in rec.best_moves
+    return {
+        "index": rec.index,
+        "move": str(analysis.move),
+        "score": analysis.score,
+        "expected_score": expected,
+        "ok": ok,
+        "seconds": seconds,
+        "wall": wall,
+        "nodes": analysis.nodes,
+    }
+
+
 def solve_obf_file(
     path: str | Path,
     mode: str = "exact",
@@ -79,30 +109,9 @@ def solve_obf_file(
     total = 0.0
     total_wall = 0.0
     for rec in read_obf(path, first):
-        t0 = time.process_time()
-        w0 = time.perf_counter()
-        analysis = engine.solve(rec.board, mode=mode)
-        seconds = time.process_time() - t0
-        wall = time.perf_counter() - w0
-        total += seconds
-        total_wall += wall
-        expected = rec.best_score
-        if expected is None:
-            ok = True
-        elif mode == "wld":
-            ok = (analysis.score > 0) - (analysis.score < 0) == (expected > 0) - (expected < 0)
-        else:
-            ok = analysis.score == expected and analysis.move in rec.best_moves
-        row = {
-            "index": rec.index,
-            "move": str(analysis.move),
-            "score": analysis.score,
-            "expected_score": expected,
-            "ok": ok,
-            "seconds": seconds,
-            "wall": wall,
-            "nodes": analysis.nodes,
-        }
+        row = solve_record(engine, rec, mode)
+        total += row["seconds"]
+        total_wall += row["wall"]
         positions.append(row)
         if on_result is not None:
             on_result(row)

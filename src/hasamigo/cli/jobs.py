@@ -1,0 +1,140 @@
+"""Long jobs on several workers, local processes or a Ray cluster: ``selfplay`` (and the
+options that ``solve`` shares with it)."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
+from hasamigo.cli.core import fail_with
+from hasamigo.cli.match import SeedOpt, _progress
+from hasamigo.errors import HasamigoError
+
+WorkersOpt = Annotated[int, typer.Option(
+    "--workers", "-w", min=1, max=1024,
+    help="Workers: processes here, or Ray actors with --ray (each keeps its engine).")]
+RayOpt = Annotated[bool, typer.Option(
+    "--ray", help="Run the workers as Ray actors on a local Ray (pip install "
+    "'hasamigo\\[cluster]').")]
+RayAddressOpt = Annotated[str | None, typer.Option(
+    "--ray-address", metavar="ADDRESS",
+    help="Run on the Ray cluster at ADDRESS (host:port of `ray start --head`, or auto); "
+    "implies --ray.")]
+
+
+def journal_of(out: Path) -> Path:
+    """The journal of the job writing ``out``: ``games.ggf`` -> ``games.ggf.jsonl``."""
+    return out.with_name(out.name + ".jsonl")
+
+
+def backend_for(workers: int, ray: bool, address: str | None) -> Any:
+    """The backend the options ask for; bad input (Ray missing, no cluster there) exits."""
+    from hasamigo.jobs import JobError, make_backend
+
+    if address is not None:  # Ray waits for an address that does not answer: say where
+        err_console.print(f"connecting to the Ray cluster at {address}…", highlight=False)
+    try:
+        return make_backend(workers, ray=ray, address=address)
+    except JobError as exc:
+        raise fail(str(exc)) from None
+
+
+@app.command()
+def selfplay(
+    level: Annotated[int, typer.Option("--level", "-l", min=1, max=60,
+                                       help="The engine's level (as engine:N).")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")],
+    out: Annotated[Path, typer.Option("--out", dir_okay=False,
+                                      help="Where the games go: .ggf, .wtb or .txt.")],
+    openings: Annotated[str, typer.Option(
+        "--openings", help="'xot' (the 10,784 XOT openings shipped with hasamigo) or a "
+        "file of transcripts, one opening per line; each is played twice.")] = "xot",
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Self-play games of the engine at one level, for training: written to --out.
+
+    Each finished game is also appended to OUT.jsonl, the job's journal: run the same
+    command again and a stopped job goes on where it stopped (a larger --games adds games;
+    remove the journal to start afresh). The games depend only on the level, the
+    openings, the seed and their number, not on the workers. JSON: {games, level, seed,
+    openings, workers, backend, resumed, black_wins, draws, white_wins, seconds, out}.
+    """
+    from hasamigo.engine.limits import MAX_LEVEL
+    from hasamigo.jobs import JobError, JournalError
+    from hasamigo.jobs.selfplay import selfplay_job, xot_openings
+    from hasamigo.notation import detect_format, write_games
+    from hasamigo.tournament.match import read_openings
+
+    if level > MAX_LEVEL:
+        raise fail(f"--level must be from 1 to {MAX_LEVEL}, not {level}")
+    try:
+        if detect_format(out) == "obf":
+            raise fail("--out must be a game file (.ggf, .wtb or .txt), not .obf")
+        if openings.lower() == "xot":
+            book, name = xot_openings(), "xot"
+        else:
+            path = Path(openings)
+            if not path.is_file():
+                raise fail(f"--openings: 'xot' or a file of transcripts; no file {openings!r}")
+            book, name = read_openings(path), path.name
+    except (HasamigoError, ValueError, OSError) as exc:
+        raise fail_with(exc) from None
+
+    from hasamigo.cli.engine import ready_kernels
+
+    ready_kernels("rules", "engine")  # compiled once here; the workers load it
+    backend = backend_for(workers, ray, ray_address)
+    resumed = 0
+    progress = _progress(not as_json)
+    start = time.perf_counter()
+    try:
+        with progress:
+            task = progress.add_task(f"engine:{level} self-play", total=games)
+
+            def begin(done: int) -> None:
+                nonlocal resumed
+                resumed = done
+                progress.update(task, completed=done)
+
+            records = selfplay_job(level, games, backend=backend, seed=seed, openings=book,
+                                   opening_name=name, journal=journal_of(out),
+                                   on_start=begin,
+                                   on_result=lambda _row: progress.advance(task))
+    except JournalError as exc:
+        raise fail(str(exc)) from None
+    except JobError as exc:
+        raise fail(f"{exc} (the games so far are kept in {journal_of(out)})", code=1) from None
+    finally:
+        backend.close()
+    try:
+        write_games(out, records)
+    except (HasamigoError, ValueError, OSError) as exc:
+        raise fail_with(exc) from None
+    seconds = time.perf_counter() - start
+    black = [r.recorded_score for r in records]
+    tally = Counter("black" if b is not None and b > 32 else "white"
+                    if b is not None and b < 32 else "draw" for b in black)
+    kind = "ray" if ray or ray_address is not None else "local"
+    summary: dict[str, Any] = {
+        "games": len(records), "level": level, "seed": seed, "openings": name,
+        "workers": workers, "backend": kind, "resumed": resumed,
+        "black_wins": tally["black"], "draws": tally["draw"], "white_wins": tally["white"],
+        "seconds": round(seconds, 3), "out": str(out)}
+    if as_json:
+        emit_json(summary)
+        return
+    again = f", {resumed} of them from the journal" if resumed else ""
+    console.print(
+        f"{len(records)} games of engine:{level} against itself{again}: Black won "
+        f"{tally['black']}, White {tally['white']}, {tally['draw']} drawn; "
+        f"{seconds:.1f} s on {workers} {kind} worker{'s' if workers > 1 else ''} "
+        f"-> {out}", highlight=False)

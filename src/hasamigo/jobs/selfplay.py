@@ -1,0 +1,82 @@
+"""Self-play games for training, across workers: :func:`selfplay_job`.
+
+The engine at one level plays itself from openings (by default the XOT list of balanced
+8-move openings, :func:`xot_openings`). The games are those of a match of the level
+against itself (:func:`~hasamigo.tournament.match.match_tasks`): openings in a seeded
+shuffled order, each played twice with the colours' seeds swapped, each game's seed a
+function of the job's seed and its number only; so the games are the same whatever the
+workers and however often the job was stopped and resumed.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from hasamigo.engine.limits import MAX_LEVEL
+from hasamigo.jobs.runner import Backend, Journal, run_job
+from hasamigo.move import Move
+from hasamigo.notation.record import GameRecord
+from hasamigo.tournament.match import GameTask, match_tasks, read_openings, run_task, warm_up
+
+
+def xot_openings() -> list[tuple[Move, ...]]:
+    """The XOT list shipped with hasamigo: 10,784 balanced 8-move openings (M. Berg)."""
+    with resources.as_file(resources.files("hasamigo") / "data" / "xot.txt") as path:
+        return read_openings(path)
+
+
+def level_spec(level: int) -> str:
+    """The player spec of the engine at ``level`` (1 .. MAX_LEVEL)."""
+    if not 1 <= level <= MAX_LEVEL:
+        raise ValueError(f"level must be from 1 to {MAX_LEVEL}, not {level}")
+    return f"engine:{level}"
+
+
+def play_task(task: GameTask) -> dict[str, Any]:
+    """One game, as a JSON-able row: ``{index, moves, black_score}`` (``moves`` from the
+    start, the opening's included; ``black_score``: Black's official disc count)."""
+    result = run_task(task)
+    return {"index": result.index,
+            "moves": [str(m) for m in (*result.opening, *result.moves)],
+            "black_score": result.outcome.black}
+
+
+def selfplay_tasks(level: int, games: int, *, seed: int = 0,
+                   openings: Sequence[Sequence[Move]] | None = None) -> dict[str, GameTask]:
+    """The games of a self-play job, keyed by their number from 1."""
+    spec = level_spec(level)
+    return {str(t.index + 1): t
+            for t in match_tasks(spec, spec, games, seed=seed, openings=openings)}
+
+
+def game_records(rows: Sequence[dict[str, Any]], level: int) -> list[GameRecord]:
+    """The rows of :func:`play_task` as game records (for GGF or WTHOR)."""
+    spec = level_spec(level)
+    return [GameRecord(moves=[Move.from_str(m) for m in row["moves"]], black=spec, white=spec,
+                       event=f"hasamigo selfplay game {row['index'] + 1}",
+                       recorded_score=row["black_score"])
+            for row in rows]
+
+
+def selfplay_job(level: int, games: int, *, backend: Backend, seed: int = 0,
+                 openings: Sequence[Sequence[Move]] | None = None, opening_name: str = "",
+                 journal: str | Path | None = None,
+                 on_result: Callable[[dict[str, Any]], None] | None = None,
+                 on_start: Callable[[int], None] | None = None) -> list[GameRecord]:
+    """Play ``games`` games of the engine at ``level`` against itself with ``backend``;
+    the records in game order. ``journal``: a JSON-lines file of the finished games,
+    resumed when it exists; ``opening_name`` names the openings in it (a resumed job must
+    use the same). ``on_result``/``on_start``: as :func:`~hasamigo.jobs.runner.run_job`'s,
+    with the rows."""
+    tasks = selfplay_tasks(level, games, seed=seed, openings=openings)
+    book = None if journal is None else Journal(journal, {
+        "job": "selfplay", "level": level, "seed": seed, "openings": opening_name})
+    rows = run_job(tasks, play_task, backend=backend,
+                   setup=functools.partial(warm_up, level_spec(level)), journal=book,
+                   on_result=None if on_result is None else lambda _key, row: on_result(row),
+                   on_start=on_start)
+    return game_records(list(rows.values()), level)
