@@ -18,6 +18,7 @@ from hasamigo.jobs import JobError, Journal, LocalBackend, make_backend, run_job
 from hasamigo.jobs.selfplay import game_records, selfplay_job, selfplay_tasks, xot_openings
 from hasamigo.jobs.solve import solve_job
 from hasamigo.notation import read_games
+from hasamigo.tournament.match import read_openings
 
 DATA = Path(__file__).parent / "data"
 runner = CliRunner()
@@ -241,3 +242,28 @@ def test_selfplay_refuses_bad_input(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["selfplay", *args])
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+def test_the_xot_list_is_read_from_outside_the_package(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not shipped (its published copy is GPL-3.0): $HASAMIGO_XOT, then the user's data
+    directory, then the reference data beside a checkout; else an error that says so."""
+    from hasamigo.jobs import selfplay
+
+    mine = tmp_path / "mine.txt"
+    mine.write_text((DATA / "xot-sample.txt").read_text())
+    monkeypatch.setenv("HASAMIGO_XOT", str(mine))
+    assert selfplay.xot_path() == mine
+    assert selfplay.xot_openings() == read_openings(DATA / "xot-sample.txt")
+    monkeypatch.delenv("HASAMIGO_XOT")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    (tmp_path / "hasamigo").mkdir()
+    (tmp_path / "hasamigo" / "xot.txt").write_text("f5d6c3d3c4f4f6f5\n")
+    assert selfplay.xot_path() == tmp_path / "hasamigo" / "xot.txt"
+    (tmp_path / "hasamigo" / "xot.txt").unlink()
+    monkeypatch.setattr(selfplay, "_CHECKOUT_XOT", tmp_path / "none.txt")
+    with pytest.raises(FileNotFoundError, match="not shipped"):
+        selfplay.xot_path()
+    result = CliRunner().invoke(app, ["selfplay", "--level", "1", "--games", "2", "--out",
+                                      str(tmp_path / "g.ggf")])
+    assert result.exit_code == 2 and "HASAMIGO_XOT" in result.output

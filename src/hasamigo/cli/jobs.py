@@ -52,7 +52,8 @@ def selfplay(
     out: Annotated[Path, typer.Option("--out", dir_okay=False,
                                       help="Where the games go: .ggf, .wtb or .txt.")],
     openings: Annotated[str, typer.Option(
-        "--openings", help="'xot' (the 10,784 XOT openings shipped with hasamigo) or a "
+        "--openings", help="'xot' (the 10,784 XOT openings, read from $HASAMIGO_XOT or "
+        "~/.local/share/hasamigo/xot.txt; not shipped) or a "
         "file of transcripts, one opening per line; each is played twice.")] = "xot",
     seed: SeedOpt = 0,
     workers: WorkersOpt = 1,

@@ -1,7 +1,8 @@
 """Self-play games for training, across workers: :func:`selfplay_job`.
 
 The engine at one level plays itself from openings (by default the XOT list of balanced
-8-move openings, :func:`xot_openings`). The games are those of a match of the level
+8-move openings, :func:`xot_openings`; not shipped: its published copy is GPL-3.0 and
+hasamigo is MIT, so it is read from :func:`xot_path`). The games are those of a match of the level
 against itself (:func:`~hasamigo.tournament.match.match_tasks`): openings in a seeded
 shuffled order, each played twice with the colours' seeds swapped, each game's seed a
 function of the job's seed and its number only; so the games are the same whatever the
@@ -11,8 +12,8 @@ workers and however often the job was stopped and resumed.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,34 @@ from hasamigo.move import Move
 from hasamigo.notation.record import GameRecord
 from hasamigo.tournament.match import GameTask, match_tasks, read_openings, run_task, warm_up
 
+#: a file of the XOT list named by the user
+XOT_ENV = "HASAMIGO_XOT"
+#: the reference data's copy, beside a checkout of hasamigo (``../shared``)
+_CHECKOUT_XOT = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "xot" / (
+    "xot-large.txt")
+
+
+def xot_path() -> Path:
+    """Where the XOT list (10,784 balanced 8-move openings by M. Berg, one transcript a
+    line, e.g. ``xot-large.txt`` of NBoard's sources) is read from: ``$HASAMIGO_XOT``,
+    else ``$XDG_DATA_HOME/hasamigo/xot.txt`` (``~/.local/share``), else the reference
+    data beside a checkout. Raises :class:`FileNotFoundError` saying so when none is."""
+    named = os.environ.get(XOT_ENV)
+    if named:
+        return Path(named)
+    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    for path in (data / "hasamigo" / "xot.txt", _CHECKOUT_XOT):
+        if path.is_file():
+            return path
+    raise FileNotFoundError(
+        f"the XOT openings are not shipped with hasamigo (their published list is "
+        f"GPL-3.0): put the list at {data / 'hasamigo' / 'xot.txt'} or name it with "
+        f"${XOT_ENV}, or give --openings FILE")
+
 
 def xot_openings() -> list[tuple[Move, ...]]:
-    """The XOT list shipped with hasamigo: 10,784 balanced 8-move openings (M. Berg)."""
-    with resources.as_file(resources.files("hasamigo") / "data" / "xot.txt") as path:
-        return read_openings(path)
+    """The XOT list (see :func:`xot_path`)."""
+    return read_openings(xot_path())
 
 
 def level_spec(level: int) -> str:
