@@ -10,9 +10,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from hasamigo.board import Board
-from hasamigo.cli import JsonOpt, VariantOpt, app, console, emit_json, err_console, fail
+from hasamigo.cli import (
+    JsonOpt,
+    VariantOpt,
+    app,
+    console,
+    emit_json,
+    err_console,
+    fail,
+    ready_kernels,
+)
 from hasamigo.cli.core import fail_with, parse_position, render_board
-from hasamigo.cli.engine import ready_kernels
 from hasamigo.errors import HasamigoError
 from hasamigo.move import BLACK, WHITE, Move
 

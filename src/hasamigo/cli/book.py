@@ -11,9 +11,8 @@ import typer
 from rich.table import Table
 
 from hasamigo.board import Board
-from hasamigo.cli import JsonOpt, app, console, emit_json, fail
+from hasamigo.cli import JsonOpt, app, console, emit_json, fail, ready_kernels
 from hasamigo.cli.core import fail_with, parse_position
-from hasamigo.cli.engine import ready_kernels
 from hasamigo.cli.match import JobsOpt, _jobs, _progress
 from hasamigo.errors import HasamigoError
 

@@ -19,6 +19,7 @@ from hasamigo.cli import (
     emit_json,
     err_console,
     fail,
+    ready_kernels,
     variant_named,
 )
 from hasamigo.cli.core import fail_with, parse_position
@@ -28,29 +29,6 @@ from hasamigo.errors import HasamigoError
 ScoreNote = "Scores are disc differences from the side to move."
 ThreadsOpt = Annotated[int, typer.Option(min=1, max=64, help="Search threads: the root's "
                                          "moves shared out (one shared table).")]
-COMPILING = "compiling the engine, first run only…"
-
-
-def ready_kernels(*groups: str) -> None:
-    """Compile (the first run) or load the kernels of ``groups`` before anything is timed,
-    with a progress line on stderr while it compiles: the first search would otherwise
-    report the compile (half a minute) as its own time, after a silent wait."""
-    from hasamigo._kernels.warm import on_disk, warm
-
-    if on_disk(*groups):
-        warm(*groups)
-        return
-    start = time.perf_counter()
-    if err_console.is_terminal:
-        with err_console.status(COMPILING):
-            warm(*groups)
-    else:
-        err_console.print(COMPILING, highlight=False)
-        warm(*groups)
-    err_console.print(f"compiled in {time.perf_counter() - start:.0f} s (cached from now on)",
-                      highlight=False)
-
-
 @app.command()
 def solve(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="An OBF file.")],

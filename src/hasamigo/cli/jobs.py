@@ -90,7 +90,7 @@ def selfplay(
     except (HasamigoError, ValueError, OSError) as exc:
         raise fail_with(exc) from None
 
-    from hasamigo.cli.engine import ready_kernels
+    from hasamigo.cli import ready_kernels
 
     ready_kernels("rules", "engine")  # compiled once here; the workers load it
     backend = backend_for(workers, ray, ray_address)

@@ -23,7 +23,7 @@ VerboseOpt = Annotated[bool, typer.Option("--verbose", help="Log each refusal to
 def _run(session: Session, verbose: bool) -> None:
     logging.basicConfig(stream=sys.stderr, level=logging.INFO if verbose else logging.WARNING,
                         format="%(name)s: %(message)s")
-    from hasamigo.cli.engine import ready_kernels
+    from hasamigo.cli import ready_kernels
 
     ready_kernels("rules", "engine")
     try:
