@@ -226,6 +226,7 @@ def square_total(board: Board, color: Color) -> int:
     """The classic table (:data:`MIDGAME_WEIGHTS`) summed over ``color``'s discs minus the
     other side's: a beginner's positional rule of thumb, without search or mobility.
 
+    >>> from hasamigo.move import BLACK
     >>> square_total(Board(), BLACK)
     0
     """
