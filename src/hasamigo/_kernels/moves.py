@@ -9,6 +9,8 @@ first square that is not an opponent disc found with one bit operation, without 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -117,6 +119,18 @@ def _or_lanes(builder: ir.IRBuilder, v: ir.Value) -> ir.Value:
     return out
 
 
+def _run(builder: ir.IRBuilder, shift: Any, om: ir.Value, seed: ir.Value) -> ir.Value:
+    """In each lane, the discs of ``om`` in an unbroken run from ``seed`` one step at a
+    time in the lane's direction (up to six: parallel prefix, two steps then doubled)."""
+    step = _v4(_STEPS)
+    double = _v4(_DOUBLE_STEPS)
+    x = builder.and_(om, shift(seed, step))
+    x = builder.or_(x, builder.and_(om, shift(x, step)))
+    pre = builder.and_(om, shift(om, step))
+    x = builder.or_(x, builder.and_(pre, shift(x, double)))
+    return builder.or_(x, builder.and_(pre, shift(x, double)))
+
+
 @intrinsic
 def _moves_x4(typingctx, p, o):  # type: ignore[no-untyped-def]
     """Squares that bracket a run of ``o`` from ``p``, before the empty-square mask: the
@@ -130,15 +144,9 @@ def _moves_x4(typingctx, p, o):  # type: ignore[no-untyped-def]
         om = builder.and_(_splat(builder, oo), _v4(_LANE_MASKS))
         pv = _splat(builder, pp)
         step = _v4(_STEPS)
-        double = _v4(_DOUBLE_STEPS)
         found = None
         for shift in (builder.shl, builder.lshr):
-            x = builder.and_(om, shift(pv, step))
-            x = builder.or_(x, builder.and_(om, shift(x, step)))
-            pre = builder.and_(om, shift(om, step))
-            x = builder.or_(x, builder.and_(pre, shift(x, double)))
-            x = builder.or_(x, builder.and_(pre, shift(x, double)))
-            x = shift(x, step)
+            x = shift(_run(builder, shift, om, pv), step)
             found = x if found is None else builder.or_(found, x)
         return _or_lanes(builder, found)
 
@@ -201,15 +209,10 @@ def _flips_x4(typingctx, p, o, x):  # type: ignore[no-untyped-def]
         pv = _splat(builder, pp)
         xv = _splat(builder, xx)
         step = _v4(_STEPS)
-        double = _v4(_DOUBLE_STEPS)
         zero = ir.Constant(_V4, None)
         found = None
         for shift in (builder.shl, builder.lshr):
-            f = builder.and_(om, shift(xv, step))
-            f = builder.or_(f, builder.and_(om, shift(f, step)))
-            pre = builder.and_(om, shift(om, step))
-            f = builder.or_(f, builder.and_(pre, shift(f, double)))
-            f = builder.or_(f, builder.and_(pre, shift(f, double)))
+            f = _run(builder, shift, om, xv)
             closed = builder.icmp_unsigned("!=", builder.and_(shift(f, step), pv), zero)
             f = builder.select(closed, f, zero)
             found = f if found is None else builder.or_(found, f)
