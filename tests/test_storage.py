@@ -175,7 +175,7 @@ def program_games_and_summary(repo: GameRepository, game: GameController
                               ) -> tuple[list[str], str]:
     [summary] = repo.summaries(ids=[game.id or ""])
     assert summary.move_count == len(game.history)
-    return repo.program_games(), summary.phase
+    return repo.orphan_games(0.0), summary.phase  # no leases: every program game
 
 
 def test_summary_columns_come_from_the_controller(repo: GameRepository) -> None:
@@ -400,9 +400,9 @@ def test_a_program_game_is_found_without_loading_it(repo: GameRepository) -> Non
     clock = FakeTime()
     game = vs_program("bot-first", clock)  # the person is Black: nobody waits on the program
     repo.create(game)
-    assert repo.program_games() == []
+    assert repo.orphan_games(0.0) == []
     stored = len(game.events)
     game.play(BLACK, "f5")
     repo.append(game, stored)
-    assert repo.program_games() == ["bot-first"]
+    assert repo.orphan_games(0.0) == ["bot-first"]
     assert game.phase is Phase.PLAYING

@@ -100,7 +100,7 @@ def test_r0006_adds_the_variations_table_and_leaves_the_games_alone(tmp_path: Pa
     db = Database(url)
     stored_game(db, "old")
     assert "variations" not in sa.inspect(db.engine).get_table_names()
-    assert db.open() == ["0006"]
+    assert db.open() == ["0006", "0007"]
     assert "variations" in sa.inspect(db.engine).get_table_names()
     assert GameRepository(db).load("old") is not None
     VariationRepository(db).add("old", None, 1, "f6", max_nodes=10)

@@ -139,6 +139,14 @@ def _sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def write_lock(session: Session) -> None:
+    """Take SQLite's write lock before the first read (``BEGIN IMMEDIATE``, waiting up to
+    the busy timeout), for a transaction that reads, then writes: a deferred one fails
+    with "database is locked" when another writer got there between. PostgreSQL ignores
+    it. Call first in the transaction."""
+    session.connection(execution_options={"sqlite_immediate": True})
+
+
 def _sqlite_pragma(connection: Connection, pragma: str) -> None:
     """A PRAGMA outside any transaction (``foreign_keys`` is a no-op inside one)."""
     cursor = connection.connection.cursor()

@@ -354,3 +354,18 @@ class VariationRow(Base):
     ply: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# ==== leases (revision 0007) ================================================================
+class GameLeaseRow(Base):
+    """Which server process runs a game's clock and programs (several processes may
+    serve one database): ``owner`` is its :class:`ServerRunRow` id, renewed with its
+    heartbeat; once ``expires_at`` (epoch seconds) has passed, another process may take
+    the game over."""
+
+    __tablename__ = "game_leases"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[int] = mapped_column(Integer, index=True)
+    expires_at: Mapped[float] = mapped_column(Float)

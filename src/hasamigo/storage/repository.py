@@ -2,7 +2,9 @@
 
 Every write is one transaction, so a committed event is never half-stored: a game's row,
 its events and its secrets are created together; an append inserts the new events and
-updates the summary together, or does nothing. Events are only ever appended; two
+updates the summary together, or does nothing. On PostgreSQL every change of a game is
+announced on the channel :data:`CHANGES` (``NOTIFY``, delivered at commit), so other server
+processes on the same database see it at once. Events are only ever appended; two
 writers that both append after the same event collide on ``(game_id, seq)`` and the later
 one gets :class:`ConcurrentWrite` with nothing written.
 
@@ -13,8 +15,9 @@ event, never a half-loaded game.
 
 from __future__ import annotations
 
-import itertools
+import logging
 import random
+import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -45,15 +48,21 @@ from hasamigo.game.events import Event, event_from_json, event_to_json
 from hasamigo.game.setup import GameSetup
 from hasamigo.game.state import Phase, apply, initial
 from hasamigo.move import BLACK, WHITE
-from hasamigo.storage.db import Database
+from hasamigo.storage.db import Database, write_lock
 from hasamigo.storage.models import (
     GameEventRow,
+    GameLeaseRow,
     GameRow,
     GameSeatRow,
     ReviewRow,
     ServerRunRow,
 )
 from hasamigo.variants import find_variant
+
+log = logging.getLogger(__name__)
+
+#: The PostgreSQL channel on which changes of games are announced (payload: the game's id).
+CHANGES = "hasamigo_games"
 
 #: Longest page of the library, and the furthest offset (keeps SQLite's integers safe).
 MAX_LIMIT = 500
@@ -112,6 +121,16 @@ class StoredGame:
     creator: str | None
     created_at: datetime
     updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameVersion:
+    """What another server process may have changed of a game: its events, its
+    visibility and the seats still waiting for their player."""
+
+    event_count: int
+    public: bool
+    awaiting_join: bool
 
 
 def summary_columns(game: GameController) -> dict[str, Any]:
@@ -319,6 +338,9 @@ class GameRepository:
                             .execution_options(synchronize_session=False))
             session.execute(delete(ReviewRow).where(ReviewRow.game_id == game_id)
                             .execution_options(synchronize_session=False))
+            session.execute(delete(GameLeaseRow).where(GameLeaseRow.game_id == game_id)
+                            .execution_options(synchronize_session=False))
+            _announce(session, game_id)
             gone = session.execute(delete(GameRow).where(GameRow.id == game_id)
                                    .execution_options(synchronize_session=False))
             return _rowcount(gone) > 0
@@ -330,14 +352,7 @@ class GameRepository:
                                       .execution_options(synchronize_session=False))
             if _rowcount(changed) == 0:
                 raise KeyError(game_id)
-
-    def program_games(self) -> list[str]:
-        """Games in which a program is to move (to resume them after a restart)."""
-        with self.db.session() as session:
-            return list(session.scalars(
-                select(GameRow.id).where(GameRow.program_to_move.is_(True),
-                                         GameRow.phase != Phase.OVER.value)
-                .order_by(GameRow.id)))
+            _announce(session, game_id)
 
     def count(self) -> int:
         with self.db.session() as session:
@@ -373,6 +388,7 @@ class GameRepository:
                 raise ValueError(f"the join code acts for participants {participants}, the "
                                  f"token for {_participants_text(token.participants)}")
             session.add(_seat_row(game_id, token, now))
+            _announce(session, game_id)
         return token.participants
 
     def pending_joins(self, game_id: str) -> list[tuple[int, ...]]:
@@ -412,22 +428,153 @@ class GameRepository:
                             .values(last_seen=now, stopped_at=now))
 
     def outages_since(self, since: float) -> list[tuple[float, float]]:
-        """The gaps between consecutive runs that end after ``since``, oldest first: from
-        the earlier run's stop (or, after a crash, its last heartbeat) to the next start."""
+        """The times, after ``since``'s run began, when no server process was running,
+        oldest first: each from the end of the last run alive (its stop or, after a crash,
+        its last heartbeat) to the next start. Several processes serving one database
+        overlap: only a time covered by none of them is an outage."""
         with self.db.session() as session:
             before = session.scalars(
                 select(ServerRunRow).where(ServerRunRow.started_at <= since)
                 .order_by(ServerRunRow.started_at.desc(), ServerRunRow.id.desc()).limit(1)).all()
-            after = session.scalars(
-                select(ServerRunRow).where(ServerRunRow.started_at > since)
+            first = before[0].started_at if before else since
+            # every run alive at or after the first one's start, in the order they began
+            runs = session.scalars(
+                select(ServerRunRow).where(
+                    ServerRunRow.started_at >= first
+                    if not before else or_(ServerRunRow.started_at >= first,
+                                           ServerRunRow.last_seen >= first))
                 .order_by(ServerRunRow.started_at, ServerRunRow.id)).all()
-        runs = [*before, *after]
         gaps = []
-        for earlier, later in itertools.pairwise(runs):
-            start = earlier.stopped_at if earlier.stopped_at is not None else earlier.last_seen
-            if later.started_at > start:  # overlapping runs leave no outage
-                gaps.append((start, later.started_at))
+        covered: float | None = None  # the end of the time covered so far
+        for run in runs:
+            end = run.stopped_at if run.stopped_at is not None else run.last_seen
+            if covered is not None and run.started_at > covered:
+                gaps.append((covered, run.started_at))
+            covered = end if covered is None else max(covered, end)
         return gaps
+
+    def run_last_seen(self, run_id: int) -> float | None:
+        """When the run last said it was alive (its stop, if it stopped)."""
+        with self.db.session() as session:
+            run = session.get(ServerRunRow, run_id)
+            if run is None:
+                return None
+            return run.stopped_at if run.stopped_at is not None else run.last_seen
+
+    # ---- several server processes ----------------------------------------------------
+    @property
+    def announces(self) -> bool:
+        """Whether changes are announced (PostgreSQL); else other processes poll."""
+        return self.db.engine.dialect.name == "postgresql"
+
+    def listen(self, heard: Callable[[str], None], stopping: threading.Event) -> None:
+        """Call ``heard(game_id)`` for every change of a game announced on
+        :data:`CHANGES`, until ``stopping`` is set (PostgreSQL; for a thread of its own).
+        A lost connection is opened again; what was announced meanwhile is missed, which
+        the callers' polling makes up for."""
+        import psycopg
+
+        url = self.db.engine.url.set(drivername="postgresql")
+        dsn = url.render_as_string(hide_password=False)
+        while not stopping.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {CHANGES}")
+                    while not stopping.is_set():
+                        for note in connection.notifies(timeout=0.5):
+                            heard(note.payload)
+            except Exception:
+                if stopping.is_set():
+                    return
+                log.exception("listening for other server processes failed; again in 1 s")
+                stopping.wait(1.0)
+
+    def versions(self, game_ids: Collection[str]) -> dict[str, GameVersion]:
+        """The version of each game that exists (a deleted one is missing)."""
+        if not game_ids:
+            return {}
+        waiting = (select(GameSeatRow.game_id).where(
+            GameSeatRow.kind == "join", GameSeatRow.used_at.is_(None)))
+        with self.db.session() as session:
+            rows = session.execute(
+                select(GameRow.id, GameRow.event_count, GameRow.public,
+                       GameRow.id.in_(waiting))
+                .where(GameRow.id.in_(list(game_ids))))
+            return {game_id: GameVersion(int(count), bool(public), bool(awaiting))
+                    for game_id, count, public, awaiting in rows}
+
+    def take_lease(self, game_id: str, run_id: int, now: float, seconds: float
+                   ) -> tuple[bool, int | None]:
+        """Make ``run_id`` the game's owner until ``now + seconds`` if nobody owns it, its
+        lease has expired, or it is ``run_id``'s already. Atomic: of two processes taking
+        an expired lease together, one gets it. Returns (taken, the previous owner if
+        another run's lease had expired, else ``None``)."""
+        until = now + seconds
+        with self.db.session() as session, session.begin():
+            write_lock(session)  # it reads before it writes
+            before = session.execute(
+                select(GameLeaseRow.owner, GameLeaseRow.expires_at)
+                .where(GameLeaseRow.game_id == game_id)).first()
+            if before is None:
+                if session.get(GameRow, game_id) is None:
+                    return False, None
+                try:
+                    with session.begin_nested():
+                        session.add(GameLeaseRow(game_id=game_id, owner=run_id,
+                                                 expires_at=until))
+                        session.flush()
+                except IntegrityError:  # another process inserted it first
+                    return False, None
+                return True, None
+            # the condition is checked again on the row as it is when the update locks it
+            changed = session.execute(
+                update(GameLeaseRow)
+                .where(GameLeaseRow.game_id == game_id,
+                       or_(GameLeaseRow.owner == run_id, GameLeaseRow.expires_at < now))
+                .values(owner=run_id, expires_at=until)
+                .execution_options(synchronize_session=False))
+            if _rowcount(changed) == 0:
+                return False, None
+            previous = int(before.owner)
+            return True, (previous if previous != run_id else None)
+
+    def renew_leases(self, run_id: int, now: float, seconds: float) -> set[str]:
+        """Extend every lease ``run_id`` holds, and record that the run is alive (a
+        heartbeat); returns the games it still owns (a lease that expired and was taken
+        by another process is no longer among them)."""
+        with self.db.session() as session, session.begin():
+            session.execute(update(ServerRunRow).where(ServerRunRow.id == run_id)
+                            .values(last_seen=now))
+            session.execute(update(GameLeaseRow).where(GameLeaseRow.owner == run_id)
+                            .values(expires_at=now + seconds)
+                            .execution_options(synchronize_session=False))
+            return set(session.scalars(select(GameLeaseRow.game_id)
+                                       .where(GameLeaseRow.owner == run_id)))
+
+    def release_leases(self, run_id: int, game_ids: Collection[str] | None = None) -> None:
+        """Give up the run's leases (all of them, or those of ``game_ids``): another
+        process may take the games at once."""
+        query = delete(GameLeaseRow).where(GameLeaseRow.owner == run_id)
+        if game_ids is not None:
+            if not game_ids:
+                return
+            query = query.where(GameLeaseRow.game_id.in_(list(game_ids)))
+        with self.db.session() as session, session.begin():
+            session.execute(query.execution_options(synchronize_session=False))
+
+    def orphan_games(self, now: float, limit: int = 64) -> list[str]:
+        """Games not over whose owner's lease has expired (the process died), and games
+        in which a program is to move that have no owner: the games another process
+        should take over."""
+        with self.db.session() as session:
+            expired = select(GameLeaseRow.game_id).where(GameLeaseRow.expires_at < now)
+            leased = select(GameLeaseRow.game_id)
+            return list(session.scalars(
+                select(GameRow.id).where(
+                    GameRow.phase != Phase.OVER.value,
+                    or_(GameRow.id.in_(expired),
+                        and_(GameRow.program_to_move.is_(True), GameRow.id.not_in(leased))))
+                .order_by(GameRow.updated_at.desc(), GameRow.id).limit(limit)))
 
 
 def _append(session: Session, game: GameController, stored: int) -> int:
@@ -453,7 +600,16 @@ def _append(session: Session, game: GameController, stored: int) -> int:
         raise ValueError(f"game {game_id} has {last} events stored, not {stored}")
     session.add_all(_event_rows(game_id, events[stored:], stored + 1, type(game.board)))
     session.flush()
+    _announce(session, game_id)
     return len(events)
+
+
+def _announce(session: Session, game_id: str) -> None:
+    """Tell the other server processes that the game changed (PostgreSQL: ``NOTIFY``,
+    sent when the transaction commits, not at all if it rolls back; SQLite has no such
+    thing: they poll :meth:`GameRepository.versions`)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(func.pg_notify(CHANGES, game_id)))
 
 
 def _lost_race(game: GameController, stored: int) -> ConcurrentWrite:

@@ -17,16 +17,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from hasamigo.errors import HasamigoError
-from hasamigo.storage.db import Database
+from hasamigo.storage.db import Database, write_lock
 from hasamigo.storage.models import GameRow, VariationRow
 from hasamigo.storage.repository import _aware
-
-
-def _write_lock(session: Session) -> None:
-    """Take SQLite's write lock before the first read (``BEGIN IMMEDIATE``, waiting up to
-    the busy timeout): these transactions read, then write, and a deferred one fails with
-    "database is locked" when another writer got there between. PostgreSQL ignores it."""
-    session.connection(execution_options={"sqlite_immediate": True})
 
 
 class TreeFull(HasamigoError):
@@ -85,7 +78,7 @@ class VariationRepository:
         ``max_nodes`` already; ``KeyError`` if the game or the parent is gone."""
         try:
             with self.db.session() as session, session.begin():
-                _write_lock(session)
+                write_lock(session)
                 existing = self._find(session, game_id, parent_id, ply, move)
                 if existing is not None:
                     return _stored(existing), False
@@ -117,7 +110,7 @@ class VariationRepository:
         """Delete the node and its subtree; how many nodes went (0: no such node in this
         game)."""
         with self.db.session() as session, session.begin():
-            _write_lock(session)
+            write_lock(session)
             rows = session.execute(select(VariationRow.id, VariationRow.parent_id)
                                    .where(VariationRow.game_id == game_id)).all()
             children: dict[int, list[int]] = {}
