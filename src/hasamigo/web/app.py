@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -156,3 +158,15 @@ def create_app(
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        paths={importing.IMPORT_PATH: settings.max_import_bytes})
     return app
+
+
+#: ``hasamigo serve --workers N`` hands its options to the worker processes in this
+#: environment variable (JSON: the keyword arguments of :class:`Settings`)
+SERVE_SETTINGS = "HASAMIGO_SERVE_SETTINGS"
+
+
+def served_app() -> FastAPI:
+    """The app of one of ``hasamigo serve --workers N``'s processes (uvicorn's factory):
+    its settings from :data:`SERVE_SETTINGS`."""
+    options = json.loads(os.environ.get(SERVE_SETTINGS) or "{}")
+    return create_app(Settings(**options))

@@ -21,6 +21,10 @@ class Settings:
     #: how often the server records that it is alive: after a crash, the time since the
     #: last record is forgiven to the player on move (at most this long is charged)
     checkpoint_seconds: float = 10.0
+    #: several processes on one database: a game's owner (the process running its clock
+    #: and programs) holds it this long, renewing it every third of it; a dead owner's
+    #: games are taken over by another process this long after its last renewal
+    lease_seconds: float = 15.0
     #: plies searched for the hints panel and for the evaluation graph
     hint_depth: int = 6
     eval_depth: int = 4

@@ -18,6 +18,15 @@
   person's "claim for me", the end of a play-out on time) and records that the server is
   alive; the time between the last record and a restart is forgiven to the side on move
   (``Suspend``/``Resume`` events added when the game is next loaded).
+* **Several processes** may serve one database (``hasamigo serve --workers N``, or servers
+  behind a proxy). Memory is only a cache of the database: every action first catches
+  up with the events other processes stored (one small query), and a lost race is
+  caught up and tried again. One process at a time **owns** a game in play (a lease row,
+  renewed with its heartbeat): only the owner runs its clock's ticks and its program.
+  When an owner dies its leases expire and another process takes its games over,
+  forgiving a program on move the time nobody ran it. Watchers on any process get every
+  move: PostgreSQL announces each change (``LISTEN``/``NOTIFY``), and every process
+  also polls its live games' versions (the only way on SQLite).
 """
 
 from __future__ import annotations
@@ -46,7 +55,12 @@ from hasamigo.game.events import Resume, Suspend
 from hasamigo.game.setup import GameOptions, GameSetup, Participant
 from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color, Move
-from hasamigo.storage.repository import ConcurrentWrite, GameRepository, SeatSecret
+from hasamigo.storage.repository import (
+    ConcurrentWrite,
+    GameRepository,
+    GameVersion,
+    SeatSecret,
+)
 from hasamigo.variants import find_variant
 from hasamigo.web.errors import (
     Busy,
@@ -119,6 +133,10 @@ class LiveGame:
     waiters: int = 0
     #: deleted by its creator: the sockets still open on it close
     deleted: bool = False
+    #: this process holds the game's lease: it runs the game's clock and programs
+    owner: bool = False
+    #: a catch-up with what another process stored is under way
+    catching_up: bool = False
 
     @property
     def thinking(self) -> bool:
@@ -277,6 +295,11 @@ class GameService:
         self._ticker: asyncio.Task[None] | None = None
         self._run: int | None = None
         self._heartbeat_at = 0.0
+        self._leases_at = 0.0
+        self._polled_at = 0.0
+        self._listener: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._background: set[asyncio.Task[None]] = set()
         self._rate = RateWindow(settings.games_per_minute, 60.0, time_source=time_source)
         self._rng = random.SystemRandom()
         # SQLite has one writer at a time: one writer thread queues writes fairly instead
@@ -291,17 +314,19 @@ class GameService:
 
     # ---- life cycle ------------------------------------------------------------------
     async def start(self) -> None:
-        """Record this run, resume games whose program was to move, start the ticker."""
+        """Record this run, take over the games nobody runs (a program to move, an owner
+        gone), start the ticker and, on PostgreSQL, the listener for other processes'
+        changes."""
         self._run = await self._write(self.repo.start_run, self.wall())
-        self._heartbeat_at = self.now()
-        ids = await asyncio.to_thread(self.repo.program_games)
-        for game_id in ids[: self.settings.max_live_games // 2]:
-            try:
-                live = await self.get(game_id)
-            except Exception:  # a damaged row must not stop the server
-                log.exception("cannot resume game %s", game_id)
-                continue
-            self._schedule_program(live)
+        self._heartbeat_at = self._leases_at = self._polled_at = self.now()
+        await self._adopt_orphans(self.settings.max_live_games // 2)
+        if self.repo.announces:
+            loop = asyncio.get_running_loop()
+            self._listener = threading.Thread(
+                target=self.repo.listen, args=(functools.partial(self._heard, loop),
+                                               self._stopping),
+                daemon=True, name="hasamigo-listen")
+            self._listener.start()
         self._ticker = asyncio.create_task(self._tick_loop())
 
     async def stop(self) -> None:
@@ -321,7 +346,10 @@ class GameService:
                 await task
         for live in self.games.values():
             _release(live)
+        self._stopping.set()
         if self._run is not None:
+            with contextlib.suppress(Exception):
+                await self._write(self.repo.release_leases, self._run)
             with contextlib.suppress(Exception):
                 await self._write(self.repo.stop_run, self._run, self.wall())
         self._writer.shutdown(wait=True)
@@ -362,8 +390,8 @@ class GameService:
                         creator=stored.creator, touched=self.now())
         pending = await asyncio.to_thread(self.repo.pending_joins, game_id)
         live.awaiting_join = any(1 in seats for seats in pending)  # the invited seat
-        await self._forgive_outages(live)
         self._remember(live)
+        await self._claim(live)
         return live
 
     async def _forgive_outages(self, live: LiveGame) -> None:
@@ -398,23 +426,197 @@ class GameService:
             self._evict(old)
 
     def _evict(self, live: LiveGame) -> None:
-        """The game leaves memory (its search, if any, is stopped); it reloads on demand."""
+        """The game leaves memory (its search, if any, is stopped; its lease is given
+        up); it reloads on demand."""
         if live.search is not None:
             live.search.cancel()
         if live.task is not None:
             live.task.cancel()
         self.games.pop(live.id, None)
         _release(live)
+        if live.owner and self._run is not None:
+            live.owner = False
+            with contextlib.suppress(RuntimeError):  # the writer is shut down: stopping
+                self._writer.submit(self._release_lease, live.id)
 
-    async def _commit(self, live: LiveGame) -> None:
-        """Store the events appended since the last commit (call under the game's lock)."""
+    def _release_lease(self, game_id: str) -> None:
+        try:
+            if self._run is not None and game_id not in self.games:
+                self.repo.release_leases(self._run, [game_id])
+        except Exception:  # it expires anyway
+            log.exception("releasing the lease of game %s failed", game_id)
+
+    # ---- several processes -------------------------------------------------------------
+    async def _claim(self, live: LiveGame) -> None:
+        """Become the game's owner if nobody runs it (or its owner has died), then forgive
+        the side on move the time no server ran at all, and a program on move the time
+        since a dead owner was last seen (nobody ran it)."""
+        if live.owner or self._run is None or live.game.phase is Phase.OVER:
+            return
+        taken, previous = await self._write(self.repo.take_lease, live.id, self._run,
+                                            self.wall(), self.settings.lease_seconds)
+        if not taken:
+            return
+        live.owner = True
+        if previous is not None:
+            log.info("game %s taken over from server run %s", live.id, previous)
+        async with live.lock:
+            await self._catch_up(live)
+            await self._forgive_outages(live)
+            if previous is not None:
+                await self._forgive_dead_owner(live, previous)
+
+    async def _forgive_dead_owner(self, live: LiveGame, previous: int) -> None:
+        """A program on move was not run from its dead owner's last sign of life until
+        now: its clock stops over that time (a person on move could play meanwhile)."""
+        last_seen = await asyncio.to_thread(self.repo.run_last_seen, previous)
+        state = live.game.state
+        if last_seen is None or live.game.program_to_move() is None \
+                or state.clock is None or state.clock.running is None \
+                or state.suspended or state.last_at is None:
+            return
+        start, end = max(last_seen, state.last_at), self.wall()
+        if end > start:
+            live.game.append(Suspend(at=start))
+            live.game.append(Resume(at=end))
+            await self._commit(live)
+            self._notify(live)
+
+    async def _catch_up(self, live: LiveGame, version: GameVersion | None = None,
+                        *, known: bool = False) -> bool:
+        """Bring the game up to what the database holds (call under its lock): events,
+        visibility and seats another process changed. ``version``/``known``: the caller
+        read it already (``None`` with ``known``: the game is gone). Returns whether
+        anything changed; raises :class:`NotFound` if another process deleted it."""
+        if not known:
+            version = (await asyncio.to_thread(self.repo.versions, [live.id])).get(live.id)
+        if version is None:
+            self._evict(live)
+            if not live.deleted:
+                live.deleted, live.public = True, False
+                self._notify(live)
+            raise NotFound(f"no game {live.id!r}")
+        changed = (version.public, version.awaiting_join) != (live.public, live.awaiting_join)
+        live.public, live.awaiting_join = version.public, version.awaiting_join
+        if version.event_count != live.stored:
+            stored = await asyncio.to_thread(self.repo.load, live.id, time_source=self.wall,
+                                             rng=self._rng)
+            if stored is None:
+                return await self._catch_up(live, None, known=True)
+            live.game, live.stored = stored.game, len(stored.game.events)
+            live.public = stored.public
+            live.ready = None
+            self._stop_stale_search(live)
+            changed = True
+        return changed
+
+    async def _still_there(self, live: LiveGame) -> None:
+        """Before refusing a reader: catch up with the database (another process may have
+        deleted the game, or made it public)."""
+        async with live.lock:
+            await self._catch_up(live)
+
+    async def _on_change(self, live: LiveGame, version: GameVersion | None = None,
+                         *, known: bool = False) -> None:
+        """Another process changed the game: catch up, tell the watchers, and (the owner)
+        let the program answer."""
+        try:
+            async with live.lock:
+                if await self._catch_up(live, version, known=known):
+                    self._notify(live)
+        except NotFound:
+            return
+        except Exception:
+            log.exception("catching up with game %s failed", live.id)
+            return
+        finally:
+            live.catching_up = False
+        if not live.owner and live.game.program_to_move() is not None:
+            await self._claim(live)
+        self._schedule_program(live)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _heard(self, loop: asyncio.AbstractEventLoop, game_id: str) -> None:
+        """The listener thread heard that a game changed (PostgreSQL ``NOTIFY``)."""
+        with contextlib.suppress(RuntimeError):  # the loop has closed: stopping
+            loop.call_soon_threadsafe(self._changed, game_id)
+
+    def _changed(self, game_id: str) -> None:
+        live = self.games.get(game_id)
+        if live is None or live.catching_up:
+            return
+        live.catching_up = True
+        self._spawn(self._on_change(live))
+
+    async def _poll(self) -> None:
+        """Compare every live game with the database in one query; catch up the changed."""
+        lives = [g for g in self.games.values() if not g.catching_up]
+        if not lives:
+            return
+        versions = await asyncio.to_thread(self.repo.versions, [g.id for g in lives])
+        for live in lives:
+            version = versions.get(live.id)
+            if version is not None and version.event_count == live.stored \
+                    and (version.public, version.awaiting_join) \
+                    == (live.public, live.awaiting_join):
+                continue
+            live.catching_up = True
+            self._spawn(self._on_change(live, version, known=True))
+
+    async def _keep_leases(self) -> None:
+        """Renew this process's leases, drop the games whose lease another process took
+        (this one stalled), and take over the games nobody runs."""
+        assert self._run is not None
+        held = await self._write(self.repo.renew_leases, self._run, self.wall(),
+                                 self.settings.lease_seconds)
+        for live in list(self.games.values()):
+            if live.owner and live.id not in held:
+                log.warning("game %s is run by another process now", live.id)
+                live.owner = False
+                if live.search is not None:
+                    live.search.cancel()
+                live.ready = None
+        await self._adopt_orphans(16)
+
+    async def _adopt_orphans(self, limit: int) -> None:
+        ids = await asyncio.to_thread(self.repo.orphan_games, self.wall(), limit)
+        for game_id in ids:
+            try:
+                live = self.games.get(game_id)
+                if live is None:
+                    live = await self.get(game_id)  # loading claims it
+                else:
+                    await self._claim(live)
+            except NotFound:
+                continue
+            except Exception:  # a damaged row must not stop the server
+                log.exception("cannot take over game %s", game_id)
+                continue
+            self._schedule_program(live)
+
+    async def _commit(self, live: LiveGame, *, keep: bool = False) -> None:
+        """Store the events appended since the last commit (call under the game's lock).
+
+        ``keep``: another process having stored events first raises
+        :class:`ConcurrentWrite` with the game kept, for the caller to catch up and try
+        again; otherwise every failure drops the game from memory (it reloads what the
+        database holds) and raises :class:`StorageFailure`."""
         if len(live.game.events) == live.stored:
             return
         try:
             live.stored = await self._group.append(live.game, live.stored)
+        except ConcurrentWrite:
+            if keep:
+                raise
+            self._evict(live)
+            raise StorageFailure("the game was changed by another server process at the "
+                                 "same moment: try again") from None
         except Exception as exc:
-            if not isinstance(exc, ConcurrentWrite):
-                log.exception("commit of game %s failed", live.id)
+            log.exception("commit of game %s failed", live.id)
             self._evict(live)  # reload what the database holds
             raise StorageFailure(f"the game could not be saved: {exc}") from exc
 
@@ -441,6 +643,7 @@ class GameService:
         if held is None:
             secret = await asyncio.to_thread(self.repo.secret, live.id, digest)
             if secret is None or secret.kind != "token":
+                await self._still_there(live)
                 raise Forbidden("this seat token does not belong to this game")
             held = frozenset(secret.participants)
             if len(live.seats) < 16:
@@ -452,6 +655,8 @@ class GameService:
         anyone for a public game."""
         live = await self.get(game_id)
         you = await self.seats_of(live, token)
+        if not you and not live.public:
+            await self._still_there(live)  # made public, or deleted, by another process?
         if not you and not live.public:
             if token is None:
                 raise Unauthorized("this game is private: send your seat token "
@@ -515,6 +720,7 @@ class GameService:
                 self._hold_clock(live)
                 await self._commit(live)
         self._remember(live)
+        await self._claim(live)
         self._schedule_program(live)
         return Created(live, token, frozenset(mine), join_code)
 
@@ -541,6 +747,7 @@ class GameService:
                         touched=self.now())
         live.seats[secret_hash(token)] = both
         self._remember(live)
+        await self._claim(live)
         return Created(live, token, both, None)
 
     async def join(self, game_id: str, code: str, client: str | None
@@ -614,27 +821,51 @@ class GameService:
 
     # ---- acting ------------------------------------------------------------------------
     async def act(self, live: LiveGame, action: Callable[[LiveGame], Any], *,
-                  touch: bool = True) -> LiveGame:
-        """Run ``action`` under the game's lock; commit what it appended before returning.
+                  touch: bool = True, fresh: bool = False) -> LiveGame:
+        """Run ``action`` under the game's lock on the game as the database holds it;
+        commit what it appended before returning.
 
         A refused action raises and appends nothing (what time brought on the way, such
-        as a program's claim, is still committed).
+        as a program's claim, is still committed). If another process stored events
+        first, the game is caught up and the action tried once more on it. ``fresh``:
+        the caller has just compared the game with the database.
         """
-        async with live.lock:
-            self._observe(live)
-            try:
-                action(live)
-            finally:
-                self._hold_clock(live)
-                changed = len(live.game.events) != live.stored
-                self._stop_stale_search(live)
-                if changed:
-                    await self._commit(live)
-                    self._notify(live)
+        for attempt in (1, 2):
+            async with live.lock:
+                caught_up = False if fresh else await self._catch_up(live)
+                self._observe(live)
+                try:
+                    action(live)
+                except BaseException:
+                    await self._settle(live, caught_up, keep=True)  # time's events
+                    raise
+                if await self._settle(live, caught_up, keep=attempt == 1):
+                    break
+                fresh = False
         if touch:
             live.touched = self.now()
+        if not live.owner and live.game.program_to_move() is not None:
+            await self._claim(live)
         self._schedule_program(live)
         return live
+
+    async def _settle(self, live: LiveGame, caught_up: bool, *, keep: bool) -> bool:
+        """After an action (under the lock): hold the clock, stop a stale search, commit,
+        tell the watchers. ``False``: another process stored events first (``keep``):
+        nothing was stored, and the game is caught up for the action to be tried again."""
+        self._hold_clock(live)
+        changed = len(live.game.events) != live.stored
+        self._stop_stale_search(live)
+        if changed:
+            try:
+                await self._commit(live, keep=keep)
+            except ConcurrentWrite:
+                await self._catch_up(live)
+                self._notify(live)
+                return False
+        if changed or caught_up:
+            self._notify(live)
+        return True
 
     def _observe(self, live: LiveGame) -> None:
         # a program thinking is not claimed against until its move is in (rule 15)
@@ -817,6 +1048,11 @@ class GameService:
             self.acting_colour(live.game, you, colour)))
 
     async def wait_for_program(self, live: LiveGame) -> None:
+        """Wait (at most ``reply_wait_seconds``) for the program's reply: its search
+        here, or, when another process runs the game, the move arriving from it."""
+        if not live.owner and live.game.program_to_move() is not None:
+            await self._wait_for_peer(live)
+            return
         task = live.task
         if task is not None and not task.done():
             live.waiters += 1
@@ -828,11 +1064,26 @@ class GameService:
                 live.waiters -= 1
                 live.touched = self.now()
 
+    async def _wait_for_peer(self, live: LiveGame) -> None:
+        if len(live.subscribers) >= self.settings.max_watchers_per_game:
+            return
+        queue = self.subscribe(live)
+        live.waiters += 1
+        try:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.settings.reply_wait_seconds):
+                    while live.game.program_to_move() is not None and not live.deleted:
+                        await queue.get()
+        finally:
+            live.waiters -= 1
+            self.unsubscribe(live, queue)
+
     # ---- programs ----------------------------------------------------------------------
     def _schedule_program(self, live: LiveGame) -> None:
         if live.task is not None and not live.task.done():
             return
-        if live.game.program_to_move() is None or self.games.get(live.id) is not live:
+        if not live.owner or live.game.program_to_move() is None \
+                or self.games.get(live.id) is not live:
             return
         live.task = asyncio.create_task(self._program_loop(live))
 
@@ -861,7 +1112,7 @@ class GameService:
         while True:
             async with live.lock:
                 turn = live.game.program_to_move()
-                if turn is None or self.games.get(live.id) is not live:
+                if turn is None or self.games.get(live.id) is not live or not live.owner:
                     if live.game.phase is Phase.OVER:
                         _release(live)  # an external engine's process ends with the game
                     return
@@ -911,7 +1162,14 @@ class GameService:
                     self._notify(live)
                     return
                 try:
-                    await self._commit(live)
+                    await self._commit(live, keep=True)
+                except ConcurrentWrite:  # a move or take-back stored by another process
+                    try:
+                        await self._catch_up(live)
+                    except NotFound:
+                        return
+                    self._notify(live)
+                    continue
                 except StorageFailure:
                     return
                 self._notify(live)
@@ -932,14 +1190,22 @@ class GameService:
         if self._run is not None and now - self._heartbeat_at >= self.settings.checkpoint_seconds:
             self._heartbeat_at = now
             await self._write(self.repo.heartbeat, self._run, self.wall())
+        if self._run is not None and now - self._leases_at >= self.settings.lease_seconds / 3:
+            self._leases_at = now
+            await self._keep_leases()
+        # other processes' changes: PostgreSQL announces them (this is its safety net)
+        every = self.settings.checkpoint_seconds if self.repo.announces else 0.0
+        if now - self._polled_at >= every:
+            self._polled_at = now
+            await self._poll()
         for live in list(self.games.values()):
             state = live.game.state
-            watch = (state.clock is not None and not live.lock.locked()
+            watch = (live.owner and state.clock is not None and not live.lock.locked()
                      and (state.clock.running is not None
                           or (state.phase is Phase.OVER and not state.result_final)))
             if watch:
                 try:
-                    await self.act(live, lambda _live: None, touch=False)
+                    await self.act(live, lambda _live: None, touch=False, fresh=True)
                 except (StorageFailure, HasamigoError):
                     continue
             idle = now - live.touched
