@@ -89,11 +89,20 @@ def serve(
             "$HASAMIGO_DB, else ~/.local/share/hasamigo/hasamigo.db.",
         ),
     ] = None,
+    workers: Annotated[int, typer.Option(
+        min=1, max=64, help="Server processes sharing the port and the database (a "
+        "federation's server: use PostgreSQL). Each game is run by one of them; if it "
+        "dies, another takes its games over.")] = 1,
+    takeover_seconds: Annotated[float, typer.Option(
+        min=1.0, max=600.0, help="With several processes (or several servers on one "
+        "database): how soon after a process dies another takes over its games' clocks "
+        "and programs.")] = 15.0,
 ) -> None:
     """Play in a browser: start the web app and print its address once it answers.
 
     The first run compiles the engine (about a minute on a small machine; a progress line
-    says so); the pages work meanwhile, and the programs and hints wait for it.
+    says so); the pages work meanwhile, and the programs and hints wait for it. With
+    `--workers N`, the engine is made ready first, then N processes serve.
     """
     sock = bind(host, port)  # first: a busy port is refused before anything is loaded
     try:
@@ -105,9 +114,14 @@ def serve(
         sock.close()
         raise fail(f"the web app needs its dependencies: {exc}") from None
     url = normalise_url(db) if db else default_db_url()
-    web = create_app(Settings(warm_in_background=True), db_url=db)
     shown_host = f"[{host}]" if ":" in host else host
     shown_port = sock.getsockname()[1]
+    if workers > 1:
+        _serve_workers(sock, url, workers, takeover_seconds,
+                       f"http://{shown_host}:{shown_port}/")
+        return
+    web = create_app(Settings(warm_in_background=True, lease_seconds=takeover_seconds),
+                     db_url=db)
     progress = _Progress()
 
     def started() -> None:
@@ -132,3 +146,66 @@ def serve(
         sock.close()
     if not server.started:  # the app did not start (uvicorn has logged why)
         raise typer.Exit(1)
+
+
+def _serve_workers(sock: socket.socket, url: str, workers: int, takeover_seconds: float,
+                   address: str) -> None:
+    """``serve --workers N``: the database migrated and the engine compiled (or loaded)
+    here, once, then uvicorn's supervisor runs N processes on the bound socket (and
+    starts a new one if one dies)."""
+    import json
+    import os
+    import threading
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from hasamigo.cli import ready_kernels
+    from hasamigo.errors import HasamigoError
+    from hasamigo.storage.db import Database
+    from hasamigo.web.app import SERVE_SETTINGS
+    from hasamigo.web.services.analysis import KERNEL_GROUPS
+
+    try:
+        database = Database(url)
+        try:
+            database.open()  # one migration, not N racing ones; a bad URL fails here
+        finally:
+            database.close()
+    except (HasamigoError, Exception) as exc:
+        sock.close()
+        raise fail(f"cannot open the database {url}: {str(exc).splitlines()[0][:300]}"
+                   ) from None
+    if url.startswith("sqlite"):
+        err_console.print("note: several processes on SQLite take turns to write; a "
+                          "federation's server wants PostgreSQL (--db postgresql://…)",
+                          highlight=False)
+    ready_kernels(*KERNEL_GROUPS)
+    os.environ[SERVE_SETTINGS] = json.dumps({
+        "db_url": url, "warm_in_background": True, "lease_seconds": takeover_seconds})
+    config = uvicorn.Config("hasamigo.web.app:served_app", factory=True, workers=workers,
+                            log_level="warning")
+
+    def say_when_answering() -> None:
+        """The address, once one of the processes answers (as with one process)."""
+        import time
+        import urllib.request
+
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(address + "api/status", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            return
+        console.print(f"hasamigo: open [bold]{address}[/] in your browser "
+                      f"({workers} server processes)", highlight=False)
+        console.print(f"database: {url}", highlight=False)
+
+    threading.Thread(target=say_when_answering, daemon=True, name="say-address").start()
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    finally:
+        sock.close()
