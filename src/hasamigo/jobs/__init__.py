@@ -16,10 +16,11 @@ from hasamigo.jobs.runner import (
     JournalError,
     LocalBackend,
     RayBackend,
+    iter_job,
     make_backend,
     run_job,
 )
 
 __all__ = ["Backend", "JobError", "Journal", "JournalError",
-           "LocalBackend", "RayBackend", "make_backend",
+           "LocalBackend", "RayBackend", "iter_job", "make_backend",
            "run_job"]
