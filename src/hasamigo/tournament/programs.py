@@ -1,15 +1,16 @@
 """Tournaments that programs play by themselves (``hasamigo tournament run``).
 
 Every entrant is a program (its spec, as for ``hasamigo match``). Round after round the
-tournament is paired by its format, and each round's games are played in parallel
-through the match runner (:func:`hasamigo.tournament.match.run_tasks` and
-:func:`~hasamigo.tournament.match.play_game`). Colours are the pairing's where they are
-prescribed; in the knockout games (no draws) the game controller's fuse-ishi decides them
-and the draw-win right, the hider being the higher rank, else the elder. Each game is then
-replayed through :class:`~hasamigo.game.controller.GameController` (so it is checked by
-the rules and becomes a finished game of the library, public, with its replay) and
-entered as the board's result. A run stopped half-way resumes where it stopped: the
-facts are all stored.
+tournament is paired by its format, and each round's games are played in parallel through
+the match runner (:func:`hasamigo.tournament.match.run_tasks` and
+:func:`~hasamigo.tournament.match.play_game`), or by any ``play`` given (the jobs runner's
+workers: :func:`hasamigo.jobs.games.program_player`), each stored as it comes. Colours are
+the pairing's where they are prescribed; in the knockout games (no draws) the game
+controller's fuse-ishi decides them and the draw-win right, the hider being the higher
+rank, else the elder. Each game is then replayed through
+:class:`~hasamigo.game.controller.GameController` (so it is checked by the rules and
+becomes a finished game of the library, public, with its replay) and entered as the
+board's result. A run stopped half-way resumes where it stopped: the facts are all stored.
 
 A league (round robin) of programs gives a table with each program's score against the
 field and the Elo difference that score means, by the match command's computation
