@@ -105,10 +105,14 @@ def test_match_cli_on_workers_writes_what_one_process_does_and_resumes(tmp_path:
     own = tmp_path / "mine.jsonl"
     assert match_cli("--journal", str(own), "--json") == alone  # one worker, no --out
     assert len(own.read_text().splitlines()) == 5
+    one = tmp_path / "one-worker.ggf"
+    assert "on 1 local worker" in match_cli("--workers", "1", "--out", str(one))
+    assert (tmp_path / "one-worker.ggf.jsonl").exists()  # --workers 1 is the jobs runner
 
 
 @pytest.mark.parametrize("args, message", [
     (["--jobs", "2", "--workers", "2"], "choose one of --jobs and --workers"),
+    (["--jobs", "2", "--workers", "1"], "choose one of --jobs and --workers"),
     (["--workers", "0"], "--workers"),
     (["--ray-address", "auto"], "pip install 'hasamigo[cluster]'"),
 ])

@@ -20,6 +20,7 @@ from hasamigo.cli.workers import (
     backend_kind,
     journal_of,
     spread,
+    workers_given,
 )
 from hasamigo.errors import HasamigoError
 
@@ -60,6 +61,7 @@ def _positive_minutes(value: float | None) -> float | None:
 
 @app.command()
 def match(
+    ctx: typer.Context,
     player_a: Annotated[str, typer.Argument(help="A player spec: random, greedy, victory, "
                                             "amusement, amusement:swing, entertainer, "
                                             "engine:N, engine:top, weakest, "
@@ -103,7 +105,8 @@ def match(
 
     if openings is not None and random_plies:
         raise fail("give either --openings or --random-plies, not both")
-    on_workers = spread(workers, ray, ray_address) or journal is not None
+    on_workers = (spread(workers, ray, ray_address) or workers_given(ctx)
+                  or journal is not None)
     if on_workers and jobs is not None:
         raise fail("choose one of --jobs and --workers/--ray/--journal")
     if journal is None and out is not None and on_workers:

@@ -23,7 +23,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
-from hasamigo.cli.workers import RayAddressOpt, RayOpt, WorkersOpt, backend_for, spread
+from hasamigo.cli.workers import (
+    RayAddressOpt,
+    RayOpt,
+    WorkersOpt,
+    backend_for,
+    spread,
+    workers_given,
+)
 
 if TYPE_CHECKING:
     from hasamigo.tournament.service import TournamentService
@@ -502,6 +509,7 @@ def audit(tournament: TournamentArg, db: DbOpt = None, as_json: JsonOpt = False)
 # ---- run ---------------------------------------------------------------------------------
 @tournament_app.command("run")
 def run(
+    ctx: typer.Context,
     tournament: TournamentArg,
     jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", min=1, help="Worker processes (default: the available cores).")
@@ -536,7 +544,7 @@ def run(
     from hasamigo.tournament.export import write_games_ggf
     from hasamigo.tournament.programs import league_table, run_tournament
 
-    on_workers = spread(workers, ray, ray_address)
+    on_workers = spread(workers, ray, ray_address) or workers_given(ctx)
     if on_workers and jobs is not None:
         raise fail("choose one of --jobs and --workers/--ray")
     if out is not None:

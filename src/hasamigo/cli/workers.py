@@ -47,6 +47,14 @@ def spread(workers: int, ray: bool, address: str | None) -> bool:
     return workers > 1 or ray or address is not None
 
 
+def workers_given(ctx: typer.Context) -> bool:
+    """Whether ``--workers`` was on the command line (``--workers 1`` too): the commands
+    that have a path of their own without the jobs runner (``match``, ``tournament run``)
+    take it then."""
+    source = ctx.get_parameter_source("workers")  # of typer's own copy of click
+    return source is not None and source.name == "COMMANDLINE"
+
+
 def backend_kind(ray: bool, address: str | None) -> str:
     """``ray`` or ``local``, as the summaries say."""
     return "ray" if ray or address is not None else "local"
