@@ -1,6 +1,8 @@
 """The jobs on a local Ray of two workers (``pytest -m ray``; needs ``hasamigo[cluster]``):
 a 4-position solve, a 4-game self-play, and a worker killed mid-job with the job still
-completing. The local-process versions of these tests are in ``test_jobs.py``."""
+completing; a match and exact labels that equal the one-process run. The local-process
+versions of these tests are in ``test_jobs.py``, ``test_jobs_match.py`` and
+``test_jobs_exact.py``."""
 
 from __future__ import annotations
 
@@ -14,12 +16,16 @@ import pytest
 
 from hasamigo.engine import solve_obf_file
 from hasamigo.jobs import JobError, LocalBackend, RayBackend, run_job
+from hasamigo.jobs.exact import exact_job
+from hasamigo.jobs.games import match_player
 from hasamigo.jobs.selfplay import selfplay_job, xot_openings
 from hasamigo.jobs.solve import solve_job
+from hasamigo.tournament.match import run_match
 
 ray: Any = pytest.importorskip("ray", reason="Ray is not installed (hasamigo[cluster])")
 pytestmark = pytest.mark.ray
 DATA = Path(__file__).parent / "data"
+WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor" / "WTH_1980.wtb"
 
 
 def slow_double(x: int) -> int:
@@ -116,3 +122,41 @@ def test_selfplay_on_two_actors_with_one_killed_plays_the_local_games(tmp_path: 
         backend.close()
     assert [g.moves for g in games] == [g.moves for g in local]
     assert len(count) == 4
+
+
+def test_a_match_on_two_actors_with_one_killed_plays_the_sequential_games(
+        tmp_path: Path) -> None:
+    alone = run_match("greedy", "victory", 4, seed=9, random_plies=4)
+    backend = RayBackend(2)
+    count: list[int] = []
+
+    def kill_after_first(_result: object) -> None:
+        count.append(1)
+        if len(count) == 1:
+            ray.kill(backend.actors[0])
+
+    try:
+        shared = run_match("greedy", "victory", 4, seed=9, random_plies=4,
+                           on_result=kill_after_first,
+                           play=match_player(backend, journal=tmp_path / "m.jsonl"))
+    finally:
+        backend.close()
+    assert shared.results == alone.results and len(count) == 4
+
+
+@pytest.mark.skipif(not WTHOR.exists(), reason="needs ../shared data")
+def test_exact_labels_on_two_actors_are_those_of_one_process(tmp_path: Path) -> None:
+    import numpy as np
+
+    from hasamigo.engine.training import exact_labels, samples_from_records
+    from hasamigo.notation.wthor import read_wthor
+
+    samples, _ = samples_from_records(read_wthor(WTHOR))
+    one, one_mask = exact_labels(samples, limit=8, empties=(8, 9))
+    backend = RayBackend(2)
+    try:
+        two, two_mask = exact_job(samples, backend=backend, limit=8, empties=(8, 9),
+                                  chunk=3, cache=tmp_path / "exact.npz")
+    finally:
+        backend.close()
+    assert np.array_equal(two.label, one.label) and np.array_equal(two_mask, one_mask)

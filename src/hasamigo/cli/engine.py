@@ -23,7 +23,7 @@ from hasamigo.cli import (
     variant_named,
 )
 from hasamigo.cli.core import fail_with, parse_position
-from hasamigo.cli.jobs import RayAddressOpt, RayOpt, WorkersOpt, backend_for
+from hasamigo.cli.workers import RayAddressOpt, RayOpt, WorkersOpt, backend_for, spread
 from hasamigo.errors import HasamigoError
 
 ScoreNote = "Scores are disc differences from the side to move."
@@ -327,9 +327,16 @@ def train_eval(
     exact_cache: Annotated[Path | None, typer.Option(
         dir_okay=False, help="With --label exact: the solved scores, kept and resumed "
                              "(default: OUT with .exact.npz).")] = None,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Fit the pattern evaluation to game archives and write its weights.
+
+    With --label exact and --workers or --ray the positions are solved in chunks shared
+    out among the workers; the scores go into the same cache as they come (a stopped
+    run resumes from it) and the weights are those of one process.
 
     Prints per stage the held-out root-mean-square error (discs) of the fitted, the
     hand-set and the shipped evaluation; with `--label exact`, against the exact scores of
@@ -342,7 +349,6 @@ def train_eval(
 
     from hasamigo.engine.evaluation import evaluation_params, save_weights
     from hasamigo.engine.training import (
-        exact_labels,
         load_exact_cache,
         quantize,
         read_archives,
@@ -352,6 +358,9 @@ def train_eval(
 
     if label not in ("result", "exact"):
         raise fail(f"--label must be 'result' or 'exact', not {label[:20]!r}")
+    on_workers = spread(workers, ray, ray_address)
+    if on_workers and label != "exact":
+        raise fail("--workers/--ray share out the exact solving: give --label exact")
     cache = exact_cache or out.with_name(out.stem + ".exact.npz")
     try:
         if label == "exact":
@@ -365,6 +374,7 @@ def train_eval(
                         TimeElapsedColumn(), console=err_console, disable=as_json)
     test_among = None
     exact_count = 0
+    backend = backend_for(workers, ray, ray_address) if on_workers else None
     with progress:
         task = progress.add_task("fitting", total=None)
 
@@ -372,8 +382,7 @@ def train_eval(
             progress.update(task, description=what, completed=done, total=total)
 
         if label == "exact":
-            samples, test_among = exact_labels(samples, limit=exact_limit or None,
-                                               cache=cache, progress=step)
+            samples, test_among = _exact(samples, exact_limit or None, cache, backend, step)
             exact_count = int(test_among.sum())
         weights, reports = train(samples, holdout_every=holdout_every, ridge=ridge,
                                  iterations=iterations, other=evaluation_params("trained"),
@@ -405,6 +414,23 @@ def train_eval(
                       f"{r['rmse_trained']:.2f}", f"{r['rmse_hand']:.2f}",
                       f"{r['rmse_shipped']:.2f}")
     console.print(table)
+
+
+def _exact(samples: Any, limit: int | None, cache: Path, backend: Any,
+           step: Any) -> tuple[Any, Any]:
+    """The exact labels, here (no ``backend``) or on the backend's workers."""
+    from hasamigo.engine.training import exact_labels
+    from hasamigo.jobs import JobError
+    from hasamigo.jobs.exact import exact_job
+
+    if backend is None:
+        return exact_labels(samples, limit=limit, cache=cache, progress=step)
+    try:
+        return exact_job(samples, backend=backend, limit=limit, cache=cache, progress=step)
+    except JobError as exc:
+        raise fail(f"{exc} (the scores so far are kept in {cache})", code=1) from None
+    finally:
+        backend.close()
 
 
 @app.command("solve-board")

@@ -1,5 +1,6 @@
-"""Long jobs on several workers, local processes or a Ray cluster: ``selfplay`` (and the
-options that ``solve`` shares with it)."""
+"""Long jobs on several workers, local processes or a Ray cluster: ``selfplay`` (the
+options it shares with ``solve``, ``match``, ``tournament run`` and ``train-eval`` are in
+:mod:`hasamigo.cli.workers`)."""
 
 from __future__ import annotations
 
@@ -10,38 +11,18 @@ from typing import Annotated, Any
 
 import typer
 
-from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
+from hasamigo.cli import JsonOpt, app, console, emit_json, fail
 from hasamigo.cli.core import fail_with
 from hasamigo.cli.match import SeedOpt, _progress
+from hasamigo.cli.workers import (
+    RayAddressOpt,
+    RayOpt,
+    WorkersOpt,
+    backend_for,
+    backend_kind,
+    journal_of,
+)
 from hasamigo.errors import HasamigoError
-
-WorkersOpt = Annotated[int, typer.Option(
-    "--workers", "-w", min=1, max=1024,
-    help="Workers: processes here, or Ray actors with --ray (each keeps its engine).")]
-RayOpt = Annotated[bool, typer.Option(
-    "--ray", help="Run the workers as Ray actors on a local Ray (pip install "
-    "'hasamigo\\[cluster]').")]
-RayAddressOpt = Annotated[str | None, typer.Option(
-    "--ray-address", metavar="ADDRESS",
-    help="Run on the Ray cluster at ADDRESS (host:port of `ray start --head`, or auto); "
-    "implies --ray.")]
-
-
-def journal_of(out: Path) -> Path:
-    """The journal of the job writing ``out``: ``games.ggf`` -> ``games.ggf.jsonl``."""
-    return out.with_name(out.name + ".jsonl")
-
-
-def backend_for(workers: int, ray: bool, address: str | None) -> Any:
-    """The backend the options ask for; bad input (Ray missing, no cluster there) exits."""
-    from hasamigo.jobs import JobError, make_backend
-
-    if address is not None:  # Ray waits for an address that does not answer: say where
-        err_console.print(f"connecting to the Ray cluster at {address}…", highlight=False)
-    try:
-        return make_backend(workers, ray=ray, address=address)
-    except JobError as exc:
-        raise fail(str(exc)) from None
 
 
 @app.command()
@@ -124,7 +105,7 @@ def selfplay(
     black = [r.recorded_score for r in records]
     tally = Counter("black" if b is not None and b > 32 else "white"
                     if b is not None and b < 32 else "draw" for b in black)
-    kind = "ray" if ray or ray_address is not None else "local"
+    kind = backend_kind(ray, ray_address)
     summary: dict[str, Any] = {
         "games": len(records), "level": level, "seed": seed, "openings": name,
         "workers": workers, "backend": kind, "resumed": resumed,

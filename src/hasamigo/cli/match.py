@@ -12,6 +12,16 @@ from rich.table import Table
 
 from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
 from hasamigo.cli.core import fail_with
+from hasamigo.cli.workers import (
+    RayAddressOpt,
+    RayOpt,
+    WorkersOpt,
+    backend_for,
+    backend_kind,
+    journal_of,
+    spread,
+    workers_given,
+)
 from hasamigo.errors import HasamigoError
 
 JobsOpt = Annotated[
@@ -51,6 +61,7 @@ def _positive_minutes(value: float | None) -> float | None:
 
 @app.command()
 def match(
+    ctx: typer.Context,
     player_a: Annotated[str, typer.Argument(help="A player spec: random, greedy, victory, "
                                             "amusement, amusement:swing, entertainer, "
                                             "engine:N, engine:top, weakest, "
@@ -70,19 +81,36 @@ def match(
         "--clock", callback=_positive_minutes,
         help="Minutes a side for each game: the programs manage their time, and a side "
              "whose flag falls loses on time (33-31).")] = None,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+    journal: Annotated[Path | None, typer.Option(
+        "--journal", dir_okay=False,
+        help="With --workers/--ray: keep each finished game in this JSON-lines file and "
+        "resume from it (default: OUT.jsonl beside --out; none without --out).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     r"""Play PLAYER_A against PLAYER_B, colours alternating, games in parallel.
 
-    JSON: {a, b, games, a_wins, draws, b_wins, a_score_pct, elo, elo_ci95: \[low, high]}
-    (Elo of A over B; null for an infinite value); with --clock also
-    time_losses: {a, b} (games each side lost on time).
+    With --workers or --ray the games are shared out through the jobs runner (local
+    processes or Ray actors; a game whose worker dies is played again) and each finished
+    game is kept in a journal: run the same command again and only the games missing
+    from it are played (a larger --games adds games). The games are the same as on
+    --jobs for the same seed. JSON: {a, b, games, a_wins, draws, b_wins, a_score_pct,
+    elo, elo_ci95: \[low, high]} (Elo of A over B; null for an infinite value); with
+    --clock also time_losses: {a, b} (games each side lost on time).
     """
     from hasamigo.engine.players import make_player
     from hasamigo.tournament.match import read_openings, run_match
 
     if openings is not None and random_plies:
         raise fail("give either --openings or --random-plies, not both")
+    on_workers = (spread(workers, ray, ray_address) or workers_given(ctx)
+                  or journal is not None)
+    if on_workers and jobs is not None:
+        raise fail("choose one of --jobs and --workers/--ray/--journal")
+    if journal is None and out is not None and on_workers:
+        journal = journal_of(out)
     try:
         make_player(player_a)
         make_player(player_b)
@@ -93,17 +121,43 @@ def match(
             detect_format(out)
     except (HasamigoError, ValueError, OSError) as exc:
         raise fail_with(exc) from None
+    from hasamigo.jobs import JobError, JournalError
+
+    seconds = None if clock is None else clock * 60.0
+    resumed = 0
+    play = None
+    backend = None
+    if on_workers:
+        from hasamigo.jobs.games import match_params, match_player
+
+        def begin(done: int) -> None:
+            nonlocal resumed
+            resumed = done
+
+        backend = backend_for(workers, ray, ray_address)
+        params = match_params(player_a, player_b, seed=seed, random_plies=random_plies,
+                              openings="" if openings is None else openings.name,
+                              clock=seconds)
+        play = match_player(backend, journal=journal, params=params, on_start=begin)
     progress = _progress(not as_json)
-    with progress:
-        task = progress.add_task(f"{player_a} vs {player_b}", total=games)
-        try:
+    try:
+        with progress:
+            task = progress.add_task(f"{player_a} vs {player_b}", total=games)
             summary = run_match(player_a, player_b, games, seed=seed, openings=book,
                                 random_plies=random_plies, jobs=_jobs(jobs), out=out,
                                 on_result=lambda _: progress.advance(task),
-                                clock=None if clock is None else clock * 60.0)
-        except HasamigoError as exc:  # a game a player could not finish
-            kept = "" if out is None else f" (the games so far are saved in {out})"
-            raise fail(f"{exc}{kept}", code=1) from None
+                                clock=seconds, play=play)
+    except JournalError as exc:
+        raise fail(str(exc)) from None
+    except JobError as exc:  # a game whose workers kept dying
+        kept = "" if journal is None else f" (the games so far are kept in {journal})"
+        raise fail(f"{exc}{kept}", code=1) from None
+    except HasamigoError as exc:  # a game a player could not finish
+        kept = "" if out is None else f" (the games so far are saved in {out})"
+        raise fail(f"{exc}{kept}", code=1) from None
+    finally:
+        if backend is not None:
+            backend.close()
     if as_json:
         emit_json(summary.as_json())
         return
@@ -120,5 +174,9 @@ def match(
     elo_text = _elo_text(elo, 1 if summary.a_score_pct > 50 else -1)
     console.print(f"{player_a} scores {summary.a_score_pct:.1f}%: Elo {elo_text} "
                   f"(95%: {_elo_text(low, -1)} .. {_elo_text(high, 1)})", highlight=False)
+    if on_workers:
+        again = f", {resumed} of them from {journal}" if resumed else ""
+        console.print(f"{summary.games} games on {workers} {backend_kind(ray, ray_address)} "
+                      f"worker{'s' if workers > 1 else ''}{again}", highlight=False)
     if out is not None:
         console.print(f"wrote {summary.games} games to {out}", highlight=False)

@@ -60,6 +60,8 @@ from hasamigo.notation.wthor import read_wthor
 
 #: empties of the positions :func:`exact_labels` solves (inclusive)
 EXACT_EMPTIES = (14, 24)
+#: the hash table of the engine that solves them (rows)
+EXACT_TABLE_SIZE = 1 << 20
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
 
@@ -283,7 +285,8 @@ def load_exact_cache(path: str | os.PathLike[str]) -> dict[tuple[int, int], int]
     return {(int(p), int(o)): int(v) for p, o, v in zip(ps, os_, scores, strict=True)}
 
 
-def _save_exact_cache(path: str | os.PathLike[str], solved: dict[tuple[int, int], int]) -> None:
+def save_exact_cache(path: str | os.PathLike[str], solved: dict[tuple[int, int], int]) -> None:
+    """Write the solved scores (by ``(p, o)``) to a cache file, all of them at once."""
     keys = list(solved)
     save_npz(path, p=np.array([k[0] for k in keys], dtype=np.uint64),
              o=np.array([k[1] for k in keys], dtype=np.uint64),
@@ -295,6 +298,27 @@ def _board_of(p: int, o: int) -> Board:
     return Board.from_string(cells + " X")
 
 
+def exact_keys(samples: Samples, chosen: np.ndarray) -> list[tuple[int, int]]:
+    """The positions ``(p, o)`` of the samples ``chosen`` (the keys of the cache)."""
+    return [(int(samples.p[i]), int(samples.o[i])) for i in chosen]
+
+
+def exact_score(engine: Engine, p: int, o: int) -> int:
+    """The exact score of the position ``(p, o)`` (discs, side to move)."""
+    return engine.solve(_board_of(p, o)).score
+
+
+def with_exact_labels(samples: Samples, chosen: np.ndarray,
+                      solved: dict[tuple[int, int], int]) -> tuple[Samples, np.ndarray]:
+    """``samples`` with those ``chosen`` labelled by their scores in ``solved``, and the
+    mask of the samples so labelled."""
+    label = samples.label.copy()
+    label[chosen] = [solved[key] for key in exact_keys(samples, chosen)]
+    labelled = np.zeros(len(samples), dtype=bool)
+    labelled[chosen] = True
+    return Samples(samples.p, samples.o, samples.empties, label, samples.game), labelled
+
+
 def exact_labels(samples: Samples, *, limit: int | None = None,
                  cache: str | os.PathLike[str] | None = None, save_every: float = 30.0,
                  empties: tuple[int, int] = EXACT_EMPTIES,
@@ -302,31 +326,26 @@ def exact_labels(samples: Samples, *, limit: int | None = None,
     """``samples`` with the positions of :func:`exact_candidates` labelled by their exact
     score (side to move), and a mask of the samples so labelled. Scores already in ``cache`` are
     not solved again; new ones are added to it every ``save_every`` seconds and at the
-    end (also when interrupted)."""
+    end (also when interrupted). On several workers: :func:`hasamigo.jobs.exact.exact_job`."""
     chosen = exact_candidates(samples, limit, empties)
     solved = load_exact_cache(cache) if cache is not None else {}
-    engine = Engine(table_size=1 << 20)
-    label = samples.label.copy()
+    engine = Engine(table_size=EXACT_TABLE_SIZE)
     saved_at = time.monotonic()
     fresh = 0
     try:
-        for done, i in enumerate(chosen):
-            key = (int(samples.p[i]), int(samples.o[i]))
+        for done, key in enumerate(exact_keys(samples, chosen)):
             if key not in solved:
-                solved[key] = engine.solve(_board_of(*key)).score
+                solved[key] = exact_score(engine, *key)
                 fresh += 1
                 if cache is not None and time.monotonic() - saved_at >= save_every:
-                    _save_exact_cache(cache, solved)
+                    save_exact_cache(cache, solved)
                     saved_at = time.monotonic()
-            label[i] = solved[key]
             if progress and (done % 64 == 0 or done == len(chosen) - 1):
                 progress(f"exact labels: {done + 1:,}/{len(chosen):,}", done + 1, len(chosen))
     finally:
         if cache is not None and fresh:
-            _save_exact_cache(cache, solved)
-    labelled = np.zeros(len(samples), dtype=bool)
-    labelled[chosen] = True
-    return Samples(samples.p, samples.o, samples.empties, label, samples.game), labelled
+            save_exact_cache(cache, solved)
+    return with_exact_labels(samples, chosen, solved)
 
 
 def _concat(a: Samples, b: Samples) -> Samples:
@@ -343,10 +362,13 @@ def quantize(weights: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "EXACT_EMPTIES",
+    "EXACT_TABLE_SIZE",
     "Samples",
     "StageReport",
     "exact_candidates",
+    "exact_keys",
     "exact_labels",
+    "exact_score",
     "feature_matrix",
     "fit_stage",
     "load_exact_cache",
@@ -354,6 +376,8 @@ __all__ = [
     "quantize",
     "read_archives",
     "samples_from_records",
+    "save_exact_cache",
     "stage_of",
     "train",
+    "with_exact_labels",
 ]

@@ -275,6 +275,25 @@ class Journal:
             f.flush()
 
 
+def _held(tasks: Mapping[str, Any], journal: Journal | None) -> dict[str, Any]:
+    """The results of ``tasks`` that ``journal`` already holds."""
+    done = journal.load() if journal is not None else {}
+    return {key: result for key, result in done.items() if key in tasks}
+
+
+def _fresh(tasks: Mapping[str, T], done: Mapping[str, Any], work: Callable[[T], Any],
+           backend: Backend, setup: Setup,
+           journal: Journal | None) -> Iterator[tuple[str, Any]]:
+    """Run the tasks not in ``done``; yield each result as it comes, once journalled."""
+    if journal is not None:
+        journal.start()
+    todo = [(key, task) for key, task in tasks.items() if key not in done]
+    for key, result in backend.map(todo, work, setup):
+        if journal is not None:
+            journal.append(key, result)
+        yield key, result
+
+
 def run_job(tasks: Mapping[str, T], work: Callable[[T], Any], *, backend: Backend,
             setup: Setup = None, journal: Journal | None = None,
             on_result: Callable[[str, Any], None] | None = None,
@@ -284,17 +303,28 @@ def run_job(tasks: Mapping[str, T], work: Callable[[T], Any], *, backend: Backen
     already holds are not run again, and each new result is appended as it comes.
     ``on_start(n)`` is called first with the number of tasks already done,
     ``on_result(key, result)`` for each new result."""
-    done = journal.load() if journal is not None else {}
-    done = {key: result for key, result in done.items() if key in tasks}
+    done = _held(tasks, journal)
     if on_start is not None:
         on_start(len(done))
-    if journal is not None:
-        journal.start()
-    todo = [(key, task) for key, task in tasks.items() if key not in done]
-    for key, result in backend.map(todo, work, setup):
-        if journal is not None:
-            journal.append(key, result)
+    for key, result in _fresh(tasks, done, work, backend, setup, journal):
         done[key] = result
         if on_result is not None:
             on_result(key, result)
     return {key: done[key] for key in tasks}
+
+
+def iter_job(tasks: Mapping[str, T], work: Callable[[T], Any], *, backend: Backend,
+             setup: Setup = None, journal: Journal | None = None,
+             on_start: Callable[[int], None] | None = None) -> Iterator[tuple[str, Any]]:
+    """:func:`run_job` as a generator, for a caller that consumes results as they come:
+    yields ``(key, result)``, first those the journal holds (in the order of ``tasks``;
+    ``on_start`` is told how many), then each new one as it finishes.
+
+    >>> list(iter_job({"a": 2, "b": 3}, _square, backend=LocalBackend(1)))
+    [('a', 4), ('b', 9)]
+    """
+    done = _held(tasks, journal)
+    if on_start is not None:
+        on_start(len(done))
+    yield from ((key, done[key]) for key in tasks if key in done)
+    yield from _fresh(tasks, done, work, backend, setup, journal)

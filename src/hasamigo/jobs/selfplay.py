@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from hasamigo.engine.limits import MAX_LEVEL
+from hasamigo.jobs.games import play_short_task
 from hasamigo.jobs.runner import Backend, Journal, run_job
 from hasamigo.move import Move
 from hasamigo.notation.record import GameRecord
-from hasamigo.tournament.match import GameTask, match_tasks, read_openings, run_task, warm_up
+from hasamigo.tournament.match import GameTask, match_tasks, read_openings, warm_up
 
 #: a file of the XOT list named by the user
 XOT_ENV = "HASAMIGO_XOT"
@@ -60,15 +61,6 @@ def level_spec(level: int) -> str:
     return f"engine:{level}"
 
 
-def play_task(task: GameTask) -> dict[str, Any]:
-    """One game, as a JSON-able row: ``{index, moves, black_score}`` (``moves`` from the
-    start, the opening's included; ``black_score``: Black's official disc count)."""
-    result = run_task(task)
-    return {"index": result.index,
-            "moves": [str(m) for m in (*result.opening, *result.moves)],
-            "black_score": result.outcome.black}
-
-
 def selfplay_tasks(level: int, games: int, *, seed: int = 0,
                    openings: Sequence[Sequence[Move]] | None = None) -> dict[str, GameTask]:
     """The games of a self-play job, keyed by their number from 1."""
@@ -78,7 +70,8 @@ def selfplay_tasks(level: int, games: int, *, seed: int = 0,
 
 
 def game_records(rows: Sequence[dict[str, Any]], level: int) -> list[GameRecord]:
-    """The rows of :func:`play_task` as game records (for GGF or WTHOR)."""
+    """The rows of :func:`~hasamigo.jobs.games.play_short_task` as game records (for
+    GGF or WTHOR)."""
     spec = level_spec(level)
     return [GameRecord(moves=[Move.from_str(m) for m in row["moves"]], black=spec, white=spec,
                        event=f"hasamigo selfplay game {row['index'] + 1}",
@@ -99,7 +92,7 @@ def selfplay_job(level: int, games: int, *, backend: Backend, seed: int = 0,
     tasks = selfplay_tasks(level, games, seed=seed, openings=openings)
     book = None if journal is None else Journal(journal, {
         "job": "selfplay", "level": level, "seed": seed, "openings": opening_name})
-    rows = run_job(tasks, play_task, backend=backend,
+    rows = run_job(tasks, play_short_task, backend=backend,
                    setup=functools.partial(warm_up, level_spec(level)), journal=book,
                    on_result=None if on_result is None else lambda _key, row: on_result(row),
                    on_start=on_start)

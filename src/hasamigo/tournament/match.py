@@ -27,7 +27,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -426,10 +426,14 @@ def run_match(a: str, b: str, games: int, *, seed: int = 0,
               openings: Sequence[Sequence[Move]] | None = None, random_plies: int = 0,
               jobs: int = 1, on_result: Callable[[GameResult], None] | None = None,
               out: str | os.PathLike[str] | None = None,
-              clock: float | None = None) -> MatchSummary:
+              clock: float | None = None,
+              play: Callable[[Sequence[GameTask]], Iterable[GameResult]] | None = None,
+              ) -> MatchSummary:
     """Play a match of ``games`` games between the specs ``a`` and ``b`` (see
     :func:`~hasamigo.engine.players.make_player`); optionally save every game to ``out``.
     ``clock``: seconds a side for each game (each worker process keeps its own clocks).
+    ``play``: what plays the games (in any order), instead of ``jobs`` processes here,
+    e.g. :func:`hasamigo.jobs.games.match_player`'s workers.
 
     A game a player could not finish raises :class:`GameAbortedError`, after the games
     finished before it and the unfinished one (its moves so far) are saved to ``out``."""
@@ -439,7 +443,8 @@ def run_match(a: str, b: str, games: int, *, seed: int = 0,
                         clock=clock)
     summary = MatchSummary(a, b, clock=clock)
     try:
-        for result in run_tasks(tasks, run_task, jobs=jobs):
+        played = run_tasks(tasks, run_task, jobs=jobs) if play is None else play(tasks)
+        for result in played:
             summary.results.append(result)
             if on_result is not None:
                 on_result(result)

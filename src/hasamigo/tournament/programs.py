@@ -1,15 +1,16 @@
 """Tournaments that programs play by themselves (``hasamigo tournament run``).
 
 Every entrant is a program (its spec, as for ``hasamigo match``). Round after round the
-tournament is paired by its format, and each round's games are played in parallel
-through the match runner (:func:`hasamigo.tournament.match.run_tasks` and
-:func:`~hasamigo.tournament.match.play_game`). Colours are the pairing's where they are
-prescribed; in the knockout games (no draws) the game controller's fuse-ishi decides them
-and the draw-win right, the hider being the higher rank, else the elder. Each game is then
-replayed through :class:`~hasamigo.game.controller.GameController` (so it is checked by
-the rules and becomes a finished game of the library, public, with its replay) and
-entered as the board's result. A run stopped half-way resumes where it stopped: the
-facts are all stored.
+tournament is paired by its format, and each round's games are played in parallel through
+the match runner (:func:`hasamigo.tournament.match.run_tasks` and
+:func:`~hasamigo.tournament.match.play_game`), or by any ``play`` given (the jobs runner's
+workers: :func:`hasamigo.jobs.games.program_player`), each stored as it comes. Colours are
+the pairing's where they are prescribed; in the knockout games (no draws) the game
+controller's fuse-ishi decides them and the draw-win right, the hider being the higher
+rank, else the elder. Each game is then replayed through
+:class:`~hasamigo.game.controller.GameController` (so it is checked by the rules and
+becomes a finished game of the library, public, with its replay) and entered as the
+board's result. A run stopped half-way resumes where it stopped: the facts are all stored.
 
 A league (round robin) of programs gives a table with each program's score against the
 field and the Elo difference that score means, by the match command's computation
@@ -18,9 +19,10 @@ field and the Elo difference that score means, by the match command's computatio
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from hasamigo.engine.players import make_player
@@ -97,14 +99,22 @@ def replay(game: GameController, played: GameResult) -> None:
         raise TournamentError("the game did not end")
 
 
+Play = Callable[[Sequence[ProgramTask]], Iterable[GameResult]]
+
+
 def run_tournament(service: TournamentService, tournament_id: str, *, jobs: int = 1,
                    random_plies: int = 0,
                    on_game: Callable[[GameView], None] | None = None,
                    on_round: Callable[[int, int], None] | None = None,
-                   who: str = "hasamigo tournament run") -> Tournament:
+                   who: str = "hasamigo tournament run", play: Play | None = None
+                   ) -> Tournament:
     """Play the tournament to its end (or on from where it stopped): pair each round,
     play its games ``jobs`` at a time, store and enter each. ``on_round(round, games)``
-    is called when a round starts, ``on_game`` after each game."""
+    is called when a round starts, ``on_game`` after each game. ``play``: what plays a
+    round's games (in any order; each is stored as it comes), instead of ``jobs``
+    processes here, e.g. :func:`hasamigo.jobs.games.program_player`'s workers."""
+    if play is None:
+        play = functools.partial(_play_here, jobs=jobs)
     while True:
         t = service.tournament(tournament_id)
         if t.finished:
@@ -117,18 +127,17 @@ def run_tournament(service: TournamentService, tournament_id: str, *, jobs: int 
                    if p.kind is PairingKind.GAME and (number, p.board) not in t.results]
         if on_round is not None:
             on_round(number, len(waiting))
-        for view in _play_round(service, tournament_id, t, waiting, jobs=jobs,
+        for view in _play_round(service, tournament_id, t, waiting, play=play,
                                 random_plies=random_plies, who=who):
             if on_game is not None:
                 on_game(view)
 
 
 def _play_round(service: TournamentService, tournament_id: str, t: Tournament,
-                waiting: list[Pairing], *, jobs: int, random_plies: int,
+                waiting: list[Pairing], *, play: Play, random_plies: int,
                 who: str) -> Iterator[GameView]:
     seed = t.settings.seed
-    games = []
-    tasks = []
+    games: dict[int, tuple[GameController, ProgramTask]] = {}  # by the game's index
     for p in waiting:
         game_number = p.round * 1000 + p.board
         game = _controller(t, p, game_seed(seed, game_number))
@@ -136,11 +145,11 @@ def _play_round(service: TournamentService, tournament_id: str, t: Tournament,
             if random_plies else ()
         black, white = game.seat(BLACK), game.seat(BLACK.other)
         assert black.program is not None and white.program is not None
-        tasks.append(ProgramTask(p.round, p.board, black.program, white.program, opening,
-                                 game_seed(seed + 2, game_number)))
-        games.append(game)
-    for game, task, played in zip(games, tasks, run_tasks(tasks, play_task, jobs=jobs),
-                                  strict=True):
+        games[game_number] = (game, ProgramTask(p.round, p.board, black.program,
+                                                white.program, opening,
+                                                game_seed(seed + 2, game_number)))
+    for played in play([task for _, task in games.values()]):
+        game, task = games.pop(played.index)
         replay(game, played)
         yield service.record_game(tournament_id, task.round, task.board, game, who=who)
 
@@ -188,6 +197,11 @@ def league_table(t: Tournament) -> list[LeagueRow]:
                              None if elo is None else round(elo, 1),
                              _rounded(elo_interval(w, d, lost))))
     return out
+
+
+def _play_here(tasks: Sequence[ProgramTask], *, jobs: int) -> Iterator[GameResult]:
+    """The games on ``jobs`` processes here (the default of :func:`run_tournament`)."""
+    return run_tasks(tasks, play_task, jobs=jobs)
 
 
 def _rounded(pair: tuple[float | None, float | None]) -> tuple[float | None, float | None]:

@@ -1,0 +1,130 @@
+"""Games across workers: the task of :mod:`.selfplay`, of ``hasamigo match`` and of
+``hasamigo tournament run``.
+
+A worker plays a game (:func:`~hasamigo.tournament.match.run_task`, or
+:func:`~hasamigo.tournament.programs.play_task` for a tournament's) and returns it as a
+JSON-able row (:func:`game_row`) that the journal keeps and :func:`game_result` turns
+back into the same :class:`~hasamigo.tournament.match.GameResult`. A game depends only on
+its task (players' specs, opening, seed), so the results are those of the one-process
+run whatever the workers, and however often the job was stopped and resumed.
+
+:func:`match_player` and :func:`program_player` are the ``play`` arguments of
+:func:`~hasamigo.tournament.match.run_match` and
+:func:`~hasamigo.tournament.programs.run_tournament`.
+
+>>> from hasamigo.tournament.match import match_tasks, run_task
+>>> played = run_task(match_tasks("greedy", "random", 1, seed=4)[0])
+>>> game_result(game_row(played)) == played
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hasamigo.board import Outcome
+from hasamigo.jobs.runner import Backend, Journal, iter_job
+from hasamigo.move import Color, Move
+from hasamigo.tournament.match import GameResult, GameTask, run_task
+
+if TYPE_CHECKING:  # the tournaments' module reads the database: imported when used
+    from hasamigo.tournament.programs import ProgramTask
+
+#: the keys of a row that :mod:`.selfplay` keeps (the moves from the start, the opening's
+#: included, and Black's official count)
+SHORT_KEYS = ("index", "moves", "black_score")
+
+
+def _color(name: str | None) -> Color | None:
+    return None if name is None else Color(name)
+
+
+def game_row(result: GameResult) -> dict[str, Any]:
+    """A finished game as a JSON-able row: ``{index, moves, black_score}`` (``moves``
+    from the start, the opening's included) and all the rest of ``result``, so that
+    :func:`game_result` gives it back."""
+    outcome = result.outcome
+    return {"index": result.index,
+            "moves": [str(m) for m in (*result.opening, *result.moves)],
+            "black_score": outcome.black, "white_score": outcome.white,
+            "discs": [outcome.black_discs, outcome.white_discs],
+            "winner": None if outcome.winner is None else outcome.winner.value,
+            "opening": len(result.opening), "a_color": result.a_color.value,
+            "kinds": list(result.kinds), "reasons": list(result.reasons),
+            "time_loss": None if result.time_loss is None else result.time_loss.value,
+            "seconds": list(result.seconds)}
+
+
+def game_result(row: dict[str, Any]) -> GameResult:
+    """The game of a row of :func:`game_row`."""
+    moves = tuple(Move.from_str(m) for m in row["moves"])
+    cut = row["opening"]
+    a_color = _color(row["a_color"])
+    assert a_color is not None
+    black_discs, white_discs = row["discs"]
+    outcome = Outcome(row["black_score"], row["white_score"], black_discs, white_discs,
+                      _color(row["winner"]))
+    return GameResult(row["index"], moves[:cut], moves[cut:], tuple(row["kinds"]),
+                      tuple(row["reasons"]), a_color, outcome, _color(row["time_loss"]),
+                      tuple(row["seconds"]))
+
+
+def play_task(task: GameTask) -> dict[str, Any]:
+    """One game of a match (or of self-play), as a row of :func:`game_row`."""
+    return game_row(run_task(task))
+
+
+def play_short_task(task: GameTask) -> dict[str, Any]:
+    """One game as the row of :data:`SHORT_KEYS` only (what self-play's journal keeps:
+    the players' words about each move would make it ten times larger)."""
+    row = play_task(task)
+    return {key: row[key] for key in SHORT_KEYS}
+
+
+def play_program_task(task: ProgramTask) -> dict[str, Any]:
+    """One game of a tournament of programs, as a row of :func:`game_row`."""
+    from hasamigo.tournament.programs import play_task as play_program_game
+
+    return game_row(play_program_game(task))
+
+
+def match_params(a: str, b: str, *, seed: int, openings: str, random_plies: int,
+                 clock: float | None) -> dict[str, Any]:
+    """What a match's journal is checked against: the games depend on these (and on
+    their number only, so a larger ``--games`` adds games to a journal)."""
+    return {"job": "match", "a": a, "b": b, "seed": seed, "openings": openings,
+            "random_plies": random_plies, "clock": clock}
+
+
+def match_player(backend: Backend, *, journal: str | Path | None = None,
+                 params: dict[str, Any] | None = None,
+                 on_start: Callable[[int], None] | None = None
+                 ) -> Callable[[Sequence[GameTask]], Iterator[GameResult]]:
+    """The ``play`` of :func:`~hasamigo.tournament.match.run_match` on ``backend``'s
+    workers: the games are keyed by their number from 1 and, with a ``journal`` (checked
+    against ``params``, see :func:`match_params`), those it holds are not played again
+    (they come first; ``on_start`` is told how many)."""
+    book = None if journal is None else Journal(journal, params or {"job": "match"})
+
+    def play(tasks: Sequence[GameTask]) -> Iterator[GameResult]:
+        keyed = {str(task.index + 1): task for task in tasks}
+        for _key, row in iter_job(keyed, play_task, backend=backend, journal=book,
+                                  on_start=on_start):
+            yield game_result(row)
+
+    return play
+
+
+def program_player(backend: Backend) -> Callable[[Sequence[ProgramTask]], Iterator[GameResult]]:
+    """The ``play`` of :func:`~hasamigo.tournament.programs.run_tournament` on
+    ``backend``'s workers. No journal: the tournament's database keeps each game as it
+    finishes, and a stopped run resumes from it."""
+
+    def play(tasks: Sequence[ProgramTask]) -> Iterator[GameResult]:
+        keyed = {f"{task.round}.{task.board}": task for task in tasks}
+        for _key, row in iter_job(keyed, play_program_task, backend=backend):
+            yield game_result(row)
+
+    return play
