@@ -4,6 +4,7 @@ solve-board (the small boards from their start)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -42,6 +43,9 @@ def solve(
     out: Annotated[Path | None, typer.Option(
         "--out", dir_okay=False, help="Also append each position's row to this JSON-lines "
         "file as it is solved; run again with it to skip the positions it holds.")] = None,
+    split: Annotated[bool, typer.Option(
+        "--split", help="Split each position among the workers at its root (for a few "
+        "deep positions) instead of one position per worker; exact scores only.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve every position of an OBF file and compare with the answers in it.
@@ -52,12 +56,17 @@ def solve(
     wall, nodes}], total_seconds, total_wall, all_ok} (seconds: CPU of every thread).
     With --workers or --ray the positions are shared out among workers (one engine
     each) and printed in order at the end; total_wall is then the job's elapsed time.
+    With --split, one position at a time is split among the workers at its root (the
+    best score so far passed between them as the bound to beat); with --out, each of its
+    tasks is kept as it finishes, and a rerun resumes a position half solved.
     """
     from hasamigo.engine import read_obf, solve_obf_file
 
     if exact and wld:
         raise fail("choose one of --exact and --wld")
-    spread = workers > 1 or ray or ray_address is not None or out is not None
+    if split and wld:
+        raise fail("--split solves exact scores: leave out --wld")
+    spread = workers > 1 or ray or ray_address is not None or out is not None or split
     if spread and threads > 1:
         raise fail("choose one of --threads and --workers/--ray/--out: a worker's engine "
                    "searches on one thread")
@@ -81,7 +90,9 @@ def solve(
             highlight=False,
         )
 
-    if spread:
+    if split:
+        result = _split_job(file, table_bits, workers, ray, ray_address, out, show, as_json)
+    elif spread:
         result = _solve_job(file, mode, table_bits, workers, ray, ray_address, out, as_json)
         for row in result["positions"]:
             show(row)
@@ -109,6 +120,38 @@ def solve(
         )
     if not result["all_ok"]:
         raise typer.Exit(1)
+
+
+def _split_job(file: Path, table_bits: int, workers: int, ray: bool, address: str | None,
+               out: Path | None, show: Callable[[dict[str, Any]], None], quiet: bool
+               ) -> dict[str, Any]:
+    """``solve --split``: each position split among the workers at its root
+    (:func:`hasamigo.jobs.split.split_solve_job`), a line per task on the progress bar's
+    description; bad input exits with status 2, a job that cannot finish with 1."""
+    from hasamigo.cli.match import _progress
+    from hasamigo.jobs import JobError, JournalError
+    from hasamigo.jobs.split import split_solve_job
+
+    backend = backend_for(workers, ray, address)
+    progress = _progress(not quiet)
+    try:
+        with progress:
+            task = progress.add_task(f"solving {file.name}, split", total=None)
+
+            def told(key: str, result: dict[str, Any]) -> None:
+                position, _, tried = key.partition("/")
+                progress.update(task, description=f"#{position}: {tried} -> "
+                                f"{result['score']:+d}")
+
+            return split_solve_job(file, backend=backend, table_size=1 << table_bits,
+                                   journal=out, on_result=show, on_task=told)
+    except JournalError as exc:
+        raise fail(str(exc)) from None
+    except JobError as exc:
+        kept = "" if out is None else f" (the tasks finished so far are kept in {out})"
+        raise fail(f"{exc}{kept}", code=1) from None
+    except (HasamigoError, ValueError, OSError) as exc:
+        raise fail_with(exc) from None
 
 
 def _solve_job(file: Path, mode: str, table_bits: int, workers: int, ray: bool,

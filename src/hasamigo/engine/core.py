@@ -239,6 +239,22 @@ class Engine:
         limit = Limit(depth=64, time=limit.time, nodes=limit.nodes) if limit else Limit(depth=64)
         return self._run(board, limit, multipv=1, mode=mode, budget=budget)
 
+    def solve_window(self, board: Board, alpha: int, beta: int) -> Analysis:
+        """An exact solve inside the window ``(alpha, beta)`` (disc differences from the
+        side to move, ``alpha < beta``): ``score`` is the exact score if it lies strictly
+        inside; else a bound, at most ``alpha`` (no better than ``alpha``) or at least
+        ``beta``. Far cheaper than :meth:`solve` with a narrow window: what splits one
+        position's root among workers (:mod:`hasamigo.jobs.split`) asks. Boards within
+        8×8 (6×6, the octagon…) of the usual flips only."""
+        if not (_whole(alpha) and _whole(beta) and -64 <= alpha < beta <= 64):
+            raise InvalidOptionError(f"the window must be whole numbers with -64 <= alpha < "
+                                     f"beta <= 64, not ({shown(alpha)}, {shown(beta)})")
+        if board.stride == wide.STRIDE or board.rules_beyond_kernels():
+            raise InvalidOptionError(f"a windowed solve of {board.title} is not offered: "
+                                     "only boards within 8×8 of the usual flips")
+        return self._run(board, Limit(depth=64), multipv=1, mode="exact",
+                         window=(int(alpha), int(beta)))
+
     def hints(self, board: Board, limit: Limit | None = None, *,
               budget: Budget | None = None) -> list[MoveScore]:
         """Every legal move with its score (side to move), best first."""
@@ -428,7 +444,7 @@ class Engine:
 
     def _run(self, board: Board, limit: Limit, *, multipv: int, mode: str,
              budget: Budget | None = None, among: Iterable[Move] | None = None,
-             selectivity: int = 0) -> Analysis:
+             selectivity: int = 0, window: tuple[int, int] | None = None) -> Analysis:
         if not (_whole(selectivity) and 0 <= selectivity <= SELECTIVITIES):
             raise InvalidOptionError(f"selectivity must be a whole number from 0 to "
                                      f"{SELECTIVITIES}, not {shown(selectivity)}")
@@ -462,13 +478,13 @@ class Engine:
                     timer.daemon = True
                     timer.start()
             analysis = self._iterate(p, o, mask, board, limit, multipv, mode, budget, only,
-                                     int(selectivity))
+                                     int(selectivity), window)
         finally:
             if timer is not None:
                 timer.cancel()
             self._grid = _GRID8
             self._lock.release()
-        if not grid.wide:  # the solver's cost model is the 8×8 grid's
+        if not grid.wide and window is None:  # the solver's cost model: 8×8, full window
             self._measure(analysis, mode)
         return analysis
 
@@ -524,7 +540,8 @@ class Engine:
 
     def _iterate(self, p: int, o: int, mask: int, board: Board, limit: Limit,
                  multipv: int, mode: str, budget: Budget | None = None,
-                 only: set[int] | None = None, selectivity: int = 0) -> Analysis:
+                 only: set[int] | None = None, selectivity: int = 0,
+                 window: tuple[int, int] | None = None) -> Analysis:
         t0 = time.perf_counter()
         grid = self._grid
         span = grid.span
@@ -576,7 +593,9 @@ class Engine:
             started = time.perf_counter()
             self._probcut = selective
             try:
-                if exact and mode == "wld":
+                if exact and window is not None:
+                    score, scores = self._root(p, o, mask, depth, *window, order, every)
+                elif exact and mode == "wld":
                     score, scores = self._root(p, o, mask, depth, -1, 1, order, every)
                 elif selective and depth >= empties:
                     guess = prev_score + (prev_score & 1)

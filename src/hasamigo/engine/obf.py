@@ -62,25 +62,25 @@ def solve_record(engine: Engine, rec: ObfRecord, mode: str = "exact") -> dict[st
     t0 = time.process_time()
     w0 = time.perf_counter()
     analysis = engine.solve(rec.board, mode=mode)
-    seconds = time.process_time() - t0
-    wall = time.perf_counter() - w0
+    return record_row(rec, analysis.move, analysis.score, mode,
+                      seconds=time.process_time() - t0, wall=time.perf_counter() - w0,
+                      nodes=analysis.nodes)
+
+
+def record_row(rec: ObfRecord, move: Move, score: int, mode: str, *, seconds: float,
+               wall: float, nodes: int) -> dict[str, Any]:
+    """The row of a solved position, compared with its answers: in ``'wld'`` mode the
+    signs, in ``'exact'`` mode the score and the move (one of the best)."""
     expected = rec.best_score
     if expected is None:
         ok = True
     elif mode == "wld":
-        ok = (analysis.score > 0) - (analysis.score < 0) == (expected > 0) - (expected < 0)
+        ok = (score > 0) - (score < 0) == (expected > 0) - (expected < 0)
     else:
-        ok = analysis.score == expected and analysis.move in rec.best_moves
-    return {
-        "index": rec.index,
-        "move": str(analysis.move),
-        "score": analysis.score,
-        "expected_score": expected,
-        "ok": ok,
-        "seconds": seconds,
-        "wall": wall,
-        "nodes": analysis.nodes,
-    }
+        ok = score == expected and move in rec.best_moves
+    return {"index": rec.index, "move": str(move), "score": score,
+            "expected_score": expected, "ok": ok, "seconds": seconds, "wall": wall,
+            "nodes": nodes}
 
 
 def solve_obf_file(
