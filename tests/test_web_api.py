@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_storage_migration import BACKENDS, scratch_url
 
 from hasamigo import Board, Move, find_variant
 from hasamigo.game.clock import Clock
@@ -47,21 +48,25 @@ class FirstLegal:
 SETTINGS = Settings(warm_engine=False, tick_seconds=3600)
 
 
-def make_client(db: Path, t: FakeTime | None = None, gate: threading.Event | None = None,
+def make_client(db: str | Path, t: FakeTime | None = None,
+                gate: threading.Event | None = None,
                 settings: Settings = SETTINGS) -> TestClient:
     t = t or FakeTime()
-    app = create_app(settings, db_url=f"sqlite:///{db}", time_source=t, wall_clock=t,
+    url = f"sqlite:///{db}" if isinstance(db, Path) else db  # a file, or a database's URL
+    app = create_app(settings, db_url=url, time_source=t, wall_clock=t,
                      player_factory=lambda spec, seed: FirstLegal(gate))
     return TestClient(app)
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A SQLite file; a PostgreSQL schema too when ``HASAMIGO_TEST_POSTGRES`` is set."""
+    with scratch_url(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
+def client(db: str) -> Iterator[TestClient]:
     with make_client(db) as c:
         yield c
 
@@ -108,7 +113,7 @@ def error_of(response: Any) -> dict[str, Any]:
 
 # ---- moves ------------------------------------------------------------------------------
 def test_create_and_play_a_move_which_is_committed_before_the_answer(
-        client: TestClient, db: Path) -> None:
+        client: TestClient, db: str) -> None:
     game, me = create(client)
     assert game["phase"] == "playing" and game["turn"] == "black"
     assert game["you"] == [0] and game["your_colours"] == ["black"] and game["join_url"] is None
@@ -119,7 +124,7 @@ def test_create_and_play_a_move_which_is_committed_before_the_answer(
     after = response.json()
     assert after["moves"][0] == "f5" and len(after["moves"]) == 2  # the program replied
     assert after["last_move"] == after["moves"][1] and after["flipped"]
-    stored = GameRepository(Database(f"sqlite:///{db}")).load(game["id"])
+    stored = GameRepository(Database(db)).load(game["id"])
     assert stored is not None
     assert [stored.game.board.move_name(m) for m in stored.game.board.move_stack] \
         == after["moves"]
@@ -142,7 +147,7 @@ def test_illegal_moves_get_a_reason_and_change_nothing(client: TestClient) -> No
     assert me.view()["revision"] == game["revision"]
 
 
-def test_a_move_during_the_programs_turn_is_refused(db: Path) -> None:
+def test_a_move_during_the_programs_turn_is_refused(db: str) -> None:
     gate = threading.Event()
     with make_client(db, gate=gate) as client:
         _game, me = create(client)
@@ -210,7 +215,7 @@ def test_every_action_needs_the_seats_token_and_a_refusal_changes_nothing(
     assert white.post("/resign").json()["result"]["winner"] == "black"
 
 
-def test_the_clock_waits_for_the_second_browser_to_join(db: Path) -> None:
+def test_the_clock_waits_for_the_second_browser_to_join(db: str) -> None:
     t = FakeTime()
     with make_client(db, t) as client:
         game, black = create(client, opponent="person", same_screen=False, clock_minutes=5)
@@ -244,7 +249,7 @@ def test_a_private_game_is_hidden_and_a_public_one_is_read_only(client: TestClie
     assert Seat(client, other.id, me.token).get().status_code == 403
 
 
-def test_the_library_lists_this_browsers_games_only(db: Path) -> None:
+def test_the_library_lists_this_browsers_games_only(db: str) -> None:
     with make_client(db) as alice, make_client(db) as bob:
         game, me = create(alice)
         me.move("f5")  # the library's page lists games with a move
@@ -302,7 +307,7 @@ def test_undo_between_two_browsers_needs_consent(client: TestClient) -> None:
 
 
 # ---- time-outs (JOF rule 15) --------------------------------------------------------------
-def test_between_two_people_only_a_player_claims_and_the_winner_chooses(db: Path) -> None:
+def test_between_two_people_only_a_player_claims_and_the_winner_chooses(db: str) -> None:
     t = FakeTime()
     with make_client(db, t) as client:
         _game, both = create(client, opponent="person", clock_minutes=1)
@@ -319,7 +324,7 @@ def test_between_two_people_only_a_player_claims_and_the_winner_chooses(db: Path
         assert final["result"]["winner"] == "white" and final["phase"] == "over"
 
 
-def test_the_program_claims_a_persons_flag_and_takes_33_31(db: Path) -> None:
+def test_the_program_claims_a_persons_flag_and_takes_33_31(db: str) -> None:
     t = FakeTime()
     with make_client(db, t) as client:
         _game, me = create(client, clock_minutes=1)
@@ -334,7 +339,7 @@ def test_the_program_claims_a_persons_flag_and_takes_33_31(db: Path) -> None:
         assert reported["result"]["winner"] == "white"
 
 
-def test_a_programs_flag_is_claimed_by_the_person_or_for_them(db: Path) -> None:
+def test_a_programs_flag_is_claimed_by_the_person_or_for_them(db: str) -> None:
     t = FakeTime()
     gate = threading.Event()
     with make_client(db, t, gate) as client:
@@ -361,7 +366,7 @@ def test_a_programs_flag_is_claimed_by_the_person_or_for_them(db: Path) -> None:
         assert seen["moves"] and seen["timeout_loser"] == "black"  # then claimed for me
 
 
-def test_the_last_movers_time_out_is_claimable_until_the_result_is_accepted(db: Path) -> None:
+def test_the_last_movers_time_out_is_claimable_until_the_result_is_accepted(db: str) -> None:
     from test_game_controller import drawn_4x4
 
     position, last = drawn_4x4()
@@ -389,7 +394,7 @@ def test_the_last_movers_time_out_is_claimable_until_the_result_is_accepted(db: 
 
 # ---- survival ----------------------------------------------------------------------------
 def test_a_game_resumes_after_the_app_is_recreated_and_the_outage_is_not_charged(
-        db: Path) -> None:
+        db: str) -> None:
     t = FakeTime()
     with make_client(db, t) as client:
         _game, me = create(client, clock_minutes=10)
@@ -405,7 +410,7 @@ def test_a_game_resumes_after_the_app_is_recreated_and_the_outage_is_not_charged
         assert me.move(after["legal"][0]).status_code == 200
 
 
-def test_a_program_to_move_at_shutdown_moves_after_the_restart(db: Path) -> None:
+def test_a_program_to_move_at_shutdown_moves_after_the_restart(db: str) -> None:
     gate = threading.Event()
     with make_client(db, gate=gate) as client:
         _game, me = create(client, colour="white")  # the program (Black) is thinking
@@ -464,7 +469,7 @@ def test_big_requests_are_refused_without_being_echoed(client: TestClient) -> No
     assert response.status_code == 422 and len(response.content) < 1000
 
 
-def test_new_games_per_address_are_rate_limited(db: Path) -> None:
+def test_new_games_per_address_are_rate_limited(db: str) -> None:
     settings = Settings(warm_engine=False, tick_seconds=3600, games_per_minute=3)
     with make_client(db, settings=settings) as client:
         for _ in range(3):
@@ -522,7 +527,7 @@ def test_the_circular_nip_board_over_the_api(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("variant", ["grand", "eight-stars", "hasegawa-9x10"])
-def test_a_wide_board_played_to_the_end_over_the_api(db: Path, variant: str) -> None:
+def test_a_wide_board_played_to_the_end_over_the_api(db: str, variant: str) -> None:
     """The board beyond 8×8 against the program (the stand-in plays its first legal move,
     as the board-API players may): every move, the cut squares, the result, the records."""
     board = find_variant(variant)
@@ -612,7 +617,7 @@ def test_hints_and_evaluations(client: TestClient) -> None:
     assert len(evals["scores"]) == 3
 
 
-def test_a_slow_program_does_not_hold_up_other_games(db: Path) -> None:
+def test_a_slow_program_does_not_hold_up_other_games(db: str) -> None:
     gate = threading.Event()
     with make_client(db, gate=gate) as client:
         _slow, waiting = create(client, colour="white")  # its program is stuck thinking
@@ -641,7 +646,7 @@ class Stubborn:
         return next(iter(board.legal_moves))
 
 
-def test_searches_stop_when_their_position_changes_or_the_game_is_abandoned(db: Path) -> None:
+def test_searches_stop_when_their_position_changes_or_the_game_is_abandoned(db: str) -> None:
     t = FakeTime()
     programs: list[Stubborn] = []
 
@@ -650,7 +655,7 @@ def test_searches_stop_when_their_position_changes_or_the_game_is_abandoned(db: 
         return programs[-1]
 
     settings = Settings(warm_engine=False, tick_seconds=3600, idle_seconds=60)
-    app = create_app(settings, db_url=f"sqlite:///{db}", time_source=t, wall_clock=t,
+    app = create_app(settings, db_url=db, time_source=t, wall_clock=t,
                      player_factory=factory)
     with TestClient(app) as client:
         _game, me = create(client, colour="white")  # the program (Black) thinks at once
