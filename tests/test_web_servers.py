@@ -44,6 +44,13 @@ class Server:
              "--takeover-seconds", str(TAKEOVER), *options],
             env={**os.environ, "COLUMNS": "200"},
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            self._started()
+        except BaseException:
+            self._end()  # a server that did not start is not left behind
+            raise
+
+    def _started(self) -> None:
         self.base = ""
         assert self.proc.stdout is not None
         deadline = time.monotonic() + 120
@@ -62,6 +69,10 @@ class Server:
 
     def stop(self) -> None:
         self.http.close()
+        self._end()
+
+    def _end(self) -> None:
+        """An orderly stop (``serve --workers`` stops its processes), else a kill."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
