@@ -493,13 +493,16 @@ class GameRepository:
         """The version of each game that exists (a deleted one is missing)."""
         if not game_ids:
             return {}
+        ids = list(game_ids)
+        # the seats of these games only (by the seats' key), not a scan of every seat
         waiting = (select(GameSeatRow.game_id).where(
-            GameSeatRow.kind == "join", GameSeatRow.used_at.is_(None)))
+            GameSeatRow.game_id.in_(ids), GameSeatRow.kind == "join",
+            GameSeatRow.used_at.is_(None)))
         with self.db.session() as session:
             rows = session.execute(
                 select(GameRow.id, GameRow.event_count, GameRow.public,
                        GameRow.id.in_(waiting))
-                .where(GameRow.id.in_(list(game_ids))))
+                .where(GameRow.id.in_(ids)))
             return {game_id: GameVersion(int(count), bool(public), bool(awaiting))
                     for game_id, count, public, awaiting in rows}
 
