@@ -37,6 +37,22 @@ def exit_worker(x: int) -> int:
     sys.exit(1)  # the actor's process ends: a dead worker, every time
 
 
+class Lost(Exception):
+    """An error of the work that carries what the caller needs (as a game aborted by a
+    failing engine carries its moves)."""
+
+    def __init__(self, moves: list[str]) -> None:
+        super().__init__(f"lost after {len(moves)} moves")
+        self.moves = moves
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Lost, (self.moves,))
+
+
+def lose(x: int) -> int:
+    raise Lost(["f5", "d6", "c3"][:x])
+
+
 @pytest.fixture(scope="module", autouse=True)
 def local_ray() -> Iterator[None]:
     from ray import cloudpickle
@@ -160,3 +176,15 @@ def test_exact_labels_on_two_actors_are_those_of_one_process(tmp_path: Path) -> 
     finally:
         backend.close()
     assert np.array_equal(two.label, one.label) and np.array_equal(two_mask, one_mask)
+
+
+def test_an_error_of_the_work_reaches_the_caller_as_itself() -> None:
+    """Not as Ray's wrapper: its class and its attributes, as on local processes."""
+    backend = RayBackend(2)
+    try:
+        with pytest.raises(Lost) as caught:
+            run_job({"1": 2}, lose, backend=backend)
+    finally:
+        backend.close()
+    assert type(caught.value) is Lost and caught.value.moves == ["f5", "d6"]
+    assert backend.retried == 0  # not a dead worker: not run again

@@ -195,6 +195,14 @@ class RayBackend:
                 slot, key, task, attempt = running.pop(ref)
                 try:
                     result = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:
+                    # an error of the work itself: the caller gets it as the work raised
+                    # it (its class and attributes, such as an aborted game's moves),
+                    # not Ray's wrapper of it
+                    cause = getattr(exc, "cause", None)
+                    if isinstance(cause, Exception):
+                        raise cause from None
+                    raise
                 except died as exc:
                     if attempt >= self.retries:
                         raise JobError(f"task {key}: its worker died {attempt + 1} times "
