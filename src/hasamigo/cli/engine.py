@@ -3,8 +3,9 @@ solve-board (the small boards from their start)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -129,29 +130,20 @@ def _split_job(file: Path, table_bits: int, workers: int, ray: bool, address: st
     (:func:`hasamigo.jobs.split.split_solve_job`), a line per task on the progress bar's
     description; bad input exits with status 2, a job that cannot finish with 1."""
     from hasamigo.cli.match import _progress
-    from hasamigo.jobs import JobError, JournalError
     from hasamigo.jobs.split import split_solve_job
 
     backend = backend_for(workers, ray, address)
     progress = _progress(not quiet)
-    try:
-        with progress:
-            task = progress.add_task(f"solving {file.name}, split", total=None)
+    with _job(backend, out, "the tasks finished so far"), progress:
+        task = progress.add_task(f"solving {file.name}, split", total=None)
 
-            def told(key: str, result: dict[str, Any]) -> None:
-                position, _, tried = key.partition("/")
-                progress.update(task, description=f"#{position}: {tried} -> "
-                                f"{result['score']:+d}")
+        def told(key: str, result: dict[str, Any]) -> None:
+            position, _, tried = key.partition("/")
+            progress.update(task, description=f"#{position}: {tried} -> "
+                            f"{result['score']:+d}")
 
-            return split_solve_job(file, backend=backend, table_size=1 << table_bits,
-                                   journal=out, on_result=show, on_task=told)
-    except JournalError as exc:
-        raise fail(str(exc)) from None
-    except JobError as exc:
-        kept = "" if out is None else f" (the tasks finished so far are kept in {out})"
-        raise fail(f"{exc}{kept}", code=1) from None
-    except (HasamigoError, ValueError, OSError) as exc:
-        raise fail_with(exc) from None
+        return split_solve_job(file, backend=backend, table_size=1 << table_bits,
+                               journal=out, on_result=show, on_task=told)
 
 
 def _solve_job(file: Path, mode: str, table_bits: int, workers: int, ray: bool,
@@ -160,25 +152,33 @@ def _solve_job(file: Path, mode: str, table_bits: int, workers: int, ray: bool,
     progress bar; bad input exits with status 2, a job that cannot finish with 1."""
     from hasamigo.cli.match import _progress
     from hasamigo.engine import read_obf
-    from hasamigo.jobs import JobError, JournalError
     from hasamigo.jobs.solve import solve_job
 
     backend = backend_for(workers, ray, address)
     progress = _progress(not quiet)
+    with _job(backend, out, "the positions solved so far"), progress:
+        task = progress.add_task(f"solving {file.name}", total=None)
+        count = len(read_obf(file))
+        progress.update(task, total=count)
+        return solve_job(file, mode, backend=backend, table_size=1 << table_bits,
+                         journal=out,
+                         on_start=lambda done: progress.update(task, completed=done),
+                         on_result=lambda _row: progress.advance(task))
+
+
+@contextlib.contextmanager
+def _job(backend: Any, out: Path | None, kept: str) -> Iterator[None]:
+    """Runs a job on ``backend`` and closes it after: a refused journal or bad input exits
+    with status 2, a job that cannot finish with 1, saying that ``kept`` is in ``out``."""
+    from hasamigo.jobs import JobError, JournalError
+
     try:
-        with progress:
-            task = progress.add_task(f"solving {file.name}", total=None)
-            count = len(read_obf(file))
-            progress.update(task, total=count)
-            return solve_job(file, mode, backend=backend, table_size=1 << table_bits,
-                             journal=out,
-                             on_start=lambda done: progress.update(task, completed=done),
-                             on_result=lambda _row: progress.advance(task))
+        yield
     except JournalError as exc:
         raise fail(str(exc)) from None
     except JobError as exc:
-        kept = "" if out is None else f" (the positions solved so far are kept in {out})"
-        raise fail(f"{exc}{kept}", code=1) from None
+        where = "" if out is None else f" ({kept} are kept in {out})"
+        raise fail(f"{exc}{where}", code=1) from None
     except (HasamigoError, ValueError, OSError) as exc:
         raise fail_with(exc) from None
     finally:
