@@ -19,10 +19,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from test_storage_migration import BACKENDS, scratch_url
+from test_web_api import FirstLegal
 
-from hasamigo.board import Board
-from hasamigo.game.clock import Clock
-from hasamigo.move import Move
 from hasamigo.storage import Database, GameRepository
 from hasamigo.web import Settings, create_app
 
@@ -31,18 +29,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 #: fast ticks and leases: a takeover within about a second
 SETTINGS = Settings(warm_engine=False, tick_seconds=0.05, lease_seconds=0.6,
                     checkpoint_seconds=0.2, reply_wait_seconds=10.0)
-
-
-class FirstLegal:
-    """Stand-in program: the first legal move, after ``gate`` opens (if one is given)."""
-
-    def __init__(self, gate: threading.Event | None = None) -> None:
-        self.gate = gate
-
-    def choose(self, board: Board, clock: Clock | None = None) -> Move:
-        if self.gate is not None:
-            self.gate.wait(10)
-        return next(iter(board.legal_moves))
 
 
 @pytest.fixture(params=BACKENDS)

@@ -14,13 +14,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from test_storage_migration import BACKENDS, scratch_url
+from test_web_processes import eventually
 from websockets.sync.client import connect
 
 from hasamigo.storage import Database, GameRepository
@@ -103,16 +104,6 @@ def spectator(server: Server, game_id: str) -> Iterator[list[dict[str, Any]]]:
     thread.join(10)
 
 
-def eventually(check: Callable[[], Any], seconds: float = 20.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = check()
-        if value or time.monotonic() > deadline:
-            assert value, "not within the time"
-            return value
-        time.sleep(0.05)
-
-
 def test_two_servers_share_games_live_and_take_over_a_dead_ones(
         url: str) -> None:
     a = Server(url)
@@ -141,7 +132,7 @@ def run_the_game(a: Server, b: Server, url: str) -> None:
             assert answer.status_code == 200, answer.text
         before = answer.json()
         assert len(before["moves"]) == 6 and before["turn"] == "black"
-        eventually(lambda: any(s["moves"] == before["moves"] for s in watched))
+        eventually(lambda: any(s["moves"] == before["moves"] for s in watched), 20)
         shown = [len(s["moves"]) for s in watched]
         assert shown == sorted(shown) and 6 in shown  # in order, up to the last
 
@@ -153,10 +144,10 @@ def run_the_game(a: Server, b: Server, url: str) -> None:
                              headers=auth)
         assert answer.status_code == 200, answer.text
         after = eventually(lambda: (v := b.http.get(f"/api/games/{game_id}", headers=auth)
-                                    .json())["turn"] == "black" and v)
+                                    .json())["turn"] == "black" and v, 20)
         waited = time.monotonic() - sent
         # the spectator saw the taken-over program's reply live too
-        eventually(lambda: any(s["moves"] == after["moves"] for s in watched))
+        eventually(lambda: any(s["moves"] == after["moves"] for s in watched), 20)
     # no event lost: the six moves before the kill, the person's, the program's
     assert after["moves"][:6] == before["moves"] and len(after["moves"]) == 8
     assert waited >= TAKEOVER * 0.5  # nobody ran the program until the lease expired
