@@ -87,8 +87,9 @@ def test_a_finished_game_reviewed_from_the_replay_page(
     # a marked point of the graph jumps to the position before its move
     target = rings.nth(rings.count() - 1)
     ply = int(target.get_attribute("data-ply") or -1)
-    spot = box(page, f"#review-graph .graph-mark[data-ply='{ply}']")
-    page.mouse.click(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
+    # a real click at the ring's centre, after Playwright has scrolled it into view and
+    # seen it hold still (coordinates read earlier go stale if the page moves under them)
+    target.click()
     assert root.get_attribute("data-ply") == str(ply)
     assert page.locator("#review-table tr.current").get_attribute("data-ply") == str(ply)
     row = page.locator(f"#review-table tr[data-ply='{ply}']")
