@@ -11,9 +11,10 @@ Move order at 5-7 empties: squares in quadrants with an odd number of empties fi
 empties are tried one by one, skipping those with no opponent disc around (``NEIGHBOUR``),
 instead of generating the moves first: FFO #26 #33 #36 #37 #38 in 0.84x the CPU time
 (farm-bench, 5 pairs, loaded machine), the same nodes.
-``cnt[0]`` counts the nodes visited. ``solve2``-``solve4`` try the side to move and, if it
-has no move, the opponent in a loop of two: one inlined copy of ``_tryN`` instead of two
-(the copies were most of their compile time; the speed is the same).
+Each solver returns its score and the nodes it visited (an array argument to count them
+cost two atomic reference counts a call: 12 % of an FFO solve). ``solve2``-``solve4`` try
+the side to move and, if it has no move, the opponent in a loop of two: one inlined copy
+of ``_tryN`` instead of two (the copies were most of their compile time; the same speed).
 """
 
 from __future__ import annotations
@@ -195,55 +196,60 @@ def solve1(p, o, x):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def _try2(p, o, alpha, beta, x1, x2, cnt):  # type: ignore[no-untyped-def]
+def _try2(p, o, alpha, beta, x1, x2):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
+    n = np.int64(0)
     f = move_flips(p, o, x1)
     if f != ZERO:
-        cnt[0] += 1
+        n += 1
         b = ONE << U64(x1)
         best = -solve1(o ^ f, p ^ f ^ b, x2)
         if best >= beta:
-            return best
+            return best, n
     f = move_flips(p, o, x2)
     if f != ZERO:
-        cnt[0] += 1
+        n += 1
         b = ONE << U64(x2)
         v = -solve1(o ^ f, p ^ f ^ b, x1)
         if v > best:
             best = v
-    return best
+    return best, n
 
 
 @njit(**NJIT)
-def solve2(p, o, alpha, beta, x1, x2, cnt):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in the window) with empties ``x1``, ``x2``."""
-    cnt[0] += 1
+def solve2(p, o, alpha, beta, x1, x2):  # type: ignore[no-untyped-def]
+    """Exact score (fail-soft in the window) with empties ``x1``, ``x2``, and the nodes."""
     q, r, a, b, sign = p, o, alpha, beta, np.int64(1)
     for _ in range(2):  # the side to move, then (a pass) the opponent: one inlined copy
-        v = _try2(q, r, a, b, x1, x2, cnt)
+        v, n = _try2(q, r, a, b, x1, x2)
         if v != NO_MOVE:
-            return sign * v
+            return sign * v, n + 1
         q, r, a, b, sign = r, q, -b, -a, -sign
-    return final_score(p, o, np.int64(2))
+    return final_score(p, o, np.int64(2)), np.int64(1)
 
 
 @njit(**NJIT_INLINE)
-def _try3(p, o, alpha, beta, x1, x2, x3, cnt):  # type: ignore[no-untyped-def]
+def _try3(p, o, alpha, beta, x1, x2, x3):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
+    n = np.int64(0)
     f = move_flips(p, o, x1)
     if f != ZERO:
         b = ONE << U64(x1)
-        best = -solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x2, x3, cnt)
+        best, k = solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x2, x3)
+        best = -best
+        n += k
         if best >= beta:
-            return best
+            return best, n
         if best > alpha:
             alpha = best
     f = move_flips(p, o, x2)
     if f != ZERO:
         b = ONE << U64(x2)
-        v = -solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x3, cnt)
+        v, k = solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x3)
+        v = -v
+        n += k
         if v >= beta:
-            return v
+            return v, n
         if v > best:
             best = v
             if v > alpha:
@@ -251,42 +257,50 @@ def _try3(p, o, alpha, beta, x1, x2, x3, cnt):  # type: ignore[no-untyped-def]
     f = move_flips(p, o, x3)
     if f != ZERO:
         b = ONE << U64(x3)
-        v = -solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, cnt)
+        v, k = solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2)
+        v = -v
+        n += k
         if v > best:
             best = v
-    return best
+    return best, n
 
 
 @njit(**NJIT)
-def solve3(p, o, alpha, beta, x1, x2, x3, cnt):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in the window) with three empties."""
-    cnt[0] += 1
+def solve3(p, o, alpha, beta, x1, x2, x3):  # type: ignore[no-untyped-def]
+    """Exact score (fail-soft in the window) with three empties, and the nodes."""
     q, r, a, b, sign = p, o, alpha, beta, np.int64(1)
+    n = np.int64(1)
     for _ in range(2):  # the side to move, then (a pass) the opponent: one inlined copy
-        v = _try3(q, r, a, b, x1, x2, x3, cnt)
+        v, k = _try3(q, r, a, b, x1, x2, x3)
+        n += k
         if v != NO_MOVE:
-            return sign * v
+            return sign * v, n
         q, r, a, b, sign = r, q, -b, -a, -sign
-    return final_score(p, o, np.int64(3))
+    return final_score(p, o, np.int64(3)), n
 
 
 @njit(**NJIT_INLINE)
-def _try4(p, o, alpha, beta, x1, x2, x3, x4, cnt):  # type: ignore[no-untyped-def]
+def _try4(p, o, alpha, beta, x1, x2, x3, x4):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
+    n = np.int64(0)
     f = move_flips(p, o, x1)
     if f != ZERO:
         b = ONE << U64(x1)
-        best = -solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x2, x3, x4, cnt)
+        best, k = solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x2, x3, x4)
+        best = -best
+        n += k
         if best >= beta:
-            return best
+            return best, n
         if best > alpha:
             alpha = best
     f = move_flips(p, o, x2)
     if f != ZERO:
         b = ONE << U64(x2)
-        v = -solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x3, x4, cnt)
+        v, k = solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x3, x4)
+        v = -v
+        n += k
         if v >= beta:
-            return v
+            return v, n
         if v > best:
             best = v
             if v > alpha:
@@ -294,9 +308,11 @@ def _try4(p, o, alpha, beta, x1, x2, x3, x4, cnt):  # type: ignore[no-untyped-de
     f = move_flips(p, o, x3)
     if f != ZERO:
         b = ONE << U64(x3)
-        v = -solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, x4, cnt)
+        v, k = solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, x4)
+        v = -v
+        n += k
         if v >= beta:
-            return v
+            return v, n
         if v > best:
             best = v
             if v > alpha:
@@ -304,23 +320,27 @@ def _try4(p, o, alpha, beta, x1, x2, x3, x4, cnt):  # type: ignore[no-untyped-de
     f = move_flips(p, o, x4)
     if f != ZERO:
         b = ONE << U64(x4)
-        v = -solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, x3, cnt)
+        v, k = solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, x3)
+        v = -v
+        n += k
         if v > best:
             best = v
-    return best
+    return best, n
 
 
 @njit(**NJIT)
-def solve4(p, o, alpha, beta, x1, x2, x3, x4, cnt):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in the window) with four empties, tried in the given order."""
-    cnt[0] += 1
+def solve4(p, o, alpha, beta, x1, x2, x3, x4):  # type: ignore[no-untyped-def]
+    """Exact score (fail-soft in the window) with four empties, tried in the given order,
+    and the nodes."""
     q, r, a, b, sign = p, o, alpha, beta, np.int64(1)
+    n = np.int64(1)
     for _ in range(2):  # the side to move, then (a pass) the opponent: one inlined copy
-        v = _try4(q, r, a, b, x1, x2, x3, x4, cnt)
+        v, k = _try4(q, r, a, b, x1, x2, x3, x4)
+        n += k
         if v != NO_MOVE:
-            return sign * v
+            return sign * v, n
         q, r, a, b, sign = r, q, -b, -a, -sign
-    return final_score(p, o, np.int64(4))
+    return final_score(p, o, np.int64(4)), n
 
 
 @njit(**NJIT_INLINE)
@@ -334,34 +354,34 @@ def _take(first, rest):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT)
-def solve_le4(p, o, alpha, beta, empty, n, cnt):  # type: ignore[no-untyped-def]
-    """Exact score with ``n <= 4`` empties given as a bitboard (odd quadrants first)."""
+def solve_le4(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
+    """Exact score with ``n <= 4`` empties given as a bitboard (odd quadrants first), and
+    the nodes."""
     if n == 0:
-        cnt[0] += 1
-        return final_score(p, o, np.int64(0))
+        return final_score(p, o, np.int64(0)), np.int64(1)
     odd = odd_quadrants(empty)
     a = empty & odd
     r = empty & ~odd
     x1, a, r = _take(a, r)
     if n == 1:
-        cnt[0] += 1
-        return solve1(p, o, x1)
+        return solve1(p, o, x1), np.int64(1)
     x2, a, r = _take(a, r)
     if n == 2:
-        return solve2(p, o, alpha, beta, x1, x2, cnt)
+        return solve2(p, o, alpha, beta, x1, x2)
     x3, a, r = _take(a, r)
     if n == 3:
-        return solve3(p, o, alpha, beta, x1, x2, x3, cnt)
+        return solve3(p, o, alpha, beta, x1, x2, x3)
     x4, a, r = _take(a, r)
-    return solve4(p, o, alpha, beta, x1, x2, x3, x4, cnt)
+    return solve4(p, o, alpha, beta, x1, x2, x3, x4)
 
 
 # ---- 5 to 7 empties: the same loop three times, each calling the size below ----------
 
 
 @njit(**NJIT)
-def _try5(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
+def _try5(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
+    n = np.int64(0)
     odd = odd_quadrants(empty)
     for half in range(2):
         part = empty & (odd if half == 0 else ~odd)
@@ -374,31 +394,33 @@ def _try5(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
                 if f == ZERO:
                     continue
                 b = ONE << U64(sq)
-                v = -solve_le4(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b, np.int64(4), cnt)
+                v, k = solve_le4(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b, np.int64(4))
+                v = -v
+                n += k
                 if v > best:
                     if v >= beta:
-                        return v
+                        return v, n
                     best = v
                     if v > alpha:
                         alpha = v
-    return best
+    return best, n
 
 
 @njit(**NJIT)
-def solve5(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
-    cnt[0] += 1
-    v = _try5(p, o, alpha, beta, empty, cnt)
+def solve5(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
+    v, n = _try5(p, o, alpha, beta, empty)
     if v != NO_MOVE:
-        return v
-    v = _try5(o, p, -beta, -alpha, empty, cnt)
+        return v, n + 1
+    v, n = _try5(o, p, -beta, -alpha, empty)
     if v != NO_MOVE:
-        return -v
-    return final_score(p, o, np.int64(5))
+        return -v, n + 1
+    return final_score(p, o, np.int64(5)), np.int64(1)
 
 
 @njit(**NJIT)
-def _try6(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
+def _try6(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
+    n = np.int64(0)
     odd = odd_quadrants(empty)
     for half in range(2):
         part = empty & (odd if half == 0 else ~odd)
@@ -411,31 +433,33 @@ def _try6(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
                 if f == ZERO:
                     continue
                 b = ONE << U64(sq)
-                v = -solve5(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b, cnt)
+                v, k = solve5(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b)
+                v = -v
+                n += k
                 if v > best:
                     if v >= beta:
-                        return v
+                        return v, n
                     best = v
                     if v > alpha:
                         alpha = v
-    return best
+    return best, n
 
 
 @njit(**NJIT)
-def solve6(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
-    cnt[0] += 1
-    v = _try6(p, o, alpha, beta, empty, cnt)
+def solve6(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
+    v, n = _try6(p, o, alpha, beta, empty)
     if v != NO_MOVE:
-        return v
-    v = _try6(o, p, -beta, -alpha, empty, cnt)
+        return v, n + 1
+    v, n = _try6(o, p, -beta, -alpha, empty)
     if v != NO_MOVE:
-        return -v
-    return final_score(p, o, np.int64(6))
+        return -v, n + 1
+    return final_score(p, o, np.int64(6)), np.int64(1)
 
 
 @njit(**NJIT)
-def _try7(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
+def _try7(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
+    n = np.int64(0)
     odd = odd_quadrants(empty)
     for half in range(2):
         part = empty & (odd if half == 0 else ~odd)
@@ -448,38 +472,41 @@ def _try7(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
                 if f == ZERO:
                     continue
                 b = ONE << U64(sq)
-                v = -solve6(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b, cnt)
+                v, k = solve6(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b)
+                v = -v
+                n += k
                 if v > best:
                     if v >= beta:
-                        return v
+                        return v, n
                     best = v
                     if v > alpha:
                         alpha = v
-    return best
+    return best, n
 
 
 @njit(**NJIT)
-def solve7(p, o, alpha, beta, empty, cnt):  # type: ignore[no-untyped-def]
-    cnt[0] += 1
-    v = _try7(p, o, alpha, beta, empty, cnt)
+def solve7(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
+    v, n = _try7(p, o, alpha, beta, empty)
     if v != NO_MOVE:
-        return v
-    v = _try7(o, p, -beta, -alpha, empty, cnt)
+        return v, n + 1
+    v, n = _try7(o, p, -beta, -alpha, empty)
     if v != NO_MOVE:
-        return -v
-    return final_score(p, o, np.int64(7))
+        return -v, n + 1
+    return final_score(p, o, np.int64(7)), np.int64(1)
 
 
 @njit(**NJIT)
-def solve_small(p, o, alpha, beta, empty, n, cnt):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in ``(alpha, beta)``) of a position with ``n <= 7`` empties."""
+def solve_small(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
+    """Exact score (fail-soft in ``(alpha, beta)``) of a position with ``n <= 7`` empties,
+    and the nodes visited (returned, not counted into an array: an array passed to these
+    kernels cost an atomic reference count per call, 12 % of an FFO solve's time)."""
     if n <= 4:
-        return solve_le4(p, o, alpha, beta, empty, n, cnt)
+        return solve_le4(p, o, alpha, beta, empty, n)
     if n == 5:
-        return solve5(p, o, alpha, beta, empty, cnt)
+        return solve5(p, o, alpha, beta, empty)
     if n == 6:
-        return solve6(p, o, alpha, beta, empty, cnt)
-    return solve7(p, o, alpha, beta, empty, cnt)
+        return solve6(p, o, alpha, beta, empty)
+    return solve7(p, o, alpha, beta, empty)
 
 
 @njit(**NJIT)
@@ -488,6 +515,4 @@ def solve_small_entry(p, o, mask, alpha, beta):  # type: ignore[no-untyped-def]
     p = U64(p)
     o = U64(o)
     empty = U64(mask) & ~(p | o)
-    cnt = np.zeros(1, dtype=np.int64)
-    v = solve_small(p, o, np.int64(alpha), np.int64(beta), empty, popcount(empty), cnt)
-    return v, cnt[0]
+    return solve_small(p, o, np.int64(alpha), np.int64(beta), empty, popcount(empty))

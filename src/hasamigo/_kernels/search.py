@@ -333,7 +333,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     ffl = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)  # their flips (0: not yet known)
     fhash = np.empty(MAX_PLY, dtype=np.bool_)
     kbuf = np.empty(MAX_MOVES, dtype=np.int64)
-    cnt = np.zeros(1, dtype=np.int64)
+    shallow = np.int64(0)  # nodes of the shallow solvers
     use_hash = (flags & USE_HASH) != 0
     use_stab = (flags & USE_STABILITY) != 0
     use_etc = use_hash and (flags & USE_ETC) != 0
@@ -361,8 +361,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             nodes += 1
             if nodes >= poll:
                 poll = nodes + _POLL + 1
-                if stop[0] != 0 or (limit > 0 and nodes + cnt[0] >= limit):
-                    ctl[NODES] += nodes + cnt[0]
+                if stop[0] != 0 or (limit > 0 and nodes + shallow >= limit):
+                    ctl[NODES] += nodes + shallow
                     ctl[ABORTED] = 1
                     return np.int64(0)
             pp = fp[ply]
@@ -381,7 +381,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                     v = n_sq - 2 * popcount(stable_discs(oo, pp, mask))
                     leaf = v <= a
                 if not leaf and (ne <= 4 or (ne <= SHALLOW_MAX and b == a + 1)):
-                    v = solve_small(pp, oo, a, b, empty, ne, cnt)
+                    v, k = solve_small(pp, oo, a, b, empty, ne)
+                    shallow += k
                     leaf = True
             elif d <= 0:
                 v = evaluate(pp, oo, mask, params)  # exact if the game is over
@@ -516,7 +517,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             fi[ply] = 0
         if leaf:
             if ply == 0:
-                ctl[NODES] += nodes + cnt[0]
+                ctl[NODES] += nodes + shallow
                 return v
             ply -= 1
             entering = False
@@ -557,7 +558,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             hash_store(table, fp[ply], fo[ply], fd[ply], level, date, fa0[ply], fb[ply],
                        v, bm)
         if ply == 0:
-            ctl[NODES] += nodes + cnt[0]
+            ctl[NODES] += nodes + shallow
             return v
         ply -= 1
         entering = False

@@ -182,7 +182,7 @@ def solve(p, o, mask, corners, weights, alpha, beta, table, stop, ctl):  # type:
     cp_ = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)
     co_ = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)
     keys = np.empty(MAX_MOVES, dtype=np.int64)
-    cnt = np.zeros(1, dtype=np.int64)
+    shallow = np.int64(0)  # nodes of the shallow solvers
     nodes = np.int64(0)
 
     sp = np.int64(-1)
@@ -198,13 +198,14 @@ def solve(p, o, mask, corners, weights, alpha, beta, table, stop, ctl):  # type:
             nodes += 1
             if (nodes & _POLL) == 0 and stop[0] != 0:
                 ctl[ABORTED] = 1
-                ctl[NODES] += nodes + cnt[0]
+                ctl[NODES] += nodes + shallow
                 return np.int64(0)
             empty = mask & ~(np_ | no)
             n = popcount(empty)
             calling = False
             if n <= SMALL:
-                v = solve_small(np_, no, na, nb, empty, n, cnt)
+                v, k = solve_small(np_, no, na, nb, empty, n)
+                shallow += k
                 continue
             moves = legal_moves(np_, no, mask)
             tmove = np.int64(-1)
@@ -305,7 +306,7 @@ def solve(p, o, mask, corners, weights, alpha, beta, table, stop, ctl):  # type:
 
         # hand v back to frame sp
         if sp < 0:
-            ctl[NODES] += nodes + cnt[0]
+            ctl[NODES] += nodes + shallow
             return v
         score = -v
         a = sp_alpha[sp]
