@@ -22,7 +22,11 @@ the shallower row (``hash_store``). Scores are disc differences in [-64, 64].
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.core import config as numba_config
+from numba.extending import intrinsic
 
 from hasamigo._kernels.bits import U64, ZERO
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
@@ -113,6 +117,38 @@ def _holds(table, i, p, o):  # type: ignore[no-untyped-def]
     return e != ZERO and table[i, KEY_P] ^ e == p and table[i, KEY_O] ^ e == o
 
 
+@intrinsic
+def _prefetch(typingctx, table, i):  # type: ignore[no-untyped-def]
+    """Ask the processor to bring row ``i`` of ``table`` into the cache (no result)."""
+    sig = types.void(table, i)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+if numba_config.DISABLE_JIT:  # pragma: no cover - exercised in a NUMBA_DISABLE_JIT subprocess
+    def _prefetch(table, i):  # type: ignore[no-untyped-def]
+        return None
+
+
+@njit(**NJIT_INLINE)
+def hash_prefetch(table, p, o):  # type: ignore[no-untyped-def]
+    """Start loading the bucket of ``(p, o)``: a probe soon after finds it in the cache."""
+    _prefetch(table, hash_index(p, o, table.shape[0]))
+
+
 @njit(**NJIT_INLINE)
 def hash_probe(table, p, o):  # type: ignore[no-untyped-def]
     """The data word of ``(p, o)`` (decode it with the ``entry_*`` helpers), or 0."""
@@ -193,4 +229,4 @@ def hash_move(table, p, o):  # type: ignore[no-untyped-def]
 
 
 __all__ = ["FULL_LEVEL", "entry_depth", "entry_level", "entry_lower", "entry_move", "entry_upper",
-           "hash_clear", "hash_move", "hash_new", "hash_probe", "hash_store"]
+           "hash_clear", "hash_move", "hash_new", "hash_prefetch", "hash_probe", "hash_store"]

@@ -54,6 +54,7 @@ from hasamigo._kernels.hashtable import (
     entry_lower,
     entry_move,
     entry_upper,
+    hash_prefetch,
     hash_probe,
     hash_store,
 )
@@ -243,25 +244,30 @@ def _search1(p, o, moves, mask, beta, params):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, keys, flags):  # type: ignore[no-untyped-def]
+def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, keys, flags,
+                 known, cf):  # type: ignore[no-untyped-def]
     """Write the moves into ``mv`` best first, and into ``fl`` the discs each flips where
     ordering computed them (0 where it did not: the search computes them when it plays the
-    move); return how many."""
+    move); return how many. With ``known``, ``cf`` already holds each move's flips, in the
+    order of the squares (:func:`_etc` computed them)."""
     n = 0
+    c = 0  # the move's place in square order (in ``cf``)
     order = (flags & USE_ORDER) != 0
     odd = odd_quadrants(mask & ~(p | o)) if exact else ZERO
     m = moves
     while m != ZERO:
         sq = lowest_square(m)
         m &= m - ONE
-        f = ZERO
+        f = cf[c] if known else ZERO
+        c += 1
         if order and sq == hmove:
             k = np.int64(-INF * 16)
         elif not order or (depth <= 1 and not exact):
             k = np.int64(0)
         else:
             b = ONE << U64(sq)
-            f = flips(p, o, sq)
+            if not known:
+                f = flips(p, o, sq)
             np_ = o ^ f
             no = p ^ f ^ b
             if exact:
@@ -295,15 +301,25 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, keys, f
 
 
 @njit(**NJIT_INLINE)
-def _etc(p, o, moves, depth, level, beta, table):  # type: ignore[no-untyped-def]
+def _etc(p, o, moves, depth, level, beta, table, cf, cp, co):  # type: ignore[no-untyped-def]
     """Enhanced transposition cutoff: a score >= ``beta`` if the table already holds, for
-    some child searched at least ``depth - 1`` plies, an upper bound that refutes it."""
+    some child searched at least ``depth - 1`` plies, an upper bound that refutes it.
+    The children's buckets are all asked for first (``cp``, ``co`` hold the children),
+    so their memory latencies overlap instead of adding up; ``cf`` keeps their flips, in
+    the order of the squares, for the move ordering."""
+    n = 0
     m = moves
     while m != ZERO:
         sq = lowest_square(m)
         m &= m - ONE
         f = flips(p, o, sq)
-        e = hash_probe(table, o ^ f, p ^ f ^ (ONE << U64(sq)))
+        cf[n] = f
+        cp[n] = o ^ f
+        co[n] = p ^ f ^ (ONE << U64(sq))
+        hash_prefetch(table, cp[n], co[n])
+        n += 1
+    for i in range(n):
+        e = hash_probe(table, cp[i], co[i])
         if (e != ZERO and entry_depth(e) >= depth - 1 and entry_level(e) >= level
                 and -entry_upper(e) >= beta):
             return -entry_upper(e)
@@ -333,6 +349,9 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     ffl = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)  # their flips (0: not yet known)
     fhash = np.empty(MAX_PLY, dtype=np.bool_)
     kbuf = np.empty(MAX_MOVES, dtype=np.int64)
+    cbf = np.empty(MAX_MOVES, dtype=np.uint64)  # flips and children (the ETC's buffers)
+    cbp = np.empty(MAX_MOVES, dtype=np.uint64)
+    cbo = np.empty(MAX_MOVES, dtype=np.uint64)
     shallow = np.int64(0)  # nodes of the shallow solvers
     use_hash = (flags & USE_HASH) != 0
     use_stab = (flags & USE_STABILITY) != 0
@@ -505,12 +524,13 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fmv[ply, 0] = PASS_MOVE
                 fn[ply] = 1
             else:
-                if use_etc and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH):
-                    v = _etc(pp, oo, moves, d, level, b, table)
+                known = use_etc and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH)
+                if known:
+                    v = _etc(pp, oo, moves, d, level, b, table, cbf, cbp, cbo)
                     leaf = v >= b
                 if not leaf:
                     fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, params,
-                                           fmv[ply], ffl[ply], kbuf, flags)
+                                           fmv[ply], ffl[ply], kbuf, flags, known, cbf)
             fa0[ply] = a
             fbest[ply] = -INF
             fbm[ply] = -1
