@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba.core.errors import TypingError
 
 from hasamigo import Board
 from hasamigo._kernels.bits import FULL
@@ -22,6 +23,7 @@ from hasamigo._kernels.patterns import (
     STAGES,
     features,
     stage_of,
+    weights_address,
 )
 from hasamigo.cli import app
 from hasamigo.engine import Engine, Limit
@@ -146,6 +148,27 @@ def test_fast_sum_equals_the_sum_over_the_feature_list(pair):
     total = int(sum(int(params[base + j]) for j in out[0]))
     expected = max(-64, min(64, (total + SCALE // 2) >> 7))
     assert evaluate_position(np.uint64(p), np.uint64(o), FULL, params) == expected
+
+
+def test_weights_read_by_address_only_from_a_contiguous_int16_array():
+    """The kernel reads the weights through their address: a strided or wider array
+    would be read wrongly, so it is refused, compiled or not, and the engine copies its
+    parameters into the one layout that is read."""
+    params = _random_params(2)
+    assert weights_address(params) == params.ctypes.data
+    doubled = np.repeat(params, 2)
+    for bad in (doubled[::2], params.astype(np.int32), params.reshape(1, -1)):
+        with pytest.raises(TypeError, match="1-d C-contiguous int16"):
+            weights_address(bad)
+    p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+    with pytest.raises(TypingError, match="1-d C-contiguous int16"):
+        evaluate_position(p, o, FULL, params.astype(np.int32))
+    # a strided view of the same weights: the engine copies it and scores as the array
+    boards = [Board(), Board()]
+    boards[1].play("f5")
+    copied = Engine(table_size=1 << 10, params=doubled[::2])
+    plain = Engine(table_size=1 << 10, params=params)
+    assert [copied.evaluate(b) for b in boards] == [plain.evaluate(b) for b in boards]
 
 
 def _rotate(x: int) -> int:

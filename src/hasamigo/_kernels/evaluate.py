@@ -28,7 +28,7 @@ from hasamigo._kernels.bits import CORNERS, FULL, NOT_A_FILE, NOT_H_FILE, U64, Z
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import final_score
 from hasamigo._kernels.moves import legal_moves
-from hasamigo._kernels.patterns import pattern_score
+from hasamigo._kernels.patterns import pattern_score, weights_address
 
 A1 = U64(0x0000000000000001)
 H1 = U64(0x0000000000000080)
@@ -121,7 +121,7 @@ def evaluate(p, o, mask, params):  # type: ignore[no-untyped-def]
     if mp == ZERO and mo == ZERO:
         return final_score(p, o, popcount(empty))
     if mask == FULL and params.shape[0] > HAND_SIZE:
-        s = pattern_score(p, o, mp, mo, ne, params, HAND_SIZE)
+        s = pattern_score(p, o, mp, mo, ne, weights_address(params), HAND_SIZE)
         if s > 64:
             return np.int64(64)
         if s < -64:

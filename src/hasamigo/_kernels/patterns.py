@@ -30,8 +30,14 @@ two read the same shapes through the same gather helpers; a test checks they agr
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import config as numba_config
+from numba.core.errors import TypingError
+from numba.extending import intrinsic, overload
 
 from hasamigo._kernels.bits import (
     U64,
@@ -105,6 +111,49 @@ def stage_of(empties: int) -> int:
     return min(max((empties - 1) >> 2, 0), STAGES - 1)
 
 
+def weights_address(w: np.ndarray) -> int:
+    """The address of ``w``'s first entry, for :func:`pattern_score`: a 1-d C-contiguous
+    int16 array (anything else is refused, compiled or not). The weights travel to the
+    kernel as this integer, not as an array: an array argument of a compiled call costs two
+    atomic reference counts per call (4 % of a midgame search)."""
+    if not (isinstance(w, np.ndarray) and w.dtype == np.int16 and w.ndim == 1
+            and w.flags.c_contiguous):
+        raise TypeError("weights must be a 1-d C-contiguous int16 array")
+    return int(w.ctypes.data)
+
+
+@overload(weights_address, inline="always")
+def _weights_address_compiled(w):  # type: ignore[no-untyped-def]
+    if not (isinstance(w, types.Array) and w.dtype == types.int16 and w.ndim == 1
+            and w.layout == "C"):
+        raise TypingError(f"weights must be a 1-d C-contiguous int16 array, not {w}")
+
+    def impl(w):  # type: ignore[no-untyped-def]
+        return w.ctypes.data
+
+    return impl
+
+
+@intrinsic
+def _load_int16(typingctx, address, i):  # type: ignore[no-untyped-def]
+    """The int16 at ``address + 2 * i``, widened to int64 (no bounds check: the caller's
+    indices are within the weights by construction, and a test compares with the array)."""
+    sig = types.int64(address, i)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i16p = ir.IntType(16).as_pointer()
+        base = builder.inttoptr(args[0], i16p)
+        item = builder.load(builder.gep(base, [args[1]]))
+        return builder.sext(item, ir.IntType(64))
+
+    return sig, codegen
+
+
+if numba_config.DISABLE_JIT:  # pragma: no cover - exercised in a NUMBA_DISABLE_JIT subprocess
+    def _load_int16(address, i):  # type: ignore[no-untyped-def]
+        return np.int64(ctypes.c_int16.from_address(int(address) + 2 * int(i)).value)
+
+
 @njit(**NJIT_INLINE)
 def _ternary(bp, bo):  # type: ignore[no-untyped-def]
     return B2T[np.int64(bp)] + 2 * B2T[np.int64(bo)]
@@ -136,6 +185,11 @@ def _diag(s, m, shift):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
+def _diag_index(sp, so, m, shift):  # type: ignore[no-untyped-def]
+    return _ternary(_diag(sp, m, shift), _diag(so, m, shift))
+
+
+@njit(**NJIT_INLINE)
 def _rotation_indices(sp, so):  # type: ignore[no-untyped-def]
     """Table indices of the 11 shapes read on one rotation of the board."""
     return (
@@ -145,11 +199,11 @@ def _rotation_indices(sp, so):  # type: ignore[no-untyped-def]
         LINE2 + _ternary(_row(sp, 1), _row(so, 1)),
         LINE3 + _ternary(_row(sp, 2), _row(so, 2)),
         LINE4 + _ternary(_row(sp, 3), _row(so, 3)),
-        DIAG8 + _ternary(_diag(sp, M_DIAG8, 56), _diag(so, M_DIAG8, 56)),
-        DIAG7 + _ternary(_diag(sp, M_DIAG7, 57), _diag(so, M_DIAG7, 57)),
-        DIAG6 + _ternary(_diag(sp, M_DIAG6, 58), _diag(so, M_DIAG6, 58)),
-        DIAG5 + _ternary(_diag(sp, M_DIAG5, 59), _diag(so, M_DIAG5, 59)),
-        DIAG4 + _ternary(_diag(sp, M_DIAG4, 60), _diag(so, M_DIAG4, 60)),
+        DIAG8 + _diag_index(sp, so, M_DIAG8, 56),
+        DIAG7 + _diag_index(sp, so, M_DIAG7, 57),
+        DIAG6 + _diag_index(sp, so, M_DIAG6, 58),
+        DIAG5 + _diag_index(sp, so, M_DIAG5, 59),
+        DIAG4 + _diag_index(sp, so, M_DIAG4, 60),
     )
 
 
@@ -157,17 +211,17 @@ def _rotation_indices(sp, so):  # type: ignore[no-untyped-def]
 def _rotation_sum(sp, so, w, base):  # type: ignore[no-untyped-def]
     """The weights of the 11 shapes read on one rotation (the indices of
     :func:`_rotation_indices`, summed without the tuple: 20 % faster)."""
-    return (np.int64(w[base + EDGE + _ternary(_edge(sp), _edge(so))])
-            + np.int64(w[base + C25 + _ternary(_c25(sp), _c25(so))])
-            + np.int64(w[base + C33 + _ternary(_c33(sp), _c33(so))])
-            + np.int64(w[base + LINE2 + _ternary(_row(sp, 1), _row(so, 1))])
-            + np.int64(w[base + LINE3 + _ternary(_row(sp, 2), _row(so, 2))])
-            + np.int64(w[base + LINE4 + _ternary(_row(sp, 3), _row(so, 3))])
-            + np.int64(w[base + DIAG8 + _ternary(_diag(sp, M_DIAG8, 56), _diag(so, M_DIAG8, 56))])
-            + np.int64(w[base + DIAG7 + _ternary(_diag(sp, M_DIAG7, 57), _diag(so, M_DIAG7, 57))])
-            + np.int64(w[base + DIAG6 + _ternary(_diag(sp, M_DIAG6, 58), _diag(so, M_DIAG6, 58))])
-            + np.int64(w[base + DIAG5 + _ternary(_diag(sp, M_DIAG5, 59), _diag(so, M_DIAG5, 59))])
-            + np.int64(w[base + DIAG4 + _ternary(_diag(sp, M_DIAG4, 60), _diag(so, M_DIAG4, 60))]))
+    return (_load_int16(w, base + EDGE + _ternary(_edge(sp), _edge(so)))
+            + _load_int16(w, base + C25 + _ternary(_c25(sp), _c25(so)))
+            + _load_int16(w, base + C33 + _ternary(_c33(sp), _c33(so)))
+            + _load_int16(w, base + LINE2 + _ternary(_row(sp, 1), _row(so, 1)))
+            + _load_int16(w, base + LINE3 + _ternary(_row(sp, 2), _row(so, 2)))
+            + _load_int16(w, base + LINE4 + _ternary(_row(sp, 3), _row(so, 3)))
+            + _load_int16(w, base + DIAG8 + _diag_index(sp, so, M_DIAG8, 56))
+            + _load_int16(w, base + DIAG7 + _diag_index(sp, so, M_DIAG7, 57))
+            + _load_int16(w, base + DIAG6 + _diag_index(sp, so, M_DIAG6, 58))
+            + _load_int16(w, base + DIAG5 + _diag_index(sp, so, M_DIAG5, 59))
+            + _load_int16(w, base + DIAG4 + _diag_index(sp, so, M_DIAG4, 60)))
 
 
 @njit(**NJIT_INLINE)
@@ -189,7 +243,8 @@ def _mobility_index(n, own):  # type: ignore[no-untyped-def]
 @njit(**NJIT)  # a call, not inlined: inlined at its call sites it multiplied compile time
 def pattern_score(p, o, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
     """The evaluation in discs (unclamped) of ``(p, o)`` with ``ne`` empties whose sides
-    have the moves ``mp`` and ``mo``; the stage tables start at ``w[start]``."""
+    have the moves ``mp`` and ``mo``; the stage tables start at entry ``start`` of the
+    int16 weights at address ``w`` (:func:`weights_address`)."""
     stage = (ne - 1) >> 2
     if stage < 0:
         stage = 0
@@ -202,9 +257,10 @@ def pattern_score(p, o, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
     for r in range(4):  # a loop: one inlined copy of the 11 shapes, not four (compile time)
         s += _rotation_sum(ip[r], io[r], w, base)
     for r in range(4, 8):
-        s += np.int64(w[base + C25 + _ternary(_c25(ip[r]), _c25(io[r]))])
-    s += (np.int64(w[base + _mobility_index(popcount(mp), True)])
-          + np.int64(w[base + _mobility_index(popcount(mo), False)]) + np.int64(w[base + BIAS]))
+        s += _load_int16(w, base + C25 + _ternary(_c25(ip[r]), _c25(io[r])))
+    s += (_load_int16(w, base + _mobility_index(popcount(mp), True))
+          + _load_int16(w, base + _mobility_index(popcount(mo), False))
+          + _load_int16(w, base + BIAS))
     return (s + SCALE // 2) >> SHIFT
 
 
@@ -241,4 +297,5 @@ __all__ = [
     "features",
     "pattern_score",
     "stage_of",
+    "weights_address",
 ]

@@ -165,7 +165,7 @@ class Engine:
         self._table = hash_new(table_size)  # shared by the threads (see the class docstring)
         self._count_lock = threading.Lock()
         self._params = (evaluation_params(evaluation) if params is None
-                        else np.asarray(params, dtype=np.int16))
+                        else np.ascontiguousarray(params, dtype=np.int16))
         self._stop = np.zeros(1, dtype=np.int64)
         self._cancelled = False
         self._date = 0
