@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from naive_search import ALL, minimax, random_position, selective_fails_high
+from naive_search import ALL, minimax, moves, play, random_position, selective_fails_high
 
 from hasamigo import Board
 from hasamigo._kernels import endgame, evaluate, hashtable, search, stability
@@ -62,6 +62,39 @@ def midgame_positions(seed: int, count: int, lo: int = 20, hi: int = 50) -> list
         if pos is not None:
             out.append(pos)
     return out
+
+
+def _one_ply(p: int, o: int) -> int:
+    children = [play(p, o, sq, f) for sq, f in moves(p, o)]
+    return max((-ev(*c) for c in children), default=ev(p, o))
+
+
+def _two_ply(p: int, o: int) -> int:
+    """The ordering's two-ply score, plainly: a pass at the root costs no ply, a pass of
+    the reply is scored by the evaluation after it."""
+    if not moves(p, o):
+        return -_one_ply(o, p)
+    best = -1000
+    for sq, f in moves(p, o):
+        child = play(p, o, sq, f)
+        replies = [play(*child, s2, f2) for s2, f2 in moves(*child)]
+        best = max(best, min((ev(*g) for g in replies), default=ev(child[1], child[0])))
+    return best
+
+
+def test_the_orderings_one_and_two_ply_scores_are_plain_searches() -> None:
+    rng = random.Random(5)
+    for _ in range(25):
+        pos = random_position(rng, rng.randint(14, 44))
+        if pos is None:
+            continue
+        p, o = pos
+        legal = sum(1 << sq for sq, _ in moves(p, o))
+        got = search._reply_score2(np.uint64(p), np.uint64(o), np.uint64(legal), np.uint64(ALL),
+                                   PARAMS)
+        assert got == _two_ply(p, o)
+        assert search._reply_score(np.uint64(p), np.uint64(o), np.uint64(legal),
+                                   np.uint64(ALL), PARAMS) == _one_ply(p, o)
 
 
 @pytest.mark.parametrize("params", [PARAMS, HAND], ids=["trained", "hand"])
