@@ -3,8 +3,10 @@
 Scores are official disc differences from the side to move: the empties of a finished
 game go to the winner, a draw is 0. Each solver takes a window ``(alpha, beta)`` and is
 fail-soft. None is recursive: ``solve5`` calls ``solve4`` and so on, and a pass is a
-second attempt with the pair swapped (``_tryN`` returns ``NO_MOVE`` when the side has no
-move), so every kernel may be cached (recursive cached kernels crashed, numba #6061).
+second attempt with the pair swapped (the move loop returns ``NO_MOVE`` when the side has
+no move), so every kernel may be cached (recursive cached kernels crashed, numba #6061).
+The 5-7 empties solvers share one move loop, :func:`_shallow_tries`, made once per size
+over the size below and inlined into it.
 
 Move order at 5-7 empties: squares in quadrants with an odd number of empties first
 (parity), each part by a fixed square preference (corners, edges, inside, C, X). The
@@ -12,9 +14,9 @@ empties are tried one by one, skipping those with no opponent disc around (``NEI
 instead of generating the moves first: FFO #26 #33 #36 #37 #38 in 0.84x the CPU time
 (farm-bench, 5 pairs, loaded machine), the same nodes.
 Each solver returns its score and the nodes it visited (an array argument to count them
-cost two atomic reference counts a call: 12 % of an FFO solve). ``solve2``-``solve4`` try
-the side to move and, if it has no move, the opponent in a loop of two: one inlined copy
-of ``_tryN`` instead of two (the copies were most of their compile time; the same speed).
+cost two atomic reference counts a call: 12 % of an FFO solve). Every solver tries the
+side to move and, if it has no move, the opponent in a loop of two: one inlined copy of
+its move loop instead of two (the copies were most of their compile time; the same speed).
 """
 
 from __future__ import annotations
@@ -375,124 +377,93 @@ def solve_le4(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
     return solve4(p, o, alpha, beta, x1, x2, x3, x4)
 
 
-# ---- 5 to 7 empties: the same loop three times, each calling the size below ----------
+# ---- 5 to 7 empties: one loop over the empties, made once per size ----------------
+
+
+def _shallow_tries(child):  # type: ignore[no-untyped-def]
+    """The move loop of a solver of ``n`` empties (5-7) over ``child``, the solver of
+    ``n - 1``: the empties in odd quadrants first, each part by the fixed square
+    preference, each tried only if it has an opponent disc around (``NEIGHBOUR``), no move
+    list made. Returns the best score (``NO_MOVE`` if the side has no move) and the nodes.
+    Inlined into each size's top-level solver: a kernel that called itself would not
+    cache (numba #6061), and a factory's kernels would share one cache name."""
+
+    @njit(**NJIT_INLINE)
+    def tries(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
+        best = np.int64(NO_MOVE)
+        n = np.int64(0)
+        odd = odd_quadrants(empty)
+        for half in range(2):
+            part = empty & (odd if half == 0 else ~odd)
+            for g in range(N_GROUPS):
+                m = part & GROUPS[g]
+                while m != ZERO:
+                    sq = lowest_square(m)
+                    m &= m - ONE
+                    f = move_flips(p, o, sq)
+                    if f == ZERO:
+                        continue
+                    b = ONE << U64(sq)
+                    v, k = child(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b)
+                    v = -v
+                    n += k
+                    if v > best:
+                        if v >= beta:
+                            return v, n
+                        best = v
+                        if v > alpha:
+                            alpha = v
+        return best, n
+
+    return tries
+
+
+@njit(**NJIT_INLINE)
+def _shallow_solve(tries, p, o, alpha, beta, empty, n_empty):  # type: ignore[no-untyped-def]
+    """A shallow solver's body: ``tries`` for the side to move, then (a pass) for the
+    opponent, in a loop of two (one inlined copy of the loop), else the final score."""
+    q, r, a, b, sign = p, o, alpha, beta, np.int64(1)
+    n = np.int64(1)
+    for _ in range(2):
+        v, k = tries(q, r, a, b, empty)
+        n += k
+        if v != NO_MOVE:
+            return sign * v, n
+        q, r, a, b, sign = r, q, -b, -a, -sign
+    return final_score(p, o, np.int64(n_empty)), n
 
 
 @njit(**NJIT)
-def _try5(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    best = np.int64(NO_MOVE)
-    n = np.int64(0)
-    odd = odd_quadrants(empty)
-    for half in range(2):
-        part = empty & (odd if half == 0 else ~odd)
-        for g in range(N_GROUPS):
-            m = part & GROUPS[g]
-            while m != ZERO:
-                sq = lowest_square(m)
-                m &= m - ONE
-                f = move_flips(p, o, sq)
-                if f == ZERO:
-                    continue
-                b = ONE << U64(sq)
-                v, k = solve_le4(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b, np.int64(4))
-                v = -v
-                n += k
-                if v > best:
-                    if v >= beta:
-                        return v, n
-                    best = v
-                    if v > alpha:
-                        alpha = v
-    return best, n
+def solve4_set(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
+    """:func:`solve_le4` of four empties given as a bitboard."""
+    return solve_le4(p, o, alpha, beta, empty, np.int64(4))
+
+
+_tries5 = _shallow_tries(solve4_set)
 
 
 @njit(**NJIT)
 def solve5(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    v, n = _try5(p, o, alpha, beta, empty)
-    if v != NO_MOVE:
-        return v, n + 1
-    v, n = _try5(o, p, -beta, -alpha, empty)
-    if v != NO_MOVE:
-        return -v, n + 1
-    return final_score(p, o, np.int64(5)), np.int64(1)
+    """Exact score (fail-soft in the window) with the five empties ``empty``, and the nodes."""
+    return _shallow_solve(_tries5, p, o, alpha, beta, empty, 5)
 
 
-@njit(**NJIT)
-def _try6(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    best = np.int64(NO_MOVE)
-    n = np.int64(0)
-    odd = odd_quadrants(empty)
-    for half in range(2):
-        part = empty & (odd if half == 0 else ~odd)
-        for g in range(N_GROUPS):
-            m = part & GROUPS[g]
-            while m != ZERO:
-                sq = lowest_square(m)
-                m &= m - ONE
-                f = move_flips(p, o, sq)
-                if f == ZERO:
-                    continue
-                b = ONE << U64(sq)
-                v, k = solve5(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b)
-                v = -v
-                n += k
-                if v > best:
-                    if v >= beta:
-                        return v, n
-                    best = v
-                    if v > alpha:
-                        alpha = v
-    return best, n
+_tries6 = _shallow_tries(solve5)
 
 
 @njit(**NJIT)
 def solve6(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    v, n = _try6(p, o, alpha, beta, empty)
-    if v != NO_MOVE:
-        return v, n + 1
-    v, n = _try6(o, p, -beta, -alpha, empty)
-    if v != NO_MOVE:
-        return -v, n + 1
-    return final_score(p, o, np.int64(6)), np.int64(1)
+    """Exact score (fail-soft in the window) with the six empties ``empty``, and the nodes."""
+    return _shallow_solve(_tries6, p, o, alpha, beta, empty, 6)
 
 
-@njit(**NJIT)
-def _try7(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    best = np.int64(NO_MOVE)
-    n = np.int64(0)
-    odd = odd_quadrants(empty)
-    for half in range(2):
-        part = empty & (odd if half == 0 else ~odd)
-        for g in range(N_GROUPS):
-            m = part & GROUPS[g]
-            while m != ZERO:
-                sq = lowest_square(m)
-                m &= m - ONE
-                f = move_flips(p, o, sq)
-                if f == ZERO:
-                    continue
-                b = ONE << U64(sq)
-                v, k = solve6(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b)
-                v = -v
-                n += k
-                if v > best:
-                    if v >= beta:
-                        return v, n
-                    best = v
-                    if v > alpha:
-                        alpha = v
-    return best, n
+_tries7 = _shallow_tries(solve6)
 
 
 @njit(**NJIT)
 def solve7(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    v, n = _try7(p, o, alpha, beta, empty)
-    if v != NO_MOVE:
-        return v, n + 1
-    v, n = _try7(o, p, -beta, -alpha, empty)
-    if v != NO_MOVE:
-        return -v, n + 1
-    return final_score(p, o, np.int64(7)), np.int64(1)
+    """Exact score (fail-soft in the window) with the seven empties ``empty``, and the nodes."""
+    return _shallow_solve(_tries7, p, o, alpha, beta, empty, 7)
 
 
 @njit(**NJIT)
