@@ -433,13 +433,13 @@ def _shallow_solve(tries, p, o, alpha, beta, empty, n_empty):  # type: ignore[no
     return final_score(p, o, np.int64(n_empty)), n
 
 
-@njit(**NJIT)
-def solve4_set(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    """:func:`solve_le4` of four empties given as a bitboard."""
+@njit(**NJIT_INLINE)
+def _solve4_set(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
+    """:func:`solve_le4` of four empties given as a bitboard (inlined: no call of its own)."""
     return solve_le4(p, o, alpha, beta, empty, np.int64(4))
 
 
-_tries5 = _shallow_tries(solve4_set)
+_tries5 = _shallow_tries(_solve4_set)
 
 
 @njit(**NJIT)
