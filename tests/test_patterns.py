@@ -34,7 +34,7 @@ from hasamigo.engine.evaluation import (
     save_weights,
 )
 from hasamigo.engine.training import fit_stage, samples_from_records
-from hasamigo.errors import ParseError
+from hasamigo.errors import InvalidOptionError, ParseError
 from hasamigo.notation.wthor import read_wthor
 from tests import naive
 
@@ -169,6 +169,12 @@ def test_weights_read_by_address_only_from_a_contiguous_int16_array():
     copied = Engine(table_size=1 << 10, params=doubled[::2])
     plain = Engine(table_size=1 << 10, params=params)
     assert [copied.evaluate(b) for b in boards] == [plain.evaluate(b) for b in boards]
+    # the kernel reads by address without bounds checks: only its two layouts pass
+    for bad, says in ((params[:-1], "flat array of"), (params.reshape(-1, 2), "flat array of"),
+                      (params.astype(np.float64), "whole numbers"),
+                      (params.astype(np.int32) + 40000, "whole numbers")):
+        with pytest.raises(InvalidOptionError, match=says):
+            Engine(table_size=1 << 10, params=bad)
 
 
 def _rotate(x: int) -> int:

@@ -47,7 +47,7 @@ from hasamigo._kernels.search import (
     search,
 )
 from hasamigo.board import Board
-from hasamigo.engine.evaluation import evaluation_params
+from hasamigo.engine.evaluation import evaluation_params, kernel_params
 from hasamigo.engine.limits import DEFAULT_DEPTH, SELECTIVITIES, Level, Limit, _whole, level
 from hasamigo.engine.rules_search import (
     ANALYSIS_DEPTH,
@@ -165,7 +165,7 @@ class Engine:
         self._table = hash_new(table_size)  # shared by the threads (see the class docstring)
         self._count_lock = threading.Lock()
         self._params = (evaluation_params(evaluation) if params is None
-                        else np.ascontiguousarray(params, dtype=np.int16))
+                        else kernel_params(params))
         self._stop = np.zeros(1, dtype=np.int64)
         self._cancelled = False
         self._date = 0

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hasamigo._kernels.evaluate import default_params
+from hasamigo._kernels.evaluate import HAND_SIZE, default_params
 from hasamigo._kernels.patterns import N_WEIGHTS, SCALE, STAGES
 from hasamigo.errors import InvalidOptionError, ParseError
 
@@ -70,6 +70,23 @@ def params_from_weights(weights: np.ndarray) -> np.ndarray:
     return params
 
 
+def kernel_params(params: object) -> np.ndarray:
+    """``params`` as the search kernel reads it (1-d C-contiguous int16), or
+    :class:`InvalidOptionError`: the kernel reads the pattern tables by address without
+    bounds checks, so only the two layouts it knows pass, the hand-set weights alone
+    (``HAND_SIZE``) or followed by every stage's tables, with whole numbers that fit int16."""
+    array = np.asarray(params)
+    sizes = (HAND_SIZE, HAND_SIZE + STAGES * N_WEIGHTS)
+    if array.ndim != 1 or array.shape[0] not in sizes:
+        raise InvalidOptionError(f"evaluation parameters must be a flat array of {sizes[0]} or "
+                                 f"{sizes[1]} entries, not of shape {array.shape}")
+    low, high = np.iinfo(np.int16).min, np.iinfo(np.int16).max
+    if array.dtype.kind not in "iu" or int(array.min()) < low or int(array.max()) > high:
+        raise InvalidOptionError(f"evaluation parameters must be whole numbers from {low} to "
+                                 f"{high}, not {array.dtype} values")
+    return np.ascontiguousarray(array, dtype=np.int16)
+
+
 @cache
 def _shipped() -> np.ndarray:
     params = params_from_weights(load_weights(weights_path()))
@@ -90,6 +107,7 @@ def evaluation_params(name: str = "trained") -> np.ndarray:
 __all__ = [
     "EVALUATIONS",
     "evaluation_params",
+    "kernel_params",
     "load_weights",
     "params_from_weights",
     "save_weights",
