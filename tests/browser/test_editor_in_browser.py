@@ -139,5 +139,6 @@ def test_shaped_boards_are_drawn_in_their_shape_and_cut_squares_take_no_click(
     assert page.locator("#board .ring-line").count() == 1
     assert page.locator("#opponent option:not([disabled])").all_inner_texts() == [
         "Engine", "Random"]
+    assert not page.locator("#analyse").is_disabled()
     no_sideways_scroll(page, "editor nip phone")
     page.screenshot(path=str(screenshots / "editor-nip-circle-390.png"), full_page=True)
