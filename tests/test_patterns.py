@@ -33,7 +33,14 @@ from hasamigo.engine.evaluation import (
     params_from_weights,
     save_weights,
 )
-from hasamigo.engine.training import fit_stage, samples_from_records
+from hasamigo.engine.training import (
+    fit_stage,
+    mirror_classes,
+    mirrored,
+    read_archives,
+    samples_from_records,
+    train,
+)
 from hasamigo.errors import InvalidOptionError, ParseError
 from hasamigo.notation.wthor import read_wthor
 from tests import naive
@@ -194,6 +201,52 @@ def test_the_evaluation_does_not_change_when_the_board_is_rotated(pair):
     v = evaluate_position(np.uint64(p), np.uint64(o), FULL, params)
     rp, ro = _rotate(p), _rotate(o)
     assert evaluate_position(np.uint64(rp), np.uint64(ro), FULL, params) == v
+
+
+def _transpose(x: int) -> int:
+    return sum(1 << ((sq & 7) * 8 + (sq >> 3)) for sq in range(64) if x >> sq & 1)
+
+
+def _reference_sum(weights: np.ndarray, p: int, o: int) -> float:
+    return float(weights[reference_features(p, o)].sum())
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions)
+def test_tied_tables_score_a_board_and_its_mirror_image_alike(pair):
+    """Checked with the square-by-square reference, not the kernel the ties were read from:
+    any weights tied by ``mirror_classes`` give a board and its transpose the same sum."""
+    p, o = pair
+    classes = mirror_classes()
+    assert np.array_equal(classes[classes], classes)  # each entry's class is its own
+    weights = np.random.default_rng(p % 1000).normal(size=N_WEIGHTS)[classes]
+    assert _reference_sum(weights, p, o) == pytest.approx(
+        _reference_sum(weights, _transpose(p), _transpose(o)))
+
+
+def test_untied_tables_do_tell_a_board_from_its_mirror_image():
+    """The ties above are needed: with independent entries the sums differ."""
+    weights = np.random.default_rng(1).normal(size=N_WEIGHTS)
+    p, o = 0x0000000000000F07, 0x00000000000030F8  # a1-c1, a2-d2 against its neighbours
+    assert _reference_sum(weights, p, o) != pytest.approx(
+        _reference_sum(weights, _transpose(p), _transpose(o)))
+    classes = mirror_classes()
+    tied = np.count_nonzero(classes != np.arange(N_WEIGHTS))
+    assert tied > 0.4 * (N_WEIGHTS - 3**10)  # all shapes but the corner 2x5 are tied
+
+
+@pytest.mark.skipif(not (WTHOR / "WTH_1980.wtb").exists(), reason="needs ../shared data")
+def test_trained_weights_score_every_mirrored_position_alike():
+    samples, _ = samples_from_records(read_archives([WTHOR / "WTH_1980.wtb"]))
+    weights, _ = train(samples, holdout_every=0, iterations=5)
+    classes = mirror_classes()
+    assert np.array_equal(weights, weights[:, classes])
+    params = params_from_weights(np.clip(np.rint(weights * SCALE), -32767, 32767)
+                                 .astype(np.int16))
+    images = mirrored(samples)
+    for i in range(0, len(samples), 37):
+        assert (evaluate_position(samples.p[i], samples.o[i], FULL, params)
+                == evaluate_position(images.p[i], images.o[i], FULL, params))
 
 
 def test_other_board_shapes_keep_the_hand_set_evaluation():

@@ -109,6 +109,32 @@ def test_a_damaged_cache_is_refused(tmp_path: Path) -> None:
     assert wrong.exit_code == 2 and "--label must be" in wrong.output
 
 
+@pytest.mark.parametrize("band, message", [
+    ("12-16", "outside 14-24"),
+    ("18-15", "outside 14-24"),
+    ("14-16-18", "must be LO-HI"),
+    ("x", "must be LO-HI"),
+])
+def test_a_bad_empties_band_is_refused_before_any_work(band: str, message: str,
+                                                        tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["train-eval", str(WTHOR / "WTH_1980.wtb"), "--out",
+                                      str(tmp_path / "w.npz"), "--label", "exact",
+                                      "--exact-empties", band])
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "w.npz").exists() and not (tmp_path / "w.exact.npz").exists()
+
+
+def test_the_empties_band_chooses_which_positions_are_solved(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["train-eval", str(WTHOR / "WTH_1980.wtb"), "--out",
+                                      str(tmp_path / "w.npz"), "--label", "exact",
+                                      "--exact-empties", "14-15", "--exact-limit", "6",
+                                      "--iterations", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    solved = load_exact_cache(tmp_path / "w.exact.npz")
+    assert len(solved) == 6
+    assert {64 - (p | o).bit_count() for p, o in solved} == {14, 15}
+
+
 def test_the_report_reads_only_positions_with_exact_labels(tmp_path: Path) -> None:
     samples = samples_1980()
     labelled, mask = exact_labels(samples, limit=400, empties=NEAR_END)

@@ -20,7 +20,8 @@ diagonal 7-4       b1-h7, c1-h6, d1-h5, e1-h4     4 each
 bias, looked up in the table of the position's *stage* (``STAGES`` stages of 4 empties:
 1-4, 5-8, ..., 57-60). The evaluation is the sum in 1/``SCALE`` disc, rounded to discs.
 Because every shape is read under all four rotations the value is the same for a rotated
-board; mirrors are tied only by training on mirrored positions.
+board; a mirrored board scores the same because training ties each table entry to its
+mirror image's (``hasamigo.engine.training.mirror_classes``).
 
 The weights are fitted to game results by :mod:`hasamigo.engine.training`;
 :func:`features` lists the table indices a position uses (training and tests), and

@@ -7,13 +7,17 @@
    archive records a *theoretical* score (perfect play from the position with ``depth``
    empties, as WTHOR stores it), positions with at least that many empties take it
    instead: it is the value of the game at that point, free of the players' later
-   mistakes. Each position is also added mirrored in the a1-h8 diagonal, so the tables
-   learn both orientations of the shapes read under rotations only.
-2. **Fit.** Per stage, a ridge least-squares fit of the weights (in discs) by conjugate
+   mistakes.
+2. **Mirror images tied.** The shapes read under the four rotations only (all but the
+   corner 2×5) see a mirrored board's configuration in reverse order (or transposed, for
+   the 3×3 corner): each such pair of table entries is one weight in the fit
+   (:func:`mirror_classes`), so a position and its mirror image score exactly alike and
+   the fit needs no mirrored copies of the positions.
+3. **Fit.** Per stage, a ridge least-squares fit of the weights (in discs) by conjugate
    gradients on the normal equations (CGLS); ``ridge`` shrinks weights seen in few
    positions towards 0. Positions of the neighbouring stage within ``overlap`` empties
    join each stage's fit so that consecutive tables do not jump.
-3. **Held out.** Games whose number is a multiple of ``holdout_every`` are kept out of the
+4. **Held out.** Games whose number is a multiple of ``holdout_every`` are kept out of the
    fit; the report gives the root-mean-square error of the fitted and the hand-set
    evaluation on them, per stage (and of a third, e.g. the shipped weights, when given).
 
@@ -34,6 +38,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +55,16 @@ from hasamigo._kernels.fitting import (
     sparse_dot_t,
     transpose_all,
 )
-from hasamigo._kernels.patterns import N_FEATURES, N_WEIGHTS, SCALE, STAGES, features, stage_of
+from hasamigo._kernels.patterns import (
+    N_FEATURES,
+    N_WEIGHTS,
+    SCALE,
+    SHAPE_OF_FEATURE,
+    SHAPES,
+    STAGES,
+    features,
+    stage_of,
+)
 from hasamigo.board import Board
 from hasamigo.engine.book import save_npz
 from hasamigo.engine.core import Engine
@@ -165,6 +179,67 @@ def mirrored(samples: Samples) -> Samples:
                    samples.label, samples.game)
 
 
+def _instance_squares() -> list[tuple[int, ...]]:
+    """The squares each of the 48 pattern instances of :func:`features` reads, digit by
+    digit, found by asking it about boards of one disc (so they follow the kernel, whatever
+    its gather order)."""
+    n_instances = len(SHAPE_OF_FEATURE) - 3
+    digits: list[dict[int, int]] = [{} for _ in range(n_instances)]
+    ps = np.array([1 << sq for sq in range(64)], dtype=np.uint64)
+    out = np.zeros((64, N_FEATURES), dtype=np.int32)
+    features(ps, np.zeros(64, dtype=np.uint64), out)
+    offsets = np.cumsum([0] + [3**n for _, n in SHAPES])
+    for sq in range(64):
+        for k in range(n_instances):
+            index = int(out[sq, k] - offsets[SHAPE_OF_FEATURE[k]])
+            if index:  # one own disc: the digit's value 1, index 3**digit
+                digit = round(np.log(index) / np.log(3))
+                assert 3**digit == index
+                digits[k][digit] = sq
+    return [tuple(d[i] for i in range(SHAPES[SHAPE_OF_FEATURE[k]][1]))
+            for k, d in enumerate(digits)]
+
+
+def _transposed(sq: int) -> int:
+    return (sq & 7) * 8 + (sq >> 3)
+
+
+@cache
+def mirror_classes() -> np.ndarray:
+    """``classes[i]``: the table entry (within a stage) that entry ``i`` is tied to, the
+    lower of ``i`` and its mirror image's entry. Mirroring the board in the a1-h8 diagonal
+    maps every instance of a shape onto an instance of the same shape, its digits permuted;
+    where that permutation is not the identity for every instance (all shapes read under
+    rotations only, but the long diagonal, which is read both ways), a configuration and its
+    permuted one must share a weight for the evaluation to be mirror-symmetric."""
+    squares = _instance_squares()
+    classes = np.arange(N_WEIGHTS, dtype=np.int64)
+    offset = 0
+    for shape, (name, n) in enumerate(SHAPES):
+        mine = [k for k in range(len(squares)) if SHAPE_OF_FEATURE[k] == shape]
+        perms = set()
+        for k in mine:
+            mirrored_squares = [_transposed(sq) for sq in squares[k]]
+            found = [tuple(squares[j].index(sq) for sq in mirrored_squares)
+                     for j in mine if set(squares[j]) == set(mirrored_squares)]
+            identity = tuple(range(n))
+            if not found:
+                raise AssertionError(f"{name}: a mirrored instance is no instance")
+            perms.add(identity if identity in found else found[0])
+        if len(perms) != 1:
+            raise AssertionError(f"{name}: the instances mirror differently: {perms}")
+        perm = perms.pop()
+        if perm != tuple(range(n)):
+            index = np.arange(3**n, dtype=np.int64)
+            image = np.zeros(3**n, dtype=np.int64)
+            for digit, to in enumerate(perm):
+                image += (index // 3**digit % 3) * 3**to
+            classes[offset:offset + 3**n] = offset + np.minimum(index, image)
+        offset += 3**n
+    classes.setflags(write=False)
+    return classes
+
+
 def feature_matrix(samples: Samples) -> np.ndarray:
     """The table indices (within a stage) of every sample, shape ``(n, N_FEATURES)``."""
     out = np.zeros((len(samples), N_FEATURES), dtype=np.int32)
@@ -218,7 +293,7 @@ def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
         np.zeros(len(samples), dtype=bool))
     train_s = samples.take(~held)
     test_s = samples.take(held if test_among is None else held & test_among)
-    train_s = _concat(train_s, mirrored(train_s))
+    tie = mirror_classes()
     hand = default_params()
     weights = np.zeros((STAGES, N_WEIGHTS))
     reports: list[StageReport] = []
@@ -230,8 +305,9 @@ def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
             progress(f"stage {stage + 1}/{STAGES}: empties {lo}-{hi}, {len(part):,} positions",
                      stage, STAGES)
         if len(part):
-            weights[stage] = fit_stage(feature_matrix(part), part.label, ridge=ridge,
-                                       iterations=iterations)
+            tied = tie[feature_matrix(part)].astype(np.int32)
+            weights[stage] = fit_stage(tied, part.label, ridge=ridge,
+                                       iterations=iterations)[tie]
         tsel = (test_s.empties >= lo) & (test_s.empties <= hi)
         test = test_s.take(tsel)
         reports.append(_report(stage, (lo, hi), len(part), test, weights[stage], hand, other))
@@ -346,12 +422,6 @@ def exact_labels(samples: Samples, *, limit: int | None = None,
         if cache is not None and fresh:
             save_exact_cache(cache, solved)
     return with_exact_labels(samples, chosen, solved)
-
-
-def _concat(a: Samples, b: Samples) -> Samples:
-    return Samples(*(np.concatenate((x, y)) for x, y in (
-        (a.p, b.p), (a.o, b.o), (a.empties, b.empties), (a.label, b.label),
-        (a.game, b.game))))
 
 
 def quantize(weights: np.ndarray) -> np.ndarray:
