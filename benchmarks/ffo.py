@@ -6,11 +6,13 @@ One engine (one table) per file, as :func:`hasamigo.engine.solve_obf_file` does.
 
     .venv/bin/python benchmarks/ffo.py [--with-40-59 | --only-40-59] [--wld]
         [--table-bits 22] [--positions 38,40] [--max-seconds 600] [--without etc,stability]
-        [--threads 2]
+        [--threads 2] [--weights eval.npz]
 
 With ``--threads N`` the engine shares the root's moves out to N threads: the CPU seconds
 are then those of every thread, and the wall seconds (``wall s``) show the speed-up.
 
+``--weights`` solves with the pattern weights of a ``train-eval`` file instead of the
+shipped ones (the move ordering's evaluation: fewer nodes for a better one).
 ``--max-seconds`` stops a position after that many wall seconds (reported as ``STOP``);
 ``--without`` switches search features off (flags of :mod:`hasamigo._kernels.search`)
 to measure what each one brings.
@@ -26,6 +28,7 @@ import hasamigo.engine.core as core
 from hasamigo import Board
 from hasamigo._kernels import search
 from hasamigo.engine import Engine, Limit, read_obf
+from hasamigo.engine.evaluation import load_weights, params_from_weights
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ffo"
 FEATURES = {"hash": search.USE_HASH, "order": search.USE_ORDER,
@@ -34,8 +37,10 @@ FEATURES = {"hash": search.USE_HASH, "order": search.USE_ORDER,
 
 def run(path: Path, mode: str, table_bits: int, only: set[int] | None,
         max_seconds: float, evaluation: str = "trained",
-        threads: int = 1) -> tuple[float, int, bool]:
-    engine = Engine(table_size=1 << table_bits, evaluation=evaluation, threads=threads)
+        threads: int = 1, weights: str = "") -> tuple[float, int, bool]:
+    params = params_from_weights(load_weights(weights)) if weights else None
+    engine = Engine(table_size=1 << table_bits, params=params, evaluation=evaluation,
+                    threads=threads)
     print(f"{'#':>3} {'empt':>4} {'move':>4} {'score':>5} {'want':>5} {'ok':>4} {'cpu s':>8} "
           f"{'wall s':>8} {'nodes':>14} {'Mn/s':>6}", flush=True)
     total = 0.0
@@ -86,6 +91,7 @@ def main() -> None:
                         help="static evaluation (move ordering)")
     parser.add_argument("--without", default="", help=f"features off: {', '.join(FEATURES)}")
     parser.add_argument("--threads", type=int, default=1, help="search threads (root split)")
+    parser.add_argument("--weights", default="", help="pattern weights file (train-eval)")
     args = parser.parse_args()
     for name in filter(None, args.without.split(",")):
         core.ALL_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
@@ -100,7 +106,8 @@ def main() -> None:
         files.append("fforum-40-59.obf")
     only = {int(x) for x in args.positions.split(",")} if args.positions else None
     for name in files:
-        run(DATA / name, mode, args.table_bits, only, args.max_seconds, args.eval, args.threads)
+        run(DATA / name, mode, args.table_bits, only, args.max_seconds, args.eval, args.threads,
+            args.weights)
 
 
 if __name__ == "__main__":

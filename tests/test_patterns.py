@@ -312,6 +312,27 @@ def test_fit_recovers_a_linear_pattern_model():
     assert np.sqrt(np.mean((w[idx].sum(axis=1) - true[idx].sum(axis=1)) ** 2)) < 0.6
 
 
+def test_a_row_weight_fits_as_that_many_copies_of_the_row():
+    """Weighted CGLS: weight k on a row is the same problem as the row written k times."""
+    rng = np.random.default_rng(5)
+    n = 3000
+    idx = (rng.integers(0, 40, size=(n, N_FEATURES)) + np.arange(N_FEATURES) * 40).astype(
+        np.int32)
+    y = rng.normal(0, 5.0, size=n)
+    k = rng.integers(1, 4, size=n)
+    copies = np.repeat(np.arange(n), k)
+    # the same iterates (rounding apart: conjugate gradients amplify it after a few steps)
+    weighted = fit_stage(idx, y, ridge=1.0, iterations=4, row_weight=k)
+    repeated = fit_stage(idx[copies], y[copies], ridge=1.0, iterations=4)
+    assert np.allclose(weighted, repeated, rtol=0, atol=1e-10)
+    # ... and the same minimum
+    weighted = fit_stage(idx, y, ridge=1.0, iterations=300, row_weight=k)
+    repeated = fit_stage(idx[copies], y[copies], ridge=1.0, iterations=300)
+    assert np.allclose(weighted, repeated, rtol=0, atol=1e-4)
+    plain = fit_stage(idx, y, ridge=1.0, iterations=300)
+    assert not np.allclose(weighted, plain, rtol=0, atol=1e-2)
+
+
 @pytest.mark.skipif(not (WTHOR / "WTH_1977.wtb").exists(), reason="needs ../shared data")
 def test_samples_are_labelled_from_the_side_to_move():
     records = list(read_wthor(WTHOR / "WTH_1977.wtb"))

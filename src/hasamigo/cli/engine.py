@@ -356,7 +356,7 @@ def bench(
 def train_eval(
     archives: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False,
                                                    help="WTHOR archives (.wtb).")],
-    out: Annotated[Path, typer.Option(help="Weights file to write (.npz).")] = Path("eval-v2.npz"),
+    out: Annotated[Path, typer.Option(help="Weights file to write (.npz).")] = Path("eval-v3.npz"),
     holdout_every: Annotated[int, typer.Option(min=0, help="Hold out every Nth game "
                                                "(0: none).")] = 20,
     ridge: Annotated[float, typer.Option(min=0.0, help="Ridge penalty.")] = 2.0,
@@ -374,6 +374,10 @@ def train_eval(
         help="With --label exact: the empties of the positions solved, LO-HI within "
              "14-24 (a 14-empties solve takes milliseconds, a 24-empties one seconds).")
     ] = "14-24",
+    exact_weight: Annotated[float, typer.Option(
+        min=1.0, max=1000.0, help="With --label exact: how many times an exactly labelled "
+                                  "position counts in the fit against one labelled by its "
+                                  "game's result.")] = 1.0,
     workers: WorkersOpt = 1,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
@@ -388,7 +392,7 @@ def train_eval(
     Prints per stage the held-out root-mean-square error (discs) of the fitted, the
     hand-set and the shipped evaluation; with `--label exact`, against the exact scores of
     the held-out games' solved positions. Use the result with `--out
-    src/hasamigo/data/eval-v2.npz` to replace the shipped weights. JSON: {games_used,
+    src/hasamigo/data/eval-v3.npz` to replace the shipped weights. JSON: {games_used,
     positions, label, exact_positions, stages: [{stage, empties, train_positions,
     test_positions, rmse_trained, rmse_hand, rmse_shipped}], out}.
     """
@@ -435,10 +439,12 @@ def train_eval(
             exact_count = int(test_among.sum())
         weights, reports = train(samples, holdout_every=holdout_every, ridge=ridge,
                                  iterations=iterations, other=evaluation_params("trained"),
-                                 test_among=test_among, progress=step)
+                                 test_among=test_among, weighted=test_among,
+                                 weight=exact_weight, progress=step)
     source = (f"hasamigo train-eval: {counts['games_used']} games from "
               f"{len(archives)} archives, ridge {ridge}, {iterations} iterations, "
-              f"labels {label}" + (f" ({exact_count} exact)" if label == "exact" else ""))
+              f"labels {label}" + (f" ({exact_count} exact at {band[0]}-{band[1]} empties, "
+                                   f"weight {exact_weight:g})" if label == "exact" else ""))
     save_weights(out, quantize(weights), source)
     rows: list[dict[str, Any]] = [
         {"stage": r.stage, "empties": list(r.empties), "train_positions": r.train_positions,

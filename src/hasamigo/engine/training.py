@@ -248,13 +248,15 @@ def feature_matrix(samples: Samples) -> np.ndarray:
 
 
 def fit_stage(idx: np.ndarray, y: np.ndarray, *, ridge: float = 2.0,
-              iterations: int = 150) -> np.ndarray:
-    """Ridge least squares ``min |A w - y|^2 + ridge |w|^2`` by CGLS, where row ``i`` of
-    ``A`` has a 1 at each ``idx[i]``; returns ``w`` (float64, ``N_WEIGHTS``)."""
+              iterations: int = 150, row_weight: np.ndarray | None = None) -> np.ndarray:
+    """Ridge least squares ``min sum_i c_i (A_i w - y_i)^2 + ridge |w|^2`` by CGLS, where
+    row ``i`` of ``A`` has a 1 at each ``idx[i]`` and ``c_i`` is ``row_weight[i]`` (1 when
+    not given); returns ``w`` (float64, ``N_WEIGHTS``)."""
+    c = None if row_weight is None else row_weight.astype(np.float64)
     w = np.zeros(N_WEIGHTS)
     r = y.astype(np.float64).copy()
     s = np.zeros(N_WEIGHTS)
-    sparse_dot_t(idx, r, s)
+    sparse_dot_t(idx, r if c is None else c * r, s)
     d = s.copy()
     gamma = float(s @ s)
     q = np.zeros(idx.shape[0])
@@ -262,11 +264,11 @@ def fit_stage(idx: np.ndarray, y: np.ndarray, *, ridge: float = 2.0,
         if gamma <= 1e-12:
             break
         sparse_dot(idx, d, q)
-        delta = float(q @ q) + ridge * float(d @ d)
+        delta = float(q @ q if c is None else q @ (c * q)) + ridge * float(d @ d)
         alpha = gamma / delta
         w += alpha * d
         r -= alpha * q
-        sparse_dot_t(idx, r, s)
+        sparse_dot_t(idx, r if c is None else c * r, s)
         s -= ridge * w
         gamma_new = float(s @ s)
         d = s + (gamma_new / gamma) * d
@@ -283,14 +285,19 @@ def stage_range(stage: int) -> tuple[int, int]:
 
 def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
           iterations: int = 150, overlap: int = 2, other: np.ndarray | None = None,
-          test_among: np.ndarray | None = None,
+          test_among: np.ndarray | None = None, weighted: np.ndarray | None = None,
+          weight: float = 1.0,
           progress: Progress | None = None) -> tuple[np.ndarray, list[StageReport]]:
     """Fit every stage's table; returns weights (float discs, ``(STAGES, N_WEIGHTS)``) and
     the held-out report (with ``other``, an evaluation's parameters, measured too). With
     ``test_among`` (a mask of the samples) the report reads only the held-out positions
-    it marks, e.g. those with exact labels."""
+    it marks, e.g. those with exact labels; with ``weighted`` (a mask) the positions it
+    marks count ``weight`` times in the fit (exact labels are worth more than results)."""
     held = (samples.game % holdout_every) == 0 if holdout_every > 0 else (
         np.zeros(len(samples), dtype=bool))
+    row_weight = None
+    if weighted is not None and weight != 1.0:
+        row_weight = np.where(weighted[~held], weight, 1.0)
     train_s = samples.take(~held)
     test_s = samples.take(held if test_among is None else held & test_among)
     tie = mirror_classes()
@@ -306,8 +313,9 @@ def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
                      stage, STAGES)
         if len(part):
             tied = tie[feature_matrix(part)].astype(np.int32)
-            weights[stage] = fit_stage(tied, part.label, ridge=ridge,
-                                       iterations=iterations)[tie]
+            weights[stage] = fit_stage(
+                tied, part.label, ridge=ridge, iterations=iterations,
+                row_weight=None if row_weight is None else row_weight[sel])[tie]
         tsel = (test_s.empties >= lo) & (test_s.empties <= hi)
         test = test_s.take(tsel)
         reports.append(_report(stage, (lo, hi), len(part), test, weights[stage], hand, other))
