@@ -1,4 +1,4 @@
-"""Evaluation v2 and v3: trained weights over the classic Othello patterns (8×8 only).
+"""Evaluation v2: trained weights over the classic Othello patterns (8×8 only).
 
 A position is read from the side to move. Each *pattern instance* is a fixed set of
 squares read as a base-3 number (digit ``i`` is square ``i`` of the set: 0 empty, 1 own

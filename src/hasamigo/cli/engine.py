@@ -356,7 +356,7 @@ def bench(
 def train_eval(
     archives: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False,
                                                    help="WTHOR archives (.wtb).")],
-    out: Annotated[Path, typer.Option(help="Weights file to write (.npz).")] = Path("eval-v3.npz"),
+    out: Annotated[Path, typer.Option(help="Weights file to write (.npz).")] = Path("eval.npz"),
     holdout_every: Annotated[int, typer.Option(min=0, help="Hold out every Nth game "
                                                "(0: none).")] = 20,
     ridge: Annotated[float, typer.Option(min=0.0, help="Ridge penalty.")] = 2.0,
@@ -392,7 +392,7 @@ def train_eval(
     Prints per stage the held-out root-mean-square error (discs) of the fitted, the
     hand-set and the shipped evaluation; with `--label exact`, against the exact scores of
     the held-out games' solved positions. Use the result with `--out
-    src/hasamigo/data/eval-v3.npz` to replace the shipped weights. JSON: {games_used,
+    src/hasamigo/data/eval-v2.npz` to replace the shipped weights. JSON: {games_used,
     positions, label, exact_positions, stages: [{stage, empties, train_positions,
     test_positions, rmse_trained, rmse_hand, rmse_shipped}], out}.
     """

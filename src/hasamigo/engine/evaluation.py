@@ -1,9 +1,7 @@
 """Which static evaluation the engine runs: the parameter arrays the search kernel takes.
 
 * ``"trained"`` (the default): the pattern weights of :mod:`hasamigo._kernels.patterns`,
-  fitted by :mod:`hasamigo.engine.training` and shipped as ``hasamigo/data/eval-v3.npz``
-  (evaluation v3: v2's patterns, each tied to its mirror image, fitted with 150,000
-  exactly solved positions at 14-18 empties counted 16 times beside the games' results);
+  fitted by :mod:`hasamigo.engine.training` and shipped as ``hasamigo/data/eval-v2.npz``;
   boards other than the full 8×8 fall back to the hand-set features.
 * ``"hand"``: evaluation v1, the hand-set features alone.
 
@@ -31,7 +29,7 @@ EVALUATIONS = ("trained", "hand")
 
 def weights_path() -> Path:
     """The shipped weights file."""
-    return Path(str(resources.files("hasamigo") / "data" / "eval-v3.npz"))
+    return Path(str(resources.files("hasamigo") / "data" / "eval-v2.npz"))
 
 
 def save_weights(path: str | os.PathLike[str], weights: np.ndarray, source: str) -> None:
