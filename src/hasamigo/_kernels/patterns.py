@@ -77,9 +77,10 @@ def _offsets() -> tuple[int, ...]:
     return tuple(out)
 
 
-_OFF = _offsets()
-EDGE, C25, C33, LINE2, LINE3, LINE4, DIAG8, DIAG7, DIAG6, DIAG5, DIAG4 = _OFF[:11]
-MOBILITY_OWN = _OFF[11]
+#: where each shape's table starts within a stage (then the mobilities)
+SHAPE_OFFSETS = _offsets()
+EDGE, C25, C33, LINE2, LINE3, LINE4, DIAG8, DIAG7, DIAG6, DIAG5, DIAG4 = SHAPE_OFFSETS[:11]
+MOBILITY_OWN = SHAPE_OFFSETS[11]
 MOBILITY_OPP = MOBILITY_OWN + MOBILITY_CAP + 1
 BIAS = MOBILITY_OPP + MOBILITY_CAP + 1
 N_WEIGHTS = BIAS + 1  # per stage
@@ -294,6 +295,7 @@ __all__ = [
     "N_WEIGHTS",
     "SCALE",
     "SHAPES",
+    "SHAPE_OFFSETS",
     "STAGES",
     "features",
     "pattern_score",

@@ -60,6 +60,7 @@ from hasamigo._kernels.patterns import (
     N_WEIGHTS,
     SCALE,
     SHAPE_OF_FEATURE,
+    SHAPE_OFFSETS,
     SHAPES,
     STAGES,
     features,
@@ -179,29 +180,24 @@ def mirrored(samples: Samples) -> Samples:
                    samples.label, samples.game)
 
 
-def _instance_squares() -> list[tuple[int, ...]]:
+def _instance_squares() -> tuple[list[tuple[int, ...]], list[int]]:
     """The squares each of the 48 pattern instances of :func:`features` reads, digit by
     digit, found by asking it about boards of one disc (so they follow the kernel, whatever
-    its gather order)."""
+    its gather order); and each square's image in the a1-h8 mirror of :func:`mirrored`."""
     n_instances = len(SHAPE_OF_FEATURE) - 3
     digits: list[dict[int, int]] = [{} for _ in range(n_instances)]
     ps = np.array([1 << sq for sq in range(64)], dtype=np.uint64)
     out = np.zeros((64, N_FEATURES), dtype=np.int32)
     features(ps, np.zeros(64, dtype=np.uint64), out)
-    offsets = np.cumsum([0] + [3**n for _, n in SHAPES])
+    digit_of = {3**i: i for i in range(max(n for _, n in SHAPES))}  # one own disc: 3**digit
     for sq in range(64):
         for k in range(n_instances):
-            index = int(out[sq, k] - offsets[SHAPE_OF_FEATURE[k]])
-            if index:  # one own disc: the digit's value 1, index 3**digit
-                digit = round(np.log(index) / np.log(3))
-                assert 3**digit == index
-                digits[k][digit] = sq
-    return [tuple(d[i] for i in range(SHAPES[SHAPE_OF_FEATURE[k]][1]))
-            for k, d in enumerate(digits)]
-
-
-def _transposed(sq: int) -> int:
-    return (sq & 7) * 8 + (sq >> 3)
+            index = int(out[sq, k]) - SHAPE_OFFSETS[SHAPE_OF_FEATURE[k]]
+            if index:
+                digits[k][digit_of[index]] = sq
+    squares = [tuple(d[i] for i in range(SHAPES[SHAPE_OF_FEATURE[k]][1]))
+               for k, d in enumerate(digits)]
+    return squares, [int(x).bit_length() - 1 for x in transpose_all(ps)]
 
 
 @cache
@@ -212,30 +208,29 @@ def mirror_classes() -> np.ndarray:
     where that permutation is not the identity for every instance (all shapes read under
     rotations only, but the long diagonal, which is read both ways), a configuration and its
     permuted one must share a weight for the evaluation to be mirror-symmetric."""
-    squares = _instance_squares()
+    squares, image_of = _instance_squares()
     classes = np.arange(N_WEIGHTS, dtype=np.int64)
-    offset = 0
     for shape, (name, n) in enumerate(SHAPES):
         mine = [k for k in range(len(squares)) if SHAPE_OF_FEATURE[k] == shape]
+        identity = tuple(range(n))
         perms = set()
         for k in mine:
-            mirrored_squares = [_transposed(sq) for sq in squares[k]]
+            mirrored_squares = [image_of[sq] for sq in squares[k]]
             found = [tuple(squares[j].index(sq) for sq in mirrored_squares)
                      for j in mine if set(squares[j]) == set(mirrored_squares)]
-            identity = tuple(range(n))
             if not found:
                 raise AssertionError(f"{name}: a mirrored instance is no instance")
             perms.add(identity if identity in found else found[0])
         if len(perms) != 1:
             raise AssertionError(f"{name}: the instances mirror differently: {perms}")
         perm = perms.pop()
-        if perm != tuple(range(n)):
+        if perm != identity:
             index = np.arange(3**n, dtype=np.int64)
             image = np.zeros(3**n, dtype=np.int64)
             for digit, to in enumerate(perm):
                 image += (index // 3**digit % 3) * 3**to
+            offset = SHAPE_OFFSETS[shape]
             classes[offset:offset + 3**n] = offset + np.minimum(index, image)
-        offset += 3**n
     classes.setflags(write=False)
     return classes
 
