@@ -111,7 +111,8 @@ def test_a_damaged_cache_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("band, message", [
     ("12-16", "outside 14-24"),
-    ("18-15", "outside 14-24"),
+    ("18-15", "LO is above HI"),
+    ("20-30", "outside 14-24"),
     ("14-16-18", "must be LO-HI"),
     ("x", "must be LO-HI"),
 ])

@@ -483,8 +483,10 @@ def _empties_band(text: str) -> tuple[int, int]:
         lo, hi = int(parts[0]), int(parts[-1])
     except ValueError:
         raise fail(f"--exact-empties must be LO-HI, e.g. 14-18, not {text[:20]!r}") from None
+    if lo > hi:
+        raise fail(f"--exact-empties {lo}-{hi}: LO is above HI")
     if not lo_max <= lo <= hi <= hi_max:
-        raise fail(f"--exact-empties {lo}-{hi} is outside {lo_max}-{hi_max} (or LO > HI)")
+        raise fail(f"--exact-empties {lo}-{hi} is outside {lo_max}-{hi_max}")
     return lo, hi
 
 
