@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from hasamigo import Board
 from hasamigo.cli import app
 from hasamigo.engine import solve_obf_file
 from hasamigo.jobs import JobError, Journal, LocalBackend, make_backend, run_job
@@ -231,7 +232,52 @@ def test_selfplay_from_a_file_of_openings(tmp_path: Path) -> None:
     assert len(list(read_games(out))) == 2
 
 
+def test_book_openings_are_book_lines_to_distinct_balanced_positions() -> None:
+    """Each line is legal and played by book moves only; its end is a book position
+    valued within the margin; no two lines end at the same position or a mirror image."""
+    from hasamigo.engine.book import default_book, key_of
+    from hasamigo.jobs.selfplay import BOOK_MARGIN, book_openings
+
+    book = default_book()
+    assert book is not None
+    lines = book_openings(6)
+    assert len(lines) > 20
+    ends = set()
+    for line in lines:
+        assert len(line) == 6
+        board = Board()
+        for move in line:
+            assert move in [m.move for m in book.moves(board) if m.in_book]
+            board.play(move)
+        value = book.value_of(board)
+        assert value is not None and abs(value) <= BOOK_MARGIN
+        ends.add(key_of(board))
+    assert len(ends) == len(lines)
+    everything = book.lines(6)
+    assert set(lines) < set(everything)  # the margin left some out
+    assert book_openings(6) == lines  # the same book, the same list
+
+
+def test_selfplay_from_the_book(tmp_path: Path) -> None:
+    out = tmp_path / "g.txt"
+    result = runner.invoke(app, ["selfplay", "-l", "1", "-n", "2", "--out", str(out),
+                                 "--openings", "book:10", "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["openings"] == "book:10"
+    from hasamigo.jobs.selfplay import book_openings
+
+    starts = set(book_openings(10))
+    for game in read_games(out):
+        assert tuple(game.moves[:10]) in starts
+
+
 @pytest.mark.parametrize("args, message", [
+    (["--level", "1", "--games", "1", "--out", "x.ggf", "--openings", "book:0"],
+     "from 1 to 24 moves long, not 0"),
+    (["--level", "1", "--games", "1", "--out", "x.ggf", "--openings", "book:30"],
+     "not 30"),
+    (["--level", "1", "--games", "1", "--out", "x.ggf", "--openings", "book:x"],
+     "'book:N'"),
     (["--level", "1", "--games", "1", "--out", "x.obf"], "not .obf"),
     (["--level", "1", "--games", "1", "--out", "x.pgn"], "extension"),
     (["--level", "1", "--games", "1", "--out", "x.ggf", "--openings", "nothere"], "no file"),

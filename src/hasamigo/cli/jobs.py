@@ -34,8 +34,10 @@ def selfplay(
                                       help="Where the games go: .ggf, .wtb or .txt.")],
     openings: Annotated[str, typer.Option(
         "--openings", help="'xot' (the 10,784 XOT openings, read from $HASAMIGO_XOT or "
-        "~/.local/share/hasamigo/xot.txt; not shipped) or a "
-        "file of transcripts, one opening per line; each is played twice.")] = "xot",
+        "~/.local/share/hasamigo/xot.txt; not shipped), 'book' or 'book:N' (the opening "
+        "book's lines of 8 or N moves, 1-24, to positions within 4 discs of even: 212 of "
+        "8 moves, 652 of 12) or a file of transcripts, one opening per line; each is "
+        "played twice.")] = "xot",
     seed: SeedOpt = 0,
     workers: WorkersOpt = 1,
     ray: RayOpt = False,
@@ -52,22 +54,15 @@ def selfplay(
     """
     from hasamigo.engine.limits import MAX_LEVEL
     from hasamigo.jobs import JobError, JournalError
-    from hasamigo.jobs.selfplay import selfplay_job, xot_openings
+    from hasamigo.jobs.selfplay import openings_from, selfplay_job
     from hasamigo.notation import detect_format, write_games
-    from hasamigo.tournament.match import read_openings
 
     if level > MAX_LEVEL:
         raise fail(f"--level must be from 1 to {MAX_LEVEL}, not {level}")
     try:
         if detect_format(out) == "obf":
             raise fail("--out must be a game file (.ggf, .wtb or .txt), not .obf")
-        if openings.lower() == "xot":
-            book, name = xot_openings(), "xot"
-        else:
-            path = Path(openings)
-            if not path.is_file():
-                raise fail(f"--openings: 'xot' or a file of transcripts; no file {openings!r}")
-            book, name = read_openings(path), path.name
+        book, name = openings_from(openings)
     except (HasamigoError, ValueError, OSError) as exc:
         raise fail_with(exc) from None
 

@@ -328,6 +328,37 @@ class Book:
         pick: BookMove = rng.choice(near)
         return pick
 
+    def lines(self, plies: int, *, margin: int | None = None) -> list[tuple[Move, ...]]:
+        """Openings for self-play: one line of ``plies`` book moves from the standard start
+        to each book position that far in (a position reached by several move orders, or a
+        symmetric image of one already found, counts once), and only those whose value is
+        within ``margin`` discs of even when ``margin`` is given. Depth first, moves in
+        square order, so the same book gives the same list; a line needing a pass ends
+        nowhere and is left out."""
+        if not 1 <= plies <= 60:
+            raise InvalidOptionError(f"plies must be from 1 to 60, not {plies}")
+        start = Board().pair()
+        seen = {self.index(*start)}
+        out: list[tuple[Move, ...]] = []
+
+        def walk(p: int, o: int, line: tuple[Move, ...]) -> None:
+            for sq in _moves(p, o):
+                if sq == PASS_SQUARE:
+                    continue
+                cp, co = _child(p, o, sq)
+                row = self.index(cp, co)
+                if row is None or row in seen:
+                    continue
+                seen.add(row)
+                moved = (*line, Move(sq))
+                if len(moved) < plies:
+                    walk(cp, co, moved)
+                elif margin is None or abs(int(self.value[row])) <= margin:
+                    out.append(moved)
+
+        walk(*start, ())
+        return out
+
     def stats(self) -> BookStats:
         discs = [int(a).bit_count() + int(b).bit_count()
                  for a, b in zip(self.player, self.opponent, strict=True)]

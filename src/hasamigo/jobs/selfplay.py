@@ -1,12 +1,13 @@
 """Self-play games for training, across workers: :func:`selfplay_job`.
 
-The engine at one level plays itself from openings (by default the XOT list of balanced
-8-move openings, :func:`xot_openings`; not shipped: its published copy is GPL-3.0 and
-hasamigo is MIT, so it is read from :func:`xot_path`). The games are those of a match of the level
-against itself (:func:`~hasamigo.tournament.match.match_tasks`): openings in a seeded
-shuffled order, each played twice with the colours' seeds swapped, each game's seed a
-function of the job's seed and its number only; so the games are the same whatever the
-workers and however often the job was stopped and resumed.
+The engine at one level plays itself from openings: by default the XOT list of balanced
+8-move openings (:func:`xot_openings`; not shipped: its published copy is GPL-3.0 and
+hasamigo is MIT, so it is read from :func:`xot_path`); or the opening book's balanced
+lines (:func:`book_openings`); or a file (:func:`openings_from`). The games are those of
+a match of the level against itself (:func:`~hasamigo.tournament.match.match_tasks`):
+openings in a seeded shuffled order, each played twice with the colours' seeds swapped,
+each game's seed a function of the job's seed and its number only; so the games are the
+same whatever the workers and however often the job was stopped and resumed.
 """
 
 from __future__ import annotations
@@ -17,13 +18,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from hasamigo.engine.book import default_book
 from hasamigo.engine.limits import MAX_LEVEL
+from hasamigo.errors import InvalidOptionError
 from hasamigo.jobs.games import play_short_task
 from hasamigo.jobs.runner import Backend, Journal, run_job
 from hasamigo.move import Move
 from hasamigo.notation.record import GameRecord
 from hasamigo.tournament.match import GameTask, match_tasks, read_openings, warm_up
 
+#: book openings: lines this many moves long by default, to positions the book values
+#: within this many discs of even (the shipped book: 212 lines of 8 moves, 652 of 12)
+BOOK_PLIES = 8
+BOOK_MARGIN = 4
+BOOK_MAX_PLIES = 24  # the shipped book's deepest positions
 #: a file of the XOT list named by the user
 XOT_ENV = "HASAMIGO_XOT"
 #: the reference data's copy, beside a checkout of hasamigo (``../shared``)
@@ -52,6 +60,44 @@ def xot_path() -> Path:
 def xot_openings() -> list[tuple[Move, ...]]:
     """The XOT list (see :func:`xot_path`)."""
     return read_openings(xot_path())
+
+
+def book_openings(plies: int = BOOK_PLIES) -> list[tuple[Move, ...]]:
+    """The shipped opening book's lines of ``plies`` moves (1..BOOK_MAX_PLIES) to its
+    positions valued within :data:`BOOK_MARGIN` discs of even (:meth:`Book.lines`): openings
+    the players chose, kept balanced as the XOT list is. Raises
+    :class:`~hasamigo.errors.InvalidOptionError` when there are none."""
+    if not 1 <= plies <= BOOK_MAX_PLIES:
+        raise InvalidOptionError(
+            f"book openings are from 1 to {BOOK_MAX_PLIES} moves long, not {plies}")
+    book = default_book()
+    if book is None:
+        raise InvalidOptionError("this installation has no opening book (hasamigo book build)")
+    lines = book.lines(plies, margin=BOOK_MARGIN)
+    if not lines:
+        raise InvalidOptionError(f"the book has no position {plies} moves in within "
+                                 f"{BOOK_MARGIN} discs of even")
+    return lines
+
+
+def openings_from(spec: str) -> tuple[list[tuple[Move, ...]], str]:
+    """The openings named by ``spec`` and the name the journal keeps: ``xot`` (the XOT
+    list), ``book`` or ``book:N`` (the book's balanced lines of 8 or N moves) or a file of
+    transcripts, one opening a line."""
+    name = spec.strip().lower()
+    if name == "xot":
+        return xot_openings(), "xot"
+    if name == "book" or name.startswith("book:"):
+        number = name.partition(":")[2] or str(BOOK_PLIES)
+        if not number.isdigit():
+            raise InvalidOptionError(f"book openings: 'book' or 'book:N' (N moves), "
+                                     f"not {spec!r}")
+        return book_openings(int(number)), f"book:{int(number)}"
+    path = Path(spec)
+    if not path.is_file():
+        raise InvalidOptionError(f"openings: 'xot', 'book', 'book:N' or a file of "
+                                 f"transcripts; no file {spec!r}")
+    return read_openings(path), path.name
 
 
 def level_spec(level: int) -> str:
