@@ -1,14 +1,15 @@
 """Fit the exact-solve probable cut's error model: how far a shallow midgame search's
 score lies from the exact score, by empties and depth.
 
-Samples positions from a WTHOR archive (one random ply per game, ``--per`` positions at
-each count of empties from ``--lo`` to ``--hi``), scores each with full-width searches of
-1 to ``--depth`` plies (an empty table for each, so that no exact entry answers them),
-then solves it exactly. Prints per pair of empties counts the mean and standard deviation
-of ``shallow - exact`` at each depth, the spread at the depth a midgame probable cut would
-use (``probcut_depth(empties)``) and a line ``sigma = a + b * empties`` (1/100 disc) fitted
-to it, beside the model of the one-ply score the exact solve's selective passes use today
-(``PROBCUT_SIGMA0``/``PROBCUT_SIGMA1`` of :mod:`hasamigo._kernels.search`).
+Samples positions from a WTHOR archive (``probcut_fit.sample_positions``: one random ply
+per game, about ``--per`` positions for each count of empties from ``--lo`` to
+``--hi``), scores each with full-width searches of 1 to ``--depth`` plies (an empty
+table for each, so that no exact entry answers them), then solves it exactly. Prints per
+pair of empties counts the mean and standard deviation of ``shallow - exact`` at each
+depth, the spread at the depth a midgame probable cut would use
+(``probcut_depth(empties)``) and a line ``sigma = a + b * empties`` (1/100 disc) fitted
+to it, beside the model of the one-ply score the exact solve's selective passes use
+today (``PROBCUT_SIGMA0``/``PROBCUT_SIGMA1`` of :mod:`hasamigo._kernels.search`).
 
 Measured (330 positions of WTHOR 2005 at 12-22 empties, 2-core AMD EPYC): sd 8.5 discs at
 one ply, 8.0 at two, 6.6 at four, 5.8 at six, 5.0 at eight (3-5.5 by empties); odd depths
@@ -31,41 +32,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+from probcut_fit import WTHOR, sample_positions  # this directory: run as a script
 
-from hasamigo import Board
 from hasamigo._kernels.search import PROBCUT_SIGMA0, PROBCUT_SIGMA1, probcut_depth
 from hasamigo.engine import Engine, Limit
-from hasamigo.notation.record import play_move
-from hasamigo.notation.wthor import read_wthor
-
-WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
-
-
-def sample(path: Path, per: int, lo: int, hi: int, rng: random.Random) -> list[Board]:
-    """``per`` positions with each count of empties from ``lo`` to ``hi``, from the
-    games of ``path`` in a seeded order (one a game), each with a move to play."""
-    games = [g for g in read_wthor(path) if g.problem is None]
-    rng.shuffle(games)
-    wanted = {n: per for n in range(lo, hi + 1)}
-    out: list[Board] = []
-    for game in games:
-        open_counts = [n for n, left in wanted.items() if left]
-        if not open_counts:
-            break
-        target = rng.choice(open_counts)
-        board = game.board()
-        try:
-            for number, move in enumerate(game.moves, 1):
-                if board.empties.bit_count() <= target:
-                    break
-                play_move(board, move, number)
-        except ValueError:
-            continue
-        if (board.empties.bit_count() == target and not board.is_game_over()
-                and board.legal_moves_mask()):
-            out.append(board)
-            wanted[target] -= 1
-    return out
 
 
 def main() -> None:
@@ -78,7 +48,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     start = time.perf_counter()
-    boards = sample(Path(args.archive), args.per, args.lo, args.hi, random.Random(args.seed))
+    count = args.per * (args.hi - args.lo + 1)  # about --per at each count of empties
+    boards = sample_positions(Path(args.archive), count, args.lo, args.hi,
+                              random.Random(args.seed))
     engine = Engine(table_size=1 << 21)
     rows = []
     for board in boards:
