@@ -16,7 +16,14 @@ from hasamigo import Board
 from hasamigo.cli import app
 from hasamigo.engine import solve_obf_file
 from hasamigo.jobs import JobError, Journal, LocalBackend, make_backend, run_job
-from hasamigo.jobs.selfplay import game_records, selfplay_job, selfplay_tasks, xot_openings
+from hasamigo.jobs.selfplay import (
+    BOOK_MARGIN,
+    book_openings,
+    game_records,
+    selfplay_job,
+    selfplay_tasks,
+    xot_openings,
+)
 from hasamigo.jobs.solve import solve_job
 from hasamigo.notation import read_games
 from hasamigo.tournament.match import read_openings
@@ -236,7 +243,6 @@ def test_book_openings_are_book_lines_to_distinct_balanced_positions() -> None:
     """Each line is legal and played by book moves only; its end is a book position
     valued within the margin; no two lines end at the same position or a mirror image."""
     from hasamigo.engine.book import default_book, key_of
-    from hasamigo.jobs.selfplay import BOOK_MARGIN, book_openings
 
     book = default_book()
     assert book is not None
@@ -264,8 +270,6 @@ def test_selfplay_from_the_book(tmp_path: Path) -> None:
                                  "--openings", "book:10", "--json"])
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["openings"] == "book:10"
-    from hasamigo.jobs.selfplay import book_openings
-
     starts = set(book_openings(10))
     for game in read_games(out):
         assert tuple(game.moves[:10]) in starts
