@@ -17,6 +17,10 @@ Where ``depth >= empties`` the search is exact and hands over to the solvers of
 so the same kernel is the midgame search and the endgame solver, sharing one table.
 A pass costs no depth. At depth 0 the kernel calls ``evaluate`` (disc units), inlined;
 the move ordering calls ``evaluate_call``, compiled once (see :mod:`.config` on compile time).
+Work the ordering already did is not done twice: each move's flips (played from the frame)
+and, where it counted them, the child's own moves (the child does not generate them
+again); and at exact nodes it asks the processor for each child's table bucket while it
+computes the child, so that the child's probe, soon after, finds it in the cache.
 
 Cutoffs before a node's moves are searched: the table's bounds; at exact nodes the
 *stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
@@ -138,6 +142,7 @@ PASS_MOVE = 64
 MAX_PLY = 130  # 60 moves and as many passes, with room
 MAX_MOVES = 40
 INF = 1000
+UNKNOWN = ~ZERO  # not a set of legal moves (every square): "not computed"
 _POLL = 1023  # poll the stop flag about every 1024 nodes
 
 # child-search stages of a frame
@@ -244,12 +249,14 @@ def _search1(p, o, moves, mask, beta, params):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, keys, flags,
-                 known, cf):  # type: ignore[no-untyped-def]
-    """Write the moves into ``mv`` best first, and into ``fl`` the discs each flips where
+def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, cm, keys, flags,
+                 known, cf, table):  # type: ignore[no-untyped-def]
+    """Write the moves into ``mv`` best first, into ``fl`` the discs each flips where
     ordering computed them (0 where it did not: the search computes them when it plays the
-    move); return how many. With ``known``, ``cf`` already holds each move's flips, in the
-    order of the squares (:func:`_etc` computed them)."""
+    move) and into ``cm`` the child's own legal moves where it computed them (``UNKNOWN``
+    where it did not); return how many. With ``known``, ``cf`` already holds each move's
+    flips, in the order of the squares (:func:`_etc` computed them, and prefetched the
+    children's rows of ``table``; otherwise exact nodes prefetch them here)."""
     n = 0
     c = 0  # the move's place in square order (in ``cf``)
     order = (flags & USE_ORDER) != 0
@@ -259,6 +266,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, keys, f
         sq = lowest_square(m)
         m &= m - ONE
         f = cf[c] if known else ZERO
+        om = UNKNOWN
         c += 1
         if order and sq == hmove:
             k = np.int64(-INF * 16)
@@ -271,6 +279,8 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, keys, f
             np_ = o ^ f
             no = p ^ f ^ b
             if exact:
+                if not known and depth > SHALLOW_MAX + 1:
+                    hash_prefetch(table, np_, no)  # the child probes it soon
                 om = legal_moves(np_, no, mask)
                 k = (popcount(om) + popcount(om & CORNERS)) * MOBILITY_WEIGHT
                 if (odd & b) == ZERO:
@@ -292,10 +302,12 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, keys, f
             keys[j] = keys[j - 1]
             mv[j] = mv[j - 1]
             fl[j] = fl[j - 1]
+            cm[j] = cm[j - 1]
             j -= 1
         keys[j] = k
         mv[j] = sq
         fl[j] = f
+        cm[j] = om
         n += 1
     return n
 
@@ -348,6 +360,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     fmv = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     ffl = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)  # their flips (0: not yet known)
     fhash = np.empty(MAX_PLY, dtype=np.bool_)
+    fcm = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)  # each move's replies, or UNKNOWN
+    fkm = np.empty(MAX_PLY, dtype=np.uint64)  # the entered node's moves, or UNKNOWN
     kbuf = np.empty(MAX_MOVES, dtype=np.int64)
     cbf = np.empty(MAX_MOVES, dtype=np.uint64)  # flips and children (the ETC's buffers)
     cbp = np.empty(MAX_MOVES, dtype=np.uint64)
@@ -368,6 +382,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     fa[0] = alpha
     fb[0] = beta
     fd[0] = depth
+    fkm[0] = UNKNOWN
     ply = 0
     entering = True
     v = np.int64(0)
@@ -431,7 +446,9 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                             if hi < b:
                                 b = hi
             if not leaf:
-                moves = legal_moves(pp, oo, mask)
+                moves = fkm[ply]
+                if moves == UNKNOWN:
+                    moves = legal_moves(pp, oo, mask)
                 if moves == ZERO:
                     if legal_moves(oo, pp, mask) == ZERO:
                         v = final_score(pp, oo, ne)
@@ -481,6 +498,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                             fp[ply + 1] = pp
                             fo[ply + 1] = oo
                             fd[ply + 1] = ds
+                            fkm[ply + 1] = moves
                             fa[ply + 1] = bound - 1 if stage == PC_HIGH else bound
                             fb[ply + 1] = bound if stage == PC_HIGH else bound + 1
                             pcply = ply
@@ -530,7 +548,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                     leaf = v >= b
                 if not leaf:
                     fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, params,
-                                           fmv[ply], ffl[ply], kbuf, flags, known, cbf)
+                                           fmv[ply], ffl[ply], fcm[ply], kbuf, flags,
+                                           known, cbf, table)
             fa0[ply] = a
             fbest[ply] = -INF
             fbm[ply] = -1
@@ -554,7 +573,9 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fp[ply + 1] = oo
                 fo[ply + 1] = pp
                 fd[ply + 1] = fd[ply]
+                fkm[ply + 1] = UNKNOWN
             else:
+                fkm[ply + 1] = fcm[ply, fi[ply] - 1]
                 bit = ONE << U64(sq)
                 if f == ZERO:
                     f = flips(pp, oo, sq)
