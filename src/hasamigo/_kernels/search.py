@@ -108,6 +108,10 @@ STABILITY_MIN_EMPTIES = 5
 # Enhanced transposition cutoff at midgame nodes this deep / exact nodes this empty.
 # Exact, at 12 (stability at 8): off 597.8 M nodes, 39.9 s; on 532.9 M, 34.5 s.
 # Subset: 12: 335.2 M, 21.3 s; 10: 327.4 M, 22.3 s (fewer nodes, the time within noise).
+# Its test waits for the children's table buckets (about 170 ns a miss on the 2-core VM):
+# at exact nodes of 10-11 empties the move ordering runs before it, while they arrive (FFO
+# #40-#59 whole, side by side: 1,041 -> 1,015 cpu s, the same 26.65 G nodes; running it
+# first at every node instead cost more on FFO #20-#39 and the midgame).
 ETC_MIN_DEPTH = 6
 ETC_MIN_EMPTIES = 10
 # Probable cuts at exact nodes (selective passes that order the exact one, see
@@ -313,12 +317,11 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, cm, key
 
 
 @njit(**NJIT_INLINE)
-def _etc(p, o, moves, depth, level, beta, table, cf, cp, co):  # type: ignore[no-untyped-def]
-    """Enhanced transposition cutoff: a score >= ``beta`` if the table already holds, for
-    some child searched at least ``depth - 1`` plies, an upper bound that refutes it.
-    The children's buckets are all asked for first (``cp``, ``co`` hold the children),
-    so their memory latencies overlap instead of adding up; ``cf`` keeps their flips, in
-    the order of the squares, for the move ordering."""
+def _etc_children(p, o, moves, table, cf, cp, co):  # type: ignore[no-untyped-def]
+    """The first half of the enhanced transposition cutoff (:func:`_etc_check`): each
+    child into ``cp``, ``co`` and its flips into ``cf`` (in the order of the squares, for
+    the move ordering), its table bucket asked for; returns how many. The ordering runs
+    between the two halves, so the buckets arrive while it works."""
     n = 0
     m = moves
     while m != ZERO:
@@ -330,6 +333,14 @@ def _etc(p, o, moves, depth, level, beta, table, cf, cp, co):  # type: ignore[no
         co[n] = p ^ f ^ (ONE << U64(sq))
         hash_prefetch(table, cp[n], co[n])
         n += 1
+    return n
+
+
+@njit(**NJIT_INLINE)
+def _etc_check(n, depth, level, beta, table, cp, co):  # type: ignore[no-untyped-def]
+    """Enhanced transposition cutoff: a score >= ``beta`` if the table already holds, for
+    one of the ``n`` children of :func:`_etc_children`, searched at least ``depth - 1``
+    plies, an upper bound that refutes it (else -INF)."""
     for i in range(n):
         e = hash_probe(table, cp[i], co[i])
         if (e != ZERO and entry_depth(e) >= depth - 1 and entry_level(e) >= level
@@ -543,13 +554,21 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fn[ply] = 1
             else:
                 known = use_etc and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH)
-                if known:
-                    v = _etc(pp, oo, moves, d, level, b, table, cbf, cbp, cbo)
+                nc = _etc_children(pp, oo, moves, table, cbf, cbp, cbo) if known else 0
+                # the cutoff's test waits for the children's buckets (a memory latency):
+                # a cheap ordering (mobility only, exact nodes below EVAL_ORDER_EMPTIES)
+                # runs first, while they arrive; a costly one only if the test fails
+                late = known and d >= ne and ne < EVAL_ORDER_EMPTIES
+                if known and not late:
+                    v = _etc_check(nc, d, level, b, table, cbp, cbo)
                     leaf = v >= b
                 if not leaf:
                     fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, params,
                                            fmv[ply], ffl[ply], fcm[ply], kbuf, flags,
                                            known, cbf, table)
+                if late:
+                    v = _etc_check(nc, d, level, b, table, cbp, cbo)
+                    leaf = v >= b
             fa0[ply] = a
             fbest[ply] = -INF
             fbm[ply] = -1
