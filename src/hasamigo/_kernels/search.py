@@ -19,8 +19,9 @@ A pass costs no depth. At depth 0 the kernel calls ``evaluate`` (disc units), in
 the move ordering calls ``evaluate_call``, compiled once (see :mod:`.config` on compile time).
 Work the ordering already did is not done twice: each move's flips (played from the frame)
 and, where it counted them, the child's own moves (the child does not generate them
-again); and at exact nodes it asks the processor for each child's table bucket while it
-computes the child, so that the child's probe, soon after, finds it in the cache.
+again); and it asks the processor for each child's table bucket while it computes the
+child (where the child probes the table), so that the probe, soon after, finds it in the
+cache. A miss costs about 170 ns on the 2-core VM of the figures; a node, 40 on average.
 
 Cutoffs before a node's moves are searched: the table's bounds; at exact nodes the
 *stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
@@ -296,6 +297,8 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, cm, key
                 elif depth >= EVAL_ORDER_EMPTIES:
                     k = k + evaluate_call(np_, no, mask, params)
             elif depth >= 3:
+                if not known and depth > HASH_MIN_DEPTH:
+                    hash_prefetch(table, np_, no)  # the child probes it soon
                 k = evaluate_call(np_, no, mask, params) * 4
             else:
                 om = legal_moves(np_, no, mask)
