@@ -260,8 +260,9 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, cm, key
     ordering computed them (0 where it did not: the search computes them when it plays the
     move) and into ``cm`` the child's own legal moves where it computed them (``UNKNOWN``
     where it did not); return how many. With ``known``, ``cf`` already holds each move's
-    flips, in the order of the squares (:func:`_etc` computed them, and prefetched the
-    children's rows of ``table``; otherwise exact nodes prefetch them here)."""
+    flips, in the order of the squares (:func:`_etc_children` computed them, and asked for
+    the children's buckets of ``table``); otherwise the buckets of the children that will
+    probe the table are asked for here."""
     n = 0
     c = 0  # the move's place in square order (in ``cf``)
     order = (flags & USE_ORDER) != 0
