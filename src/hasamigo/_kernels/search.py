@@ -284,9 +284,9 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, cm, key
                 f = flips(p, o, sq)
             np_ = o ^ f
             no = p ^ f ^ b
+            if not known and depth > (SHALLOW_MAX + 1 if exact else HASH_MIN_DEPTH):
+                hash_prefetch(table, np_, no)  # the child probes the table soon
             if exact:
-                if not known and depth > SHALLOW_MAX + 1:
-                    hash_prefetch(table, np_, no)  # the child probes it soon
                 om = legal_moves(np_, no, mask)
                 k = (popcount(om) + popcount(om & CORNERS)) * MOBILITY_WEIGHT
                 if (odd & b) == ZERO:
@@ -298,8 +298,6 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, cm, key
                 elif depth >= EVAL_ORDER_EMPTIES:
                     k = k + evaluate_call(np_, no, mask, params)
             elif depth >= 3:
-                if not known and depth > HASH_MIN_DEPTH:
-                    hash_prefetch(table, np_, no)  # the child probes it soon
                 k = evaluate_call(np_, no, mask, params) * 4
             else:
                 om = legal_moves(np_, no, mask)
