@@ -12,11 +12,14 @@ import time
 import numpy as np
 import pytest
 from naive_search import ALL, minimax, moves, play, random_position, selective_fails_high
+from numba import njit
 
 from hasamigo import Board
 from hasamigo._kernels import endgame, evaluate, hashtable, search, stability
 from hasamigo._kernels.evaluate import default_params
 from hasamigo._kernels.hashtable import hash_new
+from hasamigo._kernels.memory import data_pointer
+from hasamigo._kernels.patterns import weights_address
 from hasamigo._kernels.search import (
     ABORTED,
     ALL_FLAGS,
@@ -91,10 +94,11 @@ def test_the_orderings_one_and_two_ply_scores_are_plain_searches() -> None:
         p, o = pos
         legal = sum(1 << sq for sq, _ in moves(p, o))
         got = search._reply_score2(np.uint64(p), np.uint64(o), np.uint64(legal), np.uint64(ALL),
-                                   PARAMS)
+                                   weights_address(PARAMS), len(PARAMS))
         assert got == _two_ply(p, o)
         assert search._reply_score(np.uint64(p), np.uint64(o), np.uint64(legal),
-                                   np.uint64(ALL), PARAMS) == _one_ply(p, o)
+                                   np.uint64(ALL), weights_address(PARAMS),
+                                   len(PARAMS)) == _one_ply(p, o)
 
 
 @pytest.mark.parametrize("params", [PARAMS, HAND], ids=["trained", "hand"])
@@ -302,6 +306,17 @@ def test_selectivity_keeps_exact_iterations_exact_and_is_checked() -> None:
             engine.analyse(board, Limit(depth=3), selectivity=bad)  # type: ignore[arg-type]
 
 
+@njit
+def _store(table, p, o, depth, level, date, alpha, beta, score, move):  # type: ignore[no-untyped-def]
+    hashtable.hash_store(data_pointer(table), table.shape[0], p, o, depth, level, date, alpha,
+                         beta, score, move)
+
+
+@njit
+def _probe(table, p, o):  # type: ignore[no-untyped-def]
+    return hashtable.hash_probe(data_pointer(table), table.shape[0], p, o)
+
+
 def test_table_rows_pack_and_a_torn_row_never_matches() -> None:
     """An entry reads back as stored; a bucket is one 64-byte line; a row whose key words
     come from one store and data word from another (two threads writing at once) is not
@@ -315,9 +330,9 @@ def test_table_rows_pack_and_a_torn_row_never_matches() -> None:
         lo, hi = sorted((rng.randint(-64, 64), rng.randint(-64, 64)))
         depth, move, level = rng.randint(0, 60), rng.randint(-1, 64), rng.randint(0, 7)
         hashtable.hash_clear(table)
-        hashtable.hash_store(table, np.uint64(p), np.uint64(o), depth, level, 9,
-                             lo - 1 if lo > -64 else -65, hi + 1 if hi < 64 else 65, lo, move)
-        e = hashtable.hash_probe(table, np.uint64(p), np.uint64(o))
+        _store(table, np.uint64(p), np.uint64(o), depth, level, 9,
+               lo - 1 if lo > -64 else -65, hi + 1 if hi < 64 else 65, lo, move)
+        e = _probe(table, np.uint64(p), np.uint64(o))
         assert (hashtable.entry_lower(e), hashtable.entry_depth(e), hashtable.entry_move(e),
                 hashtable.entry_level(e), hashtable.entry_date(e)) == (lo, depth, move, level, 9)
         assert hashtable.hash_move(table, np.uint64(p), np.uint64(o))[0] == move
@@ -327,4 +342,4 @@ def test_table_rows_pack_and_a_torn_row_never_matches() -> None:
             row += 1
         other = hashtable.pack(lo, lo, depth + 1, move, 9, level)
         table[row, hashtable.DATA] = other
-        assert hashtable.hash_probe(table, np.uint64(p), np.uint64(o)) == 0
+        assert _probe(table, np.uint64(p), np.uint64(o)) == 0

@@ -8,7 +8,9 @@ array built in Python (int16 keeps a stage's tables small in the cache). Its fir
 (``default_params()``); when trained pattern weights follow them
 (:mod:`hasamigo._kernels.patterns`, loaded by :mod:`hasamigo.engine.evaluation`) a full
 8×8 board is scored by the patterns and every other shape by the hand-set features, so
-the search never knows which evaluation it runs.
+the search never knows which evaluation it runs. The search's inlined helpers call
+``evaluate_at(p, o, mask, w, n)`` instead, the same function of the array's address and
+length (``weights_address``): they take no arrays (see :mod:`hasamigo._kernels.memory`).
 
 Features, each ``player - opponent`` (positive is good for the side to move), weighted
 in 1/100 disc and blended linearly between the opening (60 empties) and the end (0):
@@ -28,7 +30,7 @@ from hasamigo._kernels.bits import CORNERS, FULL, NOT_A_FILE, NOT_H_FILE, U64, Z
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import final_score
 from hasamigo._kernels.moves import legal_moves
-from hasamigo._kernels.patterns import pattern_score, weights_address
+from hasamigo._kernels.patterns import load_int16, pattern_score, weights_address
 
 A1 = U64(0x0000000000000001)
 H1 = U64(0x0000000000000080)
@@ -105,13 +107,21 @@ def anchored_edges(x):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def _weight(params, k, ne):  # type: ignore[no-untyped-def]
-    return (np.int64(params[2 * k]) * ne + np.int64(params[2 * k + 1]) * (PHASE - ne)) // PHASE
+def _weight(w, k, ne):  # type: ignore[no-untyped-def]
+    return (load_int16(w, 2 * k) * ne + load_int16(w, 2 * k + 1) * (PHASE - ne)) // PHASE
 
 
 @njit(**NJIT_INLINE)
 def evaluate(p, o, mask, params):  # type: ignore[no-untyped-def]
     """Score of ``(p, o)`` for the side to move in discs, clamped to [-64, 64]."""
+    return evaluate_at(p, o, mask, weights_address(params), params.shape[0])
+
+
+@njit(**NJIT_INLINE)
+def evaluate_at(p, o, mask, w, n):  # type: ignore[no-untyped-def]
+    """:func:`evaluate` with the ``n`` parameters at address ``w`` (``weights_address``):
+    for the search's inlined helpers, which take no arrays (see
+    :mod:`hasamigo._kernels.memory`)."""
     empty = mask & ~(p | o)
     ne = popcount(empty)
     if ne > PHASE:
@@ -120,8 +130,8 @@ def evaluate(p, o, mask, params):  # type: ignore[no-untyped-def]
     mo = legal_moves(o, p, mask)
     if mp == ZERO and mo == ZERO:
         return final_score(p, o, popcount(empty))
-    if mask == FULL and params.shape[0] > HAND_SIZE:
-        s = pattern_score(p, o, mp, mo, ne, weights_address(params), HAND_SIZE)
+    if mask == FULL and n > HAND_SIZE:
+        s = pattern_score(p, o, mp, mo, ne, w, HAND_SIZE)
         if s > 64:
             return np.int64(64)
         if s < -64:
@@ -140,14 +150,14 @@ def evaluate(p, o, mask, params):  # type: ignore[no-untyped-def]
     edges = anchored_edges(p) - anchored_edges(o)
     parity = np.int64(1) if ne & 1 else np.int64(-1)
     discs = popcount(p) - popcount(o)
-    s = (_weight(params, MOBILITY, ne) * mobility
-         + _weight(params, FRONTIER, ne) * frontier
-         + _weight(params, CORNER, ne) * corners
-         + _weight(params, X_SQUARE, ne) * xs
-         + _weight(params, C_SQUARE, ne) * cs
-         + _weight(params, EDGE, ne) * edges
-         + _weight(params, PARITY, ne) * parity
-         + _weight(params, DISCS, ne) * discs)
+    s = (_weight(w, MOBILITY, ne) * mobility
+         + _weight(w, FRONTIER, ne) * frontier
+         + _weight(w, CORNER, ne) * corners
+         + _weight(w, X_SQUARE, ne) * xs
+         + _weight(w, C_SQUARE, ne) * cs
+         + _weight(w, EDGE, ne) * edges
+         + _weight(w, PARITY, ne) * parity
+         + _weight(w, DISCS, ne) * discs)
     s = (s + 50) // 100 if s >= 0 else -((50 - s) // 100)
     if s > 64:
         return np.int64(64)
@@ -157,17 +167,18 @@ def evaluate(p, o, mask, params):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT)
-def evaluate_call(p, o, mask, params):  # type: ignore[no-untyped-def]
-    """:func:`evaluate` as a call, compiled once: for the move ordering's many call sites.
-    Inlined at each of them, ``search`` held seven copies and compiled for a minute; only
-    its leaves inline :func:`evaluate` itself."""
-    return evaluate(p, o, mask, params)
+def evaluate_call(p, o, mask, w, n):  # type: ignore[no-untyped-def]
+    """:func:`evaluate_at` as a call, compiled once: for the move ordering's many call
+    sites. Inlined at each of them, ``search`` held seven copies and compiled for a minute;
+    only its leaves inline the evaluation itself."""
+    return evaluate_at(p, o, mask, w, n)
 
 
 @njit(**NJIT)
 def evaluate_position(p, o, mask, params):  # type: ignore[no-untyped-def]
     """Python entry point for :func:`evaluate`."""
-    return evaluate_call(U64(p), U64(o), U64(mask), params)
+    return evaluate_call(U64(p), U64(o), U64(mask), weights_address(params), params.shape[0])
 
 
-__all__ = ["HAND_SIZE", "default_params", "evaluate", "evaluate_call", "evaluate_position"]
+__all__ = ["HAND_SIZE", "default_params", "evaluate", "evaluate_at", "evaluate_call",
+           "evaluate_position"]

@@ -22,14 +22,11 @@ the shallower row (``hash_store``). Scores are disc differences in [-64, 64].
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.core import config as numba_config
-from numba.extending import intrinsic
+from numba import njit
 
 from hasamigo._kernels.bits import U64, ZERO
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.memory import data_pointer, prefetch
 
 FULL_LEVEL = 7  # no selective cuts
 NO_MOVE = -1
@@ -111,76 +108,53 @@ def hash_index(p, o, rows):  # type: ignore[no-untyped-def]
     return np.int64(h & U64(rows - 2))
 
 
-@njit(**NJIT_INLINE)
-def _holds(table, i, p, o):  # type: ignore[no-untyped-def]
-    e = table[i, DATA]
-    return e != ZERO and table[i, KEY_P] ^ e == p and table[i, KEY_O] ^ e == o
-
-
-@intrinsic
-def _prefetch(typingctx, table, i):  # type: ignore[no-untyped-def]
-    """Ask the processor to bring row ``i`` of ``table`` into the cache (no result)."""
-    sig = types.void(table, i)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero])
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-if numba_config.DISABLE_JIT:  # pragma: no cover - exercised in a NUMBA_DISABLE_JIT subprocess
-    def _prefetch(table, i):  # type: ignore[no-untyped-def]
-        return None
+# The kernels below take the table as ``tab = data_pointer(table)`` and ``rows =
+# table.shape[0]`` (see :mod:`hasamigo._kernels.memory`): word ``w`` of row ``i`` is
+# ``tab[i * ROW_WORDS + w]``.
 
 
 @njit(**NJIT_INLINE)
-def hash_prefetch(table, p, o):  # type: ignore[no-untyped-def]
+def _holds(tab, i, p, o):  # type: ignore[no-untyped-def]
+    e = tab[i * ROW_WORDS + DATA]
+    return e != ZERO and tab[i * ROW_WORDS + KEY_P] ^ e == p and tab[i * ROW_WORDS + KEY_O] ^ e == o
+
+
+@njit(**NJIT_INLINE)
+def hash_prefetch(tab, rows, p, o):  # type: ignore[no-untyped-def]
     """Start loading the bucket of ``(p, o)``: a probe soon after finds it in the cache."""
-    _prefetch(table, hash_index(p, o, table.shape[0]))
+    prefetch(tab, hash_index(p, o, rows) * ROW_WORDS)
 
 
 @njit(**NJIT_INLINE)
-def hash_probe(table, p, o):  # type: ignore[no-untyped-def]
+def hash_probe(tab, rows, p, o):  # type: ignore[no-untyped-def]
     """The data word of ``(p, o)`` (decode it with the ``entry_*`` helpers), or 0."""
-    i = hash_index(p, o, table.shape[0])
-    e = table[i, DATA]
-    if e != ZERO and table[i, KEY_P] ^ e == p and table[i, KEY_O] ^ e == o:
-        return e
-    e = table[i + 1, DATA]
-    if e != ZERO and table[i + 1, KEY_P] ^ e == p and table[i + 1, KEY_O] ^ e == o:
-        return e
+    i = hash_index(p, o, rows)
+    if _holds(tab, i, p, o):
+        return tab[i * ROW_WORDS + DATA]
+    if _holds(tab, i + 1, p, o):
+        return tab[(i + 1) * ROW_WORDS + DATA]
     return ZERO
 
 
 @njit(**NJIT_INLINE)
-def _write(table, i, p, o, e):  # type: ignore[no-untyped-def]
-    table[i, DATA] = e
-    table[i, KEY_P] = p ^ e
-    table[i, KEY_O] = o ^ e
+def _write(tab, i, p, o, e):  # type: ignore[no-untyped-def]
+    tab[i * ROW_WORDS + DATA] = e
+    tab[i * ROW_WORDS + KEY_P] = p ^ e
+    tab[i * ROW_WORDS + KEY_O] = o ^ e
 
 
 @njit(**NJIT_INLINE)
-def hash_store(table, p, o, depth, level, date, alpha, beta, score, move):  # type: ignore[no-untyped-def]
+def hash_store(tab, rows, p, o, depth, level, date, alpha, beta, score, move):  # type: ignore[no-untyped-def]
     """Record the result ``score`` of a search of ``(p, o)`` with window (alpha, beta) to
     ``depth`` at confidence ``level``."""
-    i0 = hash_index(p, o, table.shape[0])
+    i0 = hash_index(p, o, rows)
     i = np.int64(-1)
-    if _holds(table, i0, p, o):
+    if _holds(tab, i0, p, o):
         i = i0
-    elif _holds(table, i0 + 1, p, o):
+    elif _holds(tab, i0 + 1, p, o):
         i = i0 + 1
     if i >= 0:
-        e = table[i, DATA]
+        e = tab[i * ROW_WORDS + DATA]
         d0 = entry_depth(e)
         l0 = entry_level(e)
         if d0 == depth and l0 == level:
@@ -197,17 +171,17 @@ def hash_store(table, p, o, depth, level, date, alpha, beta, score, move):  # ty
                 hi = score if score < beta else np.int64(64)
             if move >= 0 and (score > alpha or mv < 0):
                 mv = move
-            _write(table, i, p, o, pack(lo, hi, depth, mv, date, level))
+            _write(tab, i, p, o, pack(lo, hi, depth, mv, date, level))
             return
         if d0 > depth or (d0 == depth and l0 > level):
             if move >= 0 and entry_move(e) < 0:
-                _write(table, i, p, o, pack(entry_lower(e), entry_upper(e), d0, move,
-                                            entry_date(e), l0))
+                _write(tab, i, p, o, pack(entry_lower(e), entry_upper(e), d0, move,
+                                          entry_date(e), l0))
             return
     else:
         # choose a victim: an older search first, then the shallower row
-        ea = table[i0, DATA]
-        eb = table[i0 + 1, DATA]
+        ea = tab[i0 * ROW_WORDS + DATA]
+        eb = tab[(i0 + 1) * ROW_WORDS + DATA]
         old_a = entry_date(ea) != date
         old_b = entry_date(eb) != date
         i = i0 if entry_depth(ea) <= entry_depth(eb) else i0 + 1
@@ -215,14 +189,14 @@ def hash_store(table, p, o, depth, level, date, alpha, beta, score, move):  # ty
             i = i0 if old_a else i0 + 1
     lo = score if score > alpha else np.int64(-64)
     hi = score if score < beta else np.int64(64)
-    _write(table, i, p, o, pack(lo, hi, depth, move, date, level))
+    _write(tab, i, p, o, pack(lo, hi, depth, move, date, level))
 
 
 @njit(**NJIT)
 def hash_move(table, p, o):  # type: ignore[no-untyped-def]
     """Python entry point: the stored move for ``(p, o)`` (-1 if none), the bounds and the
     depth (-1 if none)."""
-    e = hash_probe(table, U64(p), U64(o))
+    e = hash_probe(data_pointer(table), table.shape[0], U64(p), U64(o))
     if e == ZERO:
         return np.int64(-1), np.int64(-64), np.int64(64), np.int64(-1)
     return entry_move(e), entry_lower(e), entry_upper(e), entry_depth(e)

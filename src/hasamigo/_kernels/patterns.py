@@ -31,14 +31,10 @@ two read the same shapes through the same gather helpers; a test checks they agr
 
 from __future__ import annotations
 
-import ctypes
-
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.core import config as numba_config
 from numba.core.errors import TypingError
-from numba.extending import intrinsic, overload
+from numba.extending import overload
 
 from hasamigo._kernels.bits import (
     U64,
@@ -48,6 +44,7 @@ from hasamigo._kernels.bits import (
     transpose,
 )
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.memory import load_int16
 from hasamigo._kernels.moves import legal_moves
 
 #: (name, squares) of each shape, in table order.
@@ -136,26 +133,6 @@ def _weights_address_compiled(w):  # type: ignore[no-untyped-def]
     return impl
 
 
-@intrinsic
-def _load_int16(typingctx, address, i):  # type: ignore[no-untyped-def]
-    """The int16 at ``address + 2 * i``, widened to int64 (no bounds check: the caller's
-    indices are within the weights by construction, and a test compares with the array)."""
-    sig = types.int64(address, i)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        i16p = ir.IntType(16).as_pointer()
-        base = builder.inttoptr(args[0], i16p)
-        item = builder.load(builder.gep(base, [args[1]]))
-        return builder.sext(item, ir.IntType(64))
-
-    return sig, codegen
-
-
-if numba_config.DISABLE_JIT:  # pragma: no cover - exercised in a NUMBA_DISABLE_JIT subprocess
-    def _load_int16(address, i):  # type: ignore[no-untyped-def]
-        return np.int64(ctypes.c_int16.from_address(int(address) + 2 * int(i)).value)
-
-
 @njit(**NJIT_INLINE)
 def _ternary(bp, bo):  # type: ignore[no-untyped-def]
     return B2T[np.int64(bp)] + 2 * B2T[np.int64(bo)]
@@ -213,17 +190,17 @@ def _rotation_indices(sp, so):  # type: ignore[no-untyped-def]
 def _rotation_sum(sp, so, w, base):  # type: ignore[no-untyped-def]
     """The weights of the 11 shapes read on one rotation (the indices of
     :func:`_rotation_indices`, summed without the tuple: 20 % faster)."""
-    return (_load_int16(w, base + EDGE + _ternary(_edge(sp), _edge(so)))
-            + _load_int16(w, base + C25 + _ternary(_c25(sp), _c25(so)))
-            + _load_int16(w, base + C33 + _ternary(_c33(sp), _c33(so)))
-            + _load_int16(w, base + LINE2 + _ternary(_row(sp, 1), _row(so, 1)))
-            + _load_int16(w, base + LINE3 + _ternary(_row(sp, 2), _row(so, 2)))
-            + _load_int16(w, base + LINE4 + _ternary(_row(sp, 3), _row(so, 3)))
-            + _load_int16(w, base + DIAG8 + _diag_index(sp, so, M_DIAG8, 56))
-            + _load_int16(w, base + DIAG7 + _diag_index(sp, so, M_DIAG7, 57))
-            + _load_int16(w, base + DIAG6 + _diag_index(sp, so, M_DIAG6, 58))
-            + _load_int16(w, base + DIAG5 + _diag_index(sp, so, M_DIAG5, 59))
-            + _load_int16(w, base + DIAG4 + _diag_index(sp, so, M_DIAG4, 60)))
+    return (load_int16(w, base + EDGE + _ternary(_edge(sp), _edge(so)))
+            + load_int16(w, base + C25 + _ternary(_c25(sp), _c25(so)))
+            + load_int16(w, base + C33 + _ternary(_c33(sp), _c33(so)))
+            + load_int16(w, base + LINE2 + _ternary(_row(sp, 1), _row(so, 1)))
+            + load_int16(w, base + LINE3 + _ternary(_row(sp, 2), _row(so, 2)))
+            + load_int16(w, base + LINE4 + _ternary(_row(sp, 3), _row(so, 3)))
+            + load_int16(w, base + DIAG8 + _diag_index(sp, so, M_DIAG8, 56))
+            + load_int16(w, base + DIAG7 + _diag_index(sp, so, M_DIAG7, 57))
+            + load_int16(w, base + DIAG6 + _diag_index(sp, so, M_DIAG6, 58))
+            + load_int16(w, base + DIAG5 + _diag_index(sp, so, M_DIAG5, 59))
+            + load_int16(w, base + DIAG4 + _diag_index(sp, so, M_DIAG4, 60)))
 
 
 @njit(**NJIT_INLINE)
@@ -259,10 +236,10 @@ def pattern_score(p, o, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
     for r in range(4):  # a loop: one inlined copy of the 11 shapes, not four (compile time)
         s += _rotation_sum(ip[r], io[r], w, base)
     for r in range(4, 8):
-        s += _load_int16(w, base + C25 + _ternary(_c25(ip[r]), _c25(io[r])))
-    s += (_load_int16(w, base + _mobility_index(popcount(mp), True))
-          + _load_int16(w, base + _mobility_index(popcount(mo), False))
-          + _load_int16(w, base + BIAS))
+        s += load_int16(w, base + C25 + _ternary(_c25(ip[r]), _c25(io[r])))
+    s += (load_int16(w, base + _mobility_index(popcount(mp), True))
+          + load_int16(w, base + _mobility_index(popcount(mo), False))
+          + load_int16(w, base + BIAS))
     return (s + SCALE // 2) >> SHIFT
 
 

@@ -15,8 +15,11 @@ the table's move first, then
 Where ``depth >= empties`` the search is exact and hands over to the solvers of
 :mod:`hasamigo._kernels.endgame` (null windows at 7 empties or fewer, any window at 4),
 so the same kernel is the midgame search and the endgame solver, sharing one table.
-A pass costs no depth. At depth 0 the kernel calls ``evaluate`` (disc units), inlined;
+A pass costs no depth. At depth 0 the kernel calls ``evaluate_at`` (disc units), inlined;
 the move ordering calls ``evaluate_call``, compiled once (see :mod:`.config` on compile time).
+The helpers take no arrays: the table, the frames' rows and the evaluation's weights reach
+them as pointers and addresses (:mod:`hasamigo._kernels.memory`: an array would cost two
+atomic reference counts at every call).
 Work the ordering already did is not done twice: each move's flips (played from the frame)
 and, where it counted them, the child's own moves (the child does not generate them
 again); and it asks the processor for each child's table bucket while it computes the
@@ -51,7 +54,7 @@ from numba import njit
 from hasamigo._kernels.bits import CORNERS, ONE, U64, ZERO, lowest_square, popcount
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import SHALLOW_MAX, final_score, odd_quadrants, solve_small
-from hasamigo._kernels.evaluate import evaluate, evaluate_call
+from hasamigo._kernels.evaluate import evaluate_at, evaluate_call
 from hasamigo._kernels.hashtable import (
     FULL_LEVEL,
     entry_depth,
@@ -63,7 +66,9 @@ from hasamigo._kernels.hashtable import (
     hash_probe,
     hash_store,
 )
+from hasamigo._kernels.memory import at, data_pointer
 from hasamigo._kernels.moves import flips, legal_moves
+from hasamigo._kernels.patterns import weights_address
 from hasamigo._kernels.stability import stable_discs
 
 # ctl array slots (int64): node budget and probable-cut level in, counters and the abort
@@ -180,27 +185,28 @@ def probcut_margin(k, ne, d):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def _reply_score(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
-    """One-ply search score of ``(p, o)`` for its side to move, whose moves are ``moves``."""
+def _reply_score(p, o, moves, mask, w, nw):  # type: ignore[no-untyped-def]
+    """One-ply search score of ``(p, o)`` for its side to move, whose moves are ``moves``
+    (the evaluation's ``nw`` parameters at address ``w``)."""
     if moves == ZERO:
-        return evaluate_call(p, o, mask, params)
+        return evaluate_call(p, o, mask, w, nw)
     best = np.int64(-INF)
     m = moves
     while m != ZERO:
         sq = lowest_square(m)
         m &= m - ONE
         f = flips(p, o, sq)
-        v = -evaluate_call(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, params)
+        v = -evaluate_call(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, w, nw)
         if v > best:
             best = v
     return best
 
 
 @njit(**NJIT)
-def _reply_score2(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
+def _reply_score2(p, o, moves, mask, w, nw):  # type: ignore[no-untyped-def]
     """Two-ply alpha-beta score of ``(p, o)`` for its side to move (moves ``moves``)."""
     if moves == ZERO:
-        return -_reply_score(o, p, legal_moves(o, p, mask), mask, params)
+        return -_reply_score(o, p, legal_moves(o, p, mask), mask, w, nw)
     best = np.int64(-INF)
     m = moves
     while m != ZERO:
@@ -212,7 +218,7 @@ def _reply_score2(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
         om = legal_moves(np_, no, mask)
         # the reply: the opponent's best, cut as soon as it is no better than ``best`` for us
         if om == ZERO:
-            v = evaluate_call(no, np_, mask, params)
+            v = evaluate_call(no, np_, mask, w, nw)
         else:
             worst = np.int64(INF)
             r = om
@@ -220,9 +226,9 @@ def _reply_score2(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
                 s2 = lowest_square(r)
                 r &= r - ONE
                 f2 = flips(np_, no, s2)
-                w = evaluate_call(no ^ f2, np_ ^ f2 ^ (ONE << U64(s2)), mask, params)
-                if w < worst:
-                    worst = w
+                x = evaluate_call(no ^ f2, np_ ^ f2 ^ (ONE << U64(s2)), mask, w, nw)
+                if x < worst:
+                    worst = x
                     if worst <= best:
                         break
             v = worst
@@ -232,7 +238,7 @@ def _reply_score2(p, o, moves, mask, params):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def _search1(p, o, moves, mask, beta, params):  # type: ignore[no-untyped-def]
+def _search1(p, o, moves, mask, beta, w, nw):  # type: ignore[no-untyped-def]
     """A midgame node one ply from the horizon, searched in one loop: the best of its
     children's static evaluations (fail-soft, stopping at ``beta``) and how many children
     it evaluated. The same score as searching each child as a depth-0 frame; a scout
@@ -244,7 +250,7 @@ def _search1(p, o, moves, mask, beta, params):  # type: ignore[no-untyped-def]
         sq = lowest_square(m)
         m &= m - ONE
         f = flips(p, o, sq)
-        v = -evaluate(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, params)
+        v = -evaluate_at(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, w, nw)
         n += 1
         if v > best:
             best = v
@@ -254,8 +260,8 @@ def _search1(p, o, moves, mask, beta, params):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, cm, keys, flags,
-                 known, cf, table):  # type: ignore[no-untyped-def]
+def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys, flags,
+                 known, cf, tab, rows):  # type: ignore[no-untyped-def]
     """Write the moves into ``mv`` best first, into ``fl`` the discs each flips where
     ordering computed them (0 where it did not: the search computes them when it plays the
     move) and into ``cm`` the child's own legal moves where it computed them (``UNKNOWN``
@@ -285,20 +291,20 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, cm, key
             np_ = o ^ f
             no = p ^ f ^ b
             if not known and depth > (SHALLOW_MAX + 1 if exact else HASH_MIN_DEPTH):
-                hash_prefetch(table, np_, no)  # the child probes the table soon
+                hash_prefetch(tab, rows, np_, no)  # the child probes the table soon
             if exact:
                 om = legal_moves(np_, no, mask)
                 k = (popcount(om) + popcount(om & CORNERS)) * MOBILITY_WEIGHT
                 if (odd & b) == ZERO:
                     k += 2
                 if depth >= SEARCH2_ORDER_EMPTIES:
-                    k = k + _reply_score2(np_, no, om, mask, params)
+                    k = k + _reply_score2(np_, no, om, mask, w, nw)
                 elif depth >= SEARCH_ORDER_EMPTIES:
-                    k = k + _reply_score(np_, no, om, mask, params)
+                    k = k + _reply_score(np_, no, om, mask, w, nw)
                 elif depth >= EVAL_ORDER_EMPTIES:
-                    k = k + evaluate_call(np_, no, mask, params)
+                    k = k + evaluate_call(np_, no, mask, w, nw)
             elif depth >= 3:
-                k = evaluate_call(np_, no, mask, params) * 4
+                k = evaluate_call(np_, no, mask, w, nw) * 4
             else:
                 om = legal_moves(np_, no, mask)
                 k = popcount(om) + popcount(om & CORNERS)
@@ -319,7 +325,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, params, mv, fl, cm, key
 
 
 @njit(**NJIT_INLINE)
-def _etc_children(p, o, moves, table, cf, cp, co):  # type: ignore[no-untyped-def]
+def _etc_children(p, o, moves, tab, rows, cf, cp, co):  # type: ignore[no-untyped-def]
     """The first half of the enhanced transposition cutoff (:func:`_etc_check`): each
     child into ``cp``, ``co`` and its flips into ``cf`` (in the order of the squares, for
     the move ordering), its table bucket asked for; returns how many. The ordering runs
@@ -333,18 +339,18 @@ def _etc_children(p, o, moves, table, cf, cp, co):  # type: ignore[no-untyped-de
         cf[n] = f
         cp[n] = o ^ f
         co[n] = p ^ f ^ (ONE << U64(sq))
-        hash_prefetch(table, cp[n], co[n])
+        hash_prefetch(tab, rows, cp[n], co[n])
         n += 1
     return n
 
 
 @njit(**NJIT_INLINE)
-def _etc_check(n, depth, level, beta, table, cp, co):  # type: ignore[no-untyped-def]
+def _etc_check(n, depth, level, beta, tab, rows, cp, co):  # type: ignore[no-untyped-def]
     """Enhanced transposition cutoff: a score >= ``beta`` if the table already holds, for
     one of the ``n`` children of :func:`_etc_children`, searched at least ``depth - 1``
     plies, an upper bound that refutes it (else -INF)."""
     for i in range(n):
-        e = hash_probe(table, cp[i], co[i])
+        e = hash_probe(tab, rows, cp[i], co[i])
         if (e != ZERO and entry_depth(e) >= depth - 1 and entry_level(e) >= level
                 and -entry_upper(e) >= beta):
             return -entry_upper(e)
@@ -370,15 +376,25 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     fmoves = np.empty(MAX_PLY, dtype=np.uint64)  # legal moves (kept across a probable-cut test)
     fhm = np.empty(MAX_PLY, dtype=np.int64)  # the table's move
     fpcb = np.empty(MAX_PLY, dtype=np.int64)  # the probable-cut test's bound
-    fmv = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-    ffl = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)  # their flips (0: not yet known)
+    # the helpers take pointers, not arrays (see hasamigo._kernels.memory): each frame's
+    # row of fmv, ffl and fcm, and scratch rows after the frames' (the ordering's keys;
+    # the ETC's flips and children), which live as long as the arrays the loop indexes
+    fmv = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+    ffl = np.empty((MAX_PLY + 3, MAX_MOVES), dtype=np.uint64)  # their flips (0: not yet known)
     fhash = np.empty(MAX_PLY, dtype=np.bool_)
     fcm = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)  # each move's replies, or UNKNOWN
     fkm = np.empty(MAX_PLY, dtype=np.uint64)  # the entered node's moves, or UNKNOWN
-    kbuf = np.empty(MAX_MOVES, dtype=np.int64)
-    cbf = np.empty(MAX_MOVES, dtype=np.uint64)  # flips and children (the ETC's buffers)
-    cbp = np.empty(MAX_MOVES, dtype=np.uint64)
-    cbo = np.empty(MAX_MOVES, dtype=np.uint64)
+    pmv = data_pointer(fmv)
+    pfl = data_pointer(ffl)
+    pcm = data_pointer(fcm)
+    kbuf = at(pmv, MAX_PLY * MAX_MOVES)
+    cbf = at(pfl, MAX_PLY * MAX_MOVES)  # flips and children (the ETC's buffers)
+    cbp = at(pfl, (MAX_PLY + 1) * MAX_MOVES)
+    cbo = at(pfl, (MAX_PLY + 2) * MAX_MOVES)
+    tab = data_pointer(table)
+    rows = table.shape[0]
+    w = weights_address(params)
+    nw = params.shape[0]
     shallow = np.int64(0)  # nodes of the shallow solvers
     use_hash = (flags & USE_HASH) != 0
     use_stab = (flags & USE_STABILITY) != 0
@@ -432,13 +448,13 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                     shallow += k
                     leaf = True
             elif d <= 0:
-                v = evaluate(pp, oo, mask, params)  # exact if the game is over
+                v = evaluate_at(pp, oo, mask, w, nw)  # exact if the game is over
                 leaf = True
             hmove = np.int64(-1)
             hashed = use_hash and (d >= ne or d >= HASH_MIN_DEPTH)
             fhash[ply] = hashed
             if not leaf and hashed:
-                e = hash_probe(table, pp, oo)
+                e = hash_probe(tab, rows, pp, oo)
                 if e != ZERO:
                     hmove = entry_move(e)
                     if entry_depth(e) >= d and entry_level(e) >= level:
@@ -467,7 +483,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                         v = final_score(pp, oo, ne)
                         leaf = True
                 elif pc > 0 and d >= ne and ne >= PROBCUT_MIN_EMPTIES:
-                    vs = _reply_score(pp, oo, moves, mask, params)
+                    vs = _reply_score(pp, oo, moves, mask, w, nw)
                     margin = (PROBCUT_T[pc - 1] * (PROBCUT_SIGMA0 + PROBCUT_SIGMA1 * ne)) // 10000
                     if vs - margin >= b:
                         v = b
@@ -477,7 +493,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                         leaf = True
                 elif d == 1 and d < ne:
                     # one ply from the horizon: the children are evaluated in place
-                    v, n1 = _search1(pp, oo, moves, mask, b, params)
+                    v, n1 = _search1(pp, oo, moves, mask, b, w, nw)
                     nodes += n1
                     leaf = True
                 if not leaf:
@@ -490,7 +506,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                             and pcply < 0 and moves != ZERO):
                         # a midgame probable cut: does a shallow search already decide it?
                         margin = probcut_margin(pc, ne, d)
-                        ev = evaluate_call(pp, oo, mask, params)
+                        ev = evaluate_call(pp, oo, mask, w, nw)
                         stage = -1
                         bound = np.int64(0)
                         if ev >= b and b + margin <= 64:
@@ -556,20 +572,21 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fn[ply] = 1
             else:
                 known = use_etc and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH)
-                nc = _etc_children(pp, oo, moves, table, cbf, cbp, cbo) if known else 0
+                nc = _etc_children(pp, oo, moves, tab, rows, cbf, cbp, cbo) if known else 0
                 # the cutoff's test waits for the children's buckets (a memory latency):
                 # a cheap ordering (mobility only, exact nodes below EVAL_ORDER_EMPTIES)
                 # runs first, while they arrive; a costly one only if the test fails
                 late = known and d >= ne and ne < EVAL_ORDER_EMPTIES
                 if known and not late:
-                    v = _etc_check(nc, d, level, b, table, cbp, cbo)
+                    v = _etc_check(nc, d, level, b, tab, rows, cbp, cbo)
                     leaf = v >= b
                 if not leaf:
-                    fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, params,
-                                           fmv[ply], ffl[ply], fcm[ply], kbuf, flags,
-                                           known, cbf, table)
+                    row = ply * MAX_MOVES
+                    fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, w, nw,
+                                           at(pmv, row), at(pfl, row), at(pcm, row), kbuf,
+                                           flags, known, cbf, tab, rows)
                 if late:
-                    v = _etc_check(nc, d, level, b, table, cbp, cbo)
+                    v = _etc_check(nc, d, level, b, tab, rows, cbp, cbo)
                     leaf = v >= b
             fa0[ply] = a
             fbest[ply] = -INF
@@ -617,7 +634,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
         v = fbest[ply]
         if fhash[ply]:
             bm = fbm[ply]
-            hash_store(table, fp[ply], fo[ply], fd[ply], level, date, fa0[ply], fb[ply],
+            hash_store(tab, rows, fp[ply], fo[ply], fd[ply], level, date, fa0[ply], fb[ply],
                        v, bm)
         if ply == 0:
             ctl[NODES] += nodes + shallow
@@ -629,7 +646,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
 @njit(**NJIT)
 def evaluate_entry(p, o, mask, params):  # type: ignore[no-untyped-def]
     """Python entry point: the static evaluation (disc units, side to move)."""
-    return evaluate_call(U64(p), U64(o), U64(mask), params)
+    return evaluate_call(U64(p), U64(o), U64(mask), weights_address(params), params.shape[0])
 
 
 @njit(**NJIT)
