@@ -2,10 +2,10 @@
 
 An array handed to a helper that numba inlines becomes a new variable of the caller, and
 numba counts a reference to it on the way in and again on the way out: a call and an
-atomic instruction each. Its pruning pass removes such pairs only where the helper has a
-single path through it, which the search's helpers (early returns, loops, calls) do not:
-seven pairs at every node the search ordered, and ``perf`` put 7 % of the samples of an
-FFO #44 #47 #48 solve in those two functions. A pointer is a plain value, so the helpers
+atomic instruction each. Its pruning pass left them in the search's helpers (branches,
+loops, calls; rewriting them with a single exit did not help): seven pairs at every node
+the search ordered, and ``perf`` put 7 % of the samples of an FFO #44 #47 #48 solve in
+those two functions. A pointer is a plain value, so the helpers
 take ``data_pointer(arr)`` and index it flat (``ptr[i]``, unchecked, row-major for a 2-d
 array): FFO #40-#59 in 1,094.7 CPU s instead of 1,135.5 (side by side, one core each),
 the same nodes.
