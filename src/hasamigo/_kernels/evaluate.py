@@ -29,8 +29,9 @@ from numba import njit
 from hasamigo._kernels.bits import CORNERS, FULL, NOT_A_FILE, NOT_H_FILE, U64, ZERO, popcount
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import final_score
+from hasamigo._kernels.memory import load_int16
 from hasamigo._kernels.moves import legal_moves
-from hasamigo._kernels.patterns import load_int16, pattern_score, weights_address
+from hasamigo._kernels.patterns import pattern_score, weights_address
 
 A1 = U64(0x0000000000000001)
 H1 = U64(0x0000000000000080)
