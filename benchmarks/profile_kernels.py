@@ -100,6 +100,8 @@ def main() -> None:
     engine.solve(records[0].board, "exact", Limit(depth=4))  # compiles every kernel it uses
     print(f"compiled in {time.process_time() - started:.1f} cpu s", flush=True)
     spans = write_perf_map(kernel_addresses())
+    if args.asm and args.asm not in spans:  # before the profile, not after it
+        sys.exit(f"no kernel {args.asm}; kernels: {', '.join(sorted(spans))}")
     data = out / "perf.data"
     perf = subprocess.Popen(["perf", "record", "-q", "-F", str(args.frequency), "-o", str(data),
                              "-p", str(os.getpid())], stderr=subprocess.DEVNULL)
@@ -129,8 +131,6 @@ def main() -> None:
     for name, n in by_kernel.most_common(20):
         print(f"{100 * n / total:6.2f} %  {name}")
     if args.asm:
-        if args.asm not in spans:
-            sys.exit(f"no kernel {args.asm}; kernels: {', '.join(sorted(spans))}")
         address, size = spans[args.asm]
         code = out / f"{args.asm}.bin"
         code.write_bytes(ctypes.string_at(address, size))
