@@ -18,8 +18,8 @@ from hasamigo import Board
 from hasamigo._kernels import endgame, evaluate, hashtable, search, stability
 from hasamigo._kernels.evaluate import default_params
 from hasamigo._kernels.hashtable import hash_new
-from hasamigo._kernels.memory import data_pointer
-from hasamigo._kernels.patterns import weights_address
+from hasamigo._kernels.memory import at, data_pointer
+from hasamigo._kernels.patterns import N_INSTANCES, pattern_vectors, weights_address
 from hasamigo._kernels.search import (
     ABORTED,
     ALL_FLAGS,
@@ -85,20 +85,45 @@ def _two_ply(p: int, o: int) -> int:
     return best
 
 
+@njit
+def _reply_scores(p, o, legal, params, pat, vec):  # type: ignore[no-untyped-def]
+    """The ordering's one- and two-ply scores of ``(p, o)``, from its pattern indices
+    (read into ``vec``) with ``pat``, else from each leaf's board."""
+    w = weights_address(params)
+    q = data_pointer(vec)
+    x, y = at(q, 0), at(q, N_INSTANCES)
+    if pat:
+        pattern_vectors(p, o, x, y)
+    two = search._reply_score2(p, o, legal, search.FULL_BOARD, w, params.shape[0], pat, x,
+                               at(q, 2 * N_INSTANCES), at(q, 3 * N_INSTANCES))
+    one = search._reply_score(p, o, legal, search.FULL_BOARD, w, params.shape[0], pat, y,
+                              at(q, 2 * N_INSTANCES))
+    return one, two
+
+
 def test_the_orderings_one_and_two_ply_scores_are_plain_searches() -> None:
     rng = random.Random(5)
+    vec = np.zeros(4 * N_INSTANCES, dtype=np.int32)
     for _ in range(25):
         pos = random_position(rng, rng.randint(14, 44))
         if pos is None:
             continue
         p, o = pos
         legal = sum(1 << sq for sq, _ in moves(p, o))
-        got = search._reply_score2(np.uint64(p), np.uint64(o), np.uint64(legal), np.uint64(ALL),
-                                   weights_address(PARAMS), len(PARAMS))
-        assert got == _two_ply(p, o)
-        assert search._reply_score(np.uint64(p), np.uint64(o), np.uint64(legal),
-                                   np.uint64(ALL), weights_address(PARAMS),
-                                   len(PARAMS)) == _one_ply(p, o)
+        for pat in (True, False):
+            one, two = _reply_scores(np.uint64(p), np.uint64(o), np.uint64(legal), PARAMS, pat,
+                                     vec)
+            assert (one, two) == (_one_ply(p, o), _two_ply(p, o))
+    # a side with no move: the two-ply score is the opponent's one-ply score, negated
+    p, o = 0x0000000000000002, 0x0000000000000001  # b1 against a1: only a1 has c1
+    for pat in (True, False):
+        one, two = _reply_scores(np.uint64(p), np.uint64(o), np.uint64(0), PARAMS, pat, vec)
+        assert two == _two_ply(p, o) and one == ev(p, o)
+    # the reply is a pass: a1 takes b1 with c1, and white has no disc left
+    p, o = 0x0000000000000001, 0x0000000000000002
+    for pat in (True, False):
+        one, two = _reply_scores(np.uint64(p), np.uint64(o), np.uint64(1 << 2), PARAMS, pat, vec)
+        assert (one, two) == (_one_ply(p, o), _two_ply(p, o)) == (64, 64)
 
 
 @pytest.mark.parametrize("params", [PARAMS, HAND], ids=["trained", "hand"])

@@ -7,7 +7,7 @@ import pytest
 from numba import njit
 from numba.core.errors import TypingError
 
-from hasamigo._kernels.memory import at, data_pointer, load_int16, prefetch
+from hasamigo._kernels.memory import as_int32, at, data_pointer, load_int16, prefetch, vector_adder
 
 
 @njit
@@ -50,3 +50,48 @@ def test_a_pointer_is_refused_for_an_array_that_is_not_contiguous() -> None:
 def test_int16_loads_are_widened_with_their_sign() -> None:
     w = np.array([-32768, -1, 0, 1, 32767], dtype=np.int16)
     assert _read_int16(w.ctypes.data, len(w)).tolist() == [-32768, -1, 0, 1, 32767]
+
+
+_add13 = vector_adder(13)  # one vector of 8 and a remainder of 5
+
+
+@njit
+def _add_rows(dst, src, row, k):  # type: ignore[no-untyped-def]
+    _add13(data_pointer(dst), data_pointer(src), data_pointer(row), k)
+
+
+@njit
+def _halves(a):  # type: ignore[no-untyped-def]
+    """Write through an int32 view of a uint64 array."""
+    q = as_int32(data_pointer(a))
+    q[0] = -1
+    q[3] = 7
+    return q[1]
+
+
+def test_a_vector_add_adds_a_scaled_row_to_the_first_n_items_only() -> None:
+    src = np.arange(16, dtype=np.int32) * 10
+    row = np.arange(16, dtype=np.int32) - 4
+    for k in (2, 1, -1):
+        dst = np.full(16, 99, dtype=np.int32)
+        _add_rows(dst, src, row, k)
+        assert dst[:13].tolist() == (src[:13] + k * row[:13]).tolist()
+        assert dst[13:].tolist() == [99, 99, 99]
+    # in place, as the flips are added
+    _add_rows(src, src, row, -1)
+    assert src[:13].tolist() == (np.arange(13) * 10 - np.arange(13) + 4).tolist()
+
+
+def test_a_vector_add_is_refused_for_anything_but_int32_pointers() -> None:
+    wide = np.zeros(16, dtype=np.int64)
+    with pytest.raises(TypingError, match="int32 pointers"):
+        _add_rows(wide, wide, wide, 1)
+
+
+def test_an_int32_view_of_64_bit_items_reads_and_writes_their_halves() -> None:
+    a = np.zeros(2, dtype=np.uint64)
+    assert _halves(a) == 0
+    assert int(a[0]) == 0xFFFFFFFF  # little-endian: the low half of the first item
+    assert int(a[1]) == 7 << 32
+    with pytest.raises(TypingError, match="64-bit integers"):
+        _halves(np.zeros(2, dtype=np.int32))

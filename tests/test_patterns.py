@@ -10,18 +10,26 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 from numba.core.errors import TypingError
 
 from hasamigo import Board
-from hasamigo._kernels.bits import FULL
-from hasamigo._kernels.evaluate import HAND_SIZE, evaluate_position
+from hasamigo._kernels.bits import FULL, U64
+from hasamigo._kernels.evaluate import HAND_SIZE, evaluate_position, evaluate_vector
+from hasamigo._kernels.memory import at, data_pointer
+from hasamigo._kernels.moves import legal_moves
 from hasamigo._kernels.patterns import (
+    INSTANCE_OFFSET,
     N_FEATURES,
+    N_INSTANCES,
     N_WEIGHTS,
     SCALE,
     SHAPES,
+    SQUARE_COEFFICIENTS,
     STAGES,
+    child_vector,
     features,
+    pattern_vectors,
     stage_of,
     weights_address,
 )
@@ -155,6 +163,70 @@ def test_fast_sum_equals_the_sum_over_the_feature_list(pair):
     total = int(sum(int(params[base + j]) for j in out[0]))
     expected = max(-64, min(64, (total + SCALE // 2) >> 7))
     assert evaluate_position(np.uint64(p), np.uint64(o), FULL, params) == expected
+
+
+@njit
+def _vectors(p, o, out):  # type: ignore[no-untyped-def]
+    """``out[0]``, ``out[1]``: the pattern indices of ``(p, o)`` from each side."""
+    q = data_pointer(out)
+    pattern_vectors(U64(p), U64(o), q, at(q, N_INSTANCES))
+
+
+@njit
+def _child(src, sq, f, own, out):  # type: ignore[no-untyped-def]
+    child_vector(data_pointer(out), data_pointer(src), sq, U64(f), own)
+
+
+@njit
+def _score_child(p, o, x, params):  # type: ignore[no-untyped-def]
+    p = U64(p)
+    o = U64(o)
+    return evaluate_vector(p, o, data_pointer(x), legal_moves(p, o, FULL),
+                           weights_address(params))
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions)
+def test_pattern_indices_read_from_both_sides_match_the_reference(pair):
+    """The search's incremental form of the features: one reading gives each side's view
+    (the square-by-square reference's instances, and ``features`` of the swapped pair)."""
+    p, o = pair
+    out = np.zeros((2, N_INSTANCES), dtype=np.int32)
+    _vectors(np.uint64(p), np.uint64(o), out)
+    assert out[0].tolist() == reference_features(p, o)[:N_INSTANCES]
+    assert out[1].tolist() == reference_features(o, p)[:N_INSTANCES]
+    # and square by square: each instance is its offset plus digit x coefficient
+    digits = np.array([1 if p >> sq & 1 else 2 if o >> sq & 1 else 0 for sq in range(64)])
+    assert (INSTANCE_OFFSET + digits @ SQUARE_COEFFICIENTS).tolist() == out[0].tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions, st.integers(0, 63))
+def test_a_childs_pattern_indices_follow_from_its_parents(pair, pick):
+    """Every child's indices, from its own side and its opponent's, follow from its
+    parent's and the flipped squares as if the child had been read again; and the child is
+    scored from them as the evaluation scores its board."""
+    p, o = pair
+    cells = naive.cells_from_masks(p, o, (1 << 64) - 1)
+    moves = sorted(naive.legal_moves(cells, naive.BLACK_DISC))
+    if not moves:
+        return
+    params = _random_params(3)
+    parent = np.zeros((2, N_INSTANCES), dtype=np.int32)
+    _vectors(np.uint64(p), np.uint64(o), parent)
+    for sq in moves[pick % len(moves):][:3]:
+        f = naive.mask_of(naive.flips(cells, naive.BLACK_DISC, sq))
+        cp, co = o & ~f, p | f | 1 << sq
+        want = np.zeros((2, N_INSTANCES), dtype=np.int32)
+        _vectors(np.uint64(cp), np.uint64(co), want)
+        own = np.zeros(N_INSTANCES, dtype=np.int32)
+        _child(parent[1], sq, np.uint64(f), True, own)
+        assert own.tolist() == want[0].tolist()
+        theirs = np.zeros(N_INSTANCES, dtype=np.int32)
+        _child(parent[0], sq, np.uint64(f), False, theirs)
+        assert theirs.tolist() == want[1].tolist()
+        assert (_score_child(np.uint64(cp), np.uint64(co), own, params)
+                == evaluate_position(np.uint64(cp), np.uint64(co), FULL, params))
 
 
 def test_weights_read_by_address_only_from_a_contiguous_int16_array():

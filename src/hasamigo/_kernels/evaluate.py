@@ -31,7 +31,7 @@ from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import final_score
 from hasamigo._kernels.memory import load_int16
 from hasamigo._kernels.moves import legal_moves
-from hasamigo._kernels.patterns import pattern_score, weights_address
+from hasamigo._kernels.patterns import pattern_score, vector_score, weights_address
 
 A1 = U64(0x0000000000000001)
 H1 = U64(0x0000000000000080)
@@ -176,10 +176,29 @@ def evaluate_call(p, o, mask, w, n):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT)
+def evaluate_vector(p, o, x, mp, w):  # type: ignore[no-untyped-def]
+    """:func:`evaluate_at` of a full 8×8 board under trained pattern weights (at address
+    ``w``, after the ``HAND_SIZE`` hand-set ones), from the position's pattern indices at
+    ``x`` (:func:`~hasamigo._kernels.patterns.pattern_vectors`,
+    :func:`~hasamigo._kernels.patterns.child_vector`) and its side to move's moves ``mp``:
+    the search's children are scored from their parent's indices, not read again."""
+    mo = legal_moves(o, p, FULL)
+    ne = popcount(~(p | o))
+    if mp == ZERO and mo == ZERO:
+        return final_score(p, o, ne)
+    s = vector_score(x, mp, mo, ne, w, HAND_SIZE)
+    if s > 64:
+        return np.int64(64)
+    if s < -64:
+        return np.int64(-64)
+    return s
+
+
+@njit(**NJIT)
 def evaluate_position(p, o, mask, params):  # type: ignore[no-untyped-def]
     """Python entry point for :func:`evaluate`."""
     return evaluate_call(U64(p), U64(o), U64(mask), weights_address(params), params.shape[0])
 
 
 __all__ = ["HAND_SIZE", "default_params", "evaluate", "evaluate_at", "evaluate_call",
-           "evaluate_position"]
+           "evaluate_position", "evaluate_vector"]
