@@ -4,13 +4,15 @@ Numba's kernels are machine code in anonymous memory, so ``perf`` sees only addr
 script compiles the kernels afresh in its own process (a new, throw-away numba cache: a
 kernel loaded from the cache has no address to ask for), writes the map ``perf`` reads
 (``/tmp/perf-PID.map``), solves FFO positions under ``perf record`` and prints the share of
-samples of each kernel. With ``--asm KERNEL`` it also disassembles that kernel (``objdump``)
-into ``OUT/KERNEL.asm`` with each instruction's samples in front, hottest first in
-``OUT/KERNEL.hot``: inlined helpers have no symbol of their own, so that is how a stall
-inside ``search`` (a table probe waiting for memory, a reference count) is found.
+samples of each kernel; with ``--midgame DEPTH``, instead, the midgame searches of
+``benchmarks/search.py`` (its seeded positions) to that depth. With ``--asm KERNEL`` it
+also disassembles that kernel (``objdump``) into ``OUT/KERNEL.asm`` with each
+instruction's samples in front, hottest first in ``OUT/KERNEL.hot``: inlined helpers
+have no symbol of their own, so that is how a stall inside ``search`` (a table probe
+waiting for memory, a reference count) is found.
 
-    .venv/bin/python benchmarks/profile_kernels.py [--positions 44,47,48] [--asm search.search]
-        [--frequency 999] [--out /tmp/profile]
+    .venv/bin/python benchmarks/profile_kernels.py [--positions 44,47,48 | --midgame 12]
+        [--asm search.search] [--frequency 999] [--out /tmp/profile]
 
 Samples are CPU-clock samples (a VM often has no hardware counters), and an instruction
 that waits (a locked or dependent load) collects the samples of the wait: read a hot
@@ -25,6 +27,7 @@ import ctypes
 import importlib
 import os
 import pkgutil
+import random
 import shutil
 import subprocess
 import sys
@@ -32,6 +35,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ffo"
 
@@ -73,9 +77,24 @@ def write_perf_map(entries: list[tuple[int, str]]) -> dict[str, tuple[int, int]]
     return spans
 
 
+def midgame_boards() -> list[Any]:
+    """The positions of ``benchmarks/search.py`` (its default seed and count)."""
+    from search import POSITIONS, SEED, random_board  # benchmarks/search.py, beside this
+
+    rng = random.Random(SEED)
+    boards = []
+    for _ in range(POSITIONS):
+        board = random_board(rng, rng.randint(10, 30))
+        if not board.is_game_over():
+            boards.append(board)
+    return boards
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", default="44,47,48", help="FFO numbers (20-59)")
+    parser.add_argument("--midgame", type=int, default=0,
+                        help="profile benchmarks/search.py's searches to this depth instead")
     parser.add_argument("--asm", default="", help="a kernel to disassemble, e.g. search.search")
     parser.add_argument("--frequency", type=int, default=999, help="samples per second")
     parser.add_argument("--out", default="", help="directory for perf.data and the listings")
@@ -95,6 +114,8 @@ def main() -> None:
                for r in read_obf(DATA / name) if r.index in wanted]
     if not records:
         sys.exit(f"no FFO position among {sorted(wanted)}")
+    if args.midgame < 0:
+        sys.exit("--midgame needs a depth of 1 or more")
     engine = Engine(table_size=1 << 22)
     started = time.process_time()
     engine.solve(records[0].board, "exact", Limit(depth=4))  # compiles every kernel it uses
@@ -107,7 +128,13 @@ def main() -> None:
                              "-p", str(os.getpid())], stderr=subprocess.DEVNULL)
     time.sleep(1.0)  # perf attaches
     started = time.process_time()
-    for record in records:
+    if args.midgame:
+        for board in midgame_boards():
+            engine.clear()
+            analysis = engine.analyse(board, Limit(depth=args.midgame))
+            print(f"{board.empties.bit_count()} empties: {analysis.score:+d}, "
+                  f"{analysis.nodes:,} nodes", flush=True)
+    for record in [] if args.midgame else records:
         engine.clear()
         answer = engine.solve(record.board, "exact", Limit())
         known = record.best_score

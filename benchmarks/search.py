@@ -27,6 +27,10 @@ FEATURES = {"hash": search.USE_HASH, "order": search.USE_ORDER,
             "stability": search.USE_STABILITY, "etc": search.USE_ETC}
 
 
+POSITIONS = 10
+SEED = 1
+
+
 def random_board(rng: random.Random, plies: int) -> Board:
     board = Board()
     while board.ply < plies and not board.is_game_over():
@@ -37,8 +41,8 @@ def random_board(rng: random.Random, plies: int) -> Board:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=10)
-    parser.add_argument("--positions", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--positions", type=int, default=POSITIONS)
+    parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--eval", default="trained", choices=("trained", "hand"),
                         help="static evaluation")
     parser.add_argument("--without", default="", help=f"features off: {', '.join(FEATURES)}")
