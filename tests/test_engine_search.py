@@ -134,6 +134,32 @@ def test_search_equals_plain_negamax(depth: int, params: np.ndarray) -> None:
             p, o, depth, lambda a, b: ev(a, b, params))
 
 
+def _passing_lines(rng: random.Random, want: int) -> list[tuple[int, int]]:
+    """Midgame positions with a move after which the opponent must pass and the side to
+    move plays on (what a searched pass looks like near the horizon)."""
+    out = []
+    while len(out) < want:
+        pos = random_position(rng, rng.randint(14, 30))
+        if pos is None:
+            continue
+        p, o = pos
+        for sq, f in moves(p, o):
+            cp, co = play(p, o, sq, f)
+            if not moves(cp, co) and moves(co, cp):
+                out.append(pos)
+                break
+    return out
+
+
+def test_passes_near_the_horizon_score_as_plain_negamax() -> None:
+    """A node one ply from the horizon scores its children from pattern indices carried
+    down from its parent (from one side only); when it must pass, its child reads them
+    again: the scores are those of plain negamax."""
+    for p, o in _passing_lines(random.Random(8), 6):
+        for depth in (2, 3, 4):
+            assert kernel(p, o, depth)[0] == minimax(p, o, depth, ev), (hex(p), hex(o), depth)
+
+
 @pytest.mark.parametrize("params", [PARAMS, HAND], ids=["trained", "hand"])
 def test_table_and_ordering_do_not_change_the_score(params: np.ndarray) -> None:
     for p, o in midgame_positions(99, 25, 14, 54):

@@ -381,6 +381,12 @@ def child_vector(dst, src, sq, f, own):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
+def copy_vector(dst, src):  # type: ignore[no-untyped-def]
+    """``dst``'s indices set to ``src``'s."""
+    _add_row(dst, src, src, 0)
+
+
+@njit(**NJIT_INLINE)
 def vector_score(x, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
     """:func:`pattern_score` of a position whose indices (from its side to move) are at
     ``x`` (:func:`pattern_vectors`, :func:`child_vector`)."""
@@ -434,6 +440,7 @@ __all__ = [
     "SQUARE_COEFFICIENTS",
     "STAGES",
     "child_vector",
+    "copy_vector",
     "features",
     "pattern_score",
     "pattern_vectors",

@@ -17,11 +17,14 @@ Where ``depth >= empties`` the search is exact and hands over to the solvers of
 so the same kernel is the midgame search and the endgame solver, sharing one table.
 A pass costs no depth. At depth 0 the kernel calls ``evaluate_at`` (disc units), inlined;
 the move ordering calls ``evaluate_call``, compiled once (see :mod:`.config` on compile time).
-On a full board under trained pattern weights (``pat``), where a node scores many children
-(the ordering, one ply from the horizon) it reads its pattern indices once and scores each
-child from them (``evaluate_vector``; :mod:`hasamigo._kernels.patterns`): the same scores,
-about a quarter cheaper each (FFO #20-#39 the same 134,612,277 nodes, 3 % faster;
-midgame depth 12 the same 42,015,913 nodes, 8 % faster).
+On a full board under trained pattern weights (``pat``), a node that scores its children
+(the ordering, one ply from the horizon) scores them from its pattern indices
+(``evaluate_vector``; :mod:`hasamigo._kernels.patterns`), not from their boards: the same
+scores, about a quarter cheaper each. The root reads its indices from the board; each
+frame that needs them (every midgame node, exact ones from ``EVAL_ORDER_EMPTIES``) has
+them from its parent's and the move (``fpat``, ``_child_vectors``). FFO #20-#39: the same
+134,612,277 nodes, 3 % faster; midgame depth 12: the same 42,015,913 nodes, 9.2 -> 10.2 M
+nodes/s with the indices carried down, 8.4 M before the change (side by side).
 The helpers take no arrays: the table, the frames' rows and the evaluation's weights reach
 them as pointers and addresses (:mod:`hasamigo._kernels.memory`: an array would cost two
 atomic reference counts at every call).
@@ -77,6 +80,7 @@ from hasamigo._kernels.moves import flips, legal_moves
 from hasamigo._kernels.patterns import (
     N_INSTANCES,
     child_vector,
+    copy_vector,
     pattern_vectors,
     weights_address,
 )
@@ -165,7 +169,14 @@ MAX_MOVES = 40
 INF = 1000
 UNKNOWN = ~ZERO  # not a set of legal moves (every square): "not computed"
 _POLL = 1023  # poll the stop flag about every 1024 nodes
-VEC_ROWS = (5 * N_INSTANCES + 2 * MAX_MOVES - 1) // (2 * MAX_MOVES)  # int32 scratch, in rows
+# int32 pattern indices after the ETC's rows of ``ffl``: three sets of scratch and two per
+# frame, in rows of MAX_MOVES uint64
+VEC_ROWS = ((3 + 2 * MAX_PLY) * N_INSTANCES + 2 * MAX_MOVES - 1) // (2 * MAX_MOVES)
+
+# which of a frame's pattern indices are known (fpat)
+NO_VECTORS = 0
+THEIR_VECTORS = 1  # from its opponent's side only (a node one ply from the horizon)
+BOTH_VECTORS = 2
 
 # child-search stages of a frame
 FULL = 0
@@ -271,13 +282,13 @@ def _reply_score2(p, o, moves, mask, w, nw, pat, vx, vg, vc):  # type: ignore[no
 
 
 @njit(**NJIT_INLINE)
-def _search1(p, o, moves, mask, beta, w, nw, pat, vx, vy, vc):  # type: ignore[no-untyped-def]
+def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-untyped-def]
     """A midgame node one ply from the horizon, searched in one loop: the best of its
     children's static evaluations (fail-soft, stopping at ``beta``) and how many children
     it evaluated. The same score as searching each child as a depth-0 frame; a scout
     child's re-search is not needed because a leaf's score does not depend on its window.
-    With ``pat``, the children after the first (which often cuts) are scored from the
-    node's pattern indices (``vx``, ``vy``, ``vc``: scratch)."""
+    With ``pat``, the children are scored from the node's pattern indices from its
+    opponent's side, ``vy`` (``vc``: scratch)."""
     best = np.int64(-INF)
     n = np.int64(0)
     m = moves
@@ -287,9 +298,7 @@ def _search1(p, o, moves, mask, beta, w, nw, pat, vx, vy, vc):  # type: ignore[n
         f = flips(p, o, sq)
         cp = o ^ f
         co = p ^ f ^ (ONE << U64(sq))
-        if pat and n > 0:
-            if n == 1:
-                pattern_vectors(p, o, vx, vy)
+        if pat:
             child_vector(vc, vy, sq, f, True)
             v = -evaluate_vector(cp, co, vc, legal_moves(cp, co, mask), w)
         else:
@@ -303,8 +312,36 @@ def _search1(p, o, moves, mask, beta, w, nw, pat, vx, vy, vc):  # type: ignore[n
 
 
 @njit(**NJIT_INLINE)
+def _child_vectors(fvec, ply, sq, f, only_theirs):  # type: ignore[no-untyped-def]
+    """Frame ``ply + 1``'s pattern indices from frame ``ply``'s, whose side to move played
+    ``sq`` flipping ``f``; with ``only_theirs`` (a node one ply from the horizon, which
+    scores its children from them) only those from its opponent's side."""
+    x = at(fvec, 2 * ply * N_INSTANCES)
+    y = at(fvec, (2 * ply + 1) * N_INSTANCES)
+    if not only_theirs:
+        child_vector(at(fvec, (2 * ply + 2) * N_INSTANCES), y, sq, f, True)
+    child_vector(at(fvec, (2 * ply + 3) * N_INSTANCES), x, sq, f, False)
+
+
+@njit(**NJIT_INLINE)
+def _swap_vectors(fvec, ply):  # type: ignore[no-untyped-def]
+    """Frame ``ply + 1``'s pattern indices after frame ``ply``'s side passes: the sides
+    swapped."""
+    copy_vector(at(fvec, (2 * ply + 2) * N_INSTANCES), at(fvec, (2 * ply + 1) * N_INSTANCES))
+    copy_vector(at(fvec, (2 * ply + 3) * N_INSTANCES), at(fvec, 2 * ply * N_INSTANCES))
+
+
+@njit(**NJIT_INLINE)
+def _copy_vectors(fvec, ply):  # type: ignore[no-untyped-def]
+    """Frame ``ply + 1``'s pattern indices when it is frame ``ply``'s position again (a
+    probable cut's shallow search)."""
+    copy_vector(at(fvec, (2 * ply + 2) * N_INSTANCES), at(fvec, 2 * ply * N_INSTANCES))
+    copy_vector(at(fvec, (2 * ply + 3) * N_INSTANCES), at(fvec, (2 * ply + 1) * N_INSTANCES))
+
+
+@njit(**NJIT_INLINE)
 def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys, flags,
-                 known, cf, tab, rows, pat, vec):  # type: ignore[no-untyped-def]
+                 known, cf, tab, rows, pat, vx, vy, vec):  # type: ignore[no-untyped-def]
     """Write the moves into ``mv`` best first, into ``fl`` the discs each flips where
     ordering computed them (0 where it did not: the search computes them when it plays the
     move) and into ``cm`` the child's own legal moves where it computed them (``UNKNOWN``
@@ -312,18 +349,15 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys
     flips, in the order of the squares (:func:`_etc_children` computed them, and asked for
     the children's buckets of ``table``); otherwise the buckets of the children that will
     probe the table are asked for here. With ``pat``, the children are scored from the
-    node's pattern indices (``vec``: scratch for five sets of them)."""
+    node's pattern indices ``vx`` (from its side) and ``vy`` (``vec``: scratch for three
+    more sets)."""
     n = 0
     c = 0  # the move's place in square order (in ``cf``)
     order = (flags & USE_ORDER) != 0
     pat = pat and order and depth >= (EVAL_ORDER_EMPTIES if exact else 3)
-    vx = vec
-    vy = at(vec, N_INSTANCES)
-    vc = at(vec, 2 * N_INSTANCES)
-    vg = at(vec, 3 * N_INSTANCES)
-    vh = at(vec, 4 * N_INSTANCES)
-    if pat:
-        pattern_vectors(p, o, vx, vy)
+    vc = vec
+    vg = at(vec, N_INSTANCES)
+    vh = at(vec, 2 * N_INSTANCES)
     odd = odd_quadrants(mask & ~(p | o)) if exact else ZERO
     m = moves
     while m != ZERO:
@@ -442,8 +476,10 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     # row of fmv, ffl and fcm, and scratch rows after the frames' (the ordering's keys;
     # the ETC's flips and children), which live as long as the arrays the loop indexes
     fmv = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-    # their flips (0: not yet known); then the ETC's rows and the pattern indices' scratch
+    # their flips (0: not yet known); then the ETC's rows and, as int32, the pattern
+    # indices: three sets of scratch, then each frame's from its side and its opponent's
     ffl = np.empty((MAX_PLY + 3 + VEC_ROWS, MAX_MOVES), dtype=np.uint64)
+    fpat = np.empty(MAX_PLY, dtype=np.int64)  # which of the frame's pattern indices are known
     fhash = np.empty(MAX_PLY, dtype=np.bool_)
     fcm = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)  # each move's replies, or UNKNOWN
     fkm = np.empty(MAX_PLY, dtype=np.uint64)  # the entered node's moves, or UNKNOWN
@@ -454,7 +490,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     cbf = at(pfl, MAX_PLY * MAX_MOVES)  # flips and children (the ETC's buffers)
     cbp = at(pfl, (MAX_PLY + 1) * MAX_MOVES)
     cbo = at(pfl, (MAX_PLY + 2) * MAX_MOVES)
-    vec = as_int32(at(pfl, (MAX_PLY + 3) * MAX_MOVES))  # five sets of pattern indices
+    vec = as_int32(at(pfl, (MAX_PLY + 3) * MAX_MOVES))  # the pattern indices' scratch
+    fvec = at(vec, 3 * N_INSTANCES)  # frame k's: at 2k (its side), 2k + 1 (its opponent's)
     tab = data_pointer(table)
     rows = table.shape[0]
     w = weights_address(params)
@@ -477,6 +514,11 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     fb[0] = beta
     fd[0] = depth
     fkm[0] = UNKNOWN
+    ne0 = popcount(mask & ~(fp[0] | fo[0]))
+    fpat[0] = NO_VECTORS
+    if pat and (depth < ne0 or ne0 >= EVAL_ORDER_EMPTIES):
+        pattern_vectors(fp[0], fo[0], fvec, at(fvec, N_INSTANCES))
+        fpat[0] = BOTH_VECTORS
     ply = 0
     entering = True
     v = np.int64(0)
@@ -558,8 +600,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                         leaf = True
                 elif d == 1 and d < ne:
                     # one ply from the horizon: the children are evaluated in place
-                    v, n1 = _search1(pp, oo, moves, mask, b, w, nw, pat, vec,
-                                     at(vec, N_INSTANCES), at(vec, 2 * N_INSTANCES))
+                    v, n1 = _search1(pp, oo, moves, mask, b, w, nw, fpat[ply] != NO_VECTORS,
+                                     at(fvec, (2 * ply + 1) * N_INSTANCES), vec)
                     nodes += n1
                     leaf = True
                 if not leaf:
@@ -594,6 +636,9 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                             fo[ply + 1] = oo
                             fd[ply + 1] = ds
                             fkm[ply + 1] = moves
+                            fpat[ply + 1] = fpat[ply]
+                            if fpat[ply] == BOTH_VECTORS:
+                                _copy_vectors(fvec, ply)
                             fa[ply + 1] = bound - 1 if stage == PC_HIGH else bound
                             fb[ply + 1] = bound if stage == PC_HIGH else bound + 1
                             pcply = ply
@@ -650,7 +695,10 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                     row = ply * MAX_MOVES
                     fn[ply] = _order_moves(pp, oo, mask, moves, fhm[ply], d >= ne, d, w, nw,
                                            at(pmv, row), at(pfl, row), at(pcm, row), kbuf,
-                                           flags, known, cbf, tab, rows, pat, vec)
+                                           flags, known, cbf, tab, rows,
+                                           fpat[ply] == BOTH_VECTORS,
+                                           at(fvec, 2 * ply * N_INSTANCES),
+                                           at(fvec, (2 * ply + 1) * N_INSTANCES), vec)
                 if late:
                     v = _etc_check(nc, d, level, b, tab, rows, cbp, cbo)
                     leaf = v >= b
@@ -678,6 +726,13 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fo[ply + 1] = pp
                 fd[ply + 1] = fd[ply]
                 fkm[ply + 1] = UNKNOWN
+                fpat[ply + 1] = fpat[ply]
+                if fpat[ply] == BOTH_VECTORS:
+                    _swap_vectors(fvec, ply)
+                elif fpat[ply] == THEIR_VECTORS:  # one ply from the horizon: read again
+                    pattern_vectors(oo, pp, at(fvec, (2 * ply + 2) * N_INSTANCES),
+                                    at(fvec, (2 * ply + 3) * N_INSTANCES))
+                    fpat[ply + 1] = BOTH_VECTORS
             else:
                 fkm[ply + 1] = fcm[ply, fi[ply] - 1]
                 bit = ONE << U64(sq)
@@ -686,6 +741,13 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fp[ply + 1] = oo ^ f
                 fo[ply + 1] = pp ^ f ^ bit
                 fd[ply + 1] = fd[ply] - 1
+                # the child's pattern indices, where it scores its children or passes them on
+                cne = popcount(mask & ~(fp[ply + 1] | fo[ply + 1]))
+                fpat[ply + 1] = NO_VECTORS
+                if fpat[ply] == BOTH_VECTORS and (fd[ply + 1] < cne or cne >= EVAL_ORDER_EMPTIES):
+                    theirs = fd[ply + 1] == 1 and cne > 1  # scores its children from these
+                    _child_vectors(fvec, ply, sq, f, theirs)
+                    fpat[ply + 1] = THEIR_VECTORS if theirs else BOTH_VECTORS
             if fi[ply] == 1 or fb[ply] - fa[ply] == 1:
                 fstage[ply] = FULL
                 fa[ply + 1] = -fb[ply]
