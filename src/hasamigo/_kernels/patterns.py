@@ -346,7 +346,7 @@ def _store_pair(x, y, k, offset, bp, bo):  # type: ignore[no-untyped-def]
     y[k] = offset + 2 * tp + to
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT)  # a call: the search reads a board only at its root (inlined: +3.7 s compile)
 def pattern_vectors(p, o, x, y):  # type: ignore[no-untyped-def]
     """The table indices (within a stage) of the ``N_INSTANCES`` instances of ``(p, o)``:
     from ``p``'s side into ``x``, from ``o``'s into ``y`` (pointers to int32,
@@ -360,7 +360,7 @@ def pattern_vectors(p, o, x, y):  # type: ignore[no-untyped-def]
         _store_pair(x, y, 40 + r, C25, _c25(ip[r]), _c25(io[r]))
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_INLINE)  # inlined: as a call, midgame depth 12 took 1-4 % longer
 def child_vector(dst, src, sq, f, own):  # type: ignore[no-untyped-def]
     """Into ``dst``, a child's indices from those of its parent in ``src``, where the
     parent's side to move played ``sq`` flipping ``f``: with ``own``, the child's from its
