@@ -297,17 +297,33 @@ def _mobility_index(n, own):  # type: ignore[no-untyped-def]
     return (MOBILITY_OWN if own else MOBILITY_OPP) + n
 
 
-@njit(**NJIT)  # a call, not inlined: inlined at its call sites it multiplied compile time
-def pattern_score(p, o, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
-    """The evaluation in discs (unclamped) of ``(p, o)`` with ``ne`` empties whose sides
-    have the moves ``mp`` and ``mo``; the stage tables start at entry ``start`` of the
-    int16 weights at address ``w`` (:func:`weights_address`)."""
+@njit(**NJIT_INLINE)
+def _stage_base(ne, start):  # type: ignore[no-untyped-def]
+    """Where the table of the stage of a position with ``ne`` empties starts, the stage
+    tables starting at entry ``start`` (:func:`stage_of`)."""
     stage = (ne - 1) >> 2
     if stage < 0:
         stage = 0
     elif stage >= STAGES:
         stage = STAGES - 1
-    base = start + stage * N_WEIGHTS
+    return start + stage * N_WEIGHTS
+
+
+@njit(**NJIT_INLINE)
+def _finish(s, mp, mo, w, base):  # type: ignore[no-untyped-def]
+    """The patterns' sum ``s`` plus both mobilities and the bias, in discs."""
+    s += (load_int16(w, base + _mobility_index(popcount(mp), True))
+          + load_int16(w, base + _mobility_index(popcount(mo), False))
+          + load_int16(w, base + BIAS))
+    return (s + SCALE // 2) >> SHIFT
+
+
+@njit(**NJIT)  # a call, not inlined: inlined at its call sites it multiplied compile time
+def pattern_score(p, o, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
+    """The evaluation in discs (unclamped) of ``(p, o)`` with ``ne`` empties whose sides
+    have the moves ``mp`` and ``mo``; the stage tables start at entry ``start`` of the
+    int16 weights at address ``w`` (:func:`weights_address`)."""
+    base = _stage_base(ne, start)
     ip = _images(p)
     io = _images(o)
     s = np.int64(0)
@@ -315,10 +331,7 @@ def pattern_score(p, o, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
         s += _rotation_sum(ip[r], io[r], w, base)
     for r in range(4, 8):
         s += load_int16(w, base + C25 + _ternary(_c25(ip[r]), _c25(io[r])))
-    s += (load_int16(w, base + _mobility_index(popcount(mp), True))
-          + load_int16(w, base + _mobility_index(popcount(mo), False))
-          + load_int16(w, base + BIAS))
-    return (s + SCALE // 2) >> SHIFT
+    return _finish(s, mp, mo, w, base)
 
 
 @njit(**NJIT_INLINE)
@@ -390,19 +403,11 @@ def copy_vector(dst, src):  # type: ignore[no-untyped-def]
 def vector_score(x, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
     """:func:`pattern_score` of a position whose indices (from its side to move) are at
     ``x`` (:func:`pattern_vectors`, :func:`child_vector`)."""
-    stage = (ne - 1) >> 2
-    if stage < 0:
-        stage = 0
-    elif stage >= STAGES:
-        stage = STAGES - 1
-    base = start + stage * N_WEIGHTS
+    base = _stage_base(ne, start)
     s = np.int64(0)
     for i in range(N_INSTANCES):
         s += load_int16(w, base + x[i])
-    s += (load_int16(w, base + _mobility_index(popcount(mp), True))
-          + load_int16(w, base + _mobility_index(popcount(mo), False))
-          + load_int16(w, base + BIAS))
-    return (s + SCALE // 2) >> SHIFT
+    return _finish(s, mp, mo, w, base)
 
 
 @njit(**NJIT)

@@ -208,6 +208,19 @@ def probcut_margin(k, ne, d):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
+def _child_score(p, o, sq, f, mask, w, nw, pat, vy, vc):  # type: ignore[no-untyped-def]
+    """The static evaluation of ``(p, o)``'s child after ``sq`` (flipping ``f``), from the
+    child's side to move. With ``pat``, from ``vy``, the pattern indices of ``(p, o)``
+    from its opponent's side (``vc``: scratch for the child's)."""
+    cp = o ^ f
+    co = p ^ f ^ (ONE << U64(sq))
+    if pat:
+        child_vector(vc, vy, sq, f, True)
+        return evaluate_vector(cp, co, vc, legal_moves(cp, co, mask), w)
+    return evaluate_call(cp, co, mask, w, nw)
+
+
+@njit(**NJIT_INLINE)
 def _reply_score(p, o, moves, mask, w, nw, pat, vy, vc):  # type: ignore[no-untyped-def]
     """One-ply search score of ``(p, o)`` for its side to move, whose moves are ``moves``
     (the evaluation's ``nw`` parameters at address ``w``). With ``pat`` (a full board under
@@ -220,14 +233,7 @@ def _reply_score(p, o, moves, mask, w, nw, pat, vy, vc):  # type: ignore[no-unty
     while m != ZERO:
         sq = lowest_square(m)
         m &= m - ONE
-        f = flips(p, o, sq)
-        cp = o ^ f
-        co = p ^ f ^ (ONE << U64(sq))
-        if pat:
-            child_vector(vc, vy, sq, f, True)
-            v = -evaluate_vector(cp, co, vc, legal_moves(cp, co, mask), w)
-        else:
-            v = -evaluate_call(cp, co, mask, w, nw)
+        v = -_child_score(p, o, sq, flips(p, o, sq), mask, w, nw, pat, vy, vc)
         if v > best:
             best = v
     return best
@@ -263,14 +269,7 @@ def _reply_score2(p, o, moves, mask, w, nw, pat, vx, vg, vc):  # type: ignore[no
             while r != ZERO:
                 s2 = lowest_square(r)
                 r &= r - ONE
-                f2 = flips(np_, no, s2)
-                hp = no ^ f2
-                ho = np_ ^ f2 ^ (ONE << U64(s2))
-                if pat:
-                    child_vector(vc, vg, s2, f2, True)
-                    x = evaluate_vector(hp, ho, vc, legal_moves(hp, ho, mask), w)
-                else:
-                    x = evaluate_call(hp, ho, mask, w, nw)
+                x = _child_score(np_, no, s2, flips(np_, no, s2), mask, w, nw, pat, vg, vc)
                 if x < worst:
                     worst = x
                     if worst <= best:
@@ -295,14 +294,7 @@ def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-un
     while m != ZERO:
         sq = lowest_square(m)
         m &= m - ONE
-        f = flips(p, o, sq)
-        cp = o ^ f
-        co = p ^ f ^ (ONE << U64(sq))
-        if pat:
-            child_vector(vc, vy, sq, f, True)
-            v = -evaluate_vector(cp, co, vc, legal_moves(cp, co, mask), w)
-        else:
-            v = -evaluate_at(cp, co, mask, w, nw)
+        v = -_child_score(p, o, sq, flips(p, o, sq), mask, w, nw, pat, vy, vc)
         n += 1
         if v > best:
             best = v
