@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from naive_search import ALL, flips, negamax, random_position
 
-from hasamigo._kernels.stability import stable_discs_entry
+from hasamigo._kernels.stability import full_lines, stable_discs_entry
 
 
 def reachable_stable(p: int, o: int, mask: int = ALL) -> int:
@@ -106,3 +108,26 @@ def test_stability_bound_caps_the_exact_score() -> None:
         bound = 64 - 2 * bin(kernel_stable(o, p)).count("1")
         assert negamax(p, o) <= bound
         checked += 1
+
+
+def _lines_without(empty: int) -> tuple[int, int, int, int]:
+    """The squares whose row, column, a1-h8 and a8-h1 diagonal hold no square of
+    ``empty``: one line at a time, by its squares' coordinates."""
+    keys = (lambda r, c: r, lambda r, c: c, lambda r, c: r - c, lambda r, c: r + c)
+    out = []
+    for key in keys:
+        blocked = {key(*divmod(sq, 8)) for sq in range(64) if empty >> sq & 1}
+        out.append(sum(1 << sq for sq in range(64) if key(*divmod(sq, 8)) not in blocked))
+    return out[0], out[1], out[2], out[3]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, (1 << 64) - 1), st.integers(0, 64))
+def test_full_lines_match_a_line_by_line_count(bits: int, keep: int) -> None:
+    # as many empties as ``keep`` says (few empties make full lines; many, none)
+    rng = random.Random(bits)
+    empty = 0
+    for sq in rng.sample(range(64), keep):
+        empty |= 1 << sq
+    got = tuple(int(x) for x in full_lines(np.uint64(empty)))
+    assert got == _lines_without(empty)

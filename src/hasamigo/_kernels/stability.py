@@ -21,7 +21,6 @@ are missed). Respects the geometry mask: holes count as the board's edge.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from hasamigo._kernels.bits import U64, ZERO, popcount
@@ -35,39 +34,57 @@ S8 = U64(8)
 S9 = U64(9)
 
 
-def _line_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The 8 rows, 8 columns, 15 diagonals (a8-h1 direction) and 15 anti-diagonals."""
-    rows = [sum(1 << (r * 8 + c) for c in range(8)) for r in range(8)]
-    cols = [sum(1 << (r * 8 + c) for r in range(8)) for c in range(8)]
-    diag = [sum(1 << (r * 8 + c) for r in range(8) for c in range(8) if r - c == k)
-            for k in range(-7, 8)]
-    anti = [sum(1 << (r * 8 + c) for r in range(8) for c in range(8) if r + c == k)
-            for k in range(15)]
-    return (np.array(rows + cols, dtype=np.uint64), np.array(diag + anti, dtype=np.uint64))
+FILE_A = U64(0x0101010101010101)
+ROW_1 = U64(0xFF)
+S2 = U64(2)
+S4 = U64(4)
+S14 = U64(14)
+S16 = U64(16)
+S18 = U64(18)
+S28 = U64(28)
+S32 = U64(32)
+S36 = U64(36)
 
 
-#: ``STRAIGHT[0:8]`` rows, ``STRAIGHT[8:16]`` columns; ``DIAGONAL[0:15]`` squares with equal
-#: row - col (the a1-h8 direction), ``DIAGONAL[15:30]`` equal row + col (a8-h1).
-STRAIGHT, DIAGONAL = _line_tables()
+@njit(**NJIT_INLINE)
+def _spread(x, s, s2, s4, up, down):  # type: ignore[no-untyped-def]
+    """``x`` spread along its lines of step ``s`` both ways (``s2``, ``s4``: twice and
+    four times ``s``): each square of ``x`` with every square of its line. ``up``: the
+    squares a shift left by ``s`` may land on without wrapping round the board's side;
+    ``down``: the same for a shift right (parallel prefix, three steps each way)."""
+    g = x
+    m = up
+    g |= m & (g << s)
+    m &= m << s
+    g |= m & (g << s2)
+    m &= m << s2
+    g |= m & (g << s4)
+    h = x
+    m = down
+    h |= m & (h >> s)
+    m &= m >> s
+    h |= m & (h >> s2)
+    m &= m >> s2
+    h |= m & (h >> s4)
+    return g | h
 
 
 @njit(**NJIT_INLINE)
 def full_lines(empty):  # type: ignore[no-untyped-def]
-    """Squares whose row, column, a1-h8 diagonal, a8-h1 diagonal hold no ``empty`` square."""
-    h = ZERO
-    v = ZERO
-    for i in range(8):
-        if (STRAIGHT[i] & empty) == ZERO:
-            h |= STRAIGHT[i]
-        if (STRAIGHT[8 + i] & empty) == ZERO:
-            v |= STRAIGHT[8 + i]
-    d = ZERO
-    a = ZERO
-    for i in range(15):
-        if (DIAGONAL[i] & empty) == ZERO:
-            d |= DIAGONAL[i]
-        if (DIAGONAL[15 + i] & empty) == ZERO:
-            a |= DIAGONAL[15 + i]
+    """Squares whose row, column, a1-h8 diagonal, a8-h1 diagonal hold no ``empty`` square
+    (bit-parallel: a row or column folded onto its first square, a diagonal's empties
+    spread along it)."""
+    occ = ~empty
+    x = occ & (occ >> S4)
+    x &= x >> S2
+    x &= x >> S1
+    h = (x & FILE_A) * ROW_1
+    y = occ & (occ >> S32)
+    y &= y >> S16
+    y &= y >> S8
+    v = (y & ROW_1) * FILE_A
+    d = ~_spread(empty, S9, S18, S36, NOT_A, NOT_H)
+    a = ~_spread(empty, S7, S14, S28, NOT_H, NOT_A)
     return h, v, d, a
 
 
