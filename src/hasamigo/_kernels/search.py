@@ -313,6 +313,45 @@ def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-un
 
 
 @njit(**NJIT_INLINE)
+def _solve_children(p, o, mask, beta, n_sq, use_stab, mv, fl, first, n):  # type: ignore[no-untyped-def]
+    """The moves ``mv[first:n]`` (flips ``fl``, 0 where not known) of an exact node with a
+    null window below ``beta`` whose children the shallow solvers answer: each child
+    handled as its own frame would be (a node; the stability cutoff; the solver), in one
+    loop. Returns the best score and move (fail-soft, stopping at ``beta``), the children
+    and the solvers' nodes."""
+    best = np.int64(-INF)
+    bm = np.int64(-1)
+    nodes = np.int64(0)
+    shallow = np.int64(0)
+    ca = -beta  # each child's window: (-beta, -beta + 1)
+    for i in range(first, n):
+        sq = mv[i]
+        f = fl[i]
+        if f == ZERO:
+            f = flips(p, o, sq)
+        cp = o ^ f
+        co = p ^ f ^ (ONE << U64(sq))
+        nodes += 1
+        empty = mask & ~(cp | co)
+        ne = popcount(empty)
+        v = np.int64(0)
+        leaf = False
+        if use_stab and ne >= STABILITY_MIN_EMPTIES and n_sq - 2 * popcount(co) <= ca:
+            v = n_sq - 2 * popcount(stable_discs(co, cp, mask))
+            leaf = v <= ca
+        if not leaf:
+            v, k = solve_small(cp, co, ca, ca + 1, empty, ne)
+            shallow += k
+        v = -v
+        if v > best:
+            best = v
+            bm = sq
+            if v >= beta:
+                break
+    return best, bm, nodes, shallow
+
+
+@njit(**NJIT_INLINE)
 def _child_vectors(fvec, ply, sq, f, only_theirs):  # type: ignore[no-untyped-def]
     """Frame ``ply + 1``'s pattern indices from frame ``ply``'s, whose side to move played
     ``sq`` flipping ``f``; with ``only_theirs`` (a node one ply from the horizon, which
@@ -699,6 +738,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                     leaf = v >= b
                 hm = fhm[ply]
                 if (not leaf and not late and (flags & USE_ORDER) != 0 and hm >= 0
+                        and not (d >= ne and ne == SHALLOW_MAX + 1)
                         and hm < PASS_MOVE and (moves >> U64(hm)) & ONE != ZERO):
                     # the table's move alone: the others are ordered only if it does not cut
                     fmv[ply, 0] = hm
@@ -730,6 +770,16 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             if late and forder[ply] == ORDER_NOW:
                 v = _etc_check(nc, d, level, fb[ply], tab, rows, cbp, cbo)
                 leaf = v >= fb[ply]
+            if not leaf and d >= ne and ne == SHALLOW_MAX + 1 and fb[ply] - fa[ply] == 1:
+                # every child is solved at once: its moves in one loop, no frames
+                bv, bm, n1, n2 = _solve_children(pp, oo, mask, fb[ply], n_sq, use_stab,
+                                                 at(pmv, row), at(pfl, row), fi[ply], fn[ply])
+                nodes += n1
+                shallow += n2
+                if bv > fbest[ply]:
+                    fbest[ply] = bv
+                    fbm[ply] = bm
+                fi[ply] = fn[ply]
             forder[ply] = ORDERED
         if leaf:
             if ply == 0:
