@@ -315,42 +315,51 @@ def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-un
 
 
 @njit(**NJIT_INLINE)
-def _solve_children(p, o, mask, beta, n_sq, use_stab, mv, fl, first, n):  # type: ignore[no-untyped-def]
-    """The moves ``mv[first:n]`` (flips ``fl``, 0 where not known) of an exact node with a
-    null window below ``beta`` whose children the shallow solvers answer: each child
-    handled as its own frame would be (a node; the stability cutoff; the solver), in one
-    loop. Returns the best score and move (fail-soft, stopping at ``beta``), the children
-    and the solvers' nodes."""
+def _answer_exact(p, o, mask, empty, ne, n_sq, alpha, beta, use_stab):  # type: ignore[no-untyped-def]
+    """An exact node of ``ne`` empties answered as it is entered, without a frame: by the
+    stability cutoff (the opponent's stable discs cap the score at or below ``alpha``), else
+    by the shallow solvers where they take it (4 empties or fewer, or up to ``SHALLOW_MAX``
+    with a null window). Returns whether it is answered, the score and the solvers' nodes."""
+    if use_stab and ne >= STABILITY_MIN_EMPTIES and n_sq - 2 * popcount(o) <= alpha:
+        v = n_sq - 2 * popcount(stable_discs(o, p, mask))
+        if v <= alpha:
+            return True, v, np.int64(0)
+    if ne <= 4 or (ne <= SHALLOW_MAX and beta == alpha + 1):
+        v, k = solve_small(p, o, alpha, beta, empty, ne)
+        return True, v, k
+    return False, np.int64(0), np.int64(0)
+
+
+@njit(**NJIT_INLINE)
+def _solve_children(p, o, mask, beta, n_sq, use_stab, mv, fl, n):  # type: ignore[no-untyped-def]
+    """The ``n`` ordered moves ``mv`` (flips ``fl``, 0 where not known) of an exact node of
+    ``SHALLOW_MAX + 1`` empties with a null window below ``beta``: each child, which
+    :func:`_answer_exact` answers, handled as its own frame would be, in one loop. Returns
+    the best score and move (fail-soft, stopping at ``beta``), the children and the
+    solvers' nodes."""
     best = np.int64(-INF)
     bm = np.int64(-1)
-    nodes = np.int64(0)
     shallow = np.int64(0)
     ca = -beta  # each child's window: (-beta, -beta + 1)
-    for i in range(first, n):
+    i = 0
+    while i < n:
         sq = mv[i]
         f = fl[i]
+        i += 1
         if f == ZERO:
             f = flips(p, o, sq)
         cp = o ^ f
         co = p ^ f ^ (ONE << U64(sq))
-        nodes += 1
         empty = mask & ~(cp | co)
-        ne = popcount(empty)
-        v = np.int64(0)
-        leaf = False
-        if use_stab and ne >= STABILITY_MIN_EMPTIES and n_sq - 2 * popcount(co) <= ca:
-            v = n_sq - 2 * popcount(stable_discs(co, cp, mask))
-            leaf = v <= ca
-        if not leaf:
-            v, k = solve_small(cp, co, ca, ca + 1, empty, ne)
-            shallow += k
-        v = -v
-        if v > best:
-            best = v
+        _, v, k = _answer_exact(cp, co, mask, empty, popcount(empty), n_sq, ca, ca + 1,
+                                use_stab)
+        shallow += k
+        if -v > best:
+            best = -v
             bm = sq
-            if v >= beta:
+            if best >= beta:
                 break
-    return best, bm, nodes, shallow
+    return best, bm, np.int64(i), shallow
 
 
 @njit(**NJIT_INLINE)
@@ -572,6 +581,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
         known = False  # the ETC's buffers hold this frame's children (the same step only)
         late = False
         nc = 0
+        at_once = False  # an exact null-window node whose children the solvers answer
         leaf = False  # the node is answered (v): back to its parent
         if entering:
             nodes += 1
@@ -591,15 +601,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             if d >= ne:
                 d = ne
                 fd[ply] = ne
-                if (use_stab and ne >= STABILITY_MIN_EMPTIES
-                        and n_sq - 2 * popcount(oo) <= a):
-                    # the opponent's stable discs may cap the score at or below alpha
-                    v = n_sq - 2 * popcount(stable_discs(oo, pp, mask))
-                    leaf = v <= a
-                if not leaf and (ne <= 4 or (ne <= SHALLOW_MAX and b == a + 1)):
-                    v, k = solve_small(pp, oo, a, b, empty, ne)
-                    shallow += k
-                    leaf = True
+                leaf, v, k = _answer_exact(pp, oo, mask, empty, ne, n_sq, a, b, use_stab)
+                shallow += k
             elif d <= 0:
                 v = evaluate_at(pp, oo, mask, w, nw)  # exact if the game is over
                 leaf = True
@@ -738,10 +741,10 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 if known and not late:
                     v = _etc_check(nc, d, level, b, tab, rows, cbp, cbo)
                     leaf = v >= b
+                at_once = d >= ne and ne == SHALLOW_MAX + 1 and b == a + 1
                 hm = fhm[ply]
-                if (not leaf and not late and (flags & USE_ORDER) != 0 and hm >= 0
-                        and not (d >= ne and ne == SHALLOW_MAX + 1)
-                        and hm < PASS_MOVE and (moves >> U64(hm)) & ONE != ZERO):
+                if (not leaf and not late and not at_once and (flags & USE_ORDER) != 0
+                        and hm >= 0 and hm < PASS_MOVE and (moves >> U64(hm)) & ONE != ZERO):
                     # the table's move alone: the others are ordered only if it does not cut
                     fmv[ply, 0] = hm
                     ffl[ply, 0] = cbf[popcount(moves & ((ONE << U64(hm)) - ONE))] if known else ZERO
@@ -772,15 +775,14 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             if late and forder[ply] == ORDER_NOW:
                 v = _etc_check(nc, d, level, fb[ply], tab, rows, cbp, cbo)
                 leaf = v >= fb[ply]
-            if not leaf and d >= ne and ne == SHALLOW_MAX + 1 and fb[ply] - fa[ply] == 1:
-                # every child is solved at once: its moves in one loop, no frames
+            if not leaf and at_once:
+                # every child is answered at once: its moves in one loop, no frames
                 bv, bm, n1, n2 = _solve_children(pp, oo, mask, fb[ply], n_sq, use_stab,
-                                                 at(pmv, row), at(pfl, row), fi[ply], fn[ply])
+                                                 at(pmv, row), at(pfl, row), fn[ply])
                 nodes += n1
                 shallow += n2
-                if bv > fbest[ply]:
-                    fbest[ply] = bv
-                    fbm[ply] = bm
+                fbest[ply] = bv
+                fbm[ply] = bm
                 fi[ply] = fn[ply]
             forder[ply] = ORDERED
         if leaf:
