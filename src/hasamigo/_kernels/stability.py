@@ -32,40 +32,30 @@ S1 = U64(1)
 S7 = U64(7)
 S8 = U64(8)
 S9 = U64(9)
-
-
-FILE_A = U64(0x0101010101010101)
-ROW_1 = U64(0xFF)
 S2 = U64(2)
 S4 = U64(4)
-S14 = U64(14)
 S16 = U64(16)
-S18 = U64(18)
-S28 = U64(28)
 S32 = U64(32)
-S36 = U64(36)
+FILE_A = U64(0x0101010101010101)
+ROW_1 = U64(0xFF)
 
 
 @njit(**NJIT_INLINE)
-def _spread(x, s, s2, s4, up, down):  # type: ignore[no-untyped-def]
-    """``x`` spread along its lines of step ``s`` both ways (``s2``, ``s4``: twice and
-    four times ``s``): each square of ``x`` with every square of its line. ``up``: the
-    squares a shift left by ``s`` may land on without wrapping round the board's side;
-    ``down``: the same for a shift right (parallel prefix, three steps each way)."""
+def _spread(x, s, up, down):  # type: ignore[no-untyped-def]
+    """``x`` spread along its lines of step ``s`` both ways: each square of ``x`` with
+    every square of its line. ``up``: the squares a shift left by ``s`` may land on without
+    wrapping round the board's side; ``down``: the same for a shift right (parallel
+    prefix: steps of ``s``, ``2s``, ``4s`` each way)."""
     g = x
-    m = up
-    g |= m & (g << s)
-    m &= m << s
-    g |= m & (g << s2)
-    m &= m << s2
-    g |= m & (g << s4)
     h = x
-    m = down
-    h |= m & (h >> s)
-    m &= m >> s
-    h |= m & (h >> s2)
-    m &= m >> s2
-    h |= m & (h >> s4)
+    m = up
+    n = down
+    for _ in range(3):
+        g |= m & (g << s)
+        h |= n & (h >> s)
+        m &= m << s
+        n &= n >> s
+        s = s + s
     return g | h
 
 
@@ -83,8 +73,8 @@ def full_lines(empty):  # type: ignore[no-untyped-def]
     y &= y >> S16
     y &= y >> S8
     v = (y & ROW_1) * FILE_A
-    d = ~_spread(empty, S9, S18, S36, NOT_A, NOT_H)
-    a = ~_spread(empty, S7, S14, S28, NOT_H, NOT_A)
+    d = ~_spread(empty, S9, NOT_A, NOT_H)
+    a = ~_spread(empty, S7, NOT_H, NOT_A)
     return h, v, d, a
 
 
