@@ -169,32 +169,35 @@ def last_flip_count(p, x):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def solve1(p, o, x):  # type: ignore[no-untyped-def]
-    """Exact score with one empty square ``x`` left. On a full 8×8 board the flips are
-    only counted (:func:`last_flip_count`), the opponent's only when the side to move
-    cannot play there."""
+def solve1(p, o, x, alpha):  # type: ignore[no-untyped-def]
+    """Score with one empty square ``x`` left: exact, or (fail-soft) a bound at or below
+    ``alpha`` when the side to move cannot play there: the opponent's move could only
+    lower the score, so its flips are not counted (a lazy count, as Edax's). On a full 8×8
+    board the flips are only counted (:func:`last_flip_count`)."""
     bx = ONE << U64(x)
     if (p | o | bx) == ~ZERO:
         d = 2 * popcount(p) - 63
         n = last_flip_count(p, x)
         if n > 0:
             return d + n + 1
+        top = d + 1 if d > 0 else d - 1  # 63 discs: never a draw
+        if top <= alpha:
+            return top
         n = last_flip_count(o, x)
         if n > 0:
             return d - n - 1
-        return d + 1 if d > 0 else d - 1  # 63 discs: never a draw
+        return top
     d = popcount(p) - popcount(o)
     f = move_flips(p, o, x)
     if f != ZERO:
         return d + 2 * popcount(f) + 1
+    top = d + 1 if d > 0 else (d - 1 if d < 0 else np.int64(0))
+    if top <= alpha:
+        return top
     f = move_flips(o, p, x)
     if f != ZERO:
         return d - 2 * popcount(f) - 1
-    if d > 0:
-        return d + 1
-    if d < 0:
-        return d - 1
-    return np.int64(0)
+    return top
 
 
 @njit(**NJIT_INLINE)
@@ -205,14 +208,14 @@ def _try2(p, o, alpha, beta, x1, x2):  # type: ignore[no-untyped-def]
     if f != ZERO:
         n += 1
         b = ONE << U64(x1)
-        best = -solve1(o ^ f, p ^ f ^ b, x2)
+        best = -solve1(o ^ f, p ^ f ^ b, x2, -beta)
         if best >= beta:
             return best, n
     f = move_flips(p, o, x2)
     if f != ZERO:
         n += 1
         b = ONE << U64(x2)
-        v = -solve1(o ^ f, p ^ f ^ b, x1)
+        v = -solve1(o ^ f, p ^ f ^ b, x1, -beta)
         if v > best:
             best = v
     return best, n
@@ -366,7 +369,7 @@ def solve_le4(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
     r = empty & ~odd
     x1, a, r = _take(a, r)
     if n == 1:
-        return solve1(p, o, x1), np.int64(1)
+        return solve1(p, o, x1, alpha), np.int64(1)
     x2, a, r = _take(a, r)
     if n == 2:
         return solve2(p, o, alpha, beta, x1, x2)

@@ -1,0 +1,108 @@
+"""The shallow solvers alone: nodes per CPU second at the last empties, no table, no frames.
+
+Positions come from seeded random play out of FFO #40-#59 down to ``--empties`` (1-7),
+each with a null window at a random even score; one compiled loop solves them all
+``--reps`` times (``solve_small``, as the search calls it), best of ``--rounds``. The
+memory traffic of a whole solve (the table) is left out, so on a shared machine this
+varies far less than ``benchmarks/ffo.py``: use it to compare two versions of the
+solvers side by side, and the FFO runs for the whole effect.
+
+    .venv/bin/python benchmarks/leaves.py [--empties 7] [--positions 3000] [--reps 100]
+        [--rounds 7] [--seed 1]
+
+The checksum (sum of the scores) is printed to show the same work was done; it changes
+when a solver returns another fail-soft bound (a different, still correct, value).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from hasamigo._kernels.bits import popcount
+from hasamigo._kernels.endgame import SHALLOW_MAX, solve_small
+from hasamigo._kernels.moves import flips_at, legal_moves_mask
+from hasamigo.engine import read_obf
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ffo"
+ALL = (1 << 64) - 1
+
+
+def _moves(p: int, o: int) -> int:
+    return int(legal_moves_mask(np.uint64(p), np.uint64(o), np.uint64(ALL)))
+
+
+def positions(count: int, empties: int, seed: int) -> list[tuple[int, int, int]]:
+    """``count`` (player, opponent, alpha) with ``empties`` empty squares and a move for
+    one side at least, by random play from FFO #40-#59."""
+    rng = random.Random(seed)
+    starts = [r.board.pair() for r in read_obf(DATA / "fforum-40-59.obf")]
+    found: list[tuple[int, int, int]] = []
+    while len(found) < count:
+        p, o = rng.choice(starts)
+        while True:
+            if (ALL & ~(p | o)).bit_count() == empties:
+                if _moves(p, o) or _moves(o, p):
+                    found.append((p, o, 2 * rng.randrange(-6, 7) - 1))
+                break
+            m = _moves(p, o)
+            if not m:
+                if not _moves(o, p):
+                    break  # the game ended first
+                p, o = o, p
+                continue
+            sq = rng.choice([i for i in range(64) if m >> i & 1])
+            f = int(flips_at(np.uint64(p), np.uint64(o), sq))
+            p, o = o ^ f, p ^ f ^ (1 << sq)
+    return found
+
+
+@njit
+def solve_all(ps, os, alphas, reps):  # type: ignore[no-untyped-def]
+    checksum = 0
+    nodes = 0
+    for _ in range(reps):
+        for i in range(ps.shape[0]):
+            p = ps[i]
+            o = os[i]
+            empty = ~(p | o)
+            v, k = solve_small(p, o, alphas[i], alphas[i] + 1, empty, popcount(empty))
+            checksum += v
+            nodes += k
+    return checksum, nodes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--empties", type=int, default=7, help=f"1 to {SHALLOW_MAX}")
+    parser.add_argument("--positions", type=int, default=3000)
+    parser.add_argument("--reps", type=int, default=100, help="solves of each position a round")
+    parser.add_argument("--rounds", type=int, default=7, help="timed rounds (the best is shown)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if not 1 <= args.empties <= SHALLOW_MAX:
+        parser.error(f"--empties must be 1 to {SHALLOW_MAX}")
+    if args.positions < 1 or args.reps < 1 or args.rounds < 1:
+        parser.error("--positions, --reps and --rounds must be at least 1")
+    found = positions(args.positions, args.empties, args.seed)
+    ps = np.array([x[0] for x in found], dtype=np.uint64)
+    os_ = np.array([x[1] for x in found], dtype=np.uint64)
+    alphas = np.array([x[2] for x in found], dtype=np.int64)
+    solve_all(ps, os_, alphas, 1)  # compile (or load) before timing
+    best = float("inf")
+    checksum = nodes = 0
+    for _ in range(args.rounds):
+        started = time.process_time()
+        checksum, nodes = solve_all(ps, os_, alphas, args.reps)
+        best = min(best, time.process_time() - started)
+    print(f"{args.empties} empties, {len(found)} positions x {args.reps}: {nodes:,} nodes, "
+          f"best {best:.3f} cpu s, {nodes / best / 1e6:.1f} M nodes/s, checksum {checksum}")
+
+
+if __name__ == "__main__":
+    main()
