@@ -35,10 +35,13 @@ child (where the child probes the table), so that the probe, soon after, finds i
 cache. A miss costs about 170 ns on the 2-core VM of the figures; a node, 40 on average.
 Nor is work done that a cutoff makes useless: a node with a table move searches it first,
 alone, and orders the other moves only if it did not cut (``forder``). The order and the
-tree are the same; midgame depth 12: 3 % faster (the endgame: the same, its ordering
-below 12 empties is cheap and mostly needed). And a null-window exact node of
-``SHALLOW_MAX + 1`` empties, whose children the solvers answer at once, handles them in
-one loop (``_solve_children``) instead of a frame each: the same tree, 1-2 % faster.
+tree are the same; midgame depth 12: 3 % faster. Not at exact nodes below
+``EVAL_ORDER_EMPTIES``: their ordering is cheap and asks for the children's table buckets
+while it works, whereas the table move's child, searched at once, found its bucket cold
+(FFO #42-#50, the same tree, side by side: 1-7 % faster with the ordering first, 3
+rounds). And a null-window exact node of ``SHALLOW_MAX + 1`` empties, whose children the
+solvers answer at once, handles them in one loop (``_solve_children``) instead of a frame
+each: the same tree, 1-2 % faster.
 
 Cutoffs before a node's moves are searched: the table's bounds; at exact nodes the
 *stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
@@ -734,18 +737,23 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             else:
                 known = use_etc and (ne >= ETC_MIN_EMPTIES if d >= ne else d >= ETC_MIN_DEPTH)
                 nc = _etc_children(pp, oo, moves, tab, rows, cbf, cbp, cbo) if known else 0
+                # a cheap ordering: mobility only, at exact nodes below EVAL_ORDER_EMPTIES
+                cheap = d >= ne and ne < EVAL_ORDER_EMPTIES
                 # the cutoff's test waits for the children's buckets (a memory latency):
-                # a cheap ordering (mobility only, exact nodes below EVAL_ORDER_EMPTIES)
-                # runs first, while they arrive; a costly one only if the test fails
-                late = known and d >= ne and ne < EVAL_ORDER_EMPTIES
+                # a cheap ordering runs first, while they arrive; a costly one only if
+                # the test fails
+                late = known and cheap
                 if known and not late:
                     v = _etc_check(nc, d, level, b, tab, rows, cbp, cbo)
                     leaf = v >= b
                 at_once = d >= ne and ne == SHALLOW_MAX + 1 and b == a + 1
                 hm = fhm[ply]
-                if (not leaf and not late and not at_once and (flags & USE_ORDER) != 0
+                if (not leaf and not cheap and (flags & USE_ORDER) != 0
                         and hm >= 0 and hm < PASS_MOVE and (moves >> U64(hm)) & ONE != ZERO):
-                    # the table's move alone: the others are ordered only if it does not cut
+                    # the table's move alone: the others are ordered only if it does not
+                    # cut. Not where the ordering is cheap: it asks for the children's
+                    # table buckets (the table move's child's too) while it works, and a
+                    # child searched at once would wait for its bucket
                     fmv[ply, 0] = hm
                     ffl[ply, 0] = cbf[popcount(moves & ((ONE << U64(hm)) - ONE))] if known else ZERO
                     fcm[ply, 0] = UNKNOWN
