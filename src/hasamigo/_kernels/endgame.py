@@ -172,31 +172,20 @@ def last_flip_count(p, x):  # type: ignore[no-untyped-def]
 def solve1(p, o, x, alpha):  # type: ignore[no-untyped-def]
     """Score with one empty square ``x`` left: exact, or (fail-soft) a bound at or below
     ``alpha`` when the side to move cannot play there: the opponent's move could only
-    lower the score, so its flips are not counted (a lazy count, as Edax's). On a full 8×8
-    board the flips are only counted (:func:`last_flip_count`)."""
-    bx = ONE << U64(x)
-    if (p | o | bx) == ~ZERO:
-        d = 2 * popcount(p) - 63
-        n = last_flip_count(p, x)
-        if n > 0:
-            return d + n + 1
-        top = d + 1 if d > 0 else d - 1  # 63 discs: never a draw
-        if top <= alpha:
-            return top
-        n = last_flip_count(o, x)
-        if n > 0:
-            return d - n - 1
-        return top
+    lower the score below the final one as it stands, so when that is at or below
+    ``alpha`` the opponent's flips are not counted (a lazy count, as Edax's). On a full
+    8×8 board the flips are only counted (:func:`last_flip_count`)."""
+    full = (p | o | (ONE << U64(x))) == ~ZERO
     d = popcount(p) - popcount(o)
-    f = move_flips(p, o, x)
-    if f != ZERO:
-        return d + 2 * popcount(f) + 1
-    top = d + 1 if d > 0 else (d - 1 if d < 0 else np.int64(0))
+    n = last_flip_count(p, x) if full else 2 * popcount(move_flips(p, o, x))
+    if n > 0:
+        return d + n + 1
+    top = final_score(p, o, np.int64(1))  # neither plays
     if top <= alpha:
         return top
-    f = move_flips(o, p, x)
-    if f != ZERO:
-        return d - 2 * popcount(f) - 1
+    n = last_flip_count(o, x) if full else 2 * popcount(move_flips(o, p, x))
+    if n > 0:
+        return d - n - 1
     return top
 
 
