@@ -1,8 +1,9 @@
 """The shallow solvers alone: nodes per CPU second at the last empties, no table, no frames.
 
 Positions come from seeded random play out of FFO #40-#59 down to ``--empties`` (1-7),
-each with a null window at a random even score; one compiled loop solves them all
-``--reps`` times (``solve_small``, as the search calls it), best of ``--rounds``. The
+each with a null window just below a random even score (exact scores are even); one
+compiled loop solves them all ``--reps`` times (``solve_small``, as the search calls it),
+best of ``--rounds``. The
 memory traffic of a whole solve (the table) is left out, so on a shared machine this
 varies far less than ``benchmarks/ffo.py``: use it to compare two versions of the
 solvers side by side, and the FFO runs for the whole effect.
