@@ -28,6 +28,8 @@ from hasamigo._kernels.bits import (
     C_SQUARES,
     CORNERS,
     EDGES,
+    FILE_A,
+    FILE_GATHER,
     ONE,
     U64,
     X_SQUARES,
@@ -77,8 +79,6 @@ def _neighbour_table() -> np.ndarray:
 #: ``NEIGHBOUR[sq]``: the squares around ``sq``; no opponent disc there means no flip.
 NEIGHBOUR = _neighbour_table()
 
-FILE_A = U64(0x0101010101010101)
-FILE_GATHER = U64(0x0102040810204080)  # ((x >> c) & FILE_A) * this >> 56: column c, row r at bit r
 S56 = U64(56)
 BYTE = U64(0xFF)
 

@@ -26,7 +26,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hasamigo._kernels.bits import CORNERS, FULL, NOT_A_FILE, NOT_H_FILE, U64, ZERO, popcount
+from hasamigo._kernels.bits import (
+    CORNERS,
+    FILE_A,
+    FILE_GATHER,
+    FULL,
+    NOT_A_FILE,
+    NOT_H_FILE,
+    U64,
+    ZERO,
+    popcount,
+)
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import final_score
 from hasamigo._kernels.memory import load_int16
@@ -37,8 +47,6 @@ A1 = U64(0x0000000000000001)
 H1 = U64(0x0000000000000080)
 A8 = U64(0x0100000000000000)
 H8 = U64(0x8000000000000000)
-FILE_A = U64(0x0101010101010101)
-FILE_GATHER = U64(0x0102040810204080)  # (x & FILE_A) * this >> 56: column a as a byte
 S1 = U64(1)
 S7 = U64(7)
 S8 = U64(8)

@@ -23,11 +23,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from hasamigo._kernels.bits import U64, ZERO, popcount
+from hasamigo._kernels.bits import EDGES, FILE_A, NOT_A_FILE, NOT_H_FILE, U64, ZERO, popcount
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 
-NOT_A = U64(0xFEFEFEFEFEFEFEFE)  # every square but column a
-NOT_H = U64(0x7F7F7F7F7F7F7F7F)  # every square but column h
 S1 = U64(1)
 S7 = U64(7)
 S8 = U64(8)
@@ -36,7 +34,6 @@ S2 = U64(2)
 S4 = U64(4)
 S16 = U64(16)
 S32 = U64(32)
-FILE_A = U64(0x0101010101010101)
 ROW_1 = U64(0xFF)
 
 
@@ -73,8 +70,8 @@ def full_lines(empty):  # type: ignore[no-untyped-def]
     y &= y >> S16
     y &= y >> S8
     v = (y & ROW_1) * FILE_A
-    d = ~_spread(empty, S9, NOT_A, NOT_H)
-    a = ~_spread(empty, S7, NOT_H, NOT_A)
+    d = ~_spread(empty, S9, NOT_A_FILE, NOT_H_FILE)
+    a = ~_spread(empty, S7, NOT_H_FILE, NOT_A_FILE)
     return h, v, d, a
 
 
@@ -85,21 +82,21 @@ def stable_discs(p, o, mask):  # type: ignore[no-untyped-def]
     fh, fv, fd, fa = full_lines(empty)
     out = ~mask
     # squares with a neighbour off the board (or on a hole) along each axis
-    eh = ~NOT_A | ~NOT_H | ((out << S1) & NOT_A) | ((out >> S1) & NOT_H)
+    eh = ~NOT_A_FILE | ~NOT_H_FILE | ((out << S1) & NOT_A_FILE) | ((out >> S1) & NOT_H_FILE)
     ev = U64(0xFF000000000000FF) | (out << S8) | (out >> S8)
-    edge = U64(0xFF818181818181FF)
-    ed = edge | ((out << S9) & NOT_A) | ((out >> S9) & NOT_H)  # a1-h8 direction
-    ea = edge | ((out << S7) & NOT_H) | ((out >> S7) & NOT_A)  # a8-h1 direction
+    edge = EDGES
+    ed = edge | ((out << S9) & NOT_A_FILE) | ((out >> S9) & NOT_H_FILE)  # a1-h8 direction
+    ea = edge | ((out << S7) & NOT_H_FILE) | ((out >> S7) & NOT_A_FILE)  # a8-h1 direction
     sh = p & (fh | eh)
     sv = p & (fv | ev)
     sd = p & (fd | ed)
     sa = p & (fa | ea)
     stable = ZERO
     while True:
-        new = (sh | ((stable << S1) & NOT_A) | ((stable >> S1) & NOT_H)) \
+        new = (sh | ((stable << S1) & NOT_A_FILE) | ((stable >> S1) & NOT_H_FILE)) \
             & (sv | (stable << S8) | (stable >> S8)) \
-            & (sd | ((stable << S9) & NOT_A) | ((stable >> S9) & NOT_H)) \
-            & (sa | ((stable << S7) & NOT_H) | ((stable >> S7) & NOT_A))
+            & (sd | ((stable << S9) & NOT_A_FILE) | ((stable >> S9) & NOT_H_FILE)) \
+            & (sa | ((stable << S7) & NOT_H_FILE) | ((stable >> S7) & NOT_A_FILE))
         new &= p
         if new == stable:
             return stable
