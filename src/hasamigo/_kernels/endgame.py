@@ -15,8 +15,12 @@ instead of generating the moves first: FFO #26 #33 #36 #37 #38 in 0.84x the CPU 
 (farm-bench, 5 pairs, loaded machine), the same nodes.
 Each solver returns its score and the nodes it visited (an array argument to count them
 cost two atomic reference counts a call: 12 % of an FFO solve). Every solver tries the
-side to move and, if it has no move, the opponent in a loop of two: one inlined copy of
-its move loop instead of two (the copies were most of their compile time; the same speed).
+side to move and, if it has no move, the opponent. The 2-4 empties solvers write the two
+out (their move loops are short): alone, in one process alternating with a loop of two,
+2 empties 10-12 %, 3 empties 16-18 %, 4 empties 7-12 % faster (``benchmarks/leaves.py``'s
+positions). The 5-7 empties solvers keep a loop of two, one inlined copy of their move
+loop: two copies were most of their compile time, and no faster (5 empties 3 %, 6 and 7
+1 % slower).
 """
 
 from __future__ import annotations
@@ -213,12 +217,12 @@ def _try2(p, o, alpha, beta, x1, x2):  # type: ignore[no-untyped-def]
 @njit(**NJIT)
 def solve2(p, o, alpha, beta, x1, x2):  # type: ignore[no-untyped-def]
     """Exact score (fail-soft in the window) with empties ``x1``, ``x2``, and the nodes."""
-    q, r, a, b, sign = p, o, alpha, beta, np.int64(1)
-    for _ in range(2):  # the side to move, then (a pass) the opponent: one inlined copy
-        v, n = _try2(q, r, a, b, x1, x2)
-        if v != NO_MOVE:
-            return sign * v, n + 1
-        q, r, a, b, sign = r, q, -b, -a, -sign
+    v, n = _try2(p, o, alpha, beta, x1, x2)
+    if v != NO_MOVE:
+        return v, n + 1
+    v, n = _try2(o, p, -beta, -alpha, x1, x2)
+    if v != NO_MOVE:
+        return -v, n + 1
     return final_score(p, o, np.int64(2)), np.int64(1)
 
 
@@ -262,15 +266,13 @@ def _try3(p, o, alpha, beta, x1, x2, x3):  # type: ignore[no-untyped-def]
 @njit(**NJIT)
 def solve3(p, o, alpha, beta, x1, x2, x3):  # type: ignore[no-untyped-def]
     """Exact score (fail-soft in the window) with three empties, and the nodes."""
-    q, r, a, b, sign = p, o, alpha, beta, np.int64(1)
-    n = np.int64(1)
-    for _ in range(2):  # the side to move, then (a pass) the opponent: one inlined copy
-        v, k = _try3(q, r, a, b, x1, x2, x3)
-        n += k
-        if v != NO_MOVE:
-            return sign * v, n
-        q, r, a, b, sign = r, q, -b, -a, -sign
-    return final_score(p, o, np.int64(3)), n
+    v, k = _try3(p, o, alpha, beta, x1, x2, x3)
+    if v != NO_MOVE:
+        return v, k + 1
+    v, j = _try3(o, p, -beta, -alpha, x1, x2, x3)
+    if v != NO_MOVE:
+        return -v, k + j + 1
+    return final_score(p, o, np.int64(3)), k + j + 1
 
 
 @njit(**NJIT_INLINE)
@@ -326,15 +328,13 @@ def _try4(p, o, alpha, beta, x1, x2, x3, x4):  # type: ignore[no-untyped-def]
 def solve4(p, o, alpha, beta, x1, x2, x3, x4):  # type: ignore[no-untyped-def]
     """Exact score (fail-soft in the window) with four empties, tried in the given order,
     and the nodes."""
-    q, r, a, b, sign = p, o, alpha, beta, np.int64(1)
-    n = np.int64(1)
-    for _ in range(2):  # the side to move, then (a pass) the opponent: one inlined copy
-        v, k = _try4(q, r, a, b, x1, x2, x3, x4)
-        n += k
-        if v != NO_MOVE:
-            return sign * v, n
-        q, r, a, b, sign = r, q, -b, -a, -sign
-    return final_score(p, o, np.int64(4)), n
+    v, k = _try4(p, o, alpha, beta, x1, x2, x3, x4)
+    if v != NO_MOVE:
+        return v, k + 1
+    v, j = _try4(o, p, -beta, -alpha, x1, x2, x3, x4)
+    if v != NO_MOVE:
+        return -v, k + j + 1
+    return final_score(p, o, np.int64(4)), k + j + 1
 
 
 @njit(**NJIT_INLINE)
