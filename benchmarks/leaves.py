@@ -9,7 +9,14 @@ varies far less than ``benchmarks/ffo.py``: use it to compare two versions of th
 solvers side by side, and the FFO runs for the whole effect.
 
     .venv/bin/python benchmarks/leaves.py [--empties 7] [--positions 3000] [--reps 100]
-        [--rounds 7] [--seed 1]
+        [--rounds 7] [--seed 1] [--against OLD_ENDGAME.py]
+
+With ``--against`` another version of ``hasamigo/_kernels/endgame.py`` (for instance
+``git show HEAD~1:src/hasamigo/_kernels/endgame.py > /tmp/old_endgame.py``) is loaded
+beside this tree's and the two are timed in the same process, round by round in turns
+(the first alternating): on a VM whose speed drifts from second to second this resolves
+a few per cent where two processes side by side do not. It prints both (best and median)
+and the ratio of the medians.
 
 The checksum (sum of the scores) is printed to show the same work was done; it changes
 when a solver returns another fail-soft bound (a different, still correct, value).
@@ -18,9 +25,13 @@ when a solver returns another fail-soft bound (a different, still correct, value
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
+import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -63,19 +74,43 @@ def positions(count: int, empties: int, seed: int) -> list[tuple[int, int, int]]
     return found
 
 
-@njit
-def solve_all(ps, os, alphas, reps):  # type: ignore[no-untyped-def]
-    checksum = 0
-    nodes = 0
-    for _ in range(reps):
-        for i in range(ps.shape[0]):
-            p = ps[i]
-            o = os[i]
-            empty = ~(p | o)
-            v, k = solve_small(p, o, alphas[i], alphas[i] + 1, empty, popcount(empty))
-            checksum += v
-            nodes += k
-    return checksum, nodes
+def solve_loop(solver: Callable[..., Any]) -> Any:
+    """One compiled loop solving every position ``reps`` times with ``solver`` (a
+    ``solve_small``); it returns the sum of the scores and the nodes."""
+
+    @njit
+    def solve_all(ps, os, alphas, reps):  # type: ignore[no-untyped-def]
+        checksum = 0
+        nodes = 0
+        for _ in range(reps):
+            for i in range(ps.shape[0]):
+                p = ps[i]
+                o = os[i]
+                empty = ~(p | o)
+                v, k = solver(p, o, alphas[i], alphas[i] + 1, empty, popcount(empty))
+                checksum += v
+                nodes += k
+        return checksum, nodes
+
+    return solve_all
+
+
+def load_solver(path: Path) -> Callable[..., Any]:
+    """``solve_small`` of another version's ``endgame.py`` (its imports from this tree)."""
+    if not path.is_file():
+        raise ValueError(f"--against: no file {path}")
+    spec = importlib.util.spec_from_file_location("leaves_against_endgame", path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"--against: {path} is not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # any error of the other version's module, named
+        raise ValueError(f"--against: {path} failed to load: {exc}") from exc
+    solver = getattr(module, "solve_small", None)
+    if solver is None:
+        raise ValueError(f"--against: {path} has no solve_small")
+    return solver  # type: ignore[no-any-return]
 
 
 def main() -> None:
@@ -85,24 +120,44 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=100, help="solves of each position a round")
     parser.add_argument("--rounds", type=int, default=7, help="timed rounds (the best is shown)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--against", type=Path, default=None,
+                        help="another version's endgame.py, timed in turns with this tree's")
     args = parser.parse_args()
     if not 1 <= args.empties <= SHALLOW_MAX:
         parser.error(f"--empties must be 1 to {SHALLOW_MAX}")
     if args.positions < 1 or args.reps < 1 or args.rounds < 1:
         parser.error("--positions, --reps and --rounds must be at least 1")
+    loops = [solve_loop(solve_small)]
+    if args.against is not None:
+        try:
+            loops.append(solve_loop(load_solver(args.against)))
+        except ValueError as exc:
+            parser.error(str(exc))
     found = positions(args.positions, args.empties, args.seed)
     ps = np.array([x[0] for x in found], dtype=np.uint64)
     os_ = np.array([x[1] for x in found], dtype=np.uint64)
     alphas = np.array([x[2] for x in found], dtype=np.int64)
-    solve_all(ps, os_, alphas, 1)  # compile (or load) before timing
-    best = float("inf")
-    checksum = nodes = 0
-    for _ in range(args.rounds):
-        started = time.process_time()
-        checksum, nodes = solve_all(ps, os_, alphas, args.reps)
-        best = min(best, time.process_time() - started)
+    for loop in loops:
+        loop(ps, os_, alphas, 1)  # compile (or load) before timing
+    times: list[list[float]] = [[] for _ in loops]
+    sums = [(0, 0) for _ in loops]
+    for r in range(args.rounds):
+        turn = range(len(loops)) if r % 2 == 0 else reversed(range(len(loops)))
+        for i in turn:
+            started = time.process_time()
+            sums[i] = loops[i](ps, os_, alphas, args.reps)
+            times[i].append(time.process_time() - started)
+    checksum, nodes = sums[0]
+    best = min(times[0])
     print(f"{args.empties} empties, {len(found)} positions x {args.reps}: {nodes:,} nodes, "
           f"best {best:.3f} cpu s, {nodes / best / 1e6:.1f} M nodes/s, checksum {checksum}")
+    if args.against is not None:
+        other_sum, other_nodes = sums[1]
+        median = statistics.median(times[0])
+        other = statistics.median(times[1])
+        print(f"against {args.against}: {other_nodes:,} nodes, best {min(times[1]):.3f} cpu s, "
+              f"checksum {other_sum}; medians {median:.3f} (this tree) and {other:.3f}: "
+              f"ratio {median / other:.3f}")
 
 
 if __name__ == "__main__":

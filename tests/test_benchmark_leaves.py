@@ -33,3 +33,32 @@ def test_a_small_run_reports_nodes_and_the_rate() -> None:
     nodes = int(line.split(": ")[1].split(" nodes")[0].replace(",", ""))
     assert nodes >= 20  # at least a node a solve
     assert "M nodes/s" in line and "checksum" in line
+
+
+def test_against_another_version_times_both_on_the_same_work(tmp_path: Path) -> None:
+    # the tree's own solvers as "another version": the same nodes and checksum both
+    endgame = SCRIPT.parent.parent / "src" / "hasamigo" / "_kernels" / "endgame.py"
+    other = tmp_path / "endgame_other.py"
+    other.write_text(endgame.read_text())
+    done = run("--empties", "4", "--positions", "20", "--reps", "1", "--rounds", "2",
+               "--against", str(other))
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.strip().splitlines()[-2:]
+    nodes = first.split(": ")[1].split(" nodes")[0]
+    checksum = first.rsplit("checksum ", 1)[1]
+    assert second.startswith(f"against {other}: {nodes} nodes, ")
+    assert f"checksum {checksum};" in second and "ratio " in second
+
+
+def test_against_a_missing_or_broken_file_exits_2_naming_it(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("x = (\n")
+    not_solver = tmp_path / "empty.py"
+    not_solver.write_text("")
+    for path, message in ((tmp_path / "nothing.py", "no file"),
+                          (broken, "failed to load"),
+                          (not_solver, "has no solve_small")):
+        done = run("--against", str(path))
+        assert done.returncode == 2, (path, done.stderr)
+        assert f"--against: {path}" in done.stderr or f"no file {path}" in done.stderr
+        assert message in done.stderr, (path, done.stderr)
