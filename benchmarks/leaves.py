@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from hasamigo._kernels import config as kernel_config
 from hasamigo._kernels.bits import popcount
 from hasamigo._kernels.endgame import SHALLOW_MAX, solve_small
 from hasamigo._kernels.moves import flips_at, legal_moves_mask
@@ -103,10 +104,18 @@ def load_solver(path: Path) -> Callable[..., Any]:
     if spec is None or spec.loader is None:
         raise ValueError(f"--against: {path} is not a Python module")
     module = importlib.util.module_from_spec(spec)
+    # compiled afresh, not cached: numba cannot load a module's kernels back from its
+    # cache when the module was not imported by name (its factory's kernels are saved
+    # under '<dynamic>'), and a stale entry would time another version
+    saved = kernel_config.NJIT, kernel_config.NJIT_INLINE
+    kernel_config.NJIT = {**saved[0], "cache": False}
+    kernel_config.NJIT_INLINE = {**saved[1], "cache": False}
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # any error of the other version's module, named
         raise ValueError(f"--against: {path} failed to load: {exc}") from exc
+    finally:
+        kernel_config.NJIT, kernel_config.NJIT_INLINE = saved
     solver = getattr(module, "solve_small", None)
     if solver is None:
         raise ValueError(f"--against: {path} has no solve_small")
