@@ -37,8 +37,8 @@ NJIT = {"cache": True, "nogil": True}
 # 62 of them in ``search`` alone, which held seven copies of ``evaluate``. Inlining nothing
 # compiled fastest but made perft 25 % slower (LLVM does not inline numba's calls as well),
 # so the hot paths still inline, and a large body with many callers is a call instead
-# (``evaluate_call`` for the move ordering; one copy of a side's moves in ``solve2``-
-# ``solve4``): 27 CPU s, and the same speed (FFO #20-#27, midgame depth 11: within 2 %).
+# (``evaluate_call`` for the move ordering; one copy of a side's moves in ``solve5``-
+# ``solve7``): 27 CPU s, and the same speed (FFO #20-#27, midgame depth 11: within 2 %).
 NJIT_INLINE = {"cache": True, "nogil": True, "inline": "always"}
 
 HERE = Path(__file__).resolve().parent

@@ -1,10 +1,12 @@
 """Exact endgame leaves: final scores, the last 1-4 empties and shallow solvers (5-7).
 
 Scores are official disc differences from the side to move: the empties of a finished
-game go to the winner, a draw is 0. Each solver takes a window ``(alpha, beta)`` and is
-fail-soft. None is recursive: ``solve5`` calls ``solve4`` and so on, and a pass is a
-second attempt with the pair swapped (the move loop returns ``NO_MOVE`` when the side has
-no move), so every kernel may be cached (recursive cached kernels crashed, numba #6061).
+game go to the winner, a draw is 0. Each solver takes a null window ``(alpha, alpha +
+1)``, as the search asks at these depths, and is fail-soft (as Edax's are);
+``solve_small`` answers any window with null-window tests. None is recursive: ``solve5``
+calls ``solve4`` and so on, and a pass is a second attempt with the pair swapped (the
+move loop returns ``NO_MOVE`` when the side has no move), so every kernel may be cached
+(recursive cached kernels crashed, numba #6061).
 The 5-7 empties solvers share one move loop, :func:`_shallow_tries`, made once per size
 over the size below and inlined into it.
 
@@ -194,68 +196,65 @@ def solve1(p, o, x, alpha):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT_INLINE)
-def _try2(p, o, alpha, beta, x1, x2):  # type: ignore[no-untyped-def]
+def _try2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
     n = np.int64(0)
     f = move_flips(p, o, x1)
     if f != ZERO:
         n += 1
         b = ONE << U64(x1)
-        best = -solve1(o ^ f, p ^ f ^ b, x2, -beta)
-        if best >= beta:
+        best = -solve1(o ^ f, p ^ f ^ b, x2, -alpha - 1)
+        if best > alpha:
             return best, n
     f = move_flips(p, o, x2)
     if f != ZERO:
         n += 1
         b = ONE << U64(x2)
-        v = -solve1(o ^ f, p ^ f ^ b, x1, -beta)
+        v = -solve1(o ^ f, p ^ f ^ b, x1, -alpha - 1)
         if v > best:
             best = v
     return best, n
 
 
 @njit(**NJIT)
-def solve2(p, o, alpha, beta, x1, x2):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in the window) with empties ``x1``, ``x2``, and the nodes."""
-    v, n = _try2(p, o, alpha, beta, x1, x2)
+def solve2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
+    """Score with empties ``x1``, ``x2`` against the null window (``alpha``, ``alpha +
+    1``), fail-soft, and the nodes."""
+    v, n = _try2(p, o, alpha, x1, x2)
     if v != NO_MOVE:
         return v, n + 1
-    v, n = _try2(o, p, -beta, -alpha, x1, x2)
+    v, n = _try2(o, p, -alpha - 1, x1, x2)
     if v != NO_MOVE:
         return -v, n + 1
     return final_score(p, o, np.int64(2)), np.int64(1)
 
 
 @njit(**NJIT_INLINE)
-def _try3(p, o, alpha, beta, x1, x2, x3):  # type: ignore[no-untyped-def]
+def _try3(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
     n = np.int64(0)
     f = move_flips(p, o, x1)
     if f != ZERO:
         b = ONE << U64(x1)
-        best, k = solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x2, x3)
+        best, k = solve2(o ^ f, p ^ f ^ b, -alpha - 1, x2, x3)
         best = -best
         n += k
-        if best >= beta:
-            return best, n
         if best > alpha:
-            alpha = best
+            return best, n
     f = move_flips(p, o, x2)
     if f != ZERO:
         b = ONE << U64(x2)
-        v, k = solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x3)
+        v, k = solve2(o ^ f, p ^ f ^ b, -alpha - 1, x1, x3)
         v = -v
         n += k
-        if v >= beta:
+        if v > alpha:
             return v, n
         if v > best:
             best = v
-            if v > alpha:
-                alpha = v
     f = move_flips(p, o, x3)
     if f != ZERO:
         b = ONE << U64(x3)
-        v, k = solve2(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2)
+        v, k = solve2(o ^ f, p ^ f ^ b, -alpha - 1, x1, x2)
         v = -v
         n += k
         if v > best:
@@ -264,59 +263,54 @@ def _try3(p, o, alpha, beta, x1, x2, x3):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT)
-def solve3(p, o, alpha, beta, x1, x2, x3):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in the window) with three empties, and the nodes."""
-    v, k = _try3(p, o, alpha, beta, x1, x2, x3)
+def solve3(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
+    """Score with three empties against the null window (``alpha``, ``alpha + 1``),
+    fail-soft, and the nodes."""
+    v, k = _try3(p, o, alpha, x1, x2, x3)
     if v != NO_MOVE:
         return v, k + 1
-    v, j = _try3(o, p, -beta, -alpha, x1, x2, x3)
+    v, j = _try3(o, p, -alpha - 1, x1, x2, x3)
     if v != NO_MOVE:
         return -v, k + j + 1
     return final_score(p, o, np.int64(3)), k + j + 1
 
 
 @njit(**NJIT_INLINE)
-def _try4(p, o, alpha, beta, x1, x2, x3, x4):  # type: ignore[no-untyped-def]
+def _try4(p, o, alpha, x1, x2, x3, x4):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
     n = np.int64(0)
     f = move_flips(p, o, x1)
     if f != ZERO:
         b = ONE << U64(x1)
-        best, k = solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x2, x3, x4)
+        best, k = solve3(o ^ f, p ^ f ^ b, -alpha - 1, x2, x3, x4)
         best = -best
         n += k
-        if best >= beta:
-            return best, n
         if best > alpha:
-            alpha = best
+            return best, n
     f = move_flips(p, o, x2)
     if f != ZERO:
         b = ONE << U64(x2)
-        v, k = solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x3, x4)
+        v, k = solve3(o ^ f, p ^ f ^ b, -alpha - 1, x1, x3, x4)
         v = -v
         n += k
-        if v >= beta:
+        if v > alpha:
             return v, n
         if v > best:
             best = v
-            if v > alpha:
-                alpha = v
     f = move_flips(p, o, x3)
     if f != ZERO:
         b = ONE << U64(x3)
-        v, k = solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, x4)
+        v, k = solve3(o ^ f, p ^ f ^ b, -alpha - 1, x1, x2, x4)
         v = -v
         n += k
-        if v >= beta:
+        if v > alpha:
             return v, n
         if v > best:
             best = v
-            if v > alpha:
-                alpha = v
     f = move_flips(p, o, x4)
     if f != ZERO:
         b = ONE << U64(x4)
-        v, k = solve3(o ^ f, p ^ f ^ b, -beta, -alpha, x1, x2, x3)
+        v, k = solve3(o ^ f, p ^ f ^ b, -alpha - 1, x1, x2, x3)
         v = -v
         n += k
         if v > best:
@@ -325,13 +319,13 @@ def _try4(p, o, alpha, beta, x1, x2, x3, x4):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT)
-def solve4(p, o, alpha, beta, x1, x2, x3, x4):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in the window) with four empties, tried in the given order,
-    and the nodes."""
-    v, k = _try4(p, o, alpha, beta, x1, x2, x3, x4)
+def solve4(p, o, alpha, x1, x2, x3, x4):  # type: ignore[no-untyped-def]
+    """Score with four empties, tried in the given order, against the null window
+    (``alpha``, ``alpha + 1``), fail-soft, and the nodes."""
+    v, k = _try4(p, o, alpha, x1, x2, x3, x4)
     if v != NO_MOVE:
         return v, k + 1
-    v, j = _try4(o, p, -beta, -alpha, x1, x2, x3, x4)
+    v, j = _try4(o, p, -alpha - 1, x1, x2, x3, x4)
     if v != NO_MOVE:
         return -v, k + j + 1
     return final_score(p, o, np.int64(4)), k + j + 1
@@ -348,9 +342,9 @@ def _take(first, rest):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT)
-def solve_le4(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
-    """Exact score with ``n <= 4`` empties given as a bitboard (odd quadrants first), and
-    the nodes."""
+def solve_le4(p, o, alpha, empty, n):  # type: ignore[no-untyped-def]
+    """Score with ``n <= 4`` empties given as a bitboard (odd quadrants first) against the
+    null window (``alpha``, ``alpha + 1``), fail-soft, and the nodes."""
     if n == 0:
         return final_score(p, o, np.int64(0)), np.int64(1)
     odd = odd_quadrants(empty)
@@ -361,12 +355,12 @@ def solve_le4(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
         return solve1(p, o, x1, alpha), np.int64(1)
     x2, a, r = _take(a, r)
     if n == 2:
-        return solve2(p, o, alpha, beta, x1, x2)
+        return solve2(p, o, alpha, x1, x2)
     x3, a, r = _take(a, r)
     if n == 3:
-        return solve3(p, o, alpha, beta, x1, x2, x3)
+        return solve3(p, o, alpha, x1, x2, x3)
     x4, a, r = _take(a, r)
-    return solve4(p, o, alpha, beta, x1, x2, x3, x4)
+    return solve4(p, o, alpha, x1, x2, x3, x4)
 
 
 # ---- 5 to 7 empties: one loop over the empties, made once per size ----------------
@@ -374,14 +368,15 @@ def solve_le4(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
 
 def _shallow_tries(child):  # type: ignore[no-untyped-def]
     """The move loop of a solver of ``n`` empties (5-7) over ``child``, the solver of
-    ``n - 1``: the empties in odd quadrants first, each part by the fixed square
-    preference, each tried only if it has an opponent disc around (``NEIGHBOUR``), no move
-    list made. Returns the best score (``NO_MOVE`` if the side has no move) and the nodes.
-    Inlined into each size's top-level solver: a kernel that called itself would not
-    cache (numba #6061), and a factory's kernels would share one cache name."""
+    ``n - 1``, against the null window (``alpha``, ``alpha + 1``): the empties in odd
+    quadrants first, each part by the fixed square preference, each tried only if it has
+    an opponent disc around (``NEIGHBOUR``), no move list made. Returns the best score
+    (``NO_MOVE`` if the side has no move) and the nodes. Inlined into each size's
+    top-level solver: a kernel that called itself would not cache (numba #6061), and a
+    factory's kernels would share one cache name."""
 
     @njit(**NJIT_INLINE)
-    def tries(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
+    def tries(p, o, alpha, empty):  # type: ignore[no-untyped-def]
         best = np.int64(NO_MOVE)
         n = np.int64(0)
         odd = odd_quadrants(empty)
@@ -396,80 +391,105 @@ def _shallow_tries(child):  # type: ignore[no-untyped-def]
                     if f == ZERO:
                         continue
                     b = ONE << U64(sq)
-                    v, k = child(o ^ f, p ^ f ^ b, -beta, -alpha, empty ^ b)
+                    v, k = child(o ^ f, p ^ f ^ b, -alpha - 1, empty ^ b)
                     v = -v
                     n += k
                     if v > best:
-                        if v >= beta:
+                        if v > alpha:
                             return v, n
                         best = v
-                        if v > alpha:
-                            alpha = v
         return best, n
 
     return tries
 
 
 @njit(**NJIT_INLINE)
-def _shallow_solve(tries, p, o, alpha, beta, empty, n_empty):  # type: ignore[no-untyped-def]
+def _shallow_solve(tries, p, o, alpha, empty, n_empty):  # type: ignore[no-untyped-def]
     """A shallow solver's body: ``tries`` for the side to move, then (a pass) for the
     opponent, in a loop of two (one inlined copy of the loop), else the final score."""
-    q, r, a, b, sign = p, o, alpha, beta, np.int64(1)
+    q, r, a, sign = p, o, alpha, np.int64(1)
     n = np.int64(1)
     for _ in range(2):
-        v, k = tries(q, r, a, b, empty)
+        v, k = tries(q, r, a, empty)
         n += k
         if v != NO_MOVE:
             return sign * v, n
-        q, r, a, b, sign = r, q, -b, -a, -sign
+        q, r, a, sign = r, q, -a - 1, -sign
     return final_score(p, o, np.int64(n_empty)), n
 
 
 @njit(**NJIT_INLINE)
-def _solve4_set(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
+def _solve4_set(p, o, alpha, empty):  # type: ignore[no-untyped-def]
     """:func:`solve_le4` of four empties given as a bitboard (inlined: no call of its own)."""
-    return solve_le4(p, o, alpha, beta, empty, np.int64(4))
+    return solve_le4(p, o, alpha, empty, np.int64(4))
 
 
 _tries5 = _shallow_tries(_solve4_set)
 
 
 @njit(**NJIT)
-def solve5(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in the window) with the five empties ``empty``, and the nodes."""
-    return _shallow_solve(_tries5, p, o, alpha, beta, empty, 5)
+def solve5(p, o, alpha, empty):  # type: ignore[no-untyped-def]
+    """Score with the five empties ``empty`` against the null window (``alpha``, ``alpha +
+    1``), fail-soft, and the nodes."""
+    return _shallow_solve(_tries5, p, o, alpha, empty, 5)
 
 
 _tries6 = _shallow_tries(solve5)
 
 
 @njit(**NJIT)
-def solve6(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in the window) with the six empties ``empty``, and the nodes."""
-    return _shallow_solve(_tries6, p, o, alpha, beta, empty, 6)
+def solve6(p, o, alpha, empty):  # type: ignore[no-untyped-def]
+    """Score with the six empties ``empty`` against a null window (see :func:`solve5`)."""
+    return _shallow_solve(_tries6, p, o, alpha, empty, 6)
 
 
 _tries7 = _shallow_tries(solve6)
 
 
 @njit(**NJIT)
-def solve7(p, o, alpha, beta, empty):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in the window) with the seven empties ``empty``, and the nodes."""
-    return _shallow_solve(_tries7, p, o, alpha, beta, empty, 7)
+def solve7(p, o, alpha, empty):  # type: ignore[no-untyped-def]
+    """Score with the seven empties ``empty`` against a null window (see :func:`solve5`)."""
+    return _shallow_solve(_tries7, p, o, alpha, empty, 7)
+
+
+@njit(**NJIT_INLINE)
+def _null_window(p, o, alpha, empty, n):  # type: ignore[no-untyped-def]
+    """The solver of ``n <= 7`` empties against the null window (``alpha``, ``alpha + 1``)."""
+    if n <= 4:
+        return solve_le4(p, o, alpha, empty, n)
+    if n == 5:
+        return solve5(p, o, alpha, empty)
+    if n == 6:
+        return solve6(p, o, alpha, empty)
+    return solve7(p, o, alpha, empty)
+
+
+@njit(**NJIT)
+def _solve_window(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
+    """:func:`solve_small` of a window wider than a null one: null-window tests, each
+    from the bound the last one proved. A test at ``x`` returning ``v > x`` proves
+    ``score >= v``, one returning ``v <= x`` proves ``score <= v``; so a test at a proven
+    lower bound that fails low proves the score exactly."""
+    v, k = _null_window(p, o, alpha, empty, n)
+    while v > alpha and v < beta:  # score >= v: test just above that bound
+        lower = v
+        v, j = _null_window(p, o, lower, empty, n)
+        k += j
+        if v <= lower:
+            return lower, k
+    return v, k
 
 
 @njit(**NJIT)
 def solve_small(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
-    """Exact score (fail-soft in ``(alpha, beta)``) of a position with ``n <= 7`` empties,
-    and the nodes visited (returned, not counted into an array: an array passed to these
-    kernels cost an atomic reference count per call, 12 % of an FFO solve's time)."""
-    if n <= 4:
-        return solve_le4(p, o, alpha, beta, empty, n)
-    if n == 5:
-        return solve5(p, o, alpha, beta, empty)
-    if n == 6:
-        return solve6(p, o, alpha, beta, empty)
-    return solve7(p, o, alpha, beta, empty)
+    """Score (fail-soft in ``(alpha, beta)``) of a position with ``n <= 7`` empties, and
+    the nodes visited (returned, not counted into an array: an array passed to these
+    kernels cost an atomic reference count per call, 12 % of an FFO solve's time). The
+    solvers take null windows, as the search asks at these depths; a wider window (a
+    principal variation's last empties, or a caller's) is :func:`_solve_window`'s."""
+    if beta == alpha + 1:
+        return _null_window(p, o, alpha, empty, n)
+    return _solve_window(p, o, alpha, beta, empty, n)
 
 
 @njit(**NJIT)
