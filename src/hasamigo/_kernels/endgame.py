@@ -23,6 +23,11 @@ out (their move loops are short): alone, in one process alternating with a loop 
 positions). The 5-7 empties solvers keep a loop of two, one inlined copy of their move
 loop: two copies were most of their compile time, and no faster (5 empties 3 %, 6 and 7
 1 % slower).
+The 3 empties solver inlines the 2 empties one (a call each child cost): 3 empties 0.77-0.85x
+and 5 empties 0.89x the time alone (``benchmarks/leaves.py --against``, medians of 9-15
+rounds), FFO #40-#52 subsets 0.95-0.98x (pairs on a noisy 2-core machine), the same nodes.
+Inlining the 3 empties solver into the 4 empties one as well would copy ``solve1`` about
+200 times: not tried.
 """
 
 from __future__ import annotations
@@ -216,10 +221,9 @@ def _try2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
     return best, n
 
 
-@njit(**NJIT)
-def solve2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
-    """Score with empties ``x1``, ``x2`` against the null window (``alpha``, ``alpha +
-    1``), fail-soft, and the nodes."""
+@njit(**NJIT_INLINE)
+def _solve2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
+    """:func:`solve2`'s body, inlined into the 3 empties solver's move loop."""
     v, n = _try2(p, o, alpha, x1, x2)
     if v != NO_MOVE:
         return v, n + 1
@@ -229,6 +233,13 @@ def solve2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
     return final_score(p, o, np.int64(2)), np.int64(1)
 
 
+@njit(**NJIT)
+def solve2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
+    """Score with empties ``x1``, ``x2`` against the null window (``alpha``, ``alpha +
+    1``), fail-soft, and the nodes."""
+    return _solve2(p, o, alpha, x1, x2)
+
+
 @njit(**NJIT_INLINE)
 def _try3(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
@@ -236,7 +247,7 @@ def _try3(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
     f = move_flips(p, o, x1)
     if f != ZERO:
         b = ONE << U64(x1)
-        best, k = solve2(o ^ f, p ^ f ^ b, -alpha - 1, x2, x3)
+        best, k = _solve2(o ^ f, p ^ f ^ b, -alpha - 1, x2, x3)
         best = -best
         n += k
         if best > alpha:
@@ -244,7 +255,7 @@ def _try3(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
     f = move_flips(p, o, x2)
     if f != ZERO:
         b = ONE << U64(x2)
-        v, k = solve2(o ^ f, p ^ f ^ b, -alpha - 1, x1, x3)
+        v, k = _solve2(o ^ f, p ^ f ^ b, -alpha - 1, x1, x3)
         v = -v
         n += k
         if v > alpha:
@@ -254,7 +265,7 @@ def _try3(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
     f = move_flips(p, o, x3)
     if f != ZERO:
         b = ONE << U64(x3)
-        v, k = solve2(o ^ f, p ^ f ^ b, -alpha - 1, x1, x2)
+        v, k = _solve2(o ^ f, p ^ f ^ b, -alpha - 1, x1, x2)
         v = -v
         n += k
         if v > best:
