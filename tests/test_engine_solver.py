@@ -11,7 +11,7 @@ from naive_search import ALL, moves, negamax, play, random_position
 
 from hasamigo import Board, Move
 from hasamigo._kernels import search as search_module
-from hasamigo._kernels.endgame import solve_small_entry
+from hasamigo._kernels.endgame import SHALLOW_MAX, solve_small_entry
 from hasamigo._kernels.hashtable import hash_new
 from hasamigo._kernels.search import (
     ALL_FLAGS,
@@ -125,6 +125,33 @@ def test_search_kernel_matches_negamax_up_to_10_empties() -> None:
                 v = kernel_solve(p, o, alpha, beta, flags, table=table)
                 assert in_window(v, exact, alpha, beta), (hex(p), hex(o), exact, alpha, beta, v)
         checked += 1
+
+
+def test_frameless_nodes_above_the_solvers_match_negamax() -> None:
+    """A null-window exact node of ``SHALLOW_MAX + 1`` empties is searched without a frame,
+    and so is the opponent's node after its pass: at every null window around the score
+    and every switch setting, one table shared, each agrees with negamax; so do their
+    parents (a node of one empty more)."""
+    rng = random.Random(88)
+    found = {"pass": 0, "plain": 0, "parent": 0}
+    settings = (ALL_FLAGS, 0, USE_HASH, USE_ORDER, USE_STABILITY, USE_HASH | USE_STABILITY)
+    while min(found.values()) < 10:
+        n = SHALLOW_MAX + 1 + rng.randint(0, 1)
+        pos = random_position(rng, n)
+        if pos is None:
+            continue
+        p, o = pos
+        kind = "parent" if n > SHALLOW_MAX + 1 else (
+            "pass" if not moves(p, o) and moves(o, p) else "plain")
+        if found[kind] >= 10 or not (moves(p, o) or moves(o, p)):
+            continue
+        found[kind] += 1
+        exact = negamax(p, o)
+        table = hash_new(1 << 10)
+        for flags in settings:
+            for alpha in range(exact - 3, exact + 3):
+                v = kernel_solve(p, o, alpha, alpha + 1, flags, table=table)
+                assert in_window(v, exact, alpha, alpha + 1), (hex(p), hex(o), exact, alpha, v)
 
 
 def test_stability_and_etc_keep_exact_scores_and_bounds() -> None:

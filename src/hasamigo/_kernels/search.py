@@ -40,8 +40,10 @@ tree are the same; midgame depth 12: 3 % faster. Not at exact nodes below
 while it works, whereas the table move's child, searched at once, found its bucket cold
 (FFO #42-#50, the same tree, side by side: 1-7 % faster with the ordering first, 3
 rounds). And a null-window exact node of ``SHALLOW_MAX + 1`` empties, whose children the
-solvers answer at once, handles them in one loop (``_solve_children``) instead of a frame
-each: the same tree, 1-2 % faster.
+solvers answer at once, is searched without a frame (``_null_node``: its table, ordering and
+children in one call, the children in one loop, ``_solve_children``): the same tree; its
+children in one loop instead of a frame each was 1-2 % faster, the node itself without a
+frame another 1 % (FFO #40-#52 subsets, pairs on a noisy 2-core machine).
 
 Cutoffs before a node's moves are searched: the table's bounds; at exact nodes the
 *stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
@@ -508,6 +510,74 @@ def _etc_check(n, depth, level, beta, tab, rows, cp, co):  # type: ignore[no-unt
 
 
 @njit(**NJIT)
+def _null_node(p, o, mask, empty, alpha, moves, n_sq, flags, tab, rows, date, level, w, nw,
+               mv, fl, cm, keys, cf, vec):  # type: ignore[no-untyped-def]
+    """An exact node of ``SHALLOW_MAX + 1`` empties with a null window (``alpha``, ``alpha +
+    1``), entered (its stability cutoff tried, :func:`_answer_exact`) and searched as its
+    frame would be, without one: the table's bounds, then its moves ordered (the table's
+    first, then fastest first, :func:`_order_moves`; ``moves`` is ``UNKNOWN`` if not known),
+    each child answered by the solvers in one loop (:func:`_solve_children`), the result
+    stored. A side with no move passes: the opponent's node is entered and searched the
+    same way (a second round, as a child frame would be) and each side's result stored.
+    The same tree and table as the frames'. ``mv``, ``fl``, ``cm``, ``keys``: scratch rows
+    of ``MAX_MOVES``. Returns the score, the search's nodes below this one and the
+    solvers'."""
+    use_hash = (flags & USE_HASH) != 0
+    use_stab = (flags & USE_STABILITY) != 0
+    ne = np.int64(SHALLOW_MAX + 1)
+    q, r, x = p, o, alpha
+    n1 = np.int64(0)
+    n2 = np.int64(0)
+    v = np.int64(0)
+    passed = False
+    for rnd in range(2):
+        if rnd == 1:  # the opponent's node after a pass, entered as a child frame is
+            n1 += 1
+            done, v, k = _answer_exact(q, r, mask, empty, ne, n_sq, x, x + 1, use_stab)
+            n2 += k
+            if done:
+                break
+        hmove = np.int64(-1)
+        if use_hash:
+            e = hash_probe(tab, rows, q, r)
+            if e != ZERO:
+                hmove = entry_move(e)
+                if entry_depth(e) >= ne and entry_level(e) >= level:
+                    # a null window: the bounds answer the node or leave it as it is
+                    lo = entry_lower(e)
+                    hi = entry_upper(e)
+                    if lo > x or lo == hi:
+                        v = lo
+                        break
+                    if hi <= x:
+                        v = hi
+                        break
+        m = moves if rnd == 0 else UNKNOWN
+        if m == UNKNOWN:
+            m = legal_moves(q, r, mask)
+        if m == ZERO:  # only in the first round: the second side has moves
+            if legal_moves(r, q, mask) == ZERO:
+                v = final_score(q, r, ne)
+                break
+            q, r, x = r, q, -x - 1
+            passed = True
+            continue
+        n = _order_moves(q, r, mask, m, hmove, True, ne, w, nw, mv, fl, cm, keys, flags,
+                         False, cf, tab, rows, False, vec, vec, vec)
+        v, bm, j1, j2 = _solve_children(q, r, mask, x + 1, n_sq, use_stab, mv, fl, n)
+        n1 += j1
+        n2 += j2
+        if use_hash:
+            hash_store(tab, rows, q, r, ne, level, date, x, x + 1, v, bm)
+        break
+    if passed:
+        v = -v
+        if use_hash:
+            hash_store(tab, rows, p, o, ne, level, date, alpha, alpha + 1, v, PASS_MOVE)
+    return v, n1, n2
+
+
+@njit(**NJIT)
 def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags):  # type: ignore[no-untyped-def]
     """Score of ``(p, o)`` for the side to move searched ``depth`` plies, fail-soft in
     ``(alpha, beta)``; ``depth >= empties`` is an exact solve. Adds nodes to ``ctl[NODES]``."""
@@ -584,7 +654,6 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
         known = False  # the ETC's buffers hold this frame's children (the same step only)
         late = False
         nc = 0
-        at_once = False  # an exact null-window node whose children the solvers answer
         leaf = False  # the node is answered (v): back to its parent
         if entering:
             nodes += 1
@@ -606,6 +675,15 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fd[ply] = ne
                 leaf, v, k = _answer_exact(pp, oo, mask, empty, ne, n_sq, a, b, use_stab)
                 shallow += k
+                if not leaf and ne == SHALLOW_MAX + 1 and b == a + 1:
+                    # its children are the solvers': searched without a frame
+                    row = ply * MAX_MOVES
+                    v, n1, n2 = _null_node(pp, oo, mask, empty, a, fkm[ply], n_sq, flags,
+                                           tab, rows, date, level, w, nw, at(pmv, row),
+                                           at(pfl, row), at(pcm, row), kbuf, cbf, vec)
+                    nodes += n1
+                    shallow += n2
+                    leaf = True
             elif d <= 0:
                 v = evaluate_at(pp, oo, mask, w, nw)  # exact if the game is over
                 leaf = True
@@ -746,7 +824,6 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 if known and not late:
                     v = _etc_check(nc, d, level, b, tab, rows, cbp, cbo)
                     leaf = v >= b
-                at_once = d >= ne and ne == SHALLOW_MAX + 1 and b == a + 1
                 hm = fhm[ply]
                 if (not leaf and not cheap and (flags & USE_ORDER) != 0
                         and hm >= 0 and hm < PASS_MOVE and (moves >> U64(hm)) & ONE != ZERO):
@@ -783,15 +860,6 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             if late and forder[ply] == ORDER_NOW:
                 v = _etc_check(nc, d, level, fb[ply], tab, rows, cbp, cbo)
                 leaf = v >= fb[ply]
-            if not leaf and at_once:
-                # every child is answered at once: its moves in one loop, no frames
-                bv, bm, n1, n2 = _solve_children(pp, oo, mask, fb[ply], n_sq, use_stab,
-                                                 at(pmv, row), at(pfl, row), fn[ply])
-                nodes += n1
-                shallow += n2
-                fbest[ply] = bv
-                fbm[ply] = bm
-                fi[ply] = fn[ply]
             forder[ply] = ORDERED
         if leaf:
             if ply == 0:
