@@ -128,22 +128,21 @@ def test_search_kernel_matches_negamax_up_to_10_empties() -> None:
 
 
 def test_frameless_nodes_above_the_solvers_match_negamax() -> None:
-    """A null-window exact node of ``SHALLOW_MAX + 1`` empties is searched without a frame,
-    and so is the opponent's node after its pass: at every null window around the score
-    and every switch setting, one table shared, each agrees with negamax; so do their
-    parents (a node of one empty more)."""
+    """Null-window exact nodes of ``SHALLOW_MAX + 1`` and ``SHALLOW_MAX + 2`` empties are
+    searched without a frame, and so is the opponent's node after such a node's pass: at
+    every null window around the score and every switch setting, one table shared, each
+    agrees with negamax (a side that must pass, and one that need not, at both sizes)."""
     rng = random.Random(88)
-    found = {"pass": 0, "plain": 0, "parent": 0}
+    found = dict.fromkeys([(n, must) for n in (1, 2) for must in (False, True)], 0)
     settings = (ALL_FLAGS, 0, USE_HASH, USE_ORDER, USE_STABILITY, USE_HASH | USE_STABILITY)
-    while min(found.values()) < 10:
-        n = SHALLOW_MAX + 1 + rng.randint(0, 1)
-        pos = random_position(rng, n)
+    while min(found.values()) < 8:
+        n = rng.randint(1, 2)
+        pos = random_position(rng, SHALLOW_MAX + n)
         if pos is None:
             continue
         p, o = pos
-        kind = "parent" if n > SHALLOW_MAX + 1 else (
-            "pass" if not moves(p, o) and moves(o, p) else "plain")
-        if found[kind] >= 10 or not (moves(p, o) or moves(o, p)):
+        kind = (n, not moves(p, o))
+        if found[kind] >= 8 or not moves(o, p):
             continue
         found[kind] += 1
         exact = negamax(p, o)

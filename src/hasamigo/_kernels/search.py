@@ -41,9 +41,12 @@ while it works, whereas the table move's child, searched at once, found its buck
 (FFO #42-#50, the same tree, side by side: 1-7 % faster with the ordering first, 3
 rounds). And a null-window exact node of ``SHALLOW_MAX + 1`` empties, whose children the
 solvers answer at once, is searched without a frame (``_null_node``: its table, ordering and
-children in one call, the children in one loop, ``_solve_children``): the same tree; its
-children in one loop instead of a frame each was 1-2 % faster, the node itself without a
-frame another 1 % (FFO #40-#52 subsets, pairs on a noisy 2-core machine).
+children in one call, the children in one loop, ``_solve_children``), and so is one of an
+empty more (``_null_node9``, over ``_null_node``): the same tree. The children in one loop
+instead of a frame each was 1-2 % faster; the 8 empties node without a frame 1 % more, the
+9 empties one another 1 % (FFO #40-#52, pairs on a noisy 2-core machine: 0.989-0.991x, then
+0.978-0.981x). The same for 10 and 11 empties (with the enhanced transposition cutoff)
+measured 0.983-1.008x and cost 80 s more compile time: not kept.
 
 Cutoffs before a node's moves are searched: the table's bounds; at exact nodes the
 *stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
@@ -509,72 +512,157 @@ def _etc_check(n, depth, level, beta, tab, rows, cp, co):  # type: ignore[no-unt
     return np.int64(-INF)
 
 
-@njit(**NJIT)
-def _null_node(p, o, mask, empty, alpha, moves, n_sq, flags, tab, rows, date, level, w, nw,
-               mv, fl, cm, keys, cf, vec):  # type: ignore[no-untyped-def]
-    """An exact node of ``SHALLOW_MAX + 1`` empties with a null window (``alpha``, ``alpha +
-    1``), entered (its stability cutoff tried, :func:`_answer_exact`) and searched as its
-    frame would be, without one: the table's bounds, then its moves ordered (the table's
-    first, then fastest first, :func:`_order_moves`; ``moves`` is ``UNKNOWN`` if not known),
-    each child answered by the solvers in one loop (:func:`_solve_children`), the result
+def _null_search(children):  # type: ignore[no-untyped-def]
+    """The body of a kernel searching an exact node of ``n`` empties (``SHALLOW_MAX + 1``
+    or one more) with a null window (``alpha``, ``alpha + 1``) without a frame, over
+    ``children``, which answers its ``n`` ordered moves in one loop: the node entered (its
+    stability cutoff tried already, :func:`_answer_exact`) and searched as its frame would
+    be: the table's bounds, then its moves ordered (the table's first, then fastest first,
+    :func:`_order_moves`; ``moves`` is ``UNKNOWN`` if not known), the children, the result
     stored. A side with no move passes: the opponent's node is entered and searched the
     same way (a second round, as a child frame would be) and each side's result stored.
     The same tree and table as the frames'. ``mv``, ``fl``, ``cm``, ``keys``: scratch rows
-    of ``MAX_MOVES``. Returns the score, the search's nodes below this one and the
-    solvers'."""
-    use_hash = (flags & USE_HASH) != 0
-    use_stab = (flags & USE_STABILITY) != 0
-    ne = np.int64(SHALLOW_MAX + 1)
-    q, r, x = p, o, alpha
-    n1 = np.int64(0)
-    n2 = np.int64(0)
-    v = np.int64(0)
-    passed = False
-    for rnd in range(2):
-        if rnd == 1:  # the opponent's node after a pass, entered as a child frame is
-            n1 += 1
-            done, v, k = _answer_exact(q, r, mask, empty, ne, n_sq, x, x + 1, use_stab)
-            n2 += k
-            if done:
-                break
-        hmove = np.int64(-1)
-        if use_hash:
-            e = hash_probe(tab, rows, q, r)
-            if e != ZERO:
-                hmove = entry_move(e)
-                if entry_depth(e) >= ne and entry_level(e) >= level:
-                    # a null window: the bounds answer the node or leave it as it is
-                    lo = entry_lower(e)
-                    hi = entry_upper(e)
-                    if lo > x or lo == hi:
-                        v = lo
-                        break
-                    if hi <= x:
-                        v = hi
-                        break
-        m = moves if rnd == 0 else UNKNOWN
-        if m == UNKNOWN:
-            m = legal_moves(q, r, mask)
-        if m == ZERO:  # only in the first round: the second side has moves
-            if legal_moves(r, q, mask) == ZERO:
-                v = final_score(q, r, ne)
-                break
-            q, r, x = r, q, -x - 1
-            passed = True
-            continue
-        n = _order_moves(q, r, mask, m, hmove, True, ne, w, nw, mv, fl, cm, keys, flags,
-                         False, cf, tab, rows, False, vec, vec, vec)
-        v, bm, j1, j2 = _solve_children(q, r, mask, x + 1, n_sq, use_stab, mv, fl, n)
-        n1 += j1
-        n2 += j2
-        if use_hash:
-            hash_store(tab, rows, q, r, ne, level, date, x, x + 1, v, bm)
-        break
-    if passed:
-        v = -v
-        if use_hash:
-            hash_store(tab, rows, p, o, ne, level, date, alpha, alpha + 1, v, PASS_MOVE)
-    return v, n1, n2
+    of ``MAX_MOVES``, the children's after the node's. Returns the score, the search's
+    nodes below this one and the solvers'. Made once per size and inlined into a named
+    kernel (a factory's kernels would share one cache name)."""
+
+    @njit(**NJIT_INLINE)
+    def body(p, o, mask, empty, ne, alpha, moves, n_sq, flags, tab, rows, date, level, w, nw,
+             mv, fl, cm, keys, cf, vec):  # type: ignore[no-untyped-def]
+        use_hash = (flags & USE_HASH) != 0
+        use_stab = (flags & USE_STABILITY) != 0
+        q, r, x = p, o, alpha
+        n1 = np.int64(0)
+        n2 = np.int64(0)
+        v = np.int64(0)
+        passed = False
+        for rnd in range(2):
+            if rnd == 1:  # the opponent's node after a pass, entered as a child frame is
+                n1 += 1
+                done, v, k = _answer_exact(q, r, mask, empty, ne, n_sq, x, x + 1, use_stab)
+                n2 += k
+                if done:
+                    break
+            hmove = np.int64(-1)
+            if use_hash:
+                e = hash_probe(tab, rows, q, r)
+                if e != ZERO:
+                    hmove = entry_move(e)
+                    if entry_depth(e) >= ne and entry_level(e) >= level:
+                        # a null window: the bounds answer the node or leave it as it is
+                        lo = entry_lower(e)
+                        hi = entry_upper(e)
+                        if lo > x or lo == hi:
+                            v = lo
+                            break
+                        if hi <= x:
+                            v = hi
+                            break
+            m = moves if rnd == 0 else UNKNOWN
+            if m == UNKNOWN:
+                m = legal_moves(q, r, mask)
+            if m == ZERO:  # only in the first round: the second side has moves
+                if legal_moves(r, q, mask) == ZERO:
+                    v = final_score(q, r, ne)
+                    break
+                q, r, x = r, q, -x - 1
+                passed = True
+                continue
+            n = _order_moves(q, r, mask, m, hmove, True, ne, w, nw, mv, fl, cm, keys, flags,
+                             False, cf, tab, rows, False, vec, vec, vec)
+            v, bm, j1, j2 = children(q, r, mask, x + 1, n_sq, flags, tab, rows, date, level,
+                                     w, nw, mv, fl, cm, keys, cf, vec, n)
+            n1 += j1
+            n2 += j2
+            if use_hash:
+                hash_store(tab, rows, q, r, ne, level, date, x, x + 1, v, bm)
+            break
+        if passed:
+            v = -v
+            if use_hash:
+                hash_store(tab, rows, p, o, ne, level, date, alpha, alpha + 1, v, PASS_MOVE)
+        return v, n1, n2
+
+    return body
+
+
+@njit(**NJIT_INLINE)
+def _solver_children(p, o, mask, beta, n_sq, flags, tab, rows, date, level, w, nw, mv, fl,
+                     cm, keys, cf, vec, n):  # type: ignore[no-untyped-def]
+    """:func:`_solve_children` as :func:`_null_search` calls it."""
+    return _solve_children(p, o, mask, beta, n_sq, (flags & USE_STABILITY) != 0, mv, fl, n)
+
+
+_null_body8 = _null_search(_solver_children)
+
+
+@njit(**NJIT)
+def _null_node(p, o, mask, empty, alpha, moves, n_sq, flags, tab, rows, date, level, w, nw,
+               mv, fl, cm, keys, cf, vec):  # type: ignore[no-untyped-def]
+    """A null-window exact node of ``SHALLOW_MAX + 1`` empties without a frame (see
+    :func:`_null_search`): its children are the solvers'."""
+    return _null_body8(p, o, mask, empty, np.int64(SHALLOW_MAX + 1), alpha, moves, n_sq,
+                       flags, tab, rows, date, level, w, nw, mv, fl, cm, keys, cf, vec)
+
+
+def _node_children(child):  # type: ignore[no-untyped-def]
+    """The loop over the ``n`` ordered moves ``mv`` (flips ``fl``, 0 where not known; the
+    children's moves ``cm``, ``UNKNOWN`` where not known) of an exact node with a null
+    window below ``beta`` whose children ``child`` searches without a frame: each child
+    entered as its frame would be (:func:`_answer_exact`'s stability cutoff), then
+    searched by ``child`` (its scratch rows after this node's). Returns the best score and
+    move (fail-soft, stopping at ``beta``), the search's nodes and the solvers'."""
+
+    @njit(**NJIT_INLINE)
+    def loop(p, o, mask, beta, n_sq, flags, tab, rows, date, level, w, nw, mv, fl, cm, keys,
+             cf, vec, n):  # type: ignore[no-untyped-def]
+        best = np.int64(-INF)
+        bm = np.int64(-1)
+        nodes = np.int64(0)
+        shallow = np.int64(0)
+        use_stab = (flags & USE_STABILITY) != 0
+        ca = -beta  # each child's window: (-beta, -beta + 1)
+        i = 0
+        while i < n:
+            sq = mv[i]
+            f = fl[i]
+            cmoves = cm[i]
+            i += 1
+            if f == ZERO:
+                f = flips(p, o, sq)
+            x = o ^ f
+            y = p ^ f ^ (ONE << U64(sq))
+            empty = mask & ~(x | y)
+            nodes += 1
+            done, v, k = _answer_exact(x, y, mask, empty, popcount(empty), n_sq, ca, ca + 1,
+                                       use_stab)
+            shallow += k
+            if not done:
+                v, j1, j2 = child(x, y, mask, empty, ca, cmoves, n_sq, flags, tab, rows, date,
+                                  level, w, nw, at(mv, MAX_MOVES), at(fl, MAX_MOVES),
+                                  at(cm, MAX_MOVES), keys, cf, vec)
+                nodes += j1
+                shallow += j2
+            if -v > best:
+                best = -v
+                bm = sq
+                if best >= beta:
+                    break
+        return best, bm, nodes, shallow
+
+    return loop
+
+
+_null_body9 = _null_search(_node_children(_null_node))
+
+
+@njit(**NJIT)
+def _null_node9(p, o, mask, empty, alpha, moves, n_sq, flags, tab, rows, date, level, w, nw,
+                mv, fl, cm, keys, cf, vec):  # type: ignore[no-untyped-def]
+    """A null-window exact node of ``SHALLOW_MAX + 2`` empties without a frame (see
+    :func:`_null_search`): its children are :func:`_null_node`'s."""
+    return _null_body9(p, o, mask, empty, np.int64(SHALLOW_MAX + 2), alpha, moves, n_sq,
+                       flags, tab, rows, date, level, w, nw, mv, fl, cm, keys, cf, vec)
 
 
 @njit(**NJIT)
@@ -675,12 +763,19 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fd[ply] = ne
                 leaf, v, k = _answer_exact(pp, oo, mask, empty, ne, n_sq, a, b, use_stab)
                 shallow += k
-                if not leaf and ne == SHALLOW_MAX + 1 and b == a + 1:
-                    # its children are the solvers': searched without a frame
+                if not leaf and SHALLOW_MAX < ne <= SHALLOW_MAX + 2 and b == a + 1:
+                    # its children are the solvers' or their parents: searched without a
+                    # frame (the frames' rows from this one's on hold its scratch)
                     row = ply * MAX_MOVES
-                    v, n1, n2 = _null_node(pp, oo, mask, empty, a, fkm[ply], n_sq, flags,
-                                           tab, rows, date, level, w, nw, at(pmv, row),
-                                           at(pfl, row), at(pcm, row), kbuf, cbf, vec)
+                    if ne == SHALLOW_MAX + 1:
+                        v, n1, n2 = _null_node(pp, oo, mask, empty, a, fkm[ply], n_sq, flags,
+                                               tab, rows, date, level, w, nw, at(pmv, row),
+                                               at(pfl, row), at(pcm, row), kbuf, cbf, vec)
+                    else:
+                        v, n1, n2 = _null_node9(pp, oo, mask, empty, a, fkm[ply], n_sq,
+                                                flags, tab, rows, date, level, w, nw,
+                                                at(pmv, row), at(pfl, row), at(pcm, row),
+                                                kbuf, cbf, vec)
                     nodes += n1
                     shallow += n2
                     leaf = True
