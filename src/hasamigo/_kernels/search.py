@@ -41,7 +41,7 @@ while it works, whereas the table move's child, searched at once, found its buck
 (FFO #42-#50, the same tree, side by side: 1-7 % faster with the ordering first, 3
 rounds). And a null-window exact node of ``SHALLOW_MAX + 1`` empties, whose children the
 solvers answer at once, is searched without a frame (``_null_node``: its table, ordering and
-children in one call, the children in one loop, ``_solve_children``), and so is one of an
+children in one call, the children in one loop, ``_node_children``), and so is one of an
 empty more (``_null_node9``, over ``_null_node``): the same tree. The children in one loop
 instead of a frame each was 1-2 % faster; the 8 empties node without a frame 1 % more, the
 9 empties one another 1 % (FFO #40-#52, pairs on a noisy 2-core machine: 0.989-0.991x, then
@@ -323,51 +323,29 @@ def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-un
 
 
 @njit(**NJIT_INLINE)
-def _answer_exact(p, o, mask, empty, ne, n_sq, alpha, beta, use_stab):  # type: ignore[no-untyped-def]
-    """An exact node of ``ne`` empties answered as it is entered, without a frame: by the
-    stability cutoff (the opponent's stable discs cap the score at or below ``alpha``), else
-    by the shallow solvers where they take it (4 empties or fewer, or up to ``SHALLOW_MAX``
-    with a null window). Returns whether it is answered, the score and the solvers' nodes."""
+def _stability_cut(p, o, mask, ne, n_sq, alpha, use_stab):  # type: ignore[no-untyped-def]
+    """The stability cutoff of an exact node of ``ne`` empties: whether the opponent's
+    stable discs cap the score at or below ``alpha``, and that cap."""
     if use_stab and ne >= STABILITY_MIN_EMPTIES and n_sq - 2 * popcount(o) <= alpha:
         v = n_sq - 2 * popcount(stable_discs(o, p, mask))
         if v <= alpha:
-            return True, v, np.int64(0)
+            return True, v
+    return False, np.int64(0)
+
+
+@njit(**NJIT_INLINE)
+def _answer_exact(p, o, mask, empty, ne, n_sq, alpha, beta, use_stab):  # type: ignore[no-untyped-def]
+    """An exact node of ``ne`` empties answered as it is entered, without a frame: by the
+    stability cutoff (:func:`_stability_cut`), else by the shallow solvers where they take
+    it (4 empties or fewer, or up to ``SHALLOW_MAX`` with a null window). Returns whether
+    it is answered, the score and the solvers' nodes."""
+    cut, v = _stability_cut(p, o, mask, ne, n_sq, alpha, use_stab)
+    if cut:
+        return True, v, np.int64(0)
     if ne <= 4 or (ne <= SHALLOW_MAX and beta == alpha + 1):
         v, k = solve_small(p, o, alpha, beta, empty, ne)
         return True, v, k
     return False, np.int64(0), np.int64(0)
-
-
-@njit(**NJIT_INLINE)
-def _solve_children(p, o, mask, beta, n_sq, use_stab, mv, fl, n):  # type: ignore[no-untyped-def]
-    """The ``n`` ordered moves ``mv`` (flips ``fl``, 0 where not known) of an exact node of
-    ``SHALLOW_MAX + 1`` empties with a null window below ``beta``: each child, which
-    :func:`_answer_exact` answers, handled as its own frame would be, in one loop. Returns
-    the best score and move (fail-soft, stopping at ``beta``), the children and the
-    solvers' nodes."""
-    best = np.int64(-INF)
-    bm = np.int64(-1)
-    shallow = np.int64(0)
-    ca = -beta  # each child's window: (-beta, -beta + 1)
-    i = 0
-    while i < n:
-        sq = mv[i]
-        f = fl[i]
-        i += 1
-        if f == ZERO:
-            f = flips(p, o, sq)
-        cp = o ^ f
-        co = p ^ f ^ (ONE << U64(sq))
-        empty = mask & ~(cp | co)
-        _, v, k = _answer_exact(cp, co, mask, empty, popcount(empty), n_sq, ca, ca + 1,
-                                use_stab)
-        shallow += k
-        if -v > best:
-            best = -v
-            bm = sq
-            if best >= beta:
-                break
-    return best, bm, np.int64(i), shallow
 
 
 @njit(**NJIT_INLINE)
@@ -539,9 +517,8 @@ def _null_search(children):  # type: ignore[no-untyped-def]
         for rnd in range(2):
             if rnd == 1:  # the opponent's node after a pass, entered as a child frame is
                 n1 += 1
-                done, v, k = _answer_exact(q, r, mask, empty, ne, n_sq, x, x + 1, use_stab)
-                n2 += k
-                if done:
+                cut, v = _stability_cut(q, r, mask, ne, n_sq, x, use_stab)
+                if cut:
                     break
             hmove = np.int64(-1)
             if use_hash:
@@ -586,31 +563,13 @@ def _null_search(children):  # type: ignore[no-untyped-def]
     return body
 
 
-@njit(**NJIT_INLINE)
-def _solver_children(p, o, mask, beta, n_sq, flags, tab, rows, date, level, w, nw, mv, fl,
-                     cm, keys, cf, vec, n):  # type: ignore[no-untyped-def]
-    """:func:`_solve_children` as :func:`_null_search` calls it."""
-    return _solve_children(p, o, mask, beta, n_sq, (flags & USE_STABILITY) != 0, mv, fl, n)
-
-
-_null_body8 = _null_search(_solver_children)
-
-
-@njit(**NJIT)
-def _null_node(p, o, mask, empty, alpha, moves, n_sq, flags, tab, rows, date, level, w, nw,
-               mv, fl, cm, keys, cf, vec):  # type: ignore[no-untyped-def]
-    """A null-window exact node of ``SHALLOW_MAX + 1`` empties without a frame (see
-    :func:`_null_search`): its children are the solvers'."""
-    return _null_body8(p, o, mask, empty, np.int64(SHALLOW_MAX + 1), alpha, moves, n_sq,
-                       flags, tab, rows, date, level, w, nw, mv, fl, cm, keys, cf, vec)
-
-
 def _node_children(child):  # type: ignore[no-untyped-def]
     """The loop over the ``n`` ordered moves ``mv`` (flips ``fl``, 0 where not known; the
     children's moves ``cm``, ``UNKNOWN`` where not known) of an exact node with a null
     window below ``beta`` whose children ``child`` searches without a frame: each child
-    entered as its frame would be (:func:`_answer_exact`'s stability cutoff), then
-    searched by ``child`` (its scratch rows after this node's). Returns the best score and
+    entered as its frame would be (:func:`_stability_cut`), then searched by ``child``
+    (the solvers, :func:`_solver_child`, or a smaller frameless node; its scratch rows
+    after this node's). Returns the best score and
     move (fail-soft, stopping at ``beta``), the search's nodes and the solvers'."""
 
     @njit(**NJIT_INLINE)
@@ -634,10 +593,8 @@ def _node_children(child):  # type: ignore[no-untyped-def]
             y = p ^ f ^ (ONE << U64(sq))
             empty = mask & ~(x | y)
             nodes += 1
-            done, v, k = _answer_exact(x, y, mask, empty, popcount(empty), n_sq, ca, ca + 1,
-                                       use_stab)
-            shallow += k
-            if not done:
+            cut, v = _stability_cut(x, y, mask, popcount(empty), n_sq, ca, use_stab)
+            if not cut:
                 v, j1, j2 = child(x, y, mask, empty, ca, cmoves, n_sq, flags, tab, rows, date,
                                   level, w, nw, at(mv, MAX_MOVES), at(fl, MAX_MOVES),
                                   at(cm, MAX_MOVES), keys, cf, vec)
@@ -651,6 +608,27 @@ def _node_children(child):  # type: ignore[no-untyped-def]
         return best, bm, nodes, shallow
 
     return loop
+
+
+@njit(**NJIT_INLINE)
+def _solver_child(p, o, mask, empty, alpha, moves, n_sq, flags, tab, rows, date, level, w, nw,
+                  mv, fl, cm, keys, cf, vec):  # type: ignore[no-untyped-def]
+    """A child of ``SHALLOW_MAX`` empties as :func:`_null_search`'s loop searches one: by
+    the solvers (null window)."""
+    v, k = solve_small(p, o, alpha, alpha + 1, empty, np.int64(SHALLOW_MAX))
+    return v, np.int64(0), k
+
+
+_null_body8 = _null_search(_node_children(_solver_child))
+
+
+@njit(**NJIT)
+def _null_node(p, o, mask, empty, alpha, moves, n_sq, flags, tab, rows, date, level, w, nw,
+               mv, fl, cm, keys, cf, vec):  # type: ignore[no-untyped-def]
+    """A null-window exact node of ``SHALLOW_MAX + 1`` empties without a frame (see
+    :func:`_null_search`): its children are the solvers'."""
+    return _null_body8(p, o, mask, empty, np.int64(SHALLOW_MAX + 1), alpha, moves, n_sq,
+                       flags, tab, rows, date, level, w, nw, mv, fl, cm, keys, cf, vec)
 
 
 _null_body9 = _null_search(_node_children(_null_node))
