@@ -46,7 +46,11 @@ empty more (``_null_node9``, over ``_null_node``): the same tree. The children i
 instead of a frame each was 1-2 % faster; the 8 empties node without a frame 1 % more, the
 9 empties one another 1 % (FFO #40-#52, pairs on a noisy 2-core machine: 0.989-0.991x, then
 0.978-0.981x). The same for 10 and 11 empties (with the enhanced transposition cutoff)
-measured 0.983-1.008x and cost 80 s more compile time: not kept.
+measured 0.983-1.008x and cost 80 s more compile time: not kept. Nor were two changes to
+the tree at 8-11 empties: no table at 8 empties (the 9 empties node's prefetches moved up
+with it) gave FFO #40-#44, #47-#49 827 M nodes against 759 M, 1.03-1.06x the time; the
+child's potential mobility in the ordering (its side's and ours, weight 1 each, with
+mobility's 4) 1.8 % fewer nodes on #40-#52 but 1.00-1.01x the time (it costs what it saves).
 
 Cutoffs before a node's moves are searched: the table's bounds; at exact nodes the
 *stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
