@@ -5,7 +5,7 @@ Prints per position the move, score (side to move), expected score, CPU seconds
 One engine (one table) per file, as :func:`hasamigo.engine.solve_obf_file` does.
 
     .venv/bin/python benchmarks/ffo.py [--with-40-59 | --only-40-59] [--wld]
-        [--table-bits 22] [--positions 38,40] [--max-seconds 600] [--without etc,stability]
+        [--table-bits 22] [--positions 38,40] [--max-seconds 1800] [--without etc,stability]
         [--threads 2] [--weights eval.npz]
 
 With ``--threads N`` the engine shares the root's moves out to N threads: the CPU seconds
@@ -13,7 +13,9 @@ are then those of every thread, and the wall seconds (``wall s``) show the speed
 
 ``--weights`` solves with the pattern weights of a ``train-eval`` file instead of the
 shipped ones (the move ordering's evaluation: fewer nodes for a better one).
-``--max-seconds`` stops a position after that many wall seconds (reported as ``STOP``);
+``--max-seconds`` stops a position after that many wall seconds (reported as ``STOP``;
+1800 by default: #55 alone takes over 600 CPU s on a 2-core Zen 3 VM, more with a load
+beside it);
 ``--without`` switches search features off (flags of :mod:`hasamigo._kernels.search`)
 to measure what each one brings.
 """
@@ -85,7 +87,7 @@ def main() -> None:
     parser.add_argument("--wld", action="store_true", help="win/loss/draw instead of exact")
     parser.add_argument("--table-bits", type=int, default=22, help="log2 of the table rows")
     parser.add_argument("--positions", default="", help="comma-separated FFO numbers only")
-    parser.add_argument("--max-seconds", type=float, default=600.0,
+    parser.add_argument("--max-seconds", type=float, default=1800.0,
                         help="stop a position after this many wall seconds")
     parser.add_argument("--eval", default="trained", choices=("trained", "hand"),
                         help="static evaluation (move ordering)")
