@@ -72,13 +72,14 @@ MAX_THREADS = 64
 PRESEARCH_EMPTIES = 12  # exact solves above this many empties sort the root by a search first
 PRESEARCH_DEPTH = 6  # ...of at most this many plies, stopping 10 plies short of the end
 # (12 with the trained evaluation: FFO #45, #48, #49 68.1 -> 71.9 s, no fewer nodes.
-# 8 from the first solver, before the selective passes below existed; these now order the
-# exact solve and the presearch's deeper iterations mostly cost: 6 gave FFO #20-#39 128.6 M nodes
-# against 134.6 M, #40-#45, #47-#49, #51, #52 1,604 M against 1,817 M (0.84-0.89x the CPU
-# time, pairs on a noisy 2-core machine), #50 1,716 M against 1,844 M, #53 2,537 M
-# against 2,629 M, #57 1,585 M against 1,771 M, #55 11.27 G against 11.13 G: the whole of
-# #40-#59 about 26.1 G nodes against 26.8 G. 5 gave the same nodes on #40-#52 (1,605 M),
-# 4 and 5 fewer on #20-#39 (122.7 M, 120.1 M), 4 more on #45, #48, #49, #51, #52.)
+# 8 from the first solver, before the selective passes below existed. The presearch's own nodes are
+# few either way (#49: 1.8 k to 6 plies, 25 k to 8); what changes is the tree of the passes after it
+# (their root order, first window and the table's moves), not explained further, but smaller on most
+# positions: 6 gave FFO #20-#39 128.6 M nodes against 134.6 M, #40-#45, #47-#49, #51, #52 1,604 M
+# against 1,817 M (0.84-0.89x the CPU time, pairs on a noisy 2-core machine), #50 1,716 M against
+# 1,844 M, #53 2,537 M against 2,629 M, #57 1,585 M against 1,771 M, #55 11.27 G against 11.13 G:
+# the whole of #40-#59 about 26.1 G nodes against 26.8 G. 5 gave the same nodes on #40-#52 (1,605
+# M), 4 and 5 fewer on #20-#39 (122.7 M, 120.1 M), 4 more on #45, #48, #49, #51, #52.)
 # Solve in a window around the presearch score (see _aspiration) instead of -64..64.
 # FFO #45: 1295 M -> 844 M nodes, 68.8 -> 44.9 cpu s; #48: 1243 M -> 1207 M, 77.7 -> 72.9 s;
 # #20-#39: 421 M -> 368 M nodes, 23.1 -> 23.7 s (within noise).
