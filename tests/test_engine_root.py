@@ -98,3 +98,33 @@ def test_a_selective_pass_leaves_no_bounds_an_exact_search_trusts() -> None:
         for window in ((fresh - 12, fresh - 10), (fresh + 10, fresh + 12), (-64, 64)):
             run(table, *window, 1)  # the most selective level: many cut nodes
         assert run(table, -64, 64, 0) == fresh
+
+
+def _rows(table) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """(empties, depth searched) of each row of a table (its position from its key words)."""
+    from hasamigo._kernels.hashtable import DATA, KEY_O, KEY_P
+
+    out = []
+    for row in table:
+        data = int(row[DATA])
+        depth = ((data >> 16) & 0xFF) - 1
+        if depth < 0:
+            continue
+        p, o = int(row[KEY_P]) ^ data, int(row[KEY_O]) ^ data
+        out.append((64 - (p | o).bit_count(), depth))
+    return out
+
+
+def test_the_presearch_writes_its_own_table_and_leaves_the_solve_exact() -> None:
+    """The short midgame search that orders an exact solve's root stores its rows in a
+    table of its own: the engine's table holds only the exact search's (searched to the
+    end), so no node of the solve takes a shallow search's move first."""
+    for record in read_obf(FFO.with_name("fforum-40-59.obf"))[:2]:  # 20 and 22 empties
+        engine = Engine(table_size=1 << 18)
+        analysis = engine.solve(record.board)
+        assert analysis.exact and analysis.score == record.best_score
+        main = _rows(engine._table)
+        assert main and all(depth >= empties for empties, depth in main)
+        assert engine._presearch_table is not None
+        pre = _rows(engine._presearch_table)
+        assert any(depth < empties for empties, depth in pre)

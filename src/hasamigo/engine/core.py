@@ -80,6 +80,12 @@ PRESEARCH_DEPTH = 6  # ...of at most this many plies, stopping 10 plies short of
 # 1,844 M, #53 2,537 M against 2,629 M, #57 1,585 M against 1,771 M, #55 11.27 G against 11.13 G:
 # the whole of #40-#59 about 26.1 G nodes against 26.8 G. 5 gave the same nodes on #40-#52 (1,605
 # M), 4 and 5 fewer on #20-#39 (122.7 M, 120.1 M), 4 more on #45, #48, #49, #51, #52.)
+# The presearch writes a table of its own, this many rows: its moves in the shared table, at
+# nodes the passes after it reach, went first there (a node searches its table's move first)
+# where the exact ordering would have chosen better. FFO #45, #49, #51, #52 (each a fresh
+# engine), the presearch's table cleared before the first pass to the end: 1,311 M nodes
+# against 1,335 M at 6 plies, 1,338 M against 1,546 M at 8.
+PRESEARCH_ROWS = 1 << 14
 # Solve in a window around the presearch score (see _aspiration) instead of -64..64.
 # FFO #45: 1295 M -> 844 M nodes, 68.8 -> 44.9 cpu s; #48: 1243 M -> 1207 M, 77.7 -> 72.9 s;
 # #20-#39: 421 M -> 368 M nodes, 23.1 -> 23.7 s (within noise).
@@ -171,6 +177,9 @@ class Engine:
                                      f"not {shown(threads)}")
         self.threads = threads
         self._table = hash_new(table_size)  # shared by the threads (see the class docstring)
+        # the presearch before an exact solve writes its own, small table (PRESEARCH_ROWS)
+        self._presearch_table: np.ndarray | None = None
+        self._presearching = False
         self._count_lock = threading.Lock()
         self._params = (evaluation_params(evaluation) if params is None
                         else kernel_params(params))
@@ -342,8 +351,13 @@ class Engine:
                 raise _Stopped
             return int(v)
         ctl[PROBCUT] = self._probcut
+        table = self._table
+        if self._presearching:
+            if self._presearch_table is None:
+                self._presearch_table = hash_new(PRESEARCH_ROWS)
+            table = self._presearch_table
         v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
-                   self._table, self._date, self._params, self._stop, ctl, ALL_FLAGS)
+                   table, self._date, self._params, self._stop, ctl, ALL_FLAGS)
         with self._count_lock:
             self._nodes += int(ctl[NODES])
         if ctl[ABORTED]:
@@ -572,8 +586,9 @@ class Engine:
         depths = list(range(1, final + 1))
         # probable cuts in the midgame iterations only: one that reaches the end is exact
         levels = [selectivity if d < empties else 0 for d in depths]
-        if exact_goal and mode != "midgame" and final > PRESEARCH_EMPTIES:
-            # sort the root and fill the table's moves with a short search, then solve
+        presearch = exact_goal and mode != "midgame" and final > PRESEARCH_EMPTIES
+        if presearch:
+            # sort the root with a short search (in its own table), then solve
             depths = [*range(1, min(PRESEARCH_DEPTH, final - 10) + 1), final]
             levels = [0] * len(depths)
             if (mode == "exact" and final >= SELECTIVE_EMPTIES and multipv == 1
@@ -600,6 +615,7 @@ class Engine:
                     break
             started = time.perf_counter()
             self._probcut = selective
+            self._presearching = presearch and depth < empties
             try:
                 if exact and window is not None:
                     score, scores = self._root(p, o, mask, depth, *window, order, every)
@@ -620,6 +636,7 @@ class Engine:
                 break
             finally:
                 self._probcut = 0
+                self._presearching = False
             scores.sort(key=lambda t: -t[0])
             order = [sq for _, sq in scores] + [sq for sq in order if sq not in
                                                 {s for _, s in scores}]
