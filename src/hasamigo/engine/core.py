@@ -74,17 +74,19 @@ PRESEARCH_DEPTH = 6  # ...of at most this many plies, stopping 10 plies short of
 # (12 with the trained evaluation: FFO #45, #48, #49 68.1 -> 71.9 s, no fewer nodes.
 # 8 from the first solver, before the selective passes below existed. The presearch's own nodes are
 # few either way (#49: 1.8 k to 6 plies, 25 k to 8); what changes is the tree of the passes after it
-# (their root order, first window and the table's moves), not explained further, but smaller on most
-# positions: 6 gave FFO #20-#39 128.6 M nodes against 134.6 M, #40-#45, #47-#49, #51, #52 1,604 M
-# against 1,817 M (0.84-0.89x the CPU time, pairs on a noisy 2-core machine), #50 1,716 M against
-# 1,844 M, #53 2,537 M against 2,629 M, #57 1,585 M against 1,771 M, #55 11.27 G against 11.13 G:
-# the whole of #40-#59 about 26.1 G nodes against 26.8 G. 5 gave the same nodes on #40-#52 (1,605
-# M), 4 and 5 fewer on #20-#39 (122.7 M, 120.1 M), 4 more on #45, #48, #49, #51, #52.)
-# The presearch writes a table of its own, this many rows: its moves in the shared table, at
-# nodes the passes after it reach, went first there (a node searches its table's move first)
-# where the exact ordering would have chosen better. FFO #45, #49, #51, #52 (each a fresh
-# engine), the presearch's table cleared before the first pass to the end: 1,311 M nodes
-# against 1,335 M at 6 plies, 1,338 M against 1,546 M at 8.
+# (its moves in the shared table, taken first by their nodes; see PRESEARCH_ROWS), smaller on most
+# positions (measured with the presearch in the shared table): 6 gave FFO #20-#39 128.6 M nodes
+# against 134.6 M, #40-#45, #47-#49, #51, #52 1,604 M against 1,817 M (0.84-0.89x the CPU time,
+# pairs on a noisy 2-core machine), #50 1,716 M against 1,844 M, #53 2,537 M against 2,629 M, #57
+# 1,585 M against 1,771 M, #55 11.27 G against 11.13 G: the whole of #40-#59 about 26.1 G nodes
+# against 26.8 G. 5 gave the same nodes on #40-#52 (1,605 M), 4 and 5 fewer on #20-#39 (122.7 M,
+# 120.1 M), 4 more on #45, #48, #49, #51, #52.)
+# The presearch writes a table of its own, this many rows: its moves in the shared table, at nodes
+# the passes after it reach, went first there (a node searches its table's move first) where the
+# exact ordering would have chosen better. FFO #45, #49, #51, #52 (each a fresh engine), the
+# presearch's table cleared before the first pass to the end: 1,311 M nodes against 1,335 M at 6
+# plies, 1,338 M against 1,546 M at 8. With its own table, by ffo.py: #20-#39 122.5 M nodes at 6
+# plies (119.6 M at 8), #40-#45, #47-#49, #51, #52 1,566 M (1,597 M at 8).
 PRESEARCH_ROWS = 1 << 14
 # Solve in a window around the presearch score (see _aspiration) instead of -64..64.
 # FFO #45: 1295 M -> 844 M nodes, 68.8 -> 44.9 cpu s; #48: 1243 M -> 1207 M, 77.7 -> 72.9 s;
