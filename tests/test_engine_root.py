@@ -102,14 +102,14 @@ def test_a_selective_pass_leaves_no_bounds_an_exact_search_trusts() -> None:
 
 def _rows(table) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
     """(empties, depth searched) of each row of a table (its position from its key words)."""
-    from hasamigo._kernels.hashtable import DATA, KEY_O, KEY_P
+    from hasamigo._kernels.hashtable import DATA, KEY_O, KEY_P, entry_depth
 
     out = []
     for row in table:
-        data = int(row[DATA])
-        depth = ((data >> 16) & 0xFF) - 1
+        depth = int(entry_depth(row[DATA]))
         if depth < 0:
             continue
+        data = int(row[DATA])
         p, o = int(row[KEY_P]) ^ data, int(row[KEY_O]) ^ data
         out.append((64 - (p | o).bit_count(), depth))
     return out

@@ -179,9 +179,10 @@ class Engine:
                                      f"not {shown(threads)}")
         self.threads = threads
         self._table = hash_new(table_size)  # shared by the threads (see the class docstring)
-        # the presearch before an exact solve writes its own, small table (PRESEARCH_ROWS)
+        # the presearch before an exact solve writes its own, small table (PRESEARCH_ROWS),
+        # made at its first; the table the current pass searches with, one of the two
         self._presearch_table: np.ndarray | None = None
-        self._presearching = False
+        self._search_table = self._table
         self._count_lock = threading.Lock()
         self._params = (evaluation_params(evaluation) if params is None
                         else kernel_params(params))
@@ -353,13 +354,8 @@ class Engine:
                 raise _Stopped
             return int(v)
         ctl[PROBCUT] = self._probcut
-        table = self._table
-        if self._presearching:
-            if self._presearch_table is None:
-                self._presearch_table = hash_new(PRESEARCH_ROWS)
-            table = self._presearch_table
         v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
-                   table, self._date, self._params, self._stop, ctl, ALL_FLAGS)
+                   self._search_table, self._date, self._params, self._stop, ctl, ALL_FLAGS)
         with self._count_lock:
             self._nodes += int(ctl[NODES])
         if ctl[ABORTED]:
@@ -591,6 +587,8 @@ class Engine:
         presearch = exact_goal and mode != "midgame" and final > PRESEARCH_EMPTIES
         if presearch:
             # sort the root with a short search (in its own table), then solve
+            if self._presearch_table is None:
+                self._presearch_table = hash_new(PRESEARCH_ROWS)
             depths = [*range(1, min(PRESEARCH_DEPTH, final - 10) + 1), final]
             levels = [0] * len(depths)
             if (mode == "exact" and final >= SELECTIVE_EMPTIES and multipv == 1
@@ -617,7 +615,8 @@ class Engine:
                     break
             started = time.perf_counter()
             self._probcut = selective
-            self._presearching = presearch and depth < empties
+            if presearch and depth < empties and self._presearch_table is not None:
+                self._search_table = self._presearch_table
             try:
                 if exact and window is not None:
                     score, scores = self._root(p, o, mask, depth, *window, order, every)
@@ -638,7 +637,7 @@ class Engine:
                 break
             finally:
                 self._probcut = 0
-                self._presearching = False
+                self._search_table = self._table
             scores.sort(key=lambda t: -t[0])
             order = [sq for _, sq in scores] + [sq for sq in order if sq not in
                                                 {s for _, s in scores}]
