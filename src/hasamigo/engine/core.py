@@ -86,7 +86,9 @@ PRESEARCH_DEPTH = 6  # ...of at most this many plies, stopping 10 plies short of
 # exact ordering would have chosen better. FFO #45, #49, #51, #52 (each a fresh engine), the
 # presearch's table cleared before the first pass to the end: 1,311 M nodes against 1,335 M at 6
 # plies, 1,338 M against 1,546 M at 8. With its own table, by ffo.py: #20-#39 122.5 M nodes at 6
-# plies (119.6 M at 8), #40-#45, #47-#49, #51, #52 1,566 M (1,597 M at 8).
+# plies (119.6 M at 8), #40-#45, #47-#49, #51, #52 1,566 M (1,597 M at 8; 1,570 M at 5, 1,618 M
+# at 4). The whole of #40-#59: 23.54 G nodes (26.79 G with 8 plies in the shared table; #50
+# 979 M against 1,844 M, #55 10.06 G against 11.13 G).
 PRESEARCH_ROWS = 1 << 14
 # Solve in a window around the presearch score (see _aspiration) instead of -64..64.
 # FFO #45: 1295 M -> 844 M nodes, 68.8 -> 44.9 cpu s; #48: 1243 M -> 1207 M, 77.7 -> 72.9 s;
@@ -670,6 +672,8 @@ class Engine:
 
     def _aspiration(self, p: int, o: int, mask: int, depth: int, guess: int,
                     order: list[int], width: int = 2) -> tuple[int, list[tuple[int, int]]]:
+        # (A failed search's score also bounds the other side of the next window; narrowing
+        # it so searched exactly the same nodes on FFO #45, #48, #49, #51, #52. Not done.)
         span = self._grid.span
         alpha, beta = max(-span, guess - width), min(span, guess + width)
         while True:
