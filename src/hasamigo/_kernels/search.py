@@ -136,6 +136,11 @@ HASH_MIN_DEPTH = 3
 # 167.3 M, 12.2 s; then the two-ply sort from 16: 158.6 M, 11.9 s; 18: 162.2 M, 10.6 s;
 # 21: 173.0 M, 11.7 s. Mobility weighs MOBILITY_WEIGHT discs a move (2: 176.1 M nodes;
 # 4: 159.2 M; 8: 183.6 M).
+# Measured again on bigger trees (FFO #40-#45, #47-#49, #51, #52, #56 in one run, 2,635 M
+# nodes; pairs against 18/12/15, one core each, cores swapped): two-ply sort from 17 empties
+# 2,565 M nodes, 1.048x and 1.006x the time; from 19, 2,686 M, 0.978x and 1.023x; the
+# evaluation sort from 13, 2,710 M, 1.004x and 0.990x; the one-ply sort from 16, 2,714 M,
+# 1.030x and 0.968x. Flat: none kept.
 EVAL_ORDER_EMPTIES = 12
 SEARCH_ORDER_EMPTIES = 15
 SEARCH2_ORDER_EMPTIES = 18
