@@ -10,6 +10,7 @@ import pytest
 
 import hasamigo.engine.core as core
 from hasamigo import Board
+from hasamigo._kernels.hashtable import DATA, KEY_O, KEY_P, entry_depth
 from hasamigo.engine import Engine
 from hasamigo.engine.obf import read_obf
 
@@ -102,8 +103,6 @@ def test_a_selective_pass_leaves_no_bounds_an_exact_search_trusts() -> None:
 
 def _rows(table) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
     """(empties, depth searched) of each row of a table (its position from its key words)."""
-    from hasamigo._kernels.hashtable import DATA, KEY_O, KEY_P, entry_depth
-
     out = []
     for row in table:
         depth = int(entry_depth(row[DATA]))
@@ -125,6 +124,17 @@ def test_the_presearch_writes_its_own_table_and_leaves_the_solve_exact() -> None
         assert analysis.exact and analysis.score == record.best_score
         main = _rows(engine._table)
         assert main and all(depth >= empties for empties, depth in main)
-        assert engine._presearch_table is not None
         pre = _rows(engine._presearch_table)
         assert any(depth < empties for empties, depth in pre)
+
+
+def test_clear_forgets_the_presearch_table_too() -> None:
+    """After :meth:`Engine.clear` a solve searches the tree a fresh engine does: nothing
+    the last solve's presearch stored is left to answer the next one's."""
+    board = read_obf(FFO.with_name("fforum-40-59.obf"))[0].board  # 20 empties
+    fresh = Engine(table_size=1 << 18).solve(board)
+    engine = Engine(table_size=1 << 18)
+    engine.solve(board)
+    engine.clear()
+    again = engine.solve(board)
+    assert (again.score, again.nodes) == (fresh.score, fresh.nodes)

@@ -184,9 +184,9 @@ class Engine:
                                      f"not {shown(threads)}")
         self.threads = threads
         self._table = hash_new(table_size)  # shared by the threads (see the class docstring)
-        # the presearch before an exact solve writes its own, small table (PRESEARCH_ROWS),
-        # made at its first; the table the current pass searches with, one of the two
-        self._presearch_table: np.ndarray | None = None
+        # the presearch before an exact solve writes its own, small table (PRESEARCH_ROWS);
+        # the table the current pass searches with, one of the two
+        self._presearch_table = hash_new(PRESEARCH_ROWS)
         self._search_table = self._table
         self._count_lock = threading.Lock()
         self._params = (evaluation_params(evaluation) if params is None
@@ -222,8 +222,9 @@ class Engine:
         self._cancelled = False
 
     def clear(self) -> None:
-        """Forget the transposition table."""
+        """Forget the transposition tables (the presearch's too)."""
         hash_clear(self._table)
+        hash_clear(self._presearch_table)
         if self._wide_table is not None:
             wide_search.table_clear(*self._wide_table)
 
@@ -592,8 +593,6 @@ class Engine:
         presearch = exact_goal and mode != "midgame" and final > PRESEARCH_EMPTIES
         if presearch:
             # sort the root with a short search (in its own table), then solve
-            if self._presearch_table is None:
-                self._presearch_table = hash_new(PRESEARCH_ROWS)
             depths = [*range(1, min(PRESEARCH_DEPTH, final - 10) + 1), final]
             levels = [0] * len(depths)
             if (mode == "exact" and final >= SELECTIVE_EMPTIES and multipv == 1
@@ -620,7 +619,7 @@ class Engine:
                     break
             started = time.perf_counter()
             self._probcut = selective
-            if presearch and depth < empties and self._presearch_table is not None:
+            if presearch and depth < empties:
                 self._search_table = self._presearch_table
             try:
                 if exact and window is not None:
