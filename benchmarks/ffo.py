@@ -96,12 +96,12 @@ def main() -> None:
     parser.add_argument("--weights", default="", help="pattern weights file (train-eval)")
     args = parser.parse_args()
     for name in filter(None, args.without.split(",")):
-        core.ALL_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
+        core.SEARCH_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
     t0 = time.process_time()
     Engine(table_size=1 << 10).solve(Board(
         "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"))
     print(f"warm-up (load compiled kernels): {time.process_time() - t0:.2f} cpu s; "
-          f"flags {core.ALL_FLAGS}", flush=True)
+          f"flags {core.SEARCH_FLAGS}", flush=True)
     mode = "wld" if args.wld else "exact"
     files = [] if args.only_40_59 else ["fforum-20-39.obf"]
     if args.with_40_59 or args.only_40_59:

@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--agree", action="store_true")
     args = parser.parse_args()
     for name in filter(None, args.without.split(",")):
-        core.ALL_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
+        core.SEARCH_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
     rng = random.Random(args.seed)
     engine = Engine(table_size=1 << 20, evaluation=args.eval)
     engine.analyse(Board(), Limit(depth=2))  # load the compiled kernels
