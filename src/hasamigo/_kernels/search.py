@@ -51,6 +51,12 @@ the tree at 8-11 empties: no table at 8 empties (the 9 empties node's prefetches
 with it) gave FFO #40-#44, #47-#49 827 M nodes against 759 M, 1.03-1.06x the time; the
 child's potential mobility in the ordering (its side's and ours, weight 1 each, with
 mobility's 4) 1.8 % fewer nodes on #40-#52 but 1.00-1.01x the time (it costs what it saves).
+Two uses of the table in the ordering changed almost nothing, so neither is kept: a second
+move per row (the best of the row's earlier search, ordered second, as Edax and Egaroucid
+keep one) searched FFO #20-#39 in 122,528,853 nodes against 122,527,559, and #45, #48, #49,
+#51, #52 in 1,438,966,481 against 1,438,968,068; keeping each child's estimate at exact
+nodes from 12 empties inside the bounds an earlier pass stored for it searched those five
+in 1,437 M nodes against 1,439 M (and probed the table once more a child).
 
 Cutoffs before a node's moves are searched: the table's bounds; at exact nodes the
 *stability cutoff* (the opponent's stable discs, :mod:`hasamigo._kernels.stability`, cap
