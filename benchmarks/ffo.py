@@ -28,13 +28,11 @@ from pathlib import Path
 
 import hasamigo.engine.core as core
 from hasamigo import Board
-from hasamigo._kernels import search
 from hasamigo.engine import Engine, Limit, read_obf
 from hasamigo.engine.evaluation import load_weights, params_from_weights
+from hasamigo.errors import InvalidOptionError
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ffo"
-FEATURES = {"hash": search.USE_HASH, "order": search.USE_ORDER,
-            "stability": search.USE_STABILITY, "etc": search.USE_ETC}
 
 
 def run(path: Path, mode: str, table_bits: int, only: set[int] | None,
@@ -91,12 +89,15 @@ def main() -> None:
                         help="stop a position after this many wall seconds")
     parser.add_argument("--eval", default="trained", choices=("trained", "hand"),
                         help="static evaluation (move ordering)")
-    parser.add_argument("--without", default="", help=f"features off: {', '.join(FEATURES)}")
+    parser.add_argument("--without", default="",
+                        help=f"features off: {', '.join(core.SEARCH_FEATURES)}")
     parser.add_argument("--threads", type=int, default=1, help="search threads (root split)")
     parser.add_argument("--weights", default="", help="pattern weights file (train-eval)")
     args = parser.parse_args()
-    for name in filter(None, args.without.split(",")):
-        core.SEARCH_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
+    try:  # the flags the engine passes to the kernel
+        core.SEARCH_FLAGS = core.search_flags_without(args.without)
+    except InvalidOptionError as exc:
+        parser.error(f"--without: {exc}")
     t0 = time.process_time()
     Engine(table_size=1 << 10).solve(Board(
         "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"))

@@ -20,12 +20,8 @@ import time
 
 import hasamigo.engine.core as core
 from hasamigo import Board
-from hasamigo._kernels import search
 from hasamigo.engine import Engine, Limit
-
-FEATURES = {"hash": search.USE_HASH, "order": search.USE_ORDER,
-            "stability": search.USE_STABILITY, "etc": search.USE_ETC}
-
+from hasamigo.errors import InvalidOptionError
 
 POSITIONS = 10
 SEED = 1
@@ -45,12 +41,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--eval", default="trained", choices=("trained", "hand"),
                         help="static evaluation")
-    parser.add_argument("--without", default="", help=f"features off: {', '.join(FEATURES)}")
+    parser.add_argument("--without", default="",
+                        help=f"features off: {', '.join(core.SEARCH_FEATURES)}")
     parser.add_argument("--selectivity", type=int, default=0)
     parser.add_argument("--agree", action="store_true")
     args = parser.parse_args()
-    for name in filter(None, args.without.split(",")):
-        core.SEARCH_FLAGS &= ~FEATURES[name]  # the flags the engine passes to the kernel
+    try:  # the flags the engine passes to the kernel
+        core.SEARCH_FLAGS = core.search_flags_without(args.without)
+    except InvalidOptionError as exc:
+        parser.error(f"--without: {exc}")
     rng = random.Random(args.seed)
     engine = Engine(table_size=1 << 20, evaluation=args.eval)
     engine.analyse(Board(), Limit(depth=2))  # load the compiled kernels

@@ -42,6 +42,10 @@ from hasamigo._kernels.search import (
     PASS_MOVE,
     PROBCUT,
     PROBCUT_LEVELS,
+    USE_ETC,
+    USE_HASH,
+    USE_ORDER,
+    USE_STABILITY,
     child_position,
     evaluate_entry,
     search,
@@ -69,8 +73,10 @@ from hasamigo.squares import bits
 
 MODES = ("exact", "wld")
 # The search features the engine asks of the 8x8 kernel: all of them. The benchmarks switch
-# some off here to measure what each is worth (``--without``).
+# some off here (search_flags_without) to measure what each is worth (``--without``).
 SEARCH_FLAGS = ALL_FLAGS
+SEARCH_FEATURES = {"hash": USE_HASH, "order": USE_ORDER, "stability": USE_STABILITY,
+                   "etc": USE_ETC}
 MAX_THREADS = 64
 PRESEARCH_EMPTIES = 12  # exact solves above this many empties sort the root by a search first
 PRESEARCH_DEPTH = 6  # ...of at most this many plies, stopping 10 plies short of the end
@@ -110,6 +116,18 @@ SELECTIVE_EMPTIES = 18
 # Searches this long (nodes and seconds) tell the engine its speed: the solver's estimate.
 SPEED_MIN_NODES = 100_000
 SPEED_MIN_SECONDS = 0.02
+
+
+def search_flags_without(names: str) -> int:
+    """All the search features but those named, comma-separated (``"etc,stability"``; empty:
+    all of them), as the kernel's flags."""
+    flags = int(ALL_FLAGS)
+    for name in filter(None, (n.strip() for n in names.split(","))):
+        if name not in SEARCH_FEATURES:
+            raise InvalidOptionError(f"no search feature {shown(name)}: the features are "
+                                     f"{', '.join(SEARCH_FEATURES)}")
+        flags &= ~int(SEARCH_FEATURES[name])
+    return flags
 
 
 @dataclass(frozen=True, slots=True)
