@@ -115,9 +115,9 @@ class StudyRepository:
     def studies(self) -> list[tuple[StoredStudy, int]]:
         """Every study with its number of subjects, the newest first."""
         with self.db.session() as session:
-            counts = dict(session.execute(
+            counts = {study_id: n for study_id, n in session.execute(
                 select(StudySubjectRow.study_id, func.count())
-                .group_by(StudySubjectRow.study_id)).tuples().all())
+                .group_by(StudySubjectRow.study_id)).all()}
             rows = session.scalars(select(StudyRow).order_by(StudyRow.created_at.desc(),
                                                              StudyRow.id)).all()
             out = []
