@@ -7,9 +7,16 @@ static evaluation) to ``--depth``, and fits, for the pairs (deep ``d``, shallow
 ``probcut_depth(d)``) the search uses, ``sigma = a + b * empties + c * d`` (1/100 disc) to
 the standard deviations of ``deep - shallow`` per (depth, stage of 10 empties). Prints the
 per-group figures and the fitted constants for :mod:`hasamigo._kernels.search`.
+``--random-games`` takes positions of random games after 10-30 plies instead (those of
+``search.py``). Their spread is about twice the archive's: 150 positions each, seed 1,
+``--min-empties 30 --max-empties 52`` for WTH_2010.wtb, sd of deep - shallow at 40-49
+empties, d 8 / 9 / 10 / 11: random games 6.73 / 6.37 / 6.33 / 5.89 discs, WTHOR 3.48 /
+3.08 / 3.21 / 2.51 (at 30-39: 7.74 / 7.19 / 7.30 / 6.54 against 4.18 / 3.75 / 3.12 /
+3.04). The fitted model is the experts' (what the engine meets in real games); on random
+positions its cuts are overconfident, as ``search.py --agree`` shows.
 
     .venv/bin/python benchmarks/probcut_fit.py [--archive WTH_2010.wtb] [--positions 300]
-        [--depth 11] [--seed 1] [--save scores.npz | --load scores.npz]
+        [--depth 11] [--seed 1] [--random-games] [--save scores.npz | --load scores.npz]
 """
 
 from __future__ import annotations
@@ -28,6 +35,25 @@ from hasamigo.notation.record import play_move
 from hasamigo.notation.wthor import read_wthor
 
 WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
+
+
+def random_board(rng: random.Random, plies: int) -> Board:
+    """The position after ``plies`` random moves from the start (or the game's end)."""
+    board = Board()
+    while board.ply < plies and not board.is_game_over():
+        board.push(rng.choice(list(board.legal_moves)))
+    return board
+
+
+def random_positions(n: int, rng: random.Random) -> list[Board]:
+    """``n`` positions of random games after 10-30 plies, as ``search.py`` draws them,
+    with a move to play."""
+    out: list[Board] = []
+    while len(out) < n:
+        board = random_board(rng, rng.randint(10, 30))
+        if not board.is_game_over() and board.legal_moves_mask():
+            out.append(board)
+    return out
 
 
 def sample_positions(path: Path, n: int, lo: int, hi: int, rng: random.Random) -> list[Board]:
@@ -95,6 +121,8 @@ def main() -> None:
     parser.add_argument("--min-empties", type=int, default=14)
     parser.add_argument("--max-empties", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--random-games", action="store_true",
+                        help="positions of random games (search.py's), not the archive's")
     parser.add_argument("--save", default=None)
     parser.add_argument("--load", default=None)
     args = parser.parse_args()
@@ -103,10 +131,14 @@ def main() -> None:
         scores, empties = data["scores"], data["empties"]
     else:
         rng = random.Random(args.seed)
-        boards = sample_positions(WTHOR / args.archive, args.positions, args.min_empties,
-                                  args.max_empties, rng)
+        if args.random_games:
+            boards = random_positions(args.positions, rng)
+        else:
+            boards = sample_positions(WTHOR / args.archive, args.positions, args.min_empties,
+                                      args.max_empties, rng)
         empties = np.array([b.empties.bit_count() for b in boards], dtype=np.int64)
-        print(f"{len(boards)} positions from {args.archive}, depths 0-{args.depth}")
+        source = "random games" if args.random_games else args.archive
+        print(f"{len(boards)} positions from {source}, depths 0-{args.depth}")
         scores = collect(boards, args.depth)
         if args.save:
             np.savez(args.save, scores=scores, empties=empties)

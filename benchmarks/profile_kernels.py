@@ -68,7 +68,7 @@ def kernel_addresses() -> list[tuple[int, str]]:
 def write_perf_map(entries: list[tuple[int, str]]) -> dict[str, tuple[int, int]]:
     """Write ``/tmp/perf-PID.map``; return each kernel's (address, size). A kernel's size is
     taken to its successor's address (at most 1 MB): numba does not report it."""
-    spans = {}
+    spans: dict[str, tuple[int, int]] = {}
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
         for i, (address, name) in enumerate(entries):
             nxt = entries[i + 1][0] if i + 1 < len(entries) else address + (1 << 16)
@@ -80,7 +80,8 @@ def write_perf_map(entries: list[tuple[int, str]]) -> dict[str, tuple[int, int]]
 
 def midgame_boards() -> list[Any]:
     """The positions of ``benchmarks/search.py`` (its default seed and count)."""
-    from search import POSITIONS, SEED, random_board  # benchmarks/search.py, beside this
+    from probcut_fit import random_board  # beside this: its positions' random games
+    from search import POSITIONS, SEED  # benchmarks/search.py's count and seed
 
     rng = random.Random(SEED)
     boards = []
