@@ -13,14 +13,15 @@ nodes per CPU second, then totals.
 positions where the two agree on the score and on the move.
 
 The positions come from seeded random games (10-30 plies), or with ``--archive`` from the
-games of a WTHOR archive of ``../shared/data/wthor`` (one random ply per game, 30-50
-empties, as ``probcut_fit.py`` samples them). The two differ: the deep - shallow spread
-the probable cuts are fitted to (``probcut_fit.py``, expert games) is about half what it
-is in random games, so the cuts err more often on the random positions. Depth 12,
-selectivity 3, 30 positions each (Zen 3 2-core VM): random games 1.41 cpu s, the same
-score as full width on 18/30 (27/30 within 2 discs, the same move 25/30); WTH_2010.wtb
-1.15 cpu s, 29/30 (30/30, 30/30). Selectivity 4: 2.21 s, 23/30; 1.69 s, 30/30. On the
-default 10 random positions selectivity 3 agrees on 4/10 (8/10 within 2 discs).
+games of a WTHOR archive (a file name in ``../shared/data/wthor``, or a path; one random
+ply per game, 30-50 empties, as ``probcut_fit.py`` samples them). The two differ: the
+deep - shallow spread the probable cuts are fitted to (``probcut_fit.py``, expert games)
+is about half what it is in random games, so the cuts err more often on the random
+positions. Depth 12, selectivity 3, 30 positions each (Zen 3 2-core VM): random games
+1.41 cpu s, the same score as full width on 18/30 (27/30 within 2 discs, the same move
+25/30); WTH_2010.wtb 1.15 cpu s, 29/30 (30/30, 30/30). Selectivity 4: 2.21 s, 23/30;
+1.69 s, 30/30. On the default 10 random positions selectivity 3 agrees on 4/10 (8/10
+within 2 discs).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from probcut_fit import (  # this directory: run as a script
 import hasamigo.engine.core as core
 from hasamigo import Board
 from hasamigo.engine import Engine, Limit
-from hasamigo.errors import InvalidOptionError
+from hasamigo.errors import HasamigoError, InvalidOptionError
 
 POSITIONS = 10
 SEED = 1
@@ -56,7 +57,8 @@ def main() -> None:
     parser.add_argument("--selectivity", type=int, default=0)
     parser.add_argument("--agree", action="store_true")
     parser.add_argument("--archive", default=None,
-                        help="positions from this WTHOR archive, not random games")
+                        help="positions from this WTHOR archive (a name in the reference "
+                        "data's wthor directory, or a path), not random games")
     args = parser.parse_args()
     try:  # the flags the engine passes to the kernel
         core.SEARCH_FLAGS = core.search_flags_without(args.without)
@@ -67,7 +69,10 @@ def main() -> None:
         path = WTHOR / args.archive
         if not path.is_file():
             parser.error(f"--archive: no file {path}")
-        boards = sample_positions(path, args.positions, 30, 50, rng)
+        try:
+            boards = sample_positions(path, args.positions, 30, 50, rng)
+        except HasamigoError as exc:  # not a WTHOR archive
+            parser.error(f"--archive: {exc}")
     else:
         boards = [random_board(rng, rng.randint(10, 30)) for _ in range(args.positions)]
     engine = Engine(table_size=1 << 20, evaluation=args.eval)

@@ -33,11 +33,17 @@ def test_positions_from_an_archive_are_searched_and_compared_with_full_width() -
     assert ROW.findall(random_games.stdout) != rows  # other positions
 
 
-def test_a_missing_archive_is_refused_before_searching() -> None:
+def test_a_missing_or_unreadable_archive_is_refused_before_searching(tmp_path: Path) -> None:
     done = run("--archive", "WTH_1066.wtb")
     assert done.returncode == 2
     assert "--archive: no file" in done.stderr and "WTH_1066.wtb" in done.stderr
     assert "Traceback" not in done.stderr
+    text = tmp_path / "notes.wtb"
+    text.write_text("not an archive\n")
+    done = run("--archive", str(text))
+    assert done.returncode == 2
+    assert "--archive:" in done.stderr and "notes.wtb" in done.stderr
+    assert "WTHOR header" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_the_error_model_is_fitted_on_random_games_positions() -> None:
