@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 # benchmarks/ is on sys.path when this file is run as a script
 from web_load import (
@@ -150,7 +150,7 @@ class Abandoned:
     seconds: float = 0.0
 
 
-async def abandon_one(client: httpx.AsyncClient, i: int, rng: random.Random,
+async def abandon_one(client: httpx2.AsyncClient, i: int, rng: random.Random,
                       out: Abandoned, errors: Errors, on_created: Callable[[int], None]
                       ) -> None:
     created = await create(client, abandoned_request(i, rng), errors)
@@ -167,7 +167,7 @@ async def abandon_one(client: httpx.AsyncClient, i: int, rng: random.Random,
             out.move_latencies.append(time.perf_counter() - started)
 
 
-async def phase_a(client: httpx.AsyncClient, count: int, rate: float, deadline: float,
+async def phase_a(client: httpx2.AsyncClient, count: int, rate: float, deadline: float,
                   memory: Memory, errors: Errors) -> Abandoned:
     """Create ``count`` games at ``rate`` a second, each abandoned at once."""
     out = Abandoned()
@@ -205,7 +205,7 @@ class Played:
     seconds: float
 
 
-async def phase_b(client: httpx.AsyncClient, count: int, level: int, max_moves: int,
+async def phase_b(client: httpx2.AsyncClient, count: int, level: int, max_moves: int,
                   deadline: float, errors: Errors) -> Played:
     started = time.monotonic()
     latencies: list[float] = []
@@ -251,9 +251,9 @@ async def soak(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     memory = Memory(server.pid, started)
     memory.mark(0)
     sampler = asyncio.create_task(memory.run())
-    limits = httpx.Limits(max_connections=args.played + 40)
+    limits = httpx2.Limits(max_connections=args.played + 40)
     try:
-        async with httpx.AsyncClient(base_url=server.base, timeout=90, limits=limits) as client:
+        async with httpx2.AsyncClient(base_url=server.base, timeout=90, limits=limits) as client:
             abandoned, played = await asyncio.gather(
                 phase_a(client, args.abandoned, args.rate, deadline, memory, errors),
                 phase_b(client, args.played, args.level, args.moves, deadline, errors))

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from sqlalchemy import select
 
 from hasamigo.errors import HasamigoError
@@ -91,11 +91,11 @@ class Server:
     async def ready(self, timeout: float = START_TIMEOUT) -> bool:
         """Wait until the app answers (it warms the engine kernels before serving)."""
         deadline = time.monotonic() + timeout
-        async with httpx.AsyncClient(base_url=self.base, timeout=10) as client:
+        async with httpx2.AsyncClient(base_url=self.base, timeout=10) as client:
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
                     return False
-                with contextlib.suppress(httpx.TransportError):
+                with contextlib.suppress(httpx2.TransportError):
                     if (await client.get("/api/games?limit=1")).status_code == 200:
                         return True
                 await asyncio.sleep(0.2)
@@ -195,12 +195,12 @@ class Tracked:
         return {"Authorization": f"Bearer {self.token}"}
 
 
-async def request(client: httpx.AsyncClient, method: str, url: str, errors: Errors,
-                  expect: int, **kwargs: Any) -> httpx.Response | None:
+async def request(client: httpx2.AsyncClient, method: str, url: str, errors: Errors,
+                  expect: int, **kwargs: Any) -> httpx2.Response | None:
     """The answer if it has the expected status; otherwise counted and ``None``."""
     try:
         response = await client.request(method, url, **kwargs)
-    except httpx.TransportError as exc:
+    except httpx2.TransportError as exc:
         errors.add("transport", f"{method} {url}: {type(exc).__name__} {exc}")
         return None
     if response.status_code != expect:
@@ -209,7 +209,7 @@ async def request(client: httpx.AsyncClient, method: str, url: str, errors: Erro
     return response
 
 
-async def create(client: httpx.AsyncClient, body: dict[str, Any], errors: Errors
+async def create(client: httpx2.AsyncClient, body: dict[str, Any], errors: Errors
                  ) -> tuple[Tracked, dict[str, Any]] | None:
     response = await request(client, "POST", "/api/games", errors, 201, json=body)
     if response is None:
@@ -227,7 +227,7 @@ def my_turn(view: dict[str, Any]) -> bool:
             and bool(view["legal"]) and not view["suspended"])
 
 
-async def move(client: httpx.AsyncClient, tracked: Tracked, view: dict[str, Any],
+async def move(client: httpx2.AsyncClient, tracked: Tracked, view: dict[str, Any],
                square: str, errors: Errors, *, wait: bool) -> dict[str, Any] | None:
     """Post ``square``; the new view, or ``None`` (counted) if it was refused."""
     response = await request(
@@ -242,7 +242,7 @@ async def move(client: httpx.AsyncClient, tracked: Tracked, view: dict[str, Any]
     return new
 
 
-async def refresh(client: httpx.AsyncClient, tracked: Tracked, errors: Errors
+async def refresh(client: httpx2.AsyncClient, tracked: Tracked, errors: Errors
                   ) -> dict[str, Any] | None:
     response = await request(client, "GET", f"/api/games/{tracked.game_id}", errors, 200,
                              headers=tracked.headers)
@@ -253,7 +253,7 @@ async def refresh(client: httpx.AsyncClient, tracked: Tracked, errors: Errors
     return view
 
 
-async def play_game(client: httpx.AsyncClient, body: dict[str, Any], *,
+async def play_game(client: httpx2.AsyncClient, body: dict[str, Any], *,
                     think: Callable[[random.Random], float], max_moves: int, deadline: float,
                     rng: random.Random, latencies: list[float], errors: Errors
                     ) -> Tracked | None:
@@ -368,13 +368,13 @@ async def main_async(args: argparse.Namespace) -> int:
             return 2
         started = time.monotonic()
         deadline = started + args.seconds
-        limits = httpx.Limits(max_connections=args.games + 10)
+        limits = httpx2.Limits(max_connections=args.games + 10)
         mean = args.think
 
         def think(rng: random.Random) -> float:
             return rng.expovariate(1 / mean) if mean > 0 else 0.0
 
-        async with httpx.AsyncClient(base_url=server.base, timeout=60, limits=limits) as pool:
+        async with httpx2.AsyncClient(base_url=server.base, timeout=60, limits=limits) as pool:
             results = await asyncio.gather(*[
                 play_game(pool, {"opponent": "engine", "level": args.level,
                                  "colour": random.Random(i).choice(["black", "white"]),

@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -64,7 +64,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     for body in ({"opponent": "random", "clock_minutes": 0.02},
                  {"opponent": "person", "same_screen": False, "colour": "fuse-ishi"},
                  {"opponent": "person", "casual": False}):
-        created = httpx.post(base + "/api/games", json=body).json()
+        created = httpx2.post(base + "/api/games", json=body).json()
         games.append((created["id"], created["seat_token"]))
     yield {"base": base, "games": games}
     server.should_exit = True

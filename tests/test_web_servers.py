@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from test_storage_migration import BACKENDS, scratch_url
 from test_web_processes import eventually
@@ -61,7 +61,7 @@ class Server:
                 break
             assert time.monotonic() < deadline, "the server did not start"
         assert self.base, "the server stopped before it answered"
-        self.http = httpx.Client(base_url=self.base, timeout=30)
+        self.http = httpx2.Client(base_url=self.base, timeout=30)
         # the rest of its output is drained, so that it never blocks on a full pipe
         threading.Thread(target=self.proc.stdout.read, daemon=True).start()
         # the programs wait for the engine (a first run compiles it: minutes on a busy
