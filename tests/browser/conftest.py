@@ -64,6 +64,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import uvicorn
 
     from hasamigo.web import Settings, create_app
+    from hasamigo.web.app import UVICORN_WS
 
     db = tmp_path_factory.mktemp("web") / "browser.db"
     # one address (loopback) makes every test's games: more than a person's 20 a minute;
@@ -73,7 +74,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                      db_url=f"sqlite:///{db}", player_factory=_player_factory())
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", ws="websockets"))
+                                           log_level="warning", ws=UVICORN_WS))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 180  # kernels load (or compile) first

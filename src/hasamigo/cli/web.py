@@ -110,6 +110,7 @@ def serve(
 
         from hasamigo.storage.db import default_db_url, normalise_url
         from hasamigo.web import Settings, create_app
+        from hasamigo.web.app import UVICORN_WS
     except ImportError as exc:  # pragma: no cover - the web extras are dependencies
         sock.close()
         raise fail(f"the web app needs its dependencies: {exc}") from None
@@ -138,7 +139,7 @@ def serve(
             if self.started:
                 started()
 
-    server = Server(uvicorn.Config(web, log_level="warning"))
+    server = Server(uvicorn.Config(web, log_level="warning", ws=UVICORN_WS))
     try:
         server.run(sockets=[sock])
     finally:
@@ -163,7 +164,7 @@ def _serve_workers(sock: socket.socket, url: str, workers: int, takeover_seconds
     from hasamigo.cli import ready_kernels
     from hasamigo.errors import HasamigoError
     from hasamigo.storage.db import Database
-    from hasamigo.web.app import SERVE_SETTINGS
+    from hasamigo.web.app import SERVE_SETTINGS, UVICORN_WS
     from hasamigo.web.services.analysis import KERNEL_GROUPS
 
     try:
@@ -184,7 +185,7 @@ def _serve_workers(sock: socket.socket, url: str, workers: int, takeover_seconds
     os.environ[SERVE_SETTINGS] = json.dumps({
         "db_url": url, "warm_in_background": True, "lease_seconds": takeover_seconds})
     config = uvicorn.Config("hasamigo.web.app:served_app", factory=True, workers=workers,
-                            log_level="warning")
+                            log_level="warning", ws=UVICORN_WS)
 
     def say_when_answering() -> None:
         """The address, once one of the processes answers (as with one process)."""

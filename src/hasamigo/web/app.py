@@ -164,6 +164,11 @@ def create_app(
 #: environment variable (JSON: the keyword arguments of :class:`Settings`)
 SERVE_SETTINGS = "HASAMIGO_SERVE_SETTINGS"
 
+#: uvicorn's WebSocket implementation for every server of the app (``uvicorn.Config(ws=…)``):
+#: the websockets library's sans-I/O one. Its default ("auto") takes the library's legacy
+#: implementation, deprecated since websockets 14.
+UVICORN_WS = "websockets-sansio"
+
 
 def served_app() -> FastAPI:
     """The app of one of ``hasamigo serve --workers N``'s processes (uvicorn's factory):
