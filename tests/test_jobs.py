@@ -65,15 +65,6 @@ def boom_or_touch(task: tuple[int, str]) -> int:
     return x
 
 
-@pytest.fixture
-def ffo4(tmp_path: Path) -> Path:
-    """FFO #1-#4: four quick exact solves."""
-    path = tmp_path / "ffo4.obf"
-    lines = (DATA / "ffo" / "fforum-1-19.obf").read_text().splitlines()[:4]
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
 @pytest.mark.parametrize("workers", [1, 2])
 def test_results_come_back_by_key_in_task_order(workers: int) -> None:
     tasks = {str(i): i for i in range(6)}

@@ -24,7 +24,6 @@ from hasamigo.tournament.match import run_match
 
 ray: Any = pytest.importorskip("ray", reason="Ray is not installed (hasamigo[cluster])")
 pytestmark = pytest.mark.ray
-DATA = Path(__file__).parent / "data"
 WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor" / "WTH_1980.wtb"
 
 
@@ -62,14 +61,6 @@ def local_ray() -> Iterator[None]:
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
-
-
-@pytest.fixture
-def ffo4(tmp_path: Path) -> Path:
-    path = tmp_path / "ffo4.obf"
-    lines = (DATA / "ffo" / "fforum-1-19.obf").read_text().splitlines()[:4]
-    path.write_text("\n".join(lines) + "\n")
-    return path
 
 
 def test_a_killed_actor_s_task_is_run_again_on_a_new_one() -> None:
