@@ -13,7 +13,7 @@ nodes per CPU second, then totals.
 positions where the two agree on the score and on the move.
 
 The positions come from seeded random games (10-30 plies), or with ``--archive`` from the
-games of a WTHOR archive (a file name in ``../shared/data/wthor``, or a path; one random
+games of a WTHOR archive (a path, or a file name in ``../shared/data/wthor``; one random
 ply per game, 30-50 empties, as ``probcut_fit.py`` samples them). The two differ: the
 deep - shallow spread the probable cuts are fitted to (``probcut_fit.py``, expert games)
 is about half what it is in random games, so the cuts err more often on the random
@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from pathlib import Path
 
 from probcut_fit import (  # this directory: run as a script
     WTHOR,
@@ -57,8 +58,8 @@ def main() -> None:
     parser.add_argument("--selectivity", type=int, default=0)
     parser.add_argument("--agree", action="store_true")
     parser.add_argument("--archive", default=None,
-                        help="positions from this WTHOR archive (a name in the reference "
-                        "data's wthor directory, or a path), not random games")
+                        help="positions from this WTHOR archive (a path, or a name in the "
+                        "reference data's wthor directory), not random games")
     args = parser.parse_args()
     try:  # the flags the engine passes to the kernel
         core.SEARCH_FLAGS = core.search_flags_without(args.without)
@@ -66,9 +67,11 @@ def main() -> None:
         parser.error(f"--without: {exc}")
     rng = random.Random(args.seed)
     if args.archive is not None:
-        path = WTHOR / args.archive
+        path = Path(args.archive)  # a path, else a name in the reference data
         if not path.is_file():
-            parser.error(f"--archive: no file {path}")
+            path = WTHOR / args.archive
+        if not path.is_file():
+            parser.error(f"--archive: no file {args.archive} here or in {WTHOR}")
         try:
             boards = sample_positions(path, args.positions, 30, 50, rng)
         except HasamigoError as exc:  # not a WTHOR archive
