@@ -80,16 +80,10 @@ def write_perf_map(entries: list[tuple[int, str]]) -> dict[str, tuple[int, int]]
 
 def midgame_boards() -> list[Any]:
     """The positions of ``benchmarks/search.py`` (its default seed and count)."""
-    from probcut_fit import random_board  # beside this: its positions' random games
+    from probcut_fit import random_positions  # beside this: search.py's positions
     from search import POSITIONS, SEED  # benchmarks/search.py's count and seed
 
-    rng = random.Random(SEED)
-    boards = []
-    for _ in range(POSITIONS):
-        board = random_board(rng, rng.randint(10, 30))
-        if not board.is_game_over():
-            boards.append(board)
-    return boards
+    return random_positions(POSITIONS, random.Random(SEED))
 
 
 def main() -> None:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from probcut_fit import (  # this directory: run as a script
     WTHOR,
-    random_board,
+    random_positions,
     sample_positions,
 )
 
@@ -77,16 +77,14 @@ def main() -> None:
         except HasamigoError as exc:  # not a WTHOR archive
             parser.error(f"--archive: {exc}")
     else:
-        boards = [random_board(rng, rng.randint(10, 30)) for _ in range(args.positions)]
+        boards = random_positions(args.positions, rng)
     engine = Engine(table_size=1 << 20, evaluation=args.eval)
     engine.analyse(Board(), Limit(depth=2))  # load the compiled kernels
     total_t = 0.0
     total_n = 0
     same_score = same_move = compared = 0
     diffs: list[int] = []
-    for i, board in enumerate(boards):
-        if board.is_game_over():
-            continue
+    for i, board in enumerate(boards):  # each has a move to play
         engine.clear()
         t0 = time.process_time()
         a = engine.analyse(board, Limit(depth=args.depth), selectivity=args.selectivity)

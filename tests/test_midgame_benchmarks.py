@@ -16,9 +16,10 @@ ROW = re.compile(r"^\s*\d+ empties (\d+) depth\s+4 move\s+([a-h][1-8]|pass) scor
                  re.MULTILINE)
 
 
-def run(*args: str, script: str = "search.py") -> subprocess.CompletedProcess[str]:
+def run(*args: str, script: str = "search.py", cwd: Path | None = None
+        ) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(BENCHMARKS / script), *args],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=600, cwd=cwd)
 
 
 def test_positions_from_an_archive_are_searched_and_compared_with_full_width() -> None:
@@ -36,9 +37,7 @@ def test_positions_from_an_archive_are_searched_and_compared_with_full_width() -
 
 def test_an_archive_named_by_a_relative_path_is_read_from_there(tmp_path: Path) -> None:
     (tmp_path / "games.wtb").write_bytes((WTHOR / "WTH_2010.wtb").read_bytes())
-    done = subprocess.run([sys.executable, str(BENCHMARKS / "search.py"), "--archive",
-                           "games.wtb", "--positions", "2", "--depth", "4"],
-                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    done = run("--archive", "games.wtb", "--positions", "2", "--depth", "4", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert len(ROW.findall(done.stdout)) == 2
 
