@@ -83,14 +83,40 @@ def player_opponent(cells: list, colour: str) -> tuple[int, int]:
     return p, o
 
 
+# Both implementations of moves and of flips, whichever the host's are (the others
+# compile for any CPU, only slower: the choice is speed, not meaning).
+@njit
+def _flips_fill_at(p, o, sq):  # type: ignore[no-untyped-def]
+    return kernels.flips_fill(p, o, sq)
+
+
+@njit
+def _flips_rays_at(p, o, sq):  # type: ignore[no-untyped-def]
+    return kernels.flips_rays(p, o, sq)
+
+
+@njit
+def _moves_x4_mask(p, o, mask):  # type: ignore[no-untyped-def]
+    return kernels._moves_x4(p, o) & ~(p | o) & mask
+
+
+@njit
+def _moves_x8_mask(p, o, mask):  # type: ignore[no-untyped-def]
+    return kernels._moves_x8(p, o) & ~(p | o) & mask
+
+
 def check_kernels(name: str, cells: list, colour: str) -> None:
     playable = naive.FRAMES[name][2]
     p, o = player_opponent(cells, colour)
     expected = naive.mask_of(naive.legal_moves(cells, colour))
     assert int(kernels.legal_moves_mask(U64(p), U64(o), U64(playable))) == expected
+    assert int(_moves_x4_mask(U64(p), U64(o), U64(playable))) == expected, "4-lane fill"
+    assert int(_moves_x8_mask(U64(p), U64(o), U64(playable))) == expected, "8-lane fill"
     for sq in naive.squares_of(cells, naive.EMPTY):
         want = naive.mask_of(naive.flips(cells, colour, sq))
         assert int(kernels.flips_at(U64(p), U64(o), sq)) == want, f"flips at {sq}"
+        assert int(_flips_fill_at(U64(p), U64(o), sq)) == want, f"fill flips at {sq}"
+        assert int(_flips_rays_at(U64(p), U64(o), sq)) == want, f"ray flips at {sq}"
 
 
 def board_for(name: str, cells: list, colour: str):  # type: ignore[no-untyped-def]
@@ -339,6 +365,29 @@ def run_python(code: str, *args: str, env: dict[str, str] | None = None) -> str:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout
+
+
+CHOICE_SCRIPT = textwrap.dedent(
+    """
+    from hasamigo._kernels import moves
+    fill = "x8" if moves._moves_fill is moves._moves_x8 else "x4"
+    print(fill, moves.flips.__name__)
+    """
+)
+
+
+@pytest.mark.parametrize(("features", "chosen"), [
+    ("+avx2,+avx512f,+avx512cd,+avx512vl,+bmi2", "x8 flips_rays"),
+    ("+avx2,+avx512f,-avx512cd,+avx512vl,+bmi2", "x8 flips_fill"),
+    ("+avx2,-avx512f,-avx512cd,-avx512vl,+bmi2", "x4 flips_fill"),
+    ("+avx512cd,+avx512vlx", "x4 flips_fill"),
+])
+def test_implementations_follow_the_target_cpu(features: str, chosen: str) -> None:
+    """The 8-lane move fill only where the CPU the kernels compile for has AVX-512, the
+    ray-table flip only where it has vector leading zeros (AVX-512 CD with VL): read as
+    numba reads them (``NUMBA_CPU_FEATURES`` here)."""
+    out = run_python(CHOICE_SCRIPT, env={"NUMBA_CPU_FEATURES": features})
+    assert out.strip() == chosen
 
 
 def test_kernel_logic_without_jit() -> None:

@@ -24,6 +24,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import llvmlite.binding as llvm
 from numba.core import caching
 from numba.core import config as numba_config
 
@@ -42,6 +43,23 @@ NJIT = {"cache": True, "nogil": True}
 NJIT_INLINE = {"cache": True, "nogil": True, "inline": "always"}
 
 HERE = Path(__file__).resolve().parent
+
+
+def target_features() -> str:
+    """The CPU features numba compiles the kernels for: ``NUMBA_CPU_FEATURES`` when set,
+    else the host's (as numba's own code generator chooses them), e.g. ``"+avx2,-avx512f,…"``."""
+    if numba_config.CPU_FEATURES is not None:
+        return str(numba_config.CPU_FEATURES)
+    try:
+        return str(llvm.get_host_cpu_features().flatten())
+    except RuntimeError:  # pragma: no cover - LLVM can't read the host's features
+        return ""
+
+
+def has_features(*names: str) -> bool:
+    """Whether the kernels are compiled for a CPU with all of ``names`` (``"avx512cd"``)."""
+    present = {f[1:] for f in target_features().split(",") if f.startswith("+")}
+    return all(name in present for name in names)
 
 
 def kernel_digest(folder: Path | None = None) -> str:
