@@ -390,6 +390,15 @@ def test_implementations_follow_the_target_cpu(features: str, chosen: str) -> No
     assert out.strip() == chosen
 
 
+def test_implementations_follow_numba_switching_avx_off() -> None:
+    """``NUMBA_ENABLE_AVX=0`` takes every AVX feature off the host's: the plain fills."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CPU_FEATURES"}
+    proc = subprocess.run([sys.executable, "-c", CHOICE_SCRIPT], capture_output=True,
+                          text=True, timeout=600, env={**env, "NUMBA_ENABLE_AVX": "0"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "x4 flips_fill"
+
+
 def test_kernel_logic_without_jit() -> None:
     """The kernels' Python source run as plain Python (coverage sees the kernel logic)."""
     out = run_python(SUBSET_SCRIPT, os.path.dirname(__file__), env={"NUMBA_DISABLE_JIT": "1"})

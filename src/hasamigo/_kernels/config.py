@@ -24,9 +24,17 @@ import os
 from pathlib import Path
 from typing import Any
 
-import llvmlite.binding as llvm
 from numba.core import caching
 from numba.core import config as numba_config
+
+try:  # numba's own reading of the host (not public API; llvmlite's is the same less a switch)
+    from numba.core.codegen import get_host_cpu_features as _host_cpu_features
+except ImportError:  # pragma: no cover - a numba without it
+    import llvmlite.binding as _llvm
+
+    def _host_cpu_features() -> str:
+        return str(_llvm.get_host_cpu_features().flatten())
+
 
 # cache=True: compiled once, reused across processes (first call after install pays).
 # nogil=True: kernels may run in worker threads without holding the GIL.
@@ -46,14 +54,12 @@ HERE = Path(__file__).resolve().parent
 
 
 def target_features() -> str:
-    """The CPU features numba compiles the kernels for: ``NUMBA_CPU_FEATURES`` when set,
-    else the host's (as numba's own code generator chooses them), e.g. ``"+avx2,-avx512f,…"``."""
+    """The CPU features numba compiles the kernels for, e.g. ``"+avx2,-avx512f,…"``:
+    ``NUMBA_CPU_FEATURES`` when set, else the host's as numba's code generator reads them
+    (``NUMBA_ENABLE_AVX=0`` included)."""
     if numba_config.CPU_FEATURES is not None:
         return str(numba_config.CPU_FEATURES)
-    try:
-        return str(llvm.get_host_cpu_features().flatten())
-    except RuntimeError:  # pragma: no cover - LLVM can't read the host's features
-        return ""
+    return str(_host_cpu_features())
 
 
 def has_features(*names: str) -> bool:
