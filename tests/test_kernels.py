@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numba import njit, types
+from numba.core.errors import TypingError
 
 from hasamigo import Board, Move, find_variant
 from hasamigo._kernels import moves as kernels
@@ -388,6 +389,19 @@ def test_implementations_follow_the_target_cpu(features: str, chosen: str) -> No
     numba reads them (``NUMBA_CPU_FEATURES`` here)."""
     out = run_python(CHOICE_SCRIPT, env={"NUMBA_CPU_FEATURES": features})
     assert out.strip() == chosen
+
+
+def test_ray_flips_refuse_a_table_of_another_type() -> None:
+    """The ray flip reads two vectors a square from its table, unchecked: only the ray
+    table's own shape and type compile."""
+    @njit
+    def wrong(p, o, rows):  # type: ignore[no-untyped-def]
+        return kernels._flips_rays_x4(p, o, rows, 19)
+
+    with pytest.raises(TypingError, match="C-contiguous 2-d uint64"):
+        wrong(U64(1), U64(2), kernels.RAY_ROWS.astype(np.int64))
+    with pytest.raises(TypingError, match="C-contiguous 2-d uint64"):
+        wrong(U64(1), U64(2), kernels.RAY_ROWS.reshape(-1))
 
 
 def test_implementations_follow_numba_switching_avx_off() -> None:

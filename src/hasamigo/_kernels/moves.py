@@ -18,6 +18,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.core import config as numba_config
+from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 from hasamigo._kernels.bits import ONE, U64, ZERO, _ctlz, lowest_square, popcount
@@ -321,6 +322,9 @@ def _flips_rays_x4(typingctx, p, o, rows, sq):  # type: ignore[no-untyped-def]
     leading zeros, its highest (downward). With AVX-512 (vplzcntq) this is 0.56x the time
     of :func:`_flips_x4` (2-core Zen 5 VM, a compiled loop over random positions); on
     AVX2 the leading zeros take many instructions and it gains nothing."""
+    if not (isinstance(rows, types.Array) and rows.dtype == types.uint64
+            and rows.ndim == 2 and rows.layout == "C"):
+        raise TypingError(f"the ray rows are a C-contiguous 2-d uint64 array, not {rows}")
     sig = types.uint64(types.uint64, types.uint64, rows, types.int64)
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
