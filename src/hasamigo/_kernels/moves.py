@@ -98,8 +98,9 @@ _I64 = ir.IntType(64)
 _V4 = ir.VectorType(_I64, 4)
 
 
-def _v4(values: tuple[int, int, int, int]) -> ir.Constant:
-    return ir.Constant(_V4, [ir.Constant(_I64, v) for v in values])
+def _vector(values: tuple[int, ...]) -> ir.Constant:
+    """The constant vector of uint64 ``values`` (as many lanes as values)."""
+    return ir.Constant(ir.VectorType(_I64, len(values)), [ir.Constant(_I64, v) for v in values])
 
 
 _INNER = int(INNER_COLUMNS)
@@ -108,11 +109,18 @@ _STEPS = (1, 8, 7, 9)
 _DOUBLE_STEPS = (2, 16, 14, 18)
 
 
-def _splat(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
-    """The 4-lane vector with ``x`` in every lane."""
-    undefined = ir.Constant(_V4, ir.Undefined)
+def _splat(builder: ir.IRBuilder, x: ir.Value, lanes: int = 4) -> ir.Value:
+    """The vector of ``lanes`` uint64 with ``x`` in every lane."""
+    undefined = ir.Constant(ir.VectorType(_I64, lanes), ir.Undefined)
     v = builder.insert_element(undefined, x, ir.Constant(_I32, 0))
-    return builder.shuffle_vector(v, undefined, ir.Constant(ir.VectorType(_I32, 4), [0] * 4))
+    return builder.shuffle_vector(v, undefined,
+                                  ir.Constant(ir.VectorType(_I32, lanes), [0] * lanes))
+
+
+def _llvm_call(builder: ir.IRBuilder, name: str, result: ir.Type, *args: ir.Value) -> ir.Value:
+    """A call of the LLVM intrinsic ``name`` (``llvm.ctlz.v4i64``), declared on first use."""
+    fnty = ir.FunctionType(result, [a.type for a in args])
+    return builder.call(cgutils.get_or_insert_function(builder.module, fnty, name), list(args))
 
 
 def _or_lanes(builder: ir.IRBuilder, v: ir.Value) -> ir.Value:
@@ -126,8 +134,8 @@ def _or_lanes(builder: ir.IRBuilder, v: ir.Value) -> ir.Value:
 def _run(builder: ir.IRBuilder, shift: Any, om: ir.Value, seed: ir.Value) -> ir.Value:
     """In each lane, the discs of ``om`` in an unbroken run from ``seed`` one step at a
     time in the lane's direction (up to six: parallel prefix, two steps then doubled)."""
-    step = _v4(_STEPS)
-    double = _v4(_DOUBLE_STEPS)
+    step = _vector(_STEPS)
+    double = _vector(_DOUBLE_STEPS)
     x = builder.and_(om, shift(seed, step))
     x = builder.or_(x, builder.and_(om, shift(x, step)))
     pre = builder.and_(om, shift(om, step))
@@ -145,9 +153,9 @@ def _moves_x4(typingctx, p, o):  # type: ignore[no-untyped-def]
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         pp, oo = args
-        om = builder.and_(_splat(builder, oo), _v4(_LANE_MASKS))
+        om = builder.and_(_splat(builder, oo), _vector(_LANE_MASKS))
         pv = _splat(builder, pp)
-        step = _v4(_STEPS)
+        step = _vector(_STEPS)
         found = None
         for shift in (builder.shl, builder.lshr):
             x = shift(_run(builder, shift, om, pv), step)
@@ -174,22 +182,9 @@ _LANE_TARGETS_X8 = (_ALL, _ALL ^ _ROW_1, _ALL ^ _ROW_1, _ALL ^ _ROW_1,
                     _ALL, _ALL ^ _ROW_8, _ALL ^ _ROW_8, _ALL ^ _ROW_8)
 
 
-def _v8(values: tuple[int, ...]) -> ir.Constant:
-    return ir.Constant(_V8, [ir.Constant(_I64, v) for v in values])
-
-
-def _splat8(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
-    """The 8-lane vector with ``x`` in every lane."""
-    undefined = ir.Constant(_V8, ir.Undefined)
-    v = builder.insert_element(undefined, x, ir.Constant(_I32, 0))
-    return builder.shuffle_vector(v, undefined, ir.Constant(ir.VectorType(_I32, 8), [0] * 8))
-
-
 def _rotate8(builder: ir.IRBuilder, x: ir.Value, amounts: ir.Value) -> ir.Value:
     """Each lane of ``x`` rotated left by its amount (AVX-512: one vprolvq)."""
-    fnty = ir.FunctionType(_V8, [_V8, _V8, _V8])
-    fshl = cgutils.get_or_insert_function(builder.module, fnty, "llvm.fshl.v8i64")
-    return builder.call(fshl, [x, x, amounts])
+    return _llvm_call(builder, "llvm.fshl.v8i64", _V8, x, x, amounts)
 
 
 @intrinsic
@@ -202,19 +197,16 @@ def _moves_x8(typingctx, p, o):  # type: ignore[no-untyped-def]
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         pp, oo = args
-        om = builder.and_(_splat8(builder, oo), _v8(_LANE_MASKS_X8))
-        step = _v8(_ROTATIONS)
-        double = _v8(_DOUBLE_ROTATIONS)
-        x = builder.and_(om, _rotate8(builder, _splat8(builder, pp), step))
+        om = builder.and_(_splat(builder, oo, 8), _vector(_LANE_MASKS_X8))
+        step = _vector(_ROTATIONS)
+        double = _vector(_DOUBLE_ROTATIONS)
+        x = builder.and_(om, _rotate8(builder, _splat(builder, pp, 8), step))
         x = builder.or_(x, builder.and_(om, _rotate8(builder, x, step)))
         pre = builder.and_(om, _rotate8(builder, om, step))
         x = builder.or_(x, builder.and_(pre, _rotate8(builder, x, double)))
         x = builder.or_(x, builder.and_(pre, _rotate8(builder, x, double)))
-        found = builder.and_(_rotate8(builder, x, step), _v8(_LANE_TARGETS_X8))
-        fnty = ir.FunctionType(_I64, [_V8])
-        reduce_or = cgutils.get_or_insert_function(builder.module, fnty,
-                                                   "llvm.vector.reduce.or.v8i64")
-        return builder.call(reduce_or, [found])
+        found = builder.and_(_rotate8(builder, x, step), _vector(_LANE_TARGETS_X8))
+        return _llvm_call(builder, "llvm.vector.reduce.or.v8i64", _I64, found)
 
     return sig, codegen
 
@@ -281,10 +273,10 @@ def _flips_x4(typingctx, p, o, x):  # type: ignore[no-untyped-def]
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         pp, oo, xx = args
-        om = builder.and_(_splat(builder, oo), _v4(_LANE_MASKS))
+        om = builder.and_(_splat(builder, oo), _vector(_LANE_MASKS))
         pv = _splat(builder, pp)
         xv = _splat(builder, xx)
-        step = _v4(_STEPS)
+        step = _vector(_STEPS)
         zero = ir.Constant(_V4, None)
         found = None
         for shift in (builder.shl, builder.lshr):
@@ -307,11 +299,9 @@ if numba_config.DISABLE_JIT:  # pragma: no cover - exercised in a NUMBA_DISABLE_
 RAY_ROWS = np.ascontiguousarray(RAYS.T)
 
 
-def _ctlz_v4(builder: ir.IRBuilder, v: ir.Value) -> ir.Value:
+def _ctlz_vector(builder: ir.IRBuilder, v: ir.Value) -> ir.Value:
     """Leading zeros of each lane (64 for 0): one instruction with AVX-512 CD and VL."""
-    fnty = ir.FunctionType(_V4, [_V4, ir.IntType(1)])
-    ctlz = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctlz.v4i64")
-    return builder.call(ctlz, [v, ir.Constant(ir.IntType(1), 0)])
+    return _llvm_call(builder, "llvm.ctlz.v4i64", _V4, v, ir.Constant(ir.IntType(1), 0))
 
 
 @intrinsic
@@ -337,7 +327,7 @@ def _flips_rays_x4(typingctx, p, o, rows, sq):  # type: ignore[no-untyped-def]
                             align=8)
         pv = _splat(builder, pp)
         not_o = _splat(builder, builder.not_(oo))
-        one = _v4((1, 1, 1, 1))
+        one = _vector((1, 1, 1, 1))
         # upward: the lowest non-opponent square, kept if the player's; the run below it
         blockers = builder.and_(up, not_o)
         t = builder.and_(builder.and_(blockers, builder.neg(blockers)), pv)
@@ -346,8 +336,8 @@ def _flips_rays_x4(typingctx, p, o, rows, sq):  # type: ignore[no-untyped-def]
         # downward: the highest (a1's bit standing in for none), kept if the player's on
         # the ray; the run above it
         blockers = builder.or_(builder.and_(down, not_o), one)
-        top = _v4((1 << 63,) * 4)
-        t = builder.and_(builder.and_(builder.lshr(top, _ctlz_v4(builder, blockers)), pv), down)
+        top = _vector((1 << 63,) * 4)
+        t = builder.and_(builder.and_(builder.lshr(top, _ctlz_vector(builder, blockers)), pv), down)
         f_down = builder.and_(down, builder.neg(builder.shl(t, one)))
         return _or_lanes(builder, builder.or_(f_up, f_down))
 
