@@ -61,3 +61,26 @@ def play(page: Any, base: str, game_id: str, move: str, *, wait: bool = False
 def move_count(page: Any) -> int:
     count: int = page.locator("#moves li").count()
     return count
+
+
+class MovePosts:
+    """The moves the watched pages POSTed, as the server answered them: every status,
+    the refusals (status and text), and per game the moves it accepted."""
+
+    def __init__(self) -> None:
+        self.statuses: list[int] = []
+        self.refusals: list[str] = []
+        self.accepted: dict[str, int] = {}
+
+    def watch(self, page: Any) -> None:
+        page.on("response", self._seen)
+
+    def _seen(self, response: Any) -> None:
+        if response.request.method != "POST" or not response.url.endswith("/moves"):
+            return
+        self.statuses.append(response.status)
+        if response.status >= 400:
+            self.refusals.append(f"{response.status} {response.text()[:200]}")
+        else:
+            game_id = response.url.rsplit("/", 2)[1]
+            self.accepted[game_id] = self.accepted.get(game_id, 0) + 1

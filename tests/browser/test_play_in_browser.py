@@ -21,7 +21,7 @@ from tests.browser.checks import (
     no_sideways_scroll,
     overlap,
 )
-from tests.browser.seats import auth, create_game, get_state, play
+from tests.browser.seats import MovePosts, auth, create_game, get_state, play
 
 pytestmark = pytest.mark.browser
 
@@ -237,26 +237,18 @@ def test_five_games_by_rapid_clicks_and_no_move_the_page_offers_is_refused(
         new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
     sizes = [PHONE, PHONE, TABLET, DESKTOP, DESKTOP]
     pages: list[Any] = []
-    refusals: list[str] = []
-    statuses: list[int] = []
+    posts = MovePosts()
     ids: list[str] = []
     for width, height in sizes:
         page = new_page(width, height)
         page.add_init_script(WATCH_ERRORS)
-
-        def seen(response: Any) -> None:
-            if response.request.method == "POST" and response.url.endswith("/moves"):
-                statuses.append(response.status)
-                if response.status >= 400:
-                    refusals.append(f"{response.status} {response.text()[:200]}")
-
-        page.on("response", seen)
+        posts.watch(page)
         pages.append(page)
         ids.append(start_from_form(page, live_server, "random"))
         page.wait_for_selector(".square.legal")
     clicks = _play_by_rapid_clicks(pages, ids)
-    assert not refusals, f"moves the page offered were refused: {refusals}"
-    assert len(statuses) >= 5 * 10 and all(s == 200 for s in statuses)
+    assert not posts.refusals, f"moves the page offered were refused: {posts.refusals}"
+    assert len(posts.statuses) >= 5 * 10 and all(s == 200 for s in posts.statuses)
     for page, game_id, (width, _height) in zip(pages, ids, sizes, strict=True):
         shown = page.evaluate("window.__shownErrors")
         assert shown == [], f"{game_id}: the page showed errors {shown}"

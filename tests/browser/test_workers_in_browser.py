@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from test_web_servers import Server
 
-from tests.browser.seats import get_state
+from tests.browser.seats import MovePosts, get_state
 from tests.browser.test_play_in_browser import (
     DESKTOP,
     PHONE,
@@ -36,29 +36,19 @@ def test_a_game_by_clicks_on_two_server_processes(
         browser: Any, workers: str, screenshots: Path) -> None:
     pages, ids, contexts = [], [], []
     errors: list[str] = []
-    refusals: list[str] = []
-    accepted: dict[str, int] = {}
-
-    def seen(response: Any) -> None:
-        if response.request.method == "POST" and response.url.endswith("/moves"):
-            if response.status >= 400:
-                refusals.append(f"{response.status} {response.text()[:200]}")
-            else:
-                game_id = response.url.rsplit("/", 2)[1]
-                accepted[game_id] = accepted.get(game_id, 0) + 1
-
+    posts = MovePosts()
     for width, height in (PHONE, DESKTOP):
         context = browser.new_context(viewport={"width": width, "height": height},
                                       locale="en-GB")
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("response", seen)
+        posts.watch(page)
         ids.append(start_from_form(page, workers, "random"))
         pages.append(page)
     try:
         _play_by_rapid_clicks(pages, ids)
-        assert not refusals, f"moves the page offered were refused: {refusals}"
+        assert not posts.refusals, f"moves the page offered were refused: {posts.refusals}"
         for page, game_id in zip(pages, ids, strict=True):
             assert page.locator("#result:not([hidden])").count() == 1
             # a whole game by clicks: the server's record is over, and each of Black's
@@ -70,7 +60,7 @@ def test_a_game_by_clicks_on_two_server_processes(
             assert state["first_colour"] == "black"
             black = [m for i, m in enumerate(state["moves"]) if i % 2 == 0 and m != "pass"]
             assert len(black) >= 2
-            assert accepted.get(game_id, 0) == len(black), (game_id, state["moves"])
+            assert posts.accepted.get(game_id, 0) == len(black), (game_id, state["moves"])
         assert not errors, f"JavaScript errors: {errors}"
         pages[0].screenshot(path=str(screenshots / "workers-phone.png"), full_page=True)
     finally:
