@@ -1,18 +1,22 @@
 """Where a solve's time goes, per compiled kernel and per machine instruction (Linux ``perf``).
 
 Numba's kernels are machine code in anonymous memory, so ``perf`` sees only addresses. This
-script compiles the kernels afresh in its own process (a new, throw-away numba cache: a
-kernel loaded from the cache has no address to ask for), writes the map ``perf`` reads
-(``/tmp/perf-PID.map``), solves FFO positions under ``perf record`` and prints the share of
-samples of each kernel; with ``--midgame DEPTH``, instead, the midgame searches of
-``benchmarks/search.py`` (its seeded positions) to that depth. With ``--asm KERNEL`` it
+script writes the map ``perf`` reads (``/tmp/perf-PID.map``) with every compiled function
+of every kernel's code, solves FFO positions under ``perf record`` and prints the share of
+samples of each function; with ``--midgame DEPTH``, instead, the midgame searches of
+``benchmarks/search.py`` (its seeded positions) to that depth. Kernels loaded from numba's
+cache are mapped too (the functions each kernel's code links in, by name, from the
+process's code engine), so a run needs no compile where the cache is warm;
+``--fresh-cache`` compiles every kernel afresh in a throw-away cache instead. A kernel
+that calls another has its own copy of it: the map names each copy after its kernel, and
+the shares add up over the copies. With ``--asm KERNEL`` it
 also disassembles that kernel (``objdump``) into ``OUT/KERNEL.asm`` with each
 instruction's samples in front, hottest first in ``OUT/KERNEL.hot``: inlined helpers
 have no symbol of their own, so that is how a stall inside ``search`` (a table probe
 waiting for memory, a reference count) is found.
 
     .venv/bin/python benchmarks/profile_kernels.py [--positions 44,47,48 | --midgame 12]
-        [--asm search.search] [--frequency 999] [--out /tmp/profile]
+        [--asm search.search] [--frequency 999] [--out /tmp/profile] [--fresh-cache]
 
 Samples are CPU-clock samples (a VM often has no hardware counters), and an instruction
 that waits (a locked or dependent load) collects the samples of the wait: read a hot
@@ -41,11 +45,34 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ffo"
 WARM_UP_NODES = 200_000
 
 
+def kernel_name(symbol: str) -> str:
+    """``module.kernel`` of a numba symbol of :mod:`hasamigo._kernels` (``_ZN8hasamigo8_kernels
+    7endgame6solve3B4v341...`` is ``endgame.solve3``); "" for any other symbol (a C wrapper,
+    a helper of numba's)."""
+    if not symbol.startswith("_ZN"):
+        return ""
+    parts = []
+    i = 3
+    while i < len(symbol) and symbol[i].isdigit():
+        j = i
+        while j < len(symbol) and symbol[j].isdigit():
+            j += 1
+        size = int(symbol[i:j])
+        parts.append(symbol[j:j + size])
+        i = j + size
+    if parts[:2] != ["hasamigo", "_kernels"] or len(parts) < 4:
+        return ""
+    return ".".join(parts[2:])
+
+
 def kernel_addresses() -> list[tuple[int, str]]:
-    """(address, module.kernel) of every compiled kernel of this process, by address."""
+    """(address, module.kernel) of every compiled function of this process's kernels, by
+    address: each dispatched kernel's code and the kernels it links in (numba links a copy
+    of each callee into its caller's code, and a kernel loaded from the cache exists only as
+    such copies), found by name in the process's code engine."""
     import hasamigo._kernels as kernels
 
-    found = []
+    found = set()
     for info in pkgutil.iter_modules(kernels.__path__):
         module = importlib.import_module(f"hasamigo._kernels.{info.name}")
         for name in dir(module):
@@ -56,25 +83,37 @@ def kernel_addresses() -> list[tuple[int, str]]:
                     module.__name__):
                 continue  # not a kernel, or one imported from the module that defines it
             for cres in overloads.values():
-                try:
-                    address = cres.library.get_pointer_to_function(cres.fndesc.mangled_name)
-                except Exception:  # a kernel loaded some other way: skip it
-                    continue
-                if address:
-                    found.append((address, f"{info.name}.{name}"))
-    return sorted(set(found))
+                library = cres.library
+                # the functions of a freshly compiled kernel, or of one from the cache
+                code = getattr(library, "_final_module", None)
+                shared = getattr(library, "_shared_module", None)
+                symbols = {f.name for m in (code, shared) if m is not None
+                           for f in m.functions}
+                symbols.add(cres.fndesc.mangled_name)
+                engine = library._codegen._engine
+                for symbol in symbols:
+                    # other symbols (C wrappers, numba's helpers) end the kernels before them
+                    label = kernel_name(symbol) or symbol[:60]
+                    try:
+                        address = engine.get_function_address(symbol)
+                    except Exception:  # not in this process's code: skip it
+                        continue
+                    if address:
+                        found.add((address, label))
+    return sorted(found)
 
 
-def write_perf_map(entries: list[tuple[int, str]]) -> dict[str, tuple[int, int]]:
-    """Write ``/tmp/perf-PID.map``; return each kernel's (address, size). A kernel's size is
-    taken to its successor's address (at most 1 MB): numba does not report it."""
-    spans: dict[str, tuple[int, int]] = {}
+def write_perf_map(entries: list[tuple[int, str]]) -> dict[str, list[tuple[int, int]]]:
+    """Write ``/tmp/perf-PID.map``; return each kernel's copies, (address, size) each. A
+    function's size is taken to its successor's address (at most 1 MB): numba does not
+    report it."""
+    spans: dict[str, list[tuple[int, int]]] = {}
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
         for i, (address, name) in enumerate(entries):
             nxt = entries[i + 1][0] if i + 1 < len(entries) else address + (1 << 16)
             size = max(1, min(nxt - address, 1 << 20))
             out.write(f"{address:x} {size:x} {name}\n")
-            spans.setdefault(name, (address, size))
+            spans.setdefault(name, []).append((address, size))
     return spans
 
 
@@ -94,6 +133,8 @@ def main() -> None:
     parser.add_argument("--asm", default="", help="a kernel to disassemble, e.g. search.search")
     parser.add_argument("--frequency", type=int, default=999, help="samples per second")
     parser.add_argument("--out", default="", help="directory for perf.data and the listings")
+    parser.add_argument("--fresh-cache", action="store_true",
+                        help="compile every kernel afresh (a throw-away numba cache)")
     args = parser.parse_args()
     for tool in ("perf", "objdump") if args.asm else ("perf",):
         if shutil.which(tool) is None:
@@ -101,8 +142,8 @@ def main() -> None:
     wanted = {int(x) for x in args.positions.split(",")}
     out = Path(args.out or tempfile.mkdtemp(prefix="hasamigo-profile-"))
     out.mkdir(parents=True, exist_ok=True)
-    # a cache of our own, so that every kernel is compiled here (and has an address)
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="hasamigo-numba-")
+    if args.fresh_cache:
+        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="hasamigo-numba-")
 
     from hasamigo.engine import Engine, Limit, read_obf
 
@@ -114,13 +155,14 @@ def main() -> None:
         sys.exit("--midgame needs a depth of 1 or more")
     engine = Engine(table_size=1 << 22)
     started = time.process_time()
-    # compiles every kernel the solves use; a solve ignores a depth limit, so a node budget
-    # keeps the warm-up short (it solved a hard first position whole)
+    # compiles (or loads) every kernel the solves use; a solve ignores a depth limit, so a
+    # node budget keeps the warm-up short (it solved a hard first position whole)
     engine.solve(records[0].board, "exact", Limit(nodes=WARM_UP_NODES))
-    print(f"compiled in {time.process_time() - started:.1f} cpu s", flush=True)
+    print(f"kernels ready in {time.process_time() - started:.1f} cpu s", flush=True)
     spans = write_perf_map(kernel_addresses())
     if args.asm and args.asm not in spans:  # before the profile, not after it
-        sys.exit(f"no kernel {args.asm}; kernels: {', '.join(sorted(spans))}")
+        names = sorted(n for n in spans if "." in n and not n.startswith("cfunc."))
+        sys.exit(f"no kernel {args.asm}; kernels: {', '.join(names)}")
     data = out / "perf.data"
     perf = subprocess.Popen(["perf", "record", "-q", "-F", str(args.frequency), "-o", str(data),
                              "-p", str(os.getpid())], stderr=subprocess.DEVNULL)
@@ -156,7 +198,9 @@ def main() -> None:
     for name, n in by_kernel.most_common(20):
         print(f"{100 * n / total:6.2f} %  {name}")
     if args.asm:
-        address, size = spans[args.asm]
+        # the copy of the kernel that ran most (a callee has one in each caller's code)
+        address, size = max(spans[args.asm], key=lambda span: sum(
+            n for ip, n in by_ip.items() if span[0] <= ip < span[0] + span[1]))
         code = out / f"{args.asm}.bin"
         code.write_bytes(ctypes.string_at(address, size))
         listing = subprocess.run(
