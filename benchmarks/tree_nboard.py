@@ -37,6 +37,7 @@ import time
 
 from hasamigo import Board
 from hasamigo.engine.players import make_player
+from hasamigo.errors import HasamigoError
 from hasamigo.game.clock import Clock
 from hasamigo.move import BLACK, WHITE
 
@@ -62,7 +63,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.seconds < 0:
         parser.error("--seconds must be 0 (no clock) or more")
-    player = make_player(f"engine:{args.level}")
+    try:
+        player = make_player(f"engine:{args.level}")
+    except HasamigoError as error:  # a level that tree does not have
+        parser.error(str(error))
     player.choose(Board())  # loads the kernels
     game = ""
     used = 0.0  # this game's seconds so far

@@ -45,7 +45,11 @@ def test_a_match_on_a_short_clock_is_played_to_the_end_with_no_loss_on_time() ->
     assert result["time_losses"] == {"a": 0, "b": 0}
 
 
-def test_a_negative_clock_is_refused() -> None:
+def test_a_negative_clock_and_an_unknown_level_are_refused() -> None:
     done = talk(["quit"], "--seconds", "-1")
     assert done.returncode == 2
     assert "--seconds must be 0 (no clock) or more" in done.stderr
+    done = talk(["quit"], "--level", "99")
+    assert done.returncode == 2
+    assert "unknown player 'engine:99'" in done.stderr
+    assert "Traceback" not in done.stderr
