@@ -3,8 +3,9 @@
 The NBoard engine of :mod:`hasamigo.engine.protocols.nboard` came late: a tree from
 before it (the commit before issue 16, ``fe57b88``) cannot be an ``nboard:`` player. This
 script needs nothing of the tree it runs in but what older trees have too (``Board``,
-``make_player``, ``Clock``), so, run with the other tree's ``src`` first on the path, it
-plays that tree's ``engine:LEVEL`` over NBoard protocol 2 (``set game``, ``ping``, ``go``):
+``make_player``, ``Clock``, ``parse_ggf``), so, run with the other tree's ``src`` first
+on the path, it plays that tree's ``engine:LEVEL`` over NBoard protocol 2 (``set game``,
+``ping``, ``go``):
 
     git worktree add /tmp/old fe57b88 --detach
     hasamigo match engine:8 "nboard:env PYTHONPATH=/tmp/old/src NUMBA_CACHE_DIR=/tmp/old/.nb \\
@@ -13,10 +14,12 @@ plays that tree's ``engine:LEVEL`` over NBoard protocol 2 (``set game``, ``ping`
 
 With ``--seconds S`` (the match's ``--clock`` in seconds) it plays on a clock of its own:
 S seconds a game less the time it took for each of its moves, from ``go`` to its answer.
-The game's ``TI`` is whole seconds, too coarse for a clock of a few seconds; its own clock
-leaves out only the pipe between the processes, which the match's clock charges it, so it
-can only err towards using more time than it has (a loss on time, which the match
-reports). Without ``--seconds`` it plays at the level's depths, with no clock.
+The game's ``TI`` is whole seconds, too coarse for a clock of a few seconds. Its own clock
+leaves out only the pipe between the processes and the reading of the game (about a
+millisecond), which the match's clock charges it, so it can only err towards using more
+time than it has (a loss on time, which the match reports). Without ``--seconds`` it
+plays at the level's depths, with no clock. A game it cannot read or play gets ``status
+error: set game refused: …`` (the match then stops, naming the engine and that line).
 It loads its kernels before it reads a line, so the first game's clock does not pay for
 that (the match does start the clock before the process has started).
 
@@ -31,7 +34,6 @@ clock from ``TI``): 58.0 % (+25 =8 -17).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 
@@ -40,19 +42,7 @@ from hasamigo.engine.players import make_player
 from hasamigo.errors import HasamigoError
 from hasamigo.game.clock import Clock
 from hasamigo.move import BLACK, WHITE
-
-#: a move of a GGF game: B[f5], W[PA] (a pass), B[f5//1.5] (with a time)
-GGF_MOVE = re.compile(r"(?<=[;\]])([BW])\[([^\]]*)\]")
-
-
-def replay(game: str) -> tuple[Board, int]:
-    """The position at the end of a GGF game of 8×8 from the usual start, and its moves."""
-    board = Board()
-    moves = GGF_MOVE.findall(game)
-    for _colour, token in moves:
-        token = token.split("/")[0].strip()
-        board.play("pass" if token.upper() in ("PA", "PASS", "") else token.lower())
-    return board, len(moves)
+from hasamigo.notation import parse_ggf
 
 
 def main() -> None:
@@ -68,7 +58,7 @@ def main() -> None:
     except HasamigoError as error:  # a level that tree does not have
         parser.error(str(error))
     player.choose(Board())  # loads the kernels
-    game = ""
+    board: Board | None = None  # the game last set, played out
     used = 0.0  # this game's seconds so far
     plies = 10**9
     for line in sys.stdin:
@@ -80,13 +70,21 @@ def main() -> None:
         if words[0] == "ping":
             print(" ".join(["pong", *words[1:2]]), flush=True)
         elif words[:2] == ["set", "game"]:
-            game = line.split("game", 1)[1].strip()
+            try:  # the tree's own GGF reader, as old as the trees it runs in
+                (record, *_) = parse_ggf(line.split("game", 1)[1].strip(), source="set game")
+                board = record.replay()
+            except (HasamigoError, ValueError) as error:  # ValueError: no game in it
+                board = None
+                print(f"status error: set game refused: {error}", flush=True)
+                continue
+            if len(record.moves) < plies:  # fewer moves than last time: another game
+                used = 0.0
+            plies = len(record.moves)
         elif words[0] == "go":
             started = time.perf_counter()
-            board, n = replay(game)
-            if n < plies:  # fewer moves than last time: another game
-                used = 0.0
-            plies = n
+            if board is None:
+                print("status error: no game to play: send set game first", flush=True)
+                continue
             clock = None
             if args.seconds:
                 left = max(0.01, args.seconds - used)

@@ -53,3 +53,15 @@ def test_a_negative_clock_and_an_unknown_level_are_refused() -> None:
     assert done.returncode == 2
     assert "unknown player 'engine:99'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_game_it_cannot_read_or_play_is_refused_and_go_then_says_so() -> None:
+    bad = f"(;GM[Othello]TY[8]{START}B[f5]W[a1];)"  # a1 flips nothing
+    done = talk(["nboard 2", f"set game {bad}", "set game (;GM[Othello]", "ping 1", "go",
+                 "quit"], "--level", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("status error: set game refused: ")
+    assert "a1" in lines[0]
+    assert lines[1].startswith("status error: set game refused: ")
+    assert lines[2:] == ["pong 1", "status error: no game to play: send set game first"]
