@@ -5,11 +5,11 @@ script writes the map ``perf`` reads (``/tmp/perf-PID.map``) with every compiled
 of every kernel's code, solves FFO positions under ``perf record`` and prints the share of
 samples of each function; with ``--midgame DEPTH``, instead, the midgame searches of
 ``benchmarks/search.py`` (its seeded positions) to that depth. Kernels loaded from numba's
-cache are mapped too (the functions each kernel's code links in, by name, from the
-process's code engine), so a run needs no compile where the cache is warm;
-``--fresh-cache`` compiles every kernel afresh in a throw-away cache instead. A kernel
-that calls another has its own copy of it: the map names each copy after its kernel, and
-the shares add up over the copies. With ``--asm KERNEL`` it
+cache are mapped too (by the names of the functions each loaded kernel's code defines or
+calls, looked up in the process's code engine: a callee loaded only as part of its
+caller's code has no dispatcher to ask), so a run needs no compile where the cache is
+warm; ``--fresh-cache`` compiles every kernel afresh in a throw-away cache instead. With
+``--asm KERNEL`` it
 also disassembles that kernel (``objdump``) into ``OUT/KERNEL.asm`` with each
 instruction's samples in front, hottest first in ``OUT/KERNEL.hot``: inlined helpers
 have no symbol of their own, so that is how a stall inside ``search`` (a table probe
@@ -67,9 +67,10 @@ def kernel_name(symbol: str) -> str:
 
 def kernel_addresses() -> list[tuple[int, str]]:
     """(address, module.kernel) of every compiled function of this process's kernels, by
-    address: each dispatched kernel's code and the kernels it links in (numba links a copy
-    of each callee into its caller's code, and a kernel loaded from the cache exists only as
-    such copies), found by name in the process's code engine."""
+    address: each dispatched kernel and the kernels its code calls (a kernel loaded from
+    the cache as part of its caller's has no dispatcher of its own), found by name in the
+    process's code engine; other functions there (C wrappers, numba's helpers) by their
+    symbol, so that they end the kernels before them in the map."""
     import hasamigo._kernels as kernels
 
     found = set()
@@ -89,10 +90,8 @@ def kernel_addresses() -> list[tuple[int, str]]:
                 shared = getattr(library, "_shared_module", None)
                 symbols = {f.name for m in (code, shared) if m is not None
                            for f in m.functions}
-                symbols.add(cres.fndesc.mangled_name)
                 engine = library._codegen._engine
                 for symbol in symbols:
-                    # other symbols (C wrappers, numba's helpers) end the kernels before them
                     label = kernel_name(symbol) or symbol[:60]
                     try:
                         address = engine.get_function_address(symbol)
@@ -103,17 +102,16 @@ def kernel_addresses() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def write_perf_map(entries: list[tuple[int, str]]) -> dict[str, list[tuple[int, int]]]:
-    """Write ``/tmp/perf-PID.map``; return each kernel's copies, (address, size) each. A
-    function's size is taken to its successor's address (at most 1 MB): numba does not
-    report it."""
-    spans: dict[str, list[tuple[int, int]]] = {}
+def write_perf_map(entries: list[tuple[int, str]]) -> dict[str, tuple[int, int]]:
+    """Write ``/tmp/perf-PID.map``; return each kernel's (address, size). A function's size
+    is taken to its successor's address (at most 1 MB): numba does not report it."""
+    spans: dict[str, tuple[int, int]] = {}
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
         for i, (address, name) in enumerate(entries):
             nxt = entries[i + 1][0] if i + 1 < len(entries) else address + (1 << 16)
             size = max(1, min(nxt - address, 1 << 20))
             out.write(f"{address:x} {size:x} {name}\n")
-            spans.setdefault(name, []).append((address, size))
+            spans.setdefault(name, (address, size))
     return spans
 
 
@@ -198,9 +196,7 @@ def main() -> None:
     for name, n in by_kernel.most_common(20):
         print(f"{100 * n / total:6.2f} %  {name}")
     if args.asm:
-        # the copy of the kernel that ran most (a callee has one in each caller's code)
-        address, size = max(spans[args.asm], key=lambda span: sum(
-            n for ip, n in by_ip.items() if span[0] <= ip < span[0] + span[1]))
+        address, size = spans[args.asm]
         code = out / f"{args.asm}.bin"
         code.write_bytes(ctypes.string_at(address, size))
         listing = subprocess.run(
