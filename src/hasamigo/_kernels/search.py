@@ -87,7 +87,13 @@ from hasamigo._kernels.bits import CORNERS, ONE, U64, ZERO, lowest_square, popco
 from hasamigo._kernels.bits import FULL as FULL_BOARD
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.endgame import SHALLOW_MAX, final_score, odd_quadrants, solve_small
-from hasamigo._kernels.evaluate import HAND_SIZE, evaluate_at, evaluate_call, evaluate_vector
+from hasamigo._kernels.evaluate import (
+    HAND_SIZE,
+    evaluate_at,
+    evaluate_call,
+    evaluate_vector,
+    neighbours,
+)
 from hasamigo._kernels.hashtable import (
     FULL_LEVEL,
     entry_depth,
@@ -151,6 +157,17 @@ EVAL_ORDER_EMPTIES = 12
 SEARCH_ORDER_EMPTIES = 15
 SEARCH2_ORDER_EMPTIES = 18
 MOBILITY_WEIGHT = 4
+# Exact nodes from EVAL_ORDER_EMPTIES up also count the child's potential mobility: the
+# empties next to the mover's discs, POTENTIAL_WEIGHT each (fewer is better for the mover).
+# FFO #40-#59 (ffo.py, one engine, the two trees at once on the two cores): 23,541 M nodes,
+# 877.4 cpu s without it; 21,990 M nodes, 779.0 s with it (#55: 10,061 M, 412.6 s against
+# 9,320 M, 345.7 s). Below EVAL_ORDER_EMPTIES it saved no nodes (FFO #45, #48, #49, #51,
+# #52: 1,432 M against 1,439 M) and cost its bit operations at every node of 8-11 empties:
+# counted there too, #40-#59 took 21,878 M nodes but more time a node. Weight 3 lost half
+# the nodes saved (FFO #41-#49, #51, #52: 1,486 M against 1,361 M at weight 1, 1,582 M
+# without); Edax's corner stability on top (the mover's corners and the edge squares
+# beside its own corners, 4 each) gave 23,956 M on #40-#59.
+POTENTIAL_WEIGHT = 1
 # Stability cutoff at exact nodes with this many empties or more (only when the opponent
 # has few enough discs for the cap to reach alpha). With ETC at 12: off 542.0 M nodes,
 # 36.6 s; 12: 541.1 M, 35.0 s; 8: 532.9 M, 34.5 s; 5: 526.8 M, 32.1 s.
@@ -433,6 +450,8 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys
             if exact:
                 om = legal_moves(np_, no, mask)
                 k = (popcount(om) + popcount(om & CORNERS)) * MOBILITY_WEIGHT
+                if depth >= EVAL_ORDER_EMPTIES:
+                    k += popcount(neighbours(no) & mask & ~(np_ | no)) * POTENTIAL_WEIGHT
                 if (odd & b) == ZERO:
                     k += 2
                 if depth >= SEARCH2_ORDER_EMPTIES:
