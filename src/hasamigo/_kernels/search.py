@@ -6,9 +6,9 @@ the table's move first, then
 
 * exact nodes (``depth >= empties``): fastest first (fewest opponent replies, corner replies
   counted twice), odd quadrants breaking ties; plus, from ``EVAL_ORDER_EMPTIES`` empties,
-  the static evaluation of the child, from ``SEARCH_ORDER_EMPTIES`` its one-ply search
-  score (its best reply by the evaluation) and from ``SEARCH2_ORDER_EMPTIES`` a two-ply
-  alpha-beta score;
+  the child's potential mobility (``POTENTIAL_WEIGHT``) and static evaluation, from
+  ``SEARCH_ORDER_EMPTIES`` its one-ply search score (its best reply by the evaluation) and
+  from ``SEARCH2_ORDER_EMPTIES`` a two-ply alpha-beta score;
 * midgame nodes 3+ plies from the horizon: the static evaluation of each child;
 * nodes nearer the horizon: mobility only.
 
@@ -50,7 +50,8 @@ measured 0.983-1.008x and cost 80 s more compile time: not kept. Nor were two ch
 the tree at 8-11 empties: no table at 8 empties (the 9 empties node's prefetches moved up
 with it) gave FFO #40-#44, #47-#49 827 M nodes against 759 M, 1.03-1.06x the time; the
 child's potential mobility in the ordering (its side's and ours, weight 1 each, with
-mobility's 4) 1.8 % fewer nodes on #40-#52 but 1.00-1.01x the time (it costs what it saves).
+mobility's 4) 1.8 % fewer nodes on #40-#52 but 1.00-1.01x the time (it costs what it saves
+there; from 12 empties up it pays, see ``POTENTIAL_WEIGHT``).
 Two uses of the table in the ordering changed almost nothing, so neither is kept: a second
 move per row (the best of the row's earlier search, ordered second, as Edax and Egaroucid
 keep one) searched FFO #20-#39 in 122,528,853 nodes against 122,527,559, and #45, #48, #49,
