@@ -7,7 +7,15 @@ import pytest
 from numba import njit
 from numba.core.errors import TypingError
 
-from hasamigo._kernels.memory import as_int32, at, data_pointer, load_int16, prefetch, vector_adder
+from hasamigo._kernels.memory import (
+    as_int32,
+    at,
+    data_pointer,
+    int16_summer,
+    load_int16,
+    prefetch,
+    vector_adder,
+)
 
 
 @njit
@@ -52,12 +60,12 @@ def test_int16_loads_are_widened_with_their_sign() -> None:
     assert _read_int16(w.ctypes.data, len(w)).tolist() == [-32768, -1, 0, 1, 32767]
 
 
-_add13 = vector_adder(13)  # one vector of 8 and a remainder of 5
+_add21 = vector_adder(21)  # one vector of 16 and a remainder of 5
 
 
 @njit
 def _add_rows(dst, src, row, k):  # type: ignore[no-untyped-def]
-    _add13(data_pointer(dst), data_pointer(src), data_pointer(row), k)
+    _add21(data_pointer(dst), data_pointer(src), data_pointer(row), k)
 
 
 @njit
@@ -70,20 +78,21 @@ def _halves(a):  # type: ignore[no-untyped-def]
 
 
 def test_a_vector_add_adds_a_scaled_row_to_the_first_n_items_only() -> None:
-    src = np.arange(16, dtype=np.int32) * 10
-    row = np.arange(16, dtype=np.int32) - 4
+    src = np.arange(24, dtype=np.int32) * 10
+    row = np.arange(24, dtype=np.int32) - 4
     for k in (2, 1, -1):
-        dst = np.full(16, 99, dtype=np.int32)
+        dst = np.full(24, 99, dtype=np.int32)
         _add_rows(dst, src, row, k)
-        assert dst[:13].tolist() == (src[:13] + k * row[:13]).tolist()
-        assert dst[13:].tolist() == [99, 99, 99]
+        assert dst[:21].tolist() == (src[:21] + k * row[:21]).tolist()
+        assert dst[21:].tolist() == [99, 99, 99]
     # in place, as the flips are added
     _add_rows(src, src, row, -1)
-    assert src[:13].tolist() == (np.arange(13) * 10 - np.arange(13) + 4).tolist()
+    assert src[:21].tolist() == (np.arange(21) * 10 - np.arange(21) + 4).tolist()
+    assert src[21:].tolist() == (np.arange(21, 24) * 10).tolist()
 
 
 def test_a_vector_add_is_refused_for_anything_but_int32_pointers() -> None:
-    wide = np.zeros(16, dtype=np.int64)
+    wide = np.zeros(24, dtype=np.int64)
     with pytest.raises(TypingError, match="int32 pointers"):
         _add_rows(wide, wide, wide, 1)
 
@@ -95,3 +104,33 @@ def test_an_int32_view_of_64_bit_items_reads_and_writes_their_halves() -> None:
     assert int(a[1]) == 7 << 32
     with pytest.raises(TypingError, match="64-bit integers"):
         _halves(np.zeros(2, dtype=np.int32))
+
+
+_sum48 = int16_summer(48)  # three whole gathers, as the evaluation's 48 pattern weights
+_sum21 = int16_summer(21)  # one gather of 16 and a remainder of 5
+
+
+@njit
+def _sums(x, w, base):  # type: ignore[no-untyped-def]
+    q = data_pointer(x)
+    return _sum48(q, w.ctypes.data, base), _sum21(at(q, 3), w.ctypes.data, base)
+
+
+def test_an_int16_sum_adds_the_items_the_indices_name_with_their_signs() -> None:
+    rng = np.random.default_rng(7)
+    w = rng.integers(-32768, 32768, size=1000).astype(np.int16)
+    w[:3] = (-32768, 32767, -1)
+    for base in (0, 17, 400):
+        x = rng.integers(0, 998 - base, size=56).astype(np.int32)
+        x[:4] = (0, 1, 2, 998 - base)  # the extremes; each item's next one is readable
+        s48, s21 = _sums(x, w, base)
+        assert s48 == int(w[base + x[:48]].astype(np.int64).sum())
+        assert s21 == int(w[base + x[3:24]].astype(np.int64).sum())
+    # 48 of the largest weight: beyond int16, within the int32 the lanes add in
+    x = np.full(56, 1, dtype=np.int32)
+    assert _sums(x, w, 0) == (48 * 32767, 21 * 32767)
+
+
+def test_an_int16_sum_is_refused_for_indices_that_are_not_int32() -> None:
+    with pytest.raises(TypingError, match="int32 pointer"):
+        _sums(np.zeros(56, dtype=np.int64), np.zeros(8, dtype=np.int16), 0)

@@ -374,23 +374,23 @@ def run_python(code: str, *args: str, env: dict[str, str] | None = None,
 
 CHOICE_SCRIPT = textwrap.dedent(
     """
-    from hasamigo._kernels import moves
+    from hasamigo._kernels import moves, patterns
     fill = "x8" if moves._moves_fill is moves._moves_x8 else "x4"
-    print(fill, moves.flips.__name__)
+    print(fill, moves.flips.__name__, "gather" if patterns.WEIGHT_GATHER else "loads")
     """
 )
 
 
 @pytest.mark.parametrize(("features", "chosen"), [
-    ("+avx2,+avx512f,+avx512cd,+avx512vl,+bmi2", "x8 flips_rays"),
-    ("+avx2,+avx512f,-avx512cd,+avx512vl,+bmi2", "x8 flips_fill"),
-    ("+avx2,-avx512f,-avx512cd,-avx512vl,+bmi2", "x4 flips_fill"),
-    ("+avx512cd,+avx512vlx", "x4 flips_fill"),
+    ("+avx2,+avx512f,+avx512cd,+avx512vl,+bmi2", "x8 flips_rays gather"),
+    ("+avx2,+avx512f,-avx512cd,+avx512vl,+bmi2", "x8 flips_fill gather"),
+    ("+avx2,-avx512f,-avx512cd,-avx512vl,+bmi2", "x4 flips_fill loads"),
+    ("+avx512cd,+avx512vlx", "x4 flips_fill loads"),
 ])
 def test_implementations_follow_the_target_cpu(features: str, chosen: str) -> None:
-    """The 8-lane move fill only where the CPU the kernels compile for has AVX-512, the
-    ray-table flip only where it has vector leading zeros (AVX-512 CD with VL): read as
-    numba reads them (``NUMBA_CPU_FEATURES`` here)."""
+    """The 8-lane move fill and the evaluation's weight gathers only where the CPU the
+    kernels compile for has AVX-512, the ray-table flip only where it has vector leading
+    zeros (AVX-512 CD with VL): read as numba reads them (``NUMBA_CPU_FEATURES`` here)."""
     out = run_python(CHOICE_SCRIPT, env={"NUMBA_CPU_FEATURES": features})
     assert out.strip() == chosen
 
@@ -412,7 +412,7 @@ def test_implementations_follow_numba_switching_avx_off() -> None:
     """``NUMBA_ENABLE_AVX=0`` takes every AVX feature off the host's: the plain fills."""
     out = run_python(CHOICE_SCRIPT, env={"NUMBA_ENABLE_AVX": "0"},
                      unset=("NUMBA_CPU_FEATURES",))
-    assert out.strip() == "x4 flips_fill"
+    assert out.strip() == "x4 flips_fill loads"
 
 
 def test_kernel_logic_without_jit() -> None:
