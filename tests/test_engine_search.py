@@ -208,9 +208,11 @@ def test_node_budget_and_stop_flag_abort_the_kernel() -> None:
     p, o = midgame_positions(1, 1, 40, 40)[0]
     _, ctl = kernel(p, o, 12, limit=5000)
     assert ctl[ABORTED] == 1 and ctl[NODES] < 5000 + 2048
+    # the flag is polled at the first 1024 nodes: seen there, give or take the nodes of one
+    # node searched in one loop (two plies from the horizon: its children and theirs)
     stop = np.ones(1, dtype=np.int64)
     _, ctl = kernel(p, o, 12, stop=stop)
-    assert ctl[ABORTED] == 1 and ctl[NODES] <= 1024
+    assert ctl[ABORTED] == 1 and ctl[NODES] < 1024 + 2048
 
 
 def test_time_limit_and_stop_from_another_thread() -> None:

@@ -17,6 +17,11 @@ Where ``depth >= empties`` the search is exact and hands over to the solvers of
 so the same kernel is the midgame search and the endgame solver, sharing one table.
 A pass costs no depth. At depth 0 the kernel calls ``evaluate_at`` (disc units), inlined;
 the move ordering calls ``evaluate_call``, compiled once (see :mod:`.config` on compile time).
+A midgame node one ply from the horizon scores its children in one loop (``_search1``), not
+a frame each; and a null-window node two plies from it, once its moves are ordered,
+searches its children that way in one loop too (``_search2``; if a child must pass, the
+frames search them): the same tree, midgame depth 12 in 0.97x the time (32 rounds, the
+two trees at once on the two cores, swapped each round).
 On a full board under trained pattern weights (``pat``), a node that scores its children
 (the ordering, one ply from the horizon) scores them from its pattern indices
 (``evaluate_vector``; :mod:`hasamigo._kernels.patterns`), not from their boards: the same
@@ -353,6 +358,38 @@ def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-un
             if v >= beta:
                 break
     return best, n
+
+
+@njit(**NJIT_INLINE)
+def _search2(p, o, mask, beta, mv, fl, cm, n, w, nw, pat, vx, vy, vc):  # type: ignore[no-untyped-def]
+    """A midgame node two plies from the horizon with a null window below ``beta``,
+    searched in one loop once its ``n`` moves are ordered (``mv``, their flips ``fl`` and
+    the children's moves ``cm``): each child as :func:`_search1` (scored from ``vy``, its
+    pattern indices from its opponent's side, derived here from the node's own, ``vx``;
+    ``vc``: scratch). The same score and nodes as a frame for each child: a null window
+    needs no re-search. Returns whether it searched the node (not if a child's moves are
+    unknown or it has none: a pass, which the frames handle), the best score (fail-soft,
+    stopping at ``beta``) and the nodes below the node."""
+    for i in range(n):
+        if cm[i] == ZERO or cm[i] == UNKNOWN:
+            return False, np.int64(0), np.int64(0)
+    best = np.int64(-INF)
+    nodes = np.int64(0)
+    for i in range(n):
+        sq = mv[i]
+        f = fl[i]
+        if f == ZERO:
+            f = flips(p, o, sq)
+        if pat:
+            child_vector(vy, vx, sq, f, False)
+        v, k = _search1(o ^ f, p ^ f ^ (ONE << U64(sq)), cm[i], mask, 1 - beta, w, nw, pat,
+                        vy, vc)
+        nodes += 1 + k
+        if -v > best:
+            best = -v
+            if best >= beta:
+                break
+    return True, best, nodes
 
 
 @njit(**NJIT_INLINE)
@@ -969,6 +1006,14 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 v = _etc_check(nc, d, level, fb[ply], tab, rows, cbp, cbo)
                 leaf = v >= fb[ply]
             forder[ply] = ORDERED
+            if not leaf and d == 2 and d < ne and fb[ply] - fa[ply] == 1 and fi[ply] == 0:
+                # two plies from the horizon, a null window: its children in one loop
+                leaf, v, n1 = _search2(pp, oo, mask, fb[ply], at(pmv, row), at(pfl, row),
+                                       at(pcm, row), fn[ply], w, nw,
+                                       fpat[ply] == BOTH_VECTORS,
+                                       at(fvec, 2 * ply * N_INSTANCES),
+                                       at(fvec, (2 * ply + 3) * N_INSTANCES), vec)
+                nodes += n1
         if leaf:
             if ply == 0:
                 ctl[NODES] += nodes + shallow
