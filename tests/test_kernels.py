@@ -376,7 +376,7 @@ CHOICE_SCRIPT = textwrap.dedent(
     """
     from hasamigo._kernels import moves, patterns
     fill = "x8" if moves._moves_fill is moves._moves_x8 else "x4"
-    print(fill, moves.flips.__name__, "gather" if patterns.WEIGHT_GATHER else "loads")
+    print(fill, moves.flips.__name__, "gather" if patterns.VECTOR_512 else "loads")
     """
 )
 

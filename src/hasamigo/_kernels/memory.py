@@ -33,6 +33,22 @@ from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 
+def splat(builder: ir.IRBuilder, x: ir.Value, lanes: int) -> ir.Value:
+    """LLVM IR for the vector of ``lanes`` copies of the scalar ``x`` (one broadcast)."""
+    vector = ir.VectorType(x.type, lanes)
+    undefined = ir.Constant(vector, ir.Undefined)
+    v = builder.insert_element(undefined, x, ir.Constant(ir.IntType(32), 0))
+    return builder.shuffle_vector(v, undefined,
+                                  ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes))
+
+
+def llvm_call(builder: ir.IRBuilder, name: str, result: ir.Type, *args: ir.Value) -> ir.Value:
+    """LLVM IR calling the LLVM intrinsic ``name`` (``llvm.ctlz.v4i64``), declared on first
+    use."""
+    fnty = ir.FunctionType(result, [a.type for a in args])
+    return builder.call(cgutils.get_or_insert_function(builder.module, fnty, name), list(args))
+
+
 @intrinsic
 def data_pointer(typingctx, arr):  # type: ignore[no-untyped-def]
     """A pointer to ``arr``'s first item (a C-contiguous array): ``ptr[i]`` is the item
@@ -197,27 +213,15 @@ def int16_summer(n: int) -> Any:
                 v64 = ir.VectorType(i64, width)
                 here = builder.gep(xp, [ir.Constant(i64, start)])
                 index = builder.load(builder.bitcast(here, v32.as_pointer()), align=4)
-                lanes = ir.Constant(v32, [0] * width)
-                spread = builder.shuffle_vector(
-                    builder.insert_element(ir.Constant(v64, ir.Undefined), origin,
-                                           ir.Constant(i32, 0)),
-                    ir.Constant(v64, ir.Undefined), lanes)
                 offset = builder.shl(builder.sext(index, v64), ir.Constant(v64, [1] * width))
                 vpt = ir.VectorType(i32.as_pointer(), width)
-                items = builder.inttoptr(builder.add(spread, offset), vpt)
-                mask = ir.VectorType(i1, width)
-                fnty = ir.FunctionType(v32, [vpt, i32, mask, v32])
-                fn = cgutils.get_or_insert_function(builder.module, fnty,
-                                                    f"llvm.masked.gather.v{width}i32.v{width}p0")
-                words = builder.call(fn, [items, ir.Constant(i32, 2),
-                                          ir.Constant(mask, [1] * width),
-                                          ir.Constant(v32, ir.Undefined)])
+                items = builder.inttoptr(builder.add(splat(builder, origin, width), offset), vpt)
+                mask = ir.Constant(ir.VectorType(i1, width), [1] * width)
+                words = llvm_call(builder, f"llvm.masked.gather.v{width}i32.v{width}p0", v32,
+                                  items, ir.Constant(i32, 2), mask, ir.Constant(v32, ir.Undefined))
                 sixteen = ir.Constant(v32, [16] * width)
                 low = builder.ashr(builder.shl(words, sixteen), sixteen)  # the int16, widened
-                part = builder.call(
-                    cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, [v32]),
-                                                   f"llvm.vector.reduce.add.v{width}i32"),
-                    [low])
+                part = llvm_call(builder, f"llvm.vector.reduce.add.v{width}i32", i32, low)
                 acc = part if acc is None else builder.add(acc, part)
             return builder.sext(acc, i64)
 
@@ -249,5 +253,5 @@ if numba_config.DISABLE_JIT:  # pragma: no cover - exercised in a NUMBA_DISABLE_
         return np.int64(ctypes.c_int16.from_address(int(address) + 2 * int(i)).value)
 
 
-__all__ = ["as_int32", "at", "data_pointer", "int16_summer", "load_int16", "prefetch",
-           "vector_adder"]
+__all__ = ["as_int32", "at", "data_pointer", "int16_summer", "llvm_call", "load_int16",
+           "prefetch", "splat", "vector_adder"]

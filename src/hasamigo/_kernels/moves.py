@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
 from numba.core import config as numba_config
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 from hasamigo._kernels.bits import ONE, U64, ZERO, _ctlz, lowest_square, popcount
 from hasamigo._kernels.config import NJIT, NJIT_INLINE, has_features
+from hasamigo._kernels.memory import llvm_call, splat
 
 TOP_BIT = U64(0x8000000000000000)
 INNER_COLUMNS = U64(0x7E7E7E7E7E7E7E7E)  # columns b..g: a run sideways never wraps through them
@@ -109,20 +109,6 @@ _STEPS = (1, 8, 7, 9)
 _DOUBLE_STEPS = (2, 16, 14, 18)
 
 
-def _splat(builder: ir.IRBuilder, x: ir.Value, lanes: int = 4) -> ir.Value:
-    """The vector of ``lanes`` uint64 with ``x`` in every lane."""
-    undefined = ir.Constant(ir.VectorType(_I64, lanes), ir.Undefined)
-    v = builder.insert_element(undefined, x, ir.Constant(_I32, 0))
-    return builder.shuffle_vector(v, undefined,
-                                  ir.Constant(ir.VectorType(_I32, lanes), [0] * lanes))
-
-
-def _llvm_call(builder: ir.IRBuilder, name: str, result: ir.Type, *args: ir.Value) -> ir.Value:
-    """A call of the LLVM intrinsic ``name`` (``llvm.ctlz.v4i64``), declared on first use."""
-    fnty = ir.FunctionType(result, [a.type for a in args])
-    return builder.call(cgutils.get_or_insert_function(builder.module, fnty, name), list(args))
-
-
 def _or_lanes(builder: ir.IRBuilder, v: ir.Value) -> ir.Value:
     """The four lanes of ``v`` or-ed into one uint64."""
     out = builder.extract_element(v, ir.Constant(_I32, 0))
@@ -153,8 +139,8 @@ def _moves_x4(typingctx, p, o):  # type: ignore[no-untyped-def]
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         pp, oo = args
-        om = builder.and_(_splat(builder, oo), _vector(_LANE_MASKS))
-        pv = _splat(builder, pp)
+        om = builder.and_(splat(builder, oo, 4), _vector(_LANE_MASKS))
+        pv = splat(builder, pp, 4)
         step = _vector(_STEPS)
         found = None
         for shift in (builder.shl, builder.lshr):
@@ -184,7 +170,7 @@ _LANE_TARGETS_X8 = (_ALL, _ALL ^ _ROW_1, _ALL ^ _ROW_1, _ALL ^ _ROW_1,
 
 def _rotate8(builder: ir.IRBuilder, x: ir.Value, amounts: ir.Value) -> ir.Value:
     """Each lane of ``x`` rotated left by its amount (AVX-512: one vprolvq)."""
-    return _llvm_call(builder, "llvm.fshl.v8i64", _V8, x, x, amounts)
+    return llvm_call(builder, "llvm.fshl.v8i64", _V8, x, x, amounts)
 
 
 @intrinsic
@@ -197,16 +183,16 @@ def _moves_x8(typingctx, p, o):  # type: ignore[no-untyped-def]
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         pp, oo = args
-        om = builder.and_(_splat(builder, oo, 8), _vector(_LANE_MASKS_X8))
+        om = builder.and_(splat(builder, oo, 8), _vector(_LANE_MASKS_X8))
         step = _vector(_ROTATIONS)
         double = _vector(_DOUBLE_ROTATIONS)
-        x = builder.and_(om, _rotate8(builder, _splat(builder, pp, 8), step))
+        x = builder.and_(om, _rotate8(builder, splat(builder, pp, 8), step))
         x = builder.or_(x, builder.and_(om, _rotate8(builder, x, step)))
         pre = builder.and_(om, _rotate8(builder, om, step))
         x = builder.or_(x, builder.and_(pre, _rotate8(builder, x, double)))
         x = builder.or_(x, builder.and_(pre, _rotate8(builder, x, double)))
         found = builder.and_(_rotate8(builder, x, step), _vector(_LANE_TARGETS_X8))
-        return _llvm_call(builder, "llvm.vector.reduce.or.v8i64", _I64, found)
+        return llvm_call(builder, "llvm.vector.reduce.or.v8i64", _I64, found)
 
     return sig, codegen
 
@@ -273,9 +259,9 @@ def _flips_x4(typingctx, p, o, x):  # type: ignore[no-untyped-def]
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         pp, oo, xx = args
-        om = builder.and_(_splat(builder, oo), _vector(_LANE_MASKS))
-        pv = _splat(builder, pp)
-        xv = _splat(builder, xx)
+        om = builder.and_(splat(builder, oo, 4), _vector(_LANE_MASKS))
+        pv = splat(builder, pp, 4)
+        xv = splat(builder, xx, 4)
         step = _vector(_STEPS)
         zero = ir.Constant(_V4, None)
         found = None
@@ -301,7 +287,7 @@ RAY_ROWS = np.ascontiguousarray(RAYS.T)
 
 def _ctlz_vector(builder: ir.IRBuilder, v: ir.Value) -> ir.Value:
     """Leading zeros of each lane (64 for 0): one instruction with AVX-512 CD and VL."""
-    return _llvm_call(builder, "llvm.ctlz.v4i64", _V4, v, ir.Constant(ir.IntType(1), 0))
+    return llvm_call(builder, "llvm.ctlz.v4i64", _V4, v, ir.Constant(ir.IntType(1), 0))
 
 
 @intrinsic
@@ -325,8 +311,8 @@ def _flips_rays_x4(typingctx, p, o, rows, sq):  # type: ignore[no-untyped-def]
         up = builder.load(builder.gep(base, [row]), align=8)
         down = builder.load(builder.gep(base, [builder.add(row, ir.Constant(_I64, 1))]),
                             align=8)
-        pv = _splat(builder, pp)
-        not_o = _splat(builder, builder.not_(oo))
+        pv = splat(builder, pp, 4)
+        not_o = splat(builder, builder.not_(oo), 4)
         one = _vector((1, 1, 1, 1))
         # upward: the lowest non-opponent square, kept if the player's; the run below it
         blockers = builder.and_(up, not_o)

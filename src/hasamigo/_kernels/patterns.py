@@ -52,9 +52,9 @@ from hasamigo._kernels.bits import (
     popcount,
     transpose,
 )
-from hasamigo._kernels.config import NJIT, NJIT_INLINE, has_features
+from hasamigo._kernels.config import NJIT, NJIT_INLINE
 from hasamigo._kernels.memory import at, data_pointer, int16_summer, load_int16, vector_adder
-from hasamigo._kernels.moves import legal_moves
+from hasamigo._kernels.moves import VECTOR_512, legal_moves
 
 #: (name, squares) of each shape, in table order.
 SHAPES = (
@@ -210,11 +210,11 @@ def _square_coefficients() -> tuple[np.ndarray, np.ndarray]:
 SQUARE_COEFFICIENTS, INSTANCE_OFFSET = _square_coefficients()
 _add_row = vector_adder(N_INSTANCES)
 # vector_score reads the 48 weights of a position's indices as three AVX-512 gathers
-# (memory.int16_summer): midgame depth 12 (benchmarks/search.py) in 0.94x the time, the
-# same 42,015,913 nodes. A gather reads each weight's next one too: an index is below
-# MOBILITY_OWN, and its stage's table goes on with the mobility and bias weights. Without
-# AVX-512 the loads stay scalar (AVX2's gathers were not measured).
-WEIGHT_GATHER = has_features("avx512f")
+# (memory.int16_summer) where the kernels compile for AVX-512 (moves.VECTOR_512): midgame
+# depth 12 (benchmarks/search.py) in 0.94x the time, the same 42,015,913 nodes. A gather
+# reads each weight's next one too: an index is below MOBILITY_OWN, and its stage's table
+# goes on with the mobility and bias weights. Without AVX-512 the loads stay scalar (AVX2's
+# gathers were not measured).
 _sum_weights = int16_summer(N_INSTANCES)
 
 
@@ -411,7 +411,7 @@ def vector_score(x, mp, mo, ne, w, start):  # type: ignore[no-untyped-def]
     """:func:`pattern_score` of a position whose indices (from its side to move) are at
     ``x`` (:func:`pattern_vectors`, :func:`child_vector`)."""
     base = _stage_base(ne, start)
-    if WEIGHT_GATHER:
+    if VECTOR_512:
         s = _sum_weights(x, w, base)
     else:
         s = np.int64(0)

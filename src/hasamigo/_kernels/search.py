@@ -465,7 +465,8 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys
     vc = vec
     vg = at(vec, N_INSTANCES)
     vh = at(vec, 2 * N_INSTANCES)
-    odd = odd_quadrants(mask & ~(p | o)) if exact else ZERO
+    empty = mask & ~(p | o)
+    odd = odd_quadrants(empty) if exact else ZERO
     m = moves
     while m != ZERO:
         sq = lowest_square(m)
@@ -489,7 +490,8 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys
                 om = legal_moves(np_, no, mask)
                 k = (popcount(om) + popcount(om & CORNERS)) * MOBILITY_WEIGHT
                 if depth >= EVAL_ORDER_EMPTIES:
-                    k += popcount(neighbours(no) & mask & ~(np_ | no)) * POTENTIAL_WEIGHT
+                    # the empties next to the mover's discs (the child's: ours less ``b``)
+                    k += popcount(neighbours(no) & empty & ~b) * POTENTIAL_WEIGHT
                 if (odd & b) == ZERO:
                     k += 2
                 if depth >= SEARCH2_ORDER_EMPTIES:
