@@ -5,6 +5,17 @@ Every error the app raises on purpose is a :class:`~hasamigo.errors.HasamigoErro
 ``reason`` (``occupied``, ``flips_nothing`` …), other errors leave it ``null``. FastAPI's
 own refusals (validation, unknown routes, wrong methods) are rewritten into the same shape,
 and nothing the client sent is echoed back at length.
+
+A person's browser gets a page instead (:func:`wants_html`): the same status, the site's
+layout, the heading in the person's language (:func:`~hasamigo.web.i18n.language_of`) and
+a link home. The rule, in order:
+
+1. a path under ``/api`` (and ``/ws``, ``/static``) is always answered in JSON, whatever the
+   request accepts: scripts read the error's ``code``;
+2. a page's route (one declared with ``response_class=HTMLResponse``) is answered with a
+   page: an unknown game or study, a bad query parameter of a page;
+3. any other path (no route matched) gets a page when the request accepts ``text/html``
+   (a browser navigating), else JSON (``fetch``, ``curl``, the API clients).
 """
 
 from __future__ import annotations
@@ -13,10 +24,12 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from hasamigo.errors import HasamigoError, IllegalMoveError, IllegalReason
+from hasamigo.web.i18n import language_of, strings
 from hasamigo.web.schemas import ErrorBody, ErrorResponse
 
 log = logging.getLogger(__name__)
@@ -125,8 +138,49 @@ def error_body(exc: BaseException) -> tuple[int, ErrorBody]:
     return 500, ErrorBody(code="internal", message="internal error")
 
 
-def _response(status: int, body: ErrorBody, headers: dict[str, str] | None = None
-              ) -> JSONResponse:
+#: paths answered in JSON whatever the request accepts (rule 1 of the module's docstring)
+JSON_PATHS = ("/api", "/ws", "/static")
+
+
+def wants_html(request: Request) -> bool:
+    """Whether the refusal of ``request`` is shown as a page (see the module's docstring)."""
+    path = request.url.path
+    if any(path == prefix or path.startswith(prefix + "/") for prefix in JSON_PATHS):
+        return False
+    route_class = getattr(request.scope.get("route"), "response_class", None)
+    if isinstance(route_class, type) and issubclass(route_class, HTMLResponse):
+        return True
+    return "text/html" in request.headers.get("accept", "").lower()
+
+
+def _page_text(status: int) -> str:
+    """The interface text keys' stem for a status: ``error.<stem>`` and ``….body``."""
+    if status == 404:
+        return "not_found"
+    return "bad_request" if status < 500 else "server"
+
+
+def _page(request: Request, status: int, body: ErrorBody, headers: dict[str, str] | None
+          ) -> Response:
+    """The site's error page: the heading in the person's language, the path asked for,
+    the server's own message (English, as the API gives it) beside a 4xx other than 404."""
+    lang = language_of(request)
+    stem = _page_text(status)
+    templates: Jinja2Templates = request.app.state.templates
+    return templates.TemplateResponse(
+        request, "error.html",
+        {"request": request, "lang": lang, "t": strings(lang),
+         "other_lang": "en" if lang == "ja" else "ja", "status": status,
+         "heading_key": f"error.{stem}", "body_key": f"error.{stem}.body",
+         "path": _short(request.url.path),
+         "detail": body.message if 400 <= status < 500 and status != 404 else None},
+        status_code=status, headers=headers)
+
+
+def _response(request: Request, status: int, body: ErrorBody,
+              headers: dict[str, str] | None = None) -> Response:
+    if wants_html(request):
+        return _page(request, status, body, headers)
     return JSONResponse(ErrorResponse(error=body).model_dump(), status_code=status,
                         headers=headers)
 
@@ -141,29 +195,31 @@ def validation_message(exc: RequestValidationError) -> str:
 
 
 def install(app: FastAPI) -> None:
-    async def project_error(_request: Request, exc: Exception) -> JSONResponse:
+    async def project_error(request: Request, exc: Exception) -> Response:
         status, body = error_body(exc)
         headers = None
         if isinstance(exc, RateLimited):
             headers = {"Retry-After": str(exc.retry_after)}
-        return _response(status, body, headers)
+        return _response(request, status, body, headers)
 
-    async def invalid(_request: Request, exc: Exception) -> JSONResponse:
+    async def invalid(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
-        return _response(422, ErrorBody(code="invalid_request", message=validation_message(exc)))
+        return _response(request, 422, ErrorBody(code="invalid_request",
+                                                 message=validation_message(exc)))
 
-    async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+    async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
             exc.status_code, "bad_request" if exc.status_code < 500 else "internal")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
-        return _response(exc.status_code, ErrorBody(code=code, message=_short(message)),
+        return _response(request, exc.status_code,
+                         ErrorBody(code=code, message=_short(message)),
                          dict(exc.headers) if exc.headers else None)
 
-    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
+    async def unexpected(request: Request, exc: Exception) -> Response:
         log.error("unexpected error", exc_info=exc)
         status, body = error_body(exc)
-        return _response(status, body)
+        return _response(request, status, body)
 
     app.add_exception_handler(HasamigoError, project_error)
     app.add_exception_handler(RequestValidationError, invalid)
@@ -182,4 +238,5 @@ __all__ = [
     "WebError",
     "error_body",
     "install",
+    "wants_html",
 ]

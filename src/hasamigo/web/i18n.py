@@ -315,6 +315,26 @@ STRINGS: dict[str, tuple[str, str]] = {
     "official": ("official", "公式"),
     "handicap": ("handicap", "ハンデ"),
     "error": ("Error", "エラー"),
+    # the pages of refusals (errors.py; the API answers in JSON)
+    "error.home": ("Home", "ホームへ"),
+    "error.not_found": ("Page not found", "ページが見つかりません"),
+    "error.not_found.body": ("There is nothing at this address: it may be mistyped, or what "
+                             "it showed has been deleted.",
+                             "このアドレスには何もありません。入力の誤りか、"
+                             "削除された可能性があります。"),
+    "error.no_game": ("Game not found", "対局が見つかりません"),
+    "error.no_game.body": ("There is no game {id} here: the link may be mistyped, or the "
+                           "game has been deleted.",
+                           "対局 {id} はありません。リンクの誤りか、対局が削除された"
+                           "可能性があります。"),
+    "error.bad_request": ("This page cannot be shown", "このページは表示できません"),
+    "error.bad_request.body": ("Something in the address is not what this page expects.",
+                               "アドレスの一部が、このページで使えない値です。"),
+    "error.server": ("Something went wrong", "問題が発生しました"),
+    "error.server.body": ("The server could not show this page. Please try again in a "
+                          "moment.",
+                          "サーバーがこのページを表示できませんでした。"
+                          "しばらくしてからもう一度お試しください。"),
     "lang.other": ("日本語", "English"),
     "connection": ("Reconnecting…", "再接続中…"),
 }
