@@ -1,6 +1,7 @@
 """Game review (issue 19): every move's disc loss, checked against exact solves done
 another way (each child solved) and against a plain negamax over the rules near the end;
-the summary adds up; a review resumes; the command line and its errors."""
+forced moves and passes carry their position's score (issue 50); the summary adds up; a
+review resumes; stored rows read back, old ones too; the command line and its errors."""
 
 from __future__ import annotations
 
@@ -11,19 +12,26 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hasamigo.analysis.review import LABELS, Review, label_of, review
+from hasamigo.analysis.review import (
+    LABELS,
+    MoveReview,
+    Review,
+    label_of,
+    review,
+    rows_from_json,
+)
 from hasamigo.board import Board
 from hasamigo.cli import app
-from hasamigo.engine import Engine
+from hasamigo.engine import Engine, Limit
 from hasamigo.errors import InvalidOptionError
-from hasamigo.move import BLACK, WHITE, Color
+from hasamigo.move import BLACK, PASS, WHITE, Color
 from hasamigo.notation import read_games
 from hasamigo.variants import find_variant
 
 runner = CliRunner()
 WTHOR = Path(__file__).parent / "data" / "wthor" / "WTH_1977.wtb"
 JSON_ROW = {"ply", "colour", "move", "best_move", "best_score", "played_score", "loss",
-            "label", "exact"}
+            "label", "exact", "forced"}
 
 
 def wthor_game(index: int) -> Board:
@@ -142,6 +150,102 @@ def test_forced_moves_are_best_and_labels_have_thresholds() -> None:
             walk.push(move)
         assert number < 200, "no forced move in 200 games"
     raise AssertionError("no forced move found")
+
+
+def exact_value(engine: Engine, board: Board) -> int:
+    """The exact score of ``board`` for the side to move, found apart from the review: a
+    plain negamax over the rules from 8 empties; else each move's child (a pass's too)
+    solved on its own."""
+    if board.empties.bit_count() <= 8:
+        return _naive(board.black, board.white, board.turn)
+    return max(exact_by_children(engine, board).values())
+
+
+@functools.cache
+def reviewed(index: int, depth: int, exact_empties: int) -> tuple[Board, Review]:
+    game = wthor_game(index)
+    return game, review(game.root(), game.move_stack, depth=depth,
+                        exact_empties=exact_empties)
+
+
+@pytest.mark.parametrize("index, exact_empties", [(1, 12), (5, 18)])
+def test_forced_moves_and_passes_carry_the_positions_exact_score(
+        index: int, exact_empties: int) -> None:
+    """Issue 50: the only legal move and a pass are scored as the position is, exactly
+    where the review solves, not as 0. WTHOR 1977 game 1 ends with five forced moves and
+    two passes in its last 11 empties; game 5 has a forced move at 18 empties and a pass
+    at 16, at -40 and -38 for the side to move."""
+    game, result = reviewed(index, 2, exact_empties)
+    check = Engine()
+    board = game.root()
+    forced_seen = []
+    for row, move in zip(result.moves, game.move_stack, strict=True):
+        forced = move.is_pass or len(board.legal_moves) == 1
+        assert row.forced is forced, row
+        if board.empties.bit_count() <= exact_empties:
+            value = exact_value(check, board)
+            assert row.exact and row.best_score == value, (row, value)
+            if forced:
+                assert (row.played_score, row.loss, row.label) == (value, 0, "best"), row
+                assert row.best_move == move and row.best_name == row.name
+                forced_seen.append((row.name, value))
+        board.push(move)
+    assert {name == "pass" for name, _ in forced_seen} == {True, False}, forced_seen
+    assert any(value != 0 for _, value in forced_seen), forced_seen
+    # along the game, in the exact phase: each move's score is the next position's,
+    # negated (a pass's and the move after a pass included); the last, the result
+    pairs = zip(result.moves, result.moves[1:], strict=False)
+    assert all(row.played_score == -after.best_score for row, after in pairs if row.exact)
+    assert result.moves[-1].played_score == _final(game)
+
+
+def test_a_forced_move_in_the_midgame_is_searched_at_the_reviews_depth() -> None:
+    """Before the exact phase a forced move's score is the position's search at the
+    review's depth, from the mover's side: the only move's child searched a ply
+    shallower, the position after a pass at the same depth (as the root searches them)."""
+    game = wthor_game(5)
+    result = review(game.root(), game.move_stack[:45], depth=3, exact_empties=0)
+    check = Engine()
+    board = game.root()
+    kinds = set()
+    for row, move in zip(result.moves, game.move_stack, strict=False):
+        if row.forced:
+            board.push(move)
+            after = check.analyse(board, Limit(depth=3 if move.is_pass else 2)).score
+            board.pop()
+            assert (row.best_score, row.played_score) == (-after, -after), row
+            assert not row.exact and row.loss == 0
+            kinds.add(move.is_pass)
+        board.push(move)
+    assert kinds == {True, False}  # g2, the only move at 18 empties; a pass at 16
+
+
+def test_stored_rows_read_back_and_old_forced_rows_are_unscored() -> None:
+    """Rows read back as they were made (:func:`rows_from_json` reads each on the position
+    before its move). A row stored before forced moves were searched has no ``forced``:
+    if its move was forced its stored 0s were never the position's score and read as
+    unknown (``None``, loss 0); an unforced old row keeps its scores."""
+    game, result = reviewed(5, 2, 18)
+    moves = game.move_stack
+    stored = [row.to_json() for row in result.moves]
+    assert rows_from_json(stored, game.root(), moves) == result.moves
+    old = [{key: value for key, value in row.items() if key != "forced"} | (
+        {"best_score": 0, "played_score": 0, "loss": 0, "exact": False}
+        if row["forced"] else {}) for row in stored]
+    read = rows_from_json(old, game.root(), moves)
+    for was, now in zip(result.moves, read, strict=True):
+        assert now.forced is was.forced and now.loss == was.loss and now.label == was.label
+        if was.forced:
+            assert (now.best_score, now.played_score) == (None, None)
+            shown = now.to_json()
+            assert (shown["best_score"], shown["played_score"], shown["loss"],
+                    shown["forced"]) == (None, None, 0, True)
+        else:
+            assert now == was
+    assert sum(row.forced for row in read) == 4  # g2, two passes and the last move
+    # a pass's old row names a pass whatever the board
+    row = MoveReview.from_json(old[44], Board())
+    assert row.move == PASS and row.forced and row.best_score is None
 
 
 def test_a_review_resumes_from_its_rows() -> None:

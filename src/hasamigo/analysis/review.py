@@ -10,7 +10,12 @@ is when it scores as well as the engine's choice.
 
 Labels by disc loss (:data:`LABELS`): ``best`` 0, ``good`` 1–2, ``inaccuracy`` 3–5,
 ``mistake`` 6–9, ``blunder`` 10 or more. A forced move (a pass, or the only legal move) is
-``best``.
+``best``: its position is searched like any other (exact from :data:`EXACT_EMPTIES`
+empties), and both its scores are the position's (``forced`` marks it).
+
+Reviews stored before forced moves were searched hold zeros for them and no ``forced``
+key: :meth:`MoveReview.from_json` reads such a row's scores as ``None`` (unknown), never
+as a position worth 0, and the review's graph leaves them out.
 
 A review is built move by move (:func:`review`): a caller can show the progress, store
 each row as it comes and resume from the rows it has (``done``).
@@ -51,20 +56,28 @@ def label_of(loss: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class MoveReview:
-    """One move of the game reviewed: scores in discs from the mover's view."""
+    """One move of the game reviewed: scores in discs from the mover's view.
+
+    ``best_score`` is the position's score (its best move's), ``played_score`` the move
+    played's. A ``forced`` move (a pass, or the only legal move) has the position's score
+    as both. The scores are ``None`` only for a forced move read from a review stored
+    before forced moves were searched (see :meth:`from_json`)."""
 
     ply: int  # moves before it (passes counted)
     colour: Color
     move: Move
     best_move: Move
-    best_score: int
-    played_score: int
+    best_score: int | None
+    played_score: int | None
     exact: bool
     name: str = ""  # the move in the board's own square names
     best_name: str = ""
+    forced: bool = False
 
     @property
     def loss(self) -> int:
+        if self.best_score is None or self.played_score is None:
+            return 0  # a forced move, unscored
         return self.best_score - self.played_score
 
     @property
@@ -75,16 +88,41 @@ class MoveReview:
         return {"ply": self.ply, "colour": str(self.colour), "move": self.name,
                 "best_move": self.best_name, "best_score": self.best_score,
                 "played_score": self.played_score, "loss": self.loss, "label": self.label,
-                "exact": self.exact}
+                "exact": self.exact, "forced": self.forced}
 
     @classmethod
     def from_json(cls, data: dict[str, Any], board: Board) -> MoveReview:
-        """A row stored by :meth:`to_json`, its moves read on ``board`` (the position
-        before the move: only its geometry matters)."""
+        """A row stored by :meth:`to_json`, its moves read on ``board``, the position
+        before the move (:func:`rows_from_json` walks a game's rows).
+
+        A row without ``forced`` was stored before forced moves were searched: if its
+        move was forced on ``board`` (a pass, the only legal move), its stored zeros
+        were never the position's score and are read as ``None``."""
         move, best = board.parse_move(data["move"]), board.parse_move(data["best_move"])
+        best_score: int | None = int(data["best_score"])
+        played_score: int | None = int(data["played_score"])
+        forced = data.get("forced")
+        if forced is None:  # the format before forced moves were searched
+            forced = move.is_pass or (board.is_legal(move) and len(board.legal_moves) == 1)
+            if forced:
+                best_score = played_score = None
         return cls(int(data["ply"]), BLACK if data["colour"] == "black" else WHITE, move,
-                   best, int(data["best_score"]), int(data["played_score"]),
-                   bool(data["exact"]), data["move"], data["best_move"])
+                   best, best_score, played_score, bool(data["exact"]), data["move"],
+                   data["best_move"], bool(forced))
+
+
+def rows_from_json(rows: Sequence[dict[str, Any]], start: Board,
+                   moves: Sequence[Move]) -> tuple[MoveReview, ...]:
+    """The stored rows (:meth:`MoveReview.to_json`) of a review of the game of ``moves``
+    played from ``start``, each read on the position before its move. Rows beyond the
+    game's moves (a damaged review) are read on its last position."""
+    board = start.copy()
+    read = []
+    for number, data in enumerate(rows):
+        read.append(MoveReview.from_json(data, board))
+        if number < len(moves):
+            board.push(moves[number])
+    return tuple(read)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,13 +203,15 @@ def review_move(engine: Engine, board: Board, move: Move, *, depth: int = DEFAUL
                 exact_empties: int = EXACT_EMPTIES) -> MoveReview:
     """Review ``move`` played on ``board`` (which is left as it was)."""
     name = board.move_name(move)
-    forced = move.is_pass or len(board.legal_moves) == 1
-    if forced:
-        return MoveReview(board.ply, board.turn, move, move, 0, 0, False, name, name)
     empties = board.empties.bit_count()
     exact = empties <= exact_empties
     limit = Limit(depth=64 if exact else depth)
     best = engine.analyse(board, limit)
+    if move.is_pass or len(board.legal_moves) == 1:
+        # forced: the search of the position is the move's (a pass searched at the same
+        # depth, as the root searches it; the only move one ply shallower, as any move)
+        return MoveReview(board.ply, board.turn, move, move, best.score, best.score,
+                          exact and best.exact, name, name, forced=True)
     if best.move == move:
         played_score = best.score
     else:

@@ -16,18 +16,24 @@ Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 
 class ReviewMoveView(BaseModel):
     """One move reviewed: scores in discs from the mover's side; ``loss`` is
-    ``best_score - played_score``."""
+    ``best_score - played_score``. A forced move (a pass, the only legal move) has the
+    position's score as both."""
 
     ply: int = Field(description="moves before it (passes counted): the position before "
                      "the move is the replay's position number ply")
     colour: ColourName
     move: str
     best_move: str
-    best_score: int
-    played_score: int
+    best_score: int | None = Field(description="the position's score (its best move's); "
+                                   "null only for a forced move of a review stored before "
+                                   "forced moves were searched")
+    played_score: int | None = Field(description="the move played's score; null as "
+                                     "best_score")
     loss: int
     label: Label
     exact: bool = Field(description="both scores solved exactly (the endgame)")
+    forced: bool = Field(description="a pass or the only legal move: its scores are the "
+                         "position's, its loss 0")
 
 
 class WorstMoveView(BaseModel):

@@ -22,7 +22,14 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from hasamigo.analysis.review import MoveReview, Review, check_options, check_reviewable, review
+from hasamigo.analysis.review import (
+    MoveReview,
+    Review,
+    check_options,
+    check_reviewable,
+    review,
+    rows_from_json,
+)
 from hasamigo.board import Board
 from hasamigo.engine import Engine
 from hasamigo.errors import HasamigoError, InvalidOptionError
@@ -163,7 +170,7 @@ class ReviewService:
         start, moves = game_moves(live)
         check_options(stored.depth, stored.exact_empties)
         reviewable_board(start)
-        rows = [MoveReview.from_json(row, start) for row in stored.rows]
+        rows = list(rows_from_json(stored.rows, start, moves))
         if len(rows) > len(moves):
             raise InvalidOptionError(f"the review has {len(rows)} rows, the game "
                                      f"{len(moves)} moves")
@@ -210,9 +217,11 @@ def check_game(live: LiveGame) -> None:
 
 
 def review_view(stored: StoredReview, live: LiveGame) -> ReviewView:
-    """The stored rows as :meth:`Review.to_json`, with the status and the progress."""
+    """The stored rows as :meth:`Review.to_json`, with the status and the progress. A
+    forced move of a review stored before forced moves were searched shows no scores
+    (``null``: see :meth:`MoveReview.from_json`)."""
     start, moves = game_moves(live)
-    rows = tuple(MoveReview.from_json(row, start) for row in stored.rows)
+    rows = rows_from_json(stored.rows, start, moves)
     data = Review(start.name, rows, stored.depth, stored.exact_empties).to_json()
     return ReviewView.model_validate({**data, "status": stored.status,
                                       "reviewed": len(rows), "total": len(moves),
