@@ -6,6 +6,8 @@ from __future__ import annotations
 
 STRINGS: dict[str, tuple[str, str]] = {
     "study.nav": ("Study", "実験"),
+    "study.link": ("User studies: compare programs with players (for researchers)",
+                   "ユーザー実験：プログラムを対局者と比べる（研究者向け）"),
     "study.new": ("New study", "新しい実験"),
     "study.name": ("Name", "実験名"),
     "study.password": ("Researcher's password", "実験者のパスワード"),
