@@ -165,7 +165,7 @@ def test_deleting_closes_a_spectators_socket(client: TestClient) -> None:
 # ---- the library's filters ------------------------------------------------------------------
 def finished_games(client: TestClient) -> dict[str, str]:
     """One game of each kind, by name: won, lost and drawn against programs, one still in
-    progress, one without a move, one against the engine, and two same-screen games."""
+    progress, one without a move, one against the engine, and one on one screen."""
     ids: dict[str, str] = {}
     _g, won = create(client, colour="black", position=BLACK_WINS_WITH_G1)
     assert won.move("g1").json()["result"]["winner"] == "black"
@@ -186,7 +186,7 @@ def finished_games(client: TestClient) -> dict[str, str]:
     _g, people_won = create(client, opponent="person", colour="black")
     assert people_won.move("f5").status_code == 200
     assert people_won.post("/resign", {"colour": "white"}).status_code == 200
-    ids["people_won"] = people_won.id  # player 1 (the creator) played Black and won
+    ids["people_won"] = people_won.id  # Black won on one screen: nobody's win or loss
     return ids
 
 
@@ -202,16 +202,17 @@ def test_the_library_filters_by_moves_opponent_and_result(client: TestClient) ->
     assert listed(client, "?opponent=engine:3") == [ids["engine"]]
     assert listed(client, "?opponent=engine:4") == []
     assert listed(client, "?opponent=person") == [ids["people_won"]]
-    assert set(listed(client, "?result=won")) == {ids["won"], ids["people_won"]}
+    assert listed(client, "?result=won") == [ids["won"]]
     assert listed(client, "?result=lost") == [ids["lost"]]
     assert listed(client, "?result=drawn") == [ids["drawn"]]
     assert set(listed(client, "?result=in_progress")) == {
         ids["playing"], ids["empty"], ids["engine"]}
-    assert listed(client, "?result=won&opponent=person") == [ids["people_won"]]
+    assert listed(client, "?result=won&opponent=person") == []
     by_id = {g["id"]: g for g in client.get("/api/games").json()}
     assert by_id[ids["won"]]["your_colour"] == "black"
     assert by_id[ids["drawn"]]["your_colour"] == "white"
     assert by_id[ids["playing"]]["your_colour"] == "white"
+    assert by_id[ids["people_won"]]["your_colour"] is None  # both seats: no "you"
     # newest update first, and every line carries its update time
     stamps = [g["updated_at"] for g in client.get("/api/games").json()]
     assert stamps == sorted(stamps, reverse=True)
@@ -308,6 +309,11 @@ def test_the_repository_deletes_and_filters_on_every_backend(repo: GameRepositor
     repo.create(people, creator="c1", secrets=[
         SeatSecret("token", "a" * 64, (0,), "c1"), SeatSecret("token", "b" * 64, (1,), "c2")])
     repo.create(_game("empty", clock), creator="c1")
+    one_screen = _game("one-screen", clock, program=False)  # one token, both seats
+    one_screen.play(BLACK, "f5")
+    one_screen.resign(BLACK)
+    repo.create(one_screen, creator="c1", secrets=[
+        SeatSecret("token", "c" * 64, (0, 1), "c1")])
 
     def ids(**filters: Any) -> set[str]:
         return {s.id for s in repo.summaries(**filters)}
@@ -316,11 +322,12 @@ def test_the_repository_deletes_and_filters_on_every_backend(repo: GameRepositor
     assert ids(client="c1", result="lost") == {"people"}
     assert ids(client="c2", result="won") == {"people"}  # c2 holds Lee's seat (White)
     assert ids(client="c1", result="in_progress") == {"empty"}
-    assert ids(client="c1", min_moves=1) == {"bot-first", "bot-second", "people"}
-    assert ids(opponent="person") == {"people"} and ids(opponent="rand") == set()
+    assert ids(client="c1", min_moves=1) == {"bot-first", "bot-second", "people",
+                                             "one-screen"}
+    assert ids(opponent="person") == {"people", "one-screen"} and ids(opponent="rand") == set()
     colours = {s.id: s.your_colour for s in repo.summaries(client="c1")}
     assert colours == {"bot-first": "black", "bot-second": "white", "people": "black",
-                       "empty": "black"}
+                       "empty": "black", "one-screen": None}
     now = datetime.now(UTC)
     assert ids(updated_from=now - timedelta(minutes=5)) == ids()
     assert ids(updated_before=now - timedelta(minutes=5)) == set()
@@ -328,4 +335,4 @@ def test_the_repository_deletes_and_filters_on_every_backend(repo: GameRepositor
 
     assert repo.delete("people") and not repo.delete("people") and not repo.delete("nothing")
     assert repo.load("people") is None and repo.secret("people", "a" * 64) is None
-    assert ids() == {"bot-first", "bot-second", "empty"}
+    assert ids() == {"bot-first", "bot-second", "empty", "one-screen"}

@@ -286,9 +286,11 @@ class GameRepository:
         update. ``result`` is seen from **you**, whose colour every line carries
         (``your_colour``): in a game against a program, the person (the participant
         without a program); between two people, the seat ``client`` holds alone (the
-        invited second player), else the creator (participant 0, also for two people on
-        one screen). ``won``/``lost``: over, with you the winner/loser; ``drawn``: over
-        without a winner; ``in_progress``: not over.
+        invited second player), else the creator (participant 0). A game whose one token
+        holds both seats (two people on one screen, an imported record, a game over the
+        board) has no "you": its colour is ``None``, neither side's win or loss.
+        ``won``/``lost``: over, with you the winner/loser; ``drawn``: over without a
+        winner; ``in_progress``: not over.
         """
         you = _your_colour(client)
         query = select(GameRow, you.label("your_colour"))
@@ -652,13 +654,17 @@ def _your_colour(client: str | None) -> ColumnElement[str | None]:
         holds_second = exists().where(
             GameSeatRow.game_id == GameRow.id, GameSeatRow.client == client,
             GameSeatRow.kind == "token", GameSeatRow.participants == "1")
+    # one token for both seats: both players at one screen (or board), nobody's side
+    one_screen = exists().where(
+        GameSeatRow.game_id == GameRow.id, GameSeatRow.kind == "token",
+        GameSeatRow.participants == _participants_text((0, 1)))
     name = case(
         (GameRow.opponent != "person",
          case((setup(0, "program").is_(None), first), else_=second)),
         (holds_second, second),
         else_=first)
-    return case((GameRow.black == name, "black"), (GameRow.white == name, "white"),
-                else_=None)
+    return case((one_screen, None), (GameRow.black == name, "black"),
+                (GameRow.white == name, "white"), else_=None)
 
 
 def _result_filter(result: LibraryResult, you: ColumnElement[str | None]

@@ -250,8 +250,9 @@ class GameSummaryView(BaseModel):
     public: bool
     your_colour: ColourName | None = Field(
         default=None, description="the colour you played (the person against a program; "
-        "between two people the seat this browser holds alone, else the creator's): what "
-        "the result filter's won/lost/drawn refer to")
+        "between two people the seat this browser holds alone, else the creator's; null "
+        "when one token holds both seats, as two people on one screen): what the result "
+        "filter's won/lost/drawn refer to")
 
 
 class PositionView(BaseModel):
