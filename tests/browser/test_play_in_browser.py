@@ -267,7 +267,7 @@ def test_five_games_by_rapid_clicks_and_no_move_the_page_offers_is_refused(
         else:
             assert result["y"] >= board["y"] + board["height"]  # below it
         word = page.locator("#result-word").text_content()
-        assert word in ("WIN", "LOSE", "DRAW")
+        assert word in ("You win", "You lose", "Draw")
         score = (page.locator("#result-score").text_content() or "").replace(" ", "")
         assert score.startswith(f"{state['result']['black']}–{state['result']['white']}")
         no_sideways_scroll(page, f"finished game at {width} px")

@@ -157,7 +157,7 @@ def test_the_program_claims_a_persons_fallen_flag(
     page.goto(f"{live_server}/games/{game_id}")
     page.wait_for_selector(".square.legal")
     expect(page.locator("#result")).to_be_visible(timeout=10000)
-    assert page.locator("#result-word").text_content() == "LOSE"
+    assert page.locator("#result-word").text_content() == "You lose"
     assert "on time" in (page.locator("#result-detail").text_content() or "")
     state = get_state(page, live_server, game_id)
     assert state["result"]["termination"] == "timeout" and state["result"]["winner"] == "white"

@@ -142,7 +142,7 @@ function render() {
   if (g.result) {
     const r = g.result;
     $("result-word").textContent = r.winner
-      ? `${names[r.winner] || colourName(r.winner)} ${T.wins} ${r.score}` : `${T.draw} ${r.score}`;
+      ? `${T.wins.replace("{name}", names[r.winner] || colourName(r.winner))} ${r.score}` : `${T.draw} ${r.score}`;
     const notes = [T[`term.${r.termination}`] || r.termination];
     if (r.by_draw_win) notes.push(T.draw_win);
     if (!r.rated) notes.push(T["record.not_rated"]);

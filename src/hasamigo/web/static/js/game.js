@@ -500,7 +500,7 @@ function renderResult() {
   let cls;
   if (r.winner === null) { word = T.draw; cls = "draw"; }
   else if (me) { word = r.winner === me ? T.win : T.lose; cls = r.winner === me ? "win" : "lose"; }
-  else { word = `${colourName(r.winner)} ${T.wins}`; cls = "win"; }
+  else { word = T.wins.replace("{name}", colourName(r.winner)); cls = "win"; }  // both seats here, or watching
   $("result-word").textContent = word;
   box.dataset.outcome = cls;
   $("result-score").innerHTML = `<span class="disc-icon black"></span> ${Number(r.black)} – ${Number(r.white)} <span class="disc-icon white"></span>`;

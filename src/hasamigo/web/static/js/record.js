@@ -215,7 +215,7 @@ function startEntry(root) {
     $("move-count").textContent = g.moves.length ? `(${g.moves.filter((m) => m !== "pass").length})` : "";
     const r = g.result;
     $("result").textContent = r
-      ? `${r.score} ${r.winner ? `${colourName(r.winner)} ${T.wins}` : T.draw} (${T[`term.${r.termination}`] || r.termination})${view.card ? ` · ${T["record.card.in"]} ${view.card[0]}–${view.card[1]}` : ""}`
+      ? `${r.score} ${r.winner ? T.wins.replace("{name}", colourName(r.winner)) : T.draw} (${T[`term.${r.termination}`] || r.termination})${view.card ? ` · ${T["record.card.in"]} ${view.card[0]}–${view.card[1]}` : ""}`
       : "";
     $("card-form").hidden = view.card !== null || view.pending.length > 0
       || g.phase === "colours" || g.phase === "timeout-choice";
