@@ -63,3 +63,26 @@ def test_the_home_page_links_the_studies(client: TestClient) -> None:
     for lang in ("en", "ja"):
         page = client.get(f"/?lang={lang}").text
         assert 'href="/studies"' in page
+
+
+def test_counts_of_one_are_singular_in_the_study_report_and_the_tournament(
+        client: TestClient) -> None:
+    made = client.post("/api/studies", json={"name": "Pilot", "password": "research-pw"})
+    study, token = made.json()["study"]["id"], made.json()["token"]
+    assert client.post(f"/api/studies/{study}/subjects", json={}).status_code == 201
+    auth = {"Authorization": f"Bearer {token}"}
+    report = client.get(f"/api/studies/{study}/report", headers=auth).text
+    assert "1 subject, 0 games, 0 answers after program moves." in report
+    assert "1 subjects" not in report
+    japanese = client.get(f"/api/studies/{study}/report?lang=ja", headers=auth).text
+    assert "被験者 1 人、対局 0 局" in japanese
+    made = client.post("/api/tournaments", json={
+        "name": "Open", "format": "swiss", "rounds": 3, "password": "director-pw-1",
+        "director": "Mori"})
+    tournament, session = made.json()["tournament"]["id"], made.json()["session"]["token"]
+    entered = client.post(f"/api/tournaments/{tournament}/entrants", json={"name": "Aoki"},
+                          headers={"Authorization": f"Bearer {session}"})
+    assert entered.status_code == 201, entered.text
+    page = client.get(f"/tournaments/{tournament}").text
+    assert ">1 entrant<" in page and "1 entrants" not in page
+    assert "参加者 1人" in client.get(f"/tournaments/{tournament}?lang=ja").text

@@ -55,7 +55,10 @@ CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "Ta
 _TEXT: dict[str, dict[str, str]] = {
     "en": {
         "title": "User study report",
-        "summary": "{subjects} subjects, {games} games, {answers} answers after program moves.",
+        "summary": "{subjects}, {games}, {answers} after program moves.",
+        # counts: "one|many" forms ({n} the number)
+        "count.subjects": "{n} subject|{n} subjects", "count.games": "{n} game|{n} games",
+        "count.answers": "{n} answer|{n} answers",
         "empty": "No subjects in this study yet: there is nothing to report.",
         "subjects": "Subjects",
         "subject": "Subject", "strength": "Strength (1–5)", "order": "Order played",
@@ -86,7 +89,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "answer": "Answer", "n": "n", "mean": "Mean evaluation", "median": "Median",
         "tracking_note": "Evaluation: discs from the subject's side (positive: ahead). "
                          "Spearman's rank correlation (two-sided) between the answer (lose "
-                         "−1, unknown 0, win +1) and the evaluation, over the {n} answers "
+                         "−1, unknown 0, win +1) and the evaluation, over {answers} "
                          "with an evaluation ({missing} without one). Answers are pooled "
                          "over subjects.",
         "per_move": "Per-move graphs",
@@ -109,6 +112,7 @@ _TEXT: dict[str, dict[str, str]] = {
     "ja": {
         "title": "ユーザースタディ報告",
         "summary": "被験者 {subjects} 人、対局 {games} 局、プログラムの手の後の回答 {answers} 件。",
+        "count.subjects": "{n}", "count.games": "{n}", "count.answers": "{n}",
         "empty": "この実験にはまだ被験者がいません。報告する内容はありません。",
         "subjects": "被験者",
         "subject": "被験者", "strength": "強さ（1〜5）", "order": "対戦順",
@@ -222,6 +226,18 @@ def _labels(lang: str) -> dict[str, str]:
     if lang not in LANGS:
         raise InvalidOptionError(f"a report's language is 'en' or 'ja', not {lang!r}")
     return _TEXT[lang]
+
+
+def _count(t: dict[str, str], noun: str, n: int) -> str:
+    """``n`` with its noun in the report's language: ``1 subject``, ``2 subjects``
+    (``count.<noun>`` holds the one and the many forms, ``|`` between; Japanese has the
+    number alone, its counter word is in the sentence).
+
+    >>> _count(_labels("en"), "subjects", 1), _count(_labels("en"), "games", 0)
+    ('1 subject', '0 games')
+    """
+    one, _bar, many = t[f"count.{noun}"].partition("|")
+    return (one if n == 1 or not many else many).format(n=n)
 
 
 # ---- figures ------------------------------------------------------------------------------
@@ -532,7 +548,8 @@ def _tracking_section(data: StudyData, stats: StudyStats, t: dict[str, str],
             + _table([t["answer"], t["n"], t["mean"], t["median"]], rows,
                      numeric=(1, 2, 3))
             + _significance(tr.result, t) + figure
-            + f'<p class="note">{t["tracking_note"].format(n=tr.n, missing=tr.missing)}</p>')
+            + '<p class="note">' + t["tracking_note"].format(
+                n=tr.n, answers=_count(t, "answers", tr.n), missing=tr.missing) + "</p>")
 
 
 def _games_in_order(data: StudyData) -> list[tuple[str, int]]:
@@ -579,8 +596,9 @@ def build_report(data: StudyData, *, title: str, lang: str = "en") -> str:
         body.append(f"<p>{t['empty']}</p>")
     else:
         body.append("<p class=\"meta\">" + t["summary"].format(
-            subjects=len(data.subjects), games=len(data.games), answers=len(data.answers))
-            + "</p>")
+            subjects=_count(t, "subjects", len(data.subjects)),
+            games=_count(t, "games", len(data.games)),
+            answers=_count(t, "answers", len(data.answers))) + "</p>")
         stats = analyse(data)
         body += [_subjects_section(data, t, lang), _wins_section(stats, t, lang),
                  _fun_section(stats, t, lang), _surprise_section(stats, t, lang),

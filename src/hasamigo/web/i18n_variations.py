@@ -26,6 +26,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "var.count": ("{count} of {max} moves stored", "{count}/{max}手を保存"),
     "var.stale": ("{n} stored moves no longer follow the game and are hidden.",
                   "{n}手は本譜が変わったため表示していません。"),
+    "var.stale.one": ("{n} stored move no longer follows the game and is hidden.",
+                      "{n}手は本譜が変わったため表示していません。"),
     "var.pick": ("Choose the disc to turn.", "返す石を選んでください。"),
     "var.unavailable": ("No variations during an official game in progress.",
                         "公式戦の対局中は変化図を作れません。"),

@@ -88,6 +88,12 @@ export function strings() {
   return JSON.parse(document.getElementById("strings").textContent);
 }
 
+// The text of `key` for a count of n: its singular ("<key>.one", "{n} board") for one
+// where there is one, else the text itself ("{n} boards"); {n} is left to the caller.
+export function forCount(T, key, n) {
+  return (n === 1 && T[`${key}.one`]) || T[key];
+}
+
 export function formatClock(seconds) {
   const s = Math.max(0, seconds);
   const m = Math.floor(s / 60);

@@ -528,7 +528,7 @@ function renderOpening() {
   const book = hints && panels.hints.checked && helpAllowed() && hints.book ? hints.book : [];
   const line = book.slice(0, 6).map((m) => {
     const value = m.value > 0 ? `+${m.value}` : `${m.value}`.replace("-", "\u2212");
-    const how = m.in_book ? `${m.games.toLocaleString()} ${T["book.games"]}` : T["book.search"];
+    const how = m.in_book ? `${m.games.toLocaleString()} ${T[m.games === 1 ? "book.games.one" : "book.games"]}` : T["book.search"];
     return `<span class="book-move"><strong>${escapeHtml(m.move)}</strong> ${value} <span class="muted">(${escapeHtml(how)})</span></span>`;
   }).join(" · ");
   panel.innerHTML = book.length

@@ -1,6 +1,6 @@
 // A puzzle: the position, a click on a legal square answers, the server judges it with
 // the exact solver (its score, the best moves and score, the discs lost).
-import { ApiError, api, escapeHtml, strings } from "./api.js";
+import { ApiError, api, escapeHtml, forCount, strings } from "./api.js";
 import { BoardView } from "./board.js";
 
 const T = strings();
@@ -50,7 +50,7 @@ function go(n) {
 }
 
 view = new BoardView($("board"), puzzle.rows, puzzle.cols, (name) => answer(name));
-$("puzzle-side").textContent = T["puzzles.to_move"]
+$("puzzle-side").textContent = forCount(T, "puzzles.to_move", puzzle.empties)
   .replace("{side}", side === "X" ? T.black : T.white).replace("{n}", String(puzzle.empties));
 const number = puzzle.key.startsWith("ffo-") ? Number(puzzle.key.slice(4)) : 0;
 if (number) $("puzzle-number").value = String(number);

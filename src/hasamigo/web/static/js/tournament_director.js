@@ -2,7 +2,7 @@
 // answers a signed session token, kept in sessionStorage), then register and withdraw
 // entrants, pair rounds (the finals too), enter and correct result cards, see why a round
 // is paired as it is, and read the audit log. Everything goes through /api/tournaments.
-import { api, ApiError, escapeHtml, strings } from "./api.js";
+import { api, ApiError, escapeHtml, forCount, strings } from "./api.js";
 import { directorApi, directorSession, fill, keepDirectorSession } from "./tournament_api.js";
 
 const t = strings();
@@ -83,7 +83,7 @@ function renderMeta(info) {
   const roundOf = $("t-round");
   roundOf.hidden = !info.rounds_paired;
   roundOf.textContent = fill(t["tournament.round_of"], { n: info.rounds_paired, total: info.total_rounds });
-  $("t-entrants").textContent = fill(t["tournament.director.entrants_count"], { n: info.entrants });
+  $("t-entrants").textContent = fill(forCount(t, "tournament.director.entrants_count", info.entrants), { n: info.entrants });
   $("t-c").textContent = `C = ${info.c}`;
 }
 
@@ -374,7 +374,7 @@ $("register-form").addEventListener("submit", async (ev) => {
 // ---- the audit log ---------------------------------------------------------------------------------
 function summary(value) {
   if (value === null || value === undefined) return "";
-  if (Array.isArray(value)) return fill(t["tournament.director.boards"], { n: value.length });
+  if (Array.isArray(value)) return fill(forCount(t, "tournament.director.boards", value.length), { n: value.length });
   if (typeof value === "object") {
     if ("black_discs" in value) {
       const name = (n) => (view.entrants.find((e) => e.number === n) || { name: `#${n}` }).name;

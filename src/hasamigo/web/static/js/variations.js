@@ -5,7 +5,7 @@
 // ids from the first move on (each the previous one's child). The replay (replay.js)
 // shows one line at a time; this module keeps the tree, draws the card that lists it and
 // the bar under the board that says which line is shown.
-import { api, escapeHtml } from "./api.js";
+import { api, escapeHtml, forCount } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const ICON = (name) => `<svg class="icon" aria-hidden="true" focusable="false"><use href="#i-${name}"></use></svg>`;
@@ -103,7 +103,7 @@ export class VariationPanel {
     const data = this.data;
     $("var-count").textContent = fill(T["var.count"], { count: data.count, max: data.max_nodes });
     $("var-stale").hidden = !data.stale;
-    $("var-stale").textContent = fill(T["var.stale"], { n: data.stale });
+    $("var-stale").textContent = fill(forCount(T, "var.stale", data.stale), { n: data.stale });
     const item = (v) => {
       const moves = v.moves.map((m, i) => `<button type="button" class="var-move" data-node="${v.ids[i]}" ` +
         `title="${escapeHtml(T["var.open"])}"><span class="n">${v.from_ply + i + 1}.</span>${escapeHtml(m)}</button>`).join("");
