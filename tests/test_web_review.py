@@ -16,9 +16,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_review import WTHOR, _naive
 from test_web_api import FakeTime, FirstLegal, Seat, create, error_of
 
 from hasamigo.analysis.review import LABELS, label_of
+from hasamigo.board import Board
+from hasamigo.notation import read_wthor, write_transcript
 from hasamigo.storage import Database, ReviewRepository
 from hasamigo.web import Settings, create_app
 from hasamigo.web.services import review as review_service
@@ -107,8 +110,8 @@ def test_a_finished_game_is_reviewed_in_the_background(tmp_path: Path) -> None:
                                      "loss": worst["loss"]})
     turning = max(rows, key=lambda r: (r["loss"], -r["ply"]))
     assert data["turning_point"] == turning["ply"]
-    # from 6 empties the positions are solved exactly (a forced move is not searched)
-    assert any(row["exact"] for row in rows[-6:])
+    # from 6 empties the positions are solved exactly (forced moves and passes too)
+    assert all(row["exact"] for row in rows[-6:])
     assert not any(row["exact"] for row in rows[:40])
 
 
@@ -225,3 +228,61 @@ def test_a_stored_review_that_does_not_match_the_game_fails_saying_so(tmp_path: 
         me.client = client
         failed = poll(me, ("failed",))
     assert failed["error"] == f"the review's move 1 is {wrong}, the game's {first}"
+
+
+def imported_wthor_game(client: TestClient) -> Seat:
+    """WTHOR 1977's first game (its last 11 empties hold five forced moves and two
+    passes), imported as a transcript: a finished game this browser may review."""
+    text = write_transcript(next(iter(read_wthor(WTHOR))).moves)
+    response = client.post("/api/games/import", json={"format": "transcript", "text": text})
+    assert response.status_code == 201, response.text
+    game = response.json()
+    return Seat(client, game["id"], game["seat_token"])
+
+
+def test_forced_moves_and_passes_are_served_with_their_positions_score(
+        tmp_path: Path) -> None:
+    """Issue 50: the review's forced moves (the only legal move, a pass) are stored and
+    served with the position's score, exact from 6 empties, checked against a plain
+    negamax; a review stored before (no ``forced``, 0s) is served with those scores
+    unknown (null), never as 0."""
+    db = tmp_path / "games.db"
+    with make_client(db) as client:
+        me = imported_wthor_game(client)
+        old = imported_wthor_game(client)  # the same game, for an old review below
+        assert me.post("/review").status_code == 202
+        data = poll(me)
+    board = Board()
+    forced_exact = 0
+    for row in data["moves"]:
+        move = board.parse_move(row["move"])
+        assert row["forced"] is (move.is_pass or len(board.legal_moves) == 1), row
+        if row["forced"]:
+            assert row["best_move"] == row["move"] and row["loss"] == 0, row
+            assert row["best_score"] == row["played_score"] is not None, row
+        if board.empties.bit_count() <= 6:
+            value = _naive(board.black, board.white, board.turn)
+            assert row["exact"] and row["best_score"] == value, (row, value)
+            forced_exact += row["forced"] and value != 0
+        board.push(move)
+    assert forced_exact == 4  # a8, a pass, g2 and h1, each at -4 for the mover
+    stored = Database(f"sqlite:///{db}")
+    reviews = ReviewRepository(stored)
+    reviews.create(old.id, depth=2, exact_empties=6)
+    for number, row in enumerate(data["moves"]):  # as rows were stored before
+        was = {key: value for key, value in row.items() if key != "forced"}
+        if row["forced"]:
+            was |= {"best_score": 0, "played_score": 0, "exact": False}
+        reviews.append(old.id, number, was)
+    reviews.set_status(old.id, "done")
+    stored.close()
+    with make_client(db) as client:
+        old.client = client
+        shown = old.get("/review").json()
+    assert shown["summary"] == data["summary"]
+    for before, now in zip(data["moves"], shown["moves"], strict=True):
+        assert now["forced"] is before["forced"]
+        if before["forced"]:
+            assert (now["best_score"], now["played_score"], now["loss"]) == (None, None, 0)
+        else:
+            assert now == before
