@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 
+from hasamigo.notation import read_wthor, write_transcript
 from tests.browser.checks import box, no_emoji_symbols, no_sideways_scroll, overlap
-from tests.browser.seats import create_game, keep_seat, play, token_of
+from tests.browser.seats import auth, create_game, keep_seat, play, token_of
+
+WTHOR = Path(__file__).parents[1] / "data" / "wthor" / "WTH_1977.wtb"
 
 pytestmark = pytest.mark.browser
 
@@ -150,3 +153,51 @@ def test_the_review_button_waits_for_the_end_of_the_game(
     assert page.locator("#review-note").text_content() == \
         "The game can be reviewed once it is over."
     assert page.locator("#review-button").is_hidden()
+
+
+def test_forced_moves_are_drawn_at_their_positions_score(
+        new_page: Callable[..., Any], live_server: str, screenshots: Path) -> None:
+    """Issue 50: WTHOR 1977's first game ends with forced moves and passes, each at -4
+    for the mover (the live server solves its last 10 empties): the graph draws every
+    position, a forced move's at its own score and not at 0, and the table tags them."""
+    page = new_page(1280, 900)
+    page.goto(live_server + "/library")
+    text = write_transcript(next(iter(read_wthor(WTHOR))).moves)
+    response = page.request.post(f"{live_server}/api/games/import",
+                                 data={"format": "transcript", "text": text})
+    assert response.status == 201, response.text()
+    game = response.json()
+    keep_seat(page, live_server, game["id"], game["seat_token"])
+    page.goto(f"{live_server}/games/{game['id']}/replay")
+    page.locator("#review-button").click()
+    page.wait_for_selector("#review-card[data-status='done']", timeout=120_000)
+    rows = page.request.get(f"{live_server}/api/games/{game['id']}/review",
+                            headers=auth(page, game["id"])).json()["moves"]
+    forced = [row for row in rows if row["forced"]]
+    assert [row["move"] for row in forced if row["exact"]] == [
+        "b2", "pass", "a8", "pass", "g2", "h1"]
+    assert all(row["best_score"] == row["played_score"] == -4 for row in forced if row["exact"])
+    points = (page.locator("#review-graph polyline").get_attribute("points") or "").split()
+    assert len(points) == len(rows) + 1  # every position drawn
+    heights = [float(point.split(",")[1]) for point in points]
+    axis = 70.0  # the graph is 140 high: a score of 0 is drawn at its middle
+    for row in forced:
+        black = row["best_score"] if row["colour"] == "black" else -row["best_score"]
+        assert (heights[row["ply"]] == axis) is (black == 0), row
+        if row["exact"]:  # the same height before and after: no spike
+            assert heights[row["ply"]] == heights[row["ply"] + 1], row
+    tagged = page.locator("#review-table tr:has(.forced)")
+    assert [int(tagged.nth(i).get_attribute("data-ply") or -1)
+            for i in range(tagged.count())] == [row["ply"] for row in forced]
+    assert tagged.first.locator(".forced").text_content() == "forced"
+    tagged.last.click()  # the table scrolls to the forced moves of the end
+    page.locator("#review-card").screenshot(path=str(screenshots / "review-forced.png"))
+
+    # a review stored before forced moves were scored serves them unscored (null): the
+    # graph takes such a position from the move before it, never as 0
+    scores = page.evaluate("""async () => {
+      const { reviewScores } = await import("/static/js/review.js");
+      const row = (colour, best, played) => ({ colour, best_score: best, played_score: played });
+      return reviewScores([row("black", 6, 4), row("white", null, null), row("black", -4, -4)]);
+    }""")
+    assert scores == [6, 4, -4, -4]

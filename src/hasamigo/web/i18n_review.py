@@ -46,4 +46,5 @@ STRINGS: dict[str, tuple[str, str]] = {
     "review.label.inaccuracy": ("inaccuracy", "疑問手"),
     "review.label.mistake": ("mistake", "悪手"),
     "review.label.blunder": ("blunder", "大悪手"),
+    "review.forced": ("forced", "必然手"),
 }

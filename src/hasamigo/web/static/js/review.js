@@ -16,26 +16,28 @@ function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));
 }
 
-// A forced move (a pass, the only legal move) is not searched: its scores are 0 and say
-// nothing of the position.
-function forced(row) {
-  return row.move === row.best_move && row.best_score === 0 && row.played_score === 0 && !row.exact;
+// A row without scores (null): a forced move (a pass, the only legal move) of a review
+// stored before forced moves were searched. Its position is unknown, not worth 0. (A
+// forced move reviewed since carries the position's score, `forced` marking it.)
+function unscored(row) {
+  return row.best_score === null || row.best_score === undefined;
 }
 
 function blackView(row, score) { return row.colour === "black" ? score : -score; }
 
 // The value of every position of the game (Black's view): position k, the one after k
 // moves, is valued by its own search (the best score of the move played from it, at the
-// review's depth); after a forced move or the last one, by the search of the move that
-// led to it (one ply shallower: used everywhere, that odd depth would make the line
-// zigzag, each side's search favouring the side to move).
+// review's depth; a forced move's is the position's too); the last position, or one whose
+// move is unscored, by the search of the move that led to it (one ply shallower: used
+// everywhere, that odd depth would make the line zigzag, each side's search favouring
+// the side to move); a position neither scores is left out (null).
 export function reviewScores(rows) {
   const scores = [];
   for (let k = 0; k <= rows.length; k++) {
     const before = rows[k - 1];
     const from = rows[k];
-    if (from && !forced(from)) scores.push(blackView(from, from.best_score));
-    else if (before && !forced(before)) scores.push(blackView(before, before.played_score));
+    if (from && !unscored(from)) scores.push(blackView(from, from.best_score));
+    else if (before && !unscored(before)) scores.push(blackView(before, before.played_score));
     else scores.push(null);
   }
   return scores;
@@ -172,6 +174,7 @@ export class ReviewPanel {
       `<td class="best">${escapeHtml(row.best_move)}</td>` +
       `<td class="loss">${row.loss ? `−${row.loss}` : "0"}</td>` +
       `<td><span class="verdict ${escapeHtml(row.label)}">${escapeHtml(T[`review.label.${row.label}`] || row.label)}</span>` +
+      `${row.forced ? ` <span class="muted small forced">${escapeHtml(T["review.forced"])}</span>` : ""}` +
       `${this.practise(row)}</td></tr>`).join("");
     this.showPly(this.ply);
   }
