@@ -35,10 +35,27 @@ async function show() {
     }
     document.getElementById("area").hidden = false;
     document.getElementById("login").hidden = true;
+    // no subjects: say so, rather than an empty table and a blank frame
+    const none = !progress.subjects.length;
+    document.getElementById("no-subjects").hidden = !none;
+    document.getElementById("progress-table").hidden = none;
+    const frame = document.getElementById("report");
+    const note = document.getElementById("report-note");
+    note.textContent = none ? note.dataset.empty : note.dataset.loading;
+    note.hidden = false;
+    frame.hidden = true;
+    document.getElementById("print-report").disabled = true;
+    if (none) return;
     try {
       const report = await authorised(`report?lang=${root.dataset.lang}`);
-      document.getElementById("report").srcdoc = await report.text();
-    } catch (error) { if (error.status) throw error; }
+      frame.srcdoc = await report.text();
+      frame.hidden = false;
+      note.hidden = true;
+      document.getElementById("print-report").disabled = false;
+    } catch (error) {
+      if (error.status) throw error;
+      note.textContent = error.message;  // the report is not available here
+    }
   } catch (error) {
     document.getElementById("area").hidden = true;
     document.getElementById("login").hidden = false;
