@@ -44,7 +44,8 @@ function renderGame() {
   if (game === null) return;
   const mine = game.your_colours[0];
   document.getElementById("you-are").textContent = text[mine];
-  document.getElementById("counts").textContent = `● ${game.counts.black} – ○ ${game.counts.white}`;
+  // the discs drawn as on the other pages (not ● ○, which many machines draw as emoji)
+  document.getElementById("counts").innerHTML = `<i class="disc-icon black"></i> ${Number(game.counts.black)} – <i class="disc-icon white"></i> ${Number(game.counts.white)}`;
   const question = state.question;
   const myTurn = game.turn === mine && game.phase === "playing" && question === null;
   const programToMove = game.phase === "playing" && game.turn !== mine;
