@@ -96,6 +96,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     "record.press": ("Press the clock", "時計を押す"),
     "record.pass_press": ("Pass パス", "パス"),
     "record.illegal": ("Illegal move 不正着手", "不正着手の指摘"),
+    "record.illegal.title": ("The side whose clock runs claims that the opponent's last move "
+                             "was illegal: the opponent's clock runs again until the move is "
+                             "put right.",
+                             "時計が動いている側が、相手の直前の着手を不正と指摘します。"
+                             "着手を直すまで相手の時計が動きます。"),
+    "record.illegal.claimed": ("{claimant} claimed an illegal move: {offender}'s clock runs "
+                               "again. {offender} puts the move right, then presses.",
+                               "{claimant}が不正着手を指摘しました。{offender}の時計に"
+                               "戻りました。{offender}は着手を直してから時計を押します。"),
+    "record.illegal.timeout": ("{claimant} claimed an illegal move in {offender}'s byo-yomi "
+                               "秒読み: a time-out for {offender}.",
+                               "{claimant}が秒読み中の{offender}の不正着手を指摘しました："
+                               "{offender}の時間切れです。"),
     "record.absent": ("{name} is absent", "{name}が不在"),
     "record.arrived": ("Arrived", "到着"),
     "record.forfeit": ("Forfeit 不戦敗", "不戦敗を選ぶ"),

@@ -22,6 +22,7 @@ let view = null;
 let readAt = performance.now();
 let busy = false;
 let errorTimer = null;
+let noticeTimer = null;
 
 function showError(message) {
   const box = $("error");
@@ -29,6 +30,15 @@ function showError(message) {
   box.hidden = !message;
   clearTimeout(errorTimer);
   if (message) errorTimer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+// what an action did, where it does not show on the halves (an illegal move claimed)
+function showNotice(message) {
+  const box = $("notice");
+  box.textContent = message;
+  box.hidden = !message;
+  clearTimeout(noticeTimer);
+  if (message) noticeTimer = setTimeout(() => { box.hidden = true; }, 8000);
 }
 
 async function load() {
@@ -42,9 +52,9 @@ async function load() {
   }
 }
 
-// one action; the clock's answer is read back at once
+// one action; the clock's answer is read back at once. True when it was done.
 async function act(method, path, body) {
-  if (busy) return;
+  if (busy) return false;
   busy = true;
   try {
     const answer = await api(method, path, body, { token });
@@ -56,9 +66,11 @@ async function act(method, path, body) {
       await load();
     }
     showError("");
+    return true;
   } catch (err) {
     showError(err.message);
     await load();
+    return false;
   } finally {
     busy = false;
   }
@@ -82,7 +94,7 @@ function press(colour) {
   if (!view || !view.clock) return;
   const g = view.game;
   if (g.phase !== "playing") return;
-  act("POST", `${base}/press`, { colour });
+  act("POST", `${base}/press`, { colour }).then((done) => { if (done) showNotice(""); });
 }
 
 function pressRunning() {
@@ -206,8 +218,15 @@ document.addEventListener("keydown", (ev) => {
 $("pass").addEventListener("click", () => {
   if (view?.clock?.running) act("POST", `${base}/press`, { colour: view.clock.running, passed: true });
 });
-$("illegal").addEventListener("click", () => {
-  if (view?.clock?.running) act("POST", `${base}/illegal`, { colour: view.clock.running });
+// the side whose clock runs claims the opponent's last move was illegal: the clock goes
+// back to the offender (in byo-yomi it is a time-out); the notice says which happened
+$("illegal").addEventListener("click", async () => {
+  const claimant = view?.clock?.running;
+  if (!claimant || !(await act("POST", `${base}/illegal`, { colour: claimant }))) return;
+  const names = view.names || {};
+  const name = (c) => names[c] || colourName(c);
+  const key = view.game.phase === "playing" ? "record.illegal.claimed" : "record.illegal.timeout";
+  showNotice(T[key].replaceAll("{claimant}", name(claimant)).replaceAll("{offender}", name(other(claimant))));
 });
 for (const p of [0, 1]) {
   $(`absent-${p}`).addEventListener("click", () => act("POST", `${base}/absent`, { participant: p }));
