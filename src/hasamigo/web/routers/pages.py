@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from hasamigo.web.deps import Client, Games, LangDep, SettingsDep, Templates
+from hasamigo.web.deps import Client, Games, LangDep, Reviews, SettingsDep, Templates
 from hasamigo.web.errors import NotFound
 from hasamigo.web.i18n import LANGS, strings
 from hasamigo.web.routers.games import Filters, summary_view
@@ -99,12 +99,16 @@ async def game_page(request: Request, game_id: str, games: Games, templates: Tem
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
-async def replay_page(request: Request, game_id: str, games: Games, templates: Templates,
-                      lang: LangDep) -> Response:
+async def replay_page(request: Request, game_id: str, games: Games, reviews: Reviews,
+                      templates: Templates, lang: LangDep) -> Response:
+    """The replay. The page says whether the game has a review, so that its script asks
+    for one only then (a game without one would answer 404)."""
     if not await _exists(games, game_id):
         return _not_found(request, templates, lang, game_id)
+    reviewed = await asyncio.to_thread(reviews.repo.get, game_id) is not None
     return templates.TemplateResponse(request, "replay.html",
-                                      _context(request, lang, game_id=game_id))
+                                      _context(request, lang, game_id=game_id,
+                                               reviewed=reviewed))
 
 
 @router.get("/games/{game_id}/join", response_class=HTMLResponse)

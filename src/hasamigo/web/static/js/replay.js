@@ -247,7 +247,7 @@ async function load() {
   show(0);
   wire();
   loadScores();
-  review = new ReviewPanel({ gameId, token, T, jump: (n) => showMain(n), puzzleLink: (n, colour) => {
+  review = new ReviewPanel({ gameId, token, T, reviewed: root.dataset.reviewed === "true", jump: (n) => showMain(n), puzzleLink: (n, colour) => {
     const p = mainPositions[n];
     if (!p || (p.cells.match(/-/g) || []).length > 20) return null;  // the solver's range
     const board = `${p.cells} ${colour === "black" ? "X" : "O"}`;

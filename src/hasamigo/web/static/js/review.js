@@ -44,9 +44,12 @@ export function reviewScores(rows) {
 }
 
 export class ReviewPanel {
-  // puzzleLink(ply, colour): the puzzle page of the position before that move, or null
-  constructor({ gameId, token, T, jump, puzzleLink = () => null }) {
+  // puzzleLink(ply, colour): the puzzle page of the position before that move, or null;
+  // reviewed: whether the game had a review when the page was made (the page says so), so
+  // that a game without one is offered the button without a GET that can only 404
+  constructor({ gameId, token, T, jump, puzzleLink = () => null, reviewed = true }) {
     this.puzzleLink = puzzleLink;
+    this.reviewed = reviewed;
     this.url = `/api/games/${encodeURIComponent(gameId)}/review`;
     this.token = token;
     this.T = T;
@@ -74,6 +77,7 @@ export class ReviewPanel {
       const button = ev.target.closest("button[data-ply]");
       if (button) this.jump(Number(button.dataset.ply));
     });
+    if (!this.reviewed) return this.offer();
     try {
       this.update(await api("GET", this.url, undefined, { token: this.token }));
     } catch (err) {
