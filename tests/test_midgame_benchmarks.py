@@ -10,8 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
+#: 200 games of WTHOR 2010 (tests/data/ATTRIBUTION.md)
+ARCHIVE = Path(__file__).resolve().parent / "data" / "wthor" / "WTH_2010-sample.wtb"
 ROW = re.compile(r"^\s*\d+ empties (\d+) depth\s+4 move\s+([a-h][1-8]|pass) score\s+([+-]?\d+)",
                  re.MULTILINE)
 
@@ -23,7 +26,7 @@ def run(*args: str, script: str = "search.py", cwd: Path | None = None
 
 
 def test_positions_from_an_archive_are_searched_and_compared_with_full_width() -> None:
-    done = run("--archive", "WTH_2010.wtb", "--positions", "4", "--depth", "4",
+    done = run("--archive", str(ARCHIVE), "--positions", "4", "--depth", "4",
                "--selectivity", "2", "--agree")
     assert done.returncode == 0, done.stderr
     rows = ROW.findall(done.stdout)
@@ -36,8 +39,15 @@ def test_positions_from_an_archive_are_searched_and_compared_with_full_width() -
 
 
 def test_an_archive_named_by_a_relative_path_is_read_from_there(tmp_path: Path) -> None:
-    (tmp_path / "games.wtb").write_bytes((WTHOR / "WTH_2010.wtb").read_bytes())
+    (tmp_path / "games.wtb").write_bytes(ARCHIVE.read_bytes())
     done = run("--archive", "games.wtb", "--positions", "2", "--depth", "4", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(ROW.findall(done.stdout)) == 2
+
+
+@pytest.mark.shared("wthor/WTH_2010.wtb")
+def test_an_archive_named_alone_is_read_from_the_reference_data(tmp_path: Path) -> None:
+    done = run("--archive", "WTH_2010.wtb", "--positions", "2", "--depth", "4", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert len(ROW.findall(done.stdout)) == 2
 

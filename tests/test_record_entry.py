@@ -36,14 +36,15 @@ from hasamigo.game.state import Phase, replay
 from hasamigo.notation import read_wthor
 from hasamigo.squares import bits
 
-WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
+#: WTHOR 2010's first game, cut from the year (tests/data/ATTRIBUTION.md)
+GAME_1 = Path(__file__).parent / "data" / "wthor" / "WTH_2010-game1.wtb"
 LEGAL = "f2, g2, h2, b4, b6, c6, e7, f7, g7, h7"
 
 
 @pytest.fixture(scope="module")
 def position() -> Board:
     """WTHOR 2010, game 1, before move 21 (Black to move; the game went on with c6)."""
-    record = next(iter(read_wthor(WTHOR / "WTH_2010.wtb")))
+    record = next(iter(read_wthor(GAME_1)))
     board = record.board()
     for move in record.replay().move_stack[:20]:
         board.push(move)

@@ -3,11 +3,13 @@ each (two numbers swapped, a number repeated or skipped) are refused at the righ
 with the fix that gives the real game back in most cases; printable sheets.
 
 The rates of restored games are printed (``pytest -s``) and held to floors measured on
-WTHOR 2010 (see :data:`FLOORS`)."""
+WTHOR 2010 (see :data:`FLOORS`), on the 200 games of the year in ``tests/data`` (a whole year
+is read from the reference data beside the checkout when it is there)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,7 +29,13 @@ from hasamigo.notation.sheet import (
 from hasamigo.notation.transcript import parse_transcript
 from hasamigo.squares import bits
 
-WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
+DATA = Path(__file__).parent / "data" / "wthor"
+#: WTHOR 2010's first game, and the 200 games of the year that
+#: ``random.Random(3).sample(games, 200)`` draws, in that order (tests/data/ATTRIBUTION.md)
+GAME_1 = DATA / "WTH_2010-game1.wtb"
+SAMPLE = DATA / "WTH_2010-sample.wtb"
+#: the whole year, in the reference data (``../shared/data``)
+YEAR = "wthor/WTH_2010.wtb"
 #: the share of detected errors whose suggested fix restores the real game must stay
 #: above these (measured: adjacent swaps 94 %, swaps ≤5 apart 83 %, repeats 97 %,
 #: skips 100 %)
@@ -35,8 +43,8 @@ FLOORS = {"swap-adjacent": 0.88, "swap-near": 0.75, "repeat": 0.92, "skip": 0.97
           "miswrite": 0.9}
 
 
-def games(year: int) -> list[GameRecord]:
-    return [g for g in read_wthor(WTHOR / f"WTH_{year}.wtb") if g.problem is None]
+def games(path: Path) -> list[GameRecord]:
+    return [g for g in read_wthor(path) if g.problem is None]
 
 
 def round_trip(records: list[GameRecord]) -> int:
@@ -52,15 +60,36 @@ def round_trip(records: list[GameRecord]) -> int:
 
 
 # ---- writing and reading -------------------------------------------------------------------
-def test_every_game_of_a_wthor_year_is_read_back_identically() -> None:
-    records = games(2010)
+def test_the_sampled_games_of_a_year_are_read_back_identically() -> None:
+    records = games(SAMPLE)
+    assert len(records) == 200
+    assert round_trip(records) == 0
+
+
+@pytest.mark.shared(YEAR)
+def test_every_game_of_a_wthor_year_is_read_back_identically(
+        shared_data: Callable[[str], Path]) -> None:
+    records = games(shared_data(YEAR))
     assert len(records) > 2000
     assert round_trip(records) == 0
 
 
+@pytest.mark.shared(YEAR)
+def test_the_games_in_the_tests_data_are_those_of_the_year(
+        shared_data: Callable[[str], Path]) -> None:
+    """The games in ``tests/data`` are the year's first and the 200 that
+    ``random.Random(3)`` draws from it, on which the fix rates below are measured."""
+    year = games(shared_data(YEAR))
+    assert [g.moves for g in games(GAME_1)] == [year[0].moves]
+    assert [g.moves for g in games(SAMPLE)] == [
+        g.moves for g in random.Random(3).sample(year, 200)]
+
+
 @pytest.mark.exhaustive  # ~3 min; one year is in the default suite
-def test_every_game_of_every_wthor_year_is_read_back_identically() -> None:
-    for path in sorted(WTHOR.glob("WTH_*.wtb")):
+@pytest.mark.shared("wthor")
+def test_every_game_of_every_wthor_year_is_read_back_identically(
+        shared_data: Callable[[str], Path]) -> None:
+    for path in sorted(shared_data("wthor").glob("WTH_*.wtb")):
         records = [g for g in read_wthor(path) if g.problem is None]
         assert round_trip(records) == 0, path.name
 
@@ -80,13 +109,13 @@ def test_the_text_form() -> None:
 
 def test_passes_are_implied_by_the_position() -> None:
     # a WTHOR game with a forced pass is read with the pass put back
-    for record in games(2010):
+    for record in games(GAME_1):
         played = record.replay().move_stack
         if any(m.is_pass for m in played[:-1]):
             result = check_sheet(sheet_of_moves(played))
             assert result.ok and result.moves == played
             break
-    else:  # pragma: no cover - the archive has such games
+    else:  # pragma: no cover - the game has one
         pytest.fail("no game with a pass")
 
 
@@ -139,7 +168,7 @@ def test_a_sheet_file_names_itself_in_errors(tmp_path: Path) -> None:
 # ---- faults and fixes, exactly -------------------------------------------------------------------
 def first_game() -> tuple[list[Move], list[int]]:
     """WTHOR 2010 game 1 (Van den Biggelaar–Kortendijk): its squares, passes left out."""
-    record = next(iter(read_wthor(WTHOR / "WTH_2010.wtb")))
+    record = next(iter(read_wthor(GAME_1)))
     squares = [m.square for m in record.replay().move_stack if m.square is not None]
     return [Move(sq) for sq in squares], squares
 
@@ -271,7 +300,7 @@ def restore_rates(records: list[GameRecord], seed: int = 11
 
 
 def test_one_error_is_found_and_the_fix_restores_the_real_game_in_most_cases() -> None:
-    records = random.Random(3).sample(games(2010), 200)
+    records = games(SAMPLE)  # random.Random(3).sample(the year's games, 200)
     rates = restore_rates(records)
     for kind, (total, detected, restored) in rates.items():
         print(f"{kind}: {detected}/{total} detected, {restored} restored "
@@ -282,8 +311,9 @@ def test_one_error_is_found_and_the_fix_restores_the_real_game_in_most_cases() -
 
 
 @pytest.mark.exhaustive  # the 200-game sample above holds the same floors in the default suite
-def test_fix_rates_over_a_whole_year() -> None:
-    rates = restore_rates(games(2010))
+@pytest.mark.shared(YEAR)
+def test_fix_rates_over_a_whole_year(shared_data: Callable[[str], Path]) -> None:
+    rates = restore_rates(games(shared_data(YEAR)))
     for kind, (total, detected, restored) in rates.items():
         print(f"{kind}: {detected}/{total} detected, {restored} restored "
               f"({restored / detected:.1%})")
