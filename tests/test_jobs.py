@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,8 +30,17 @@ from hasamigo.notation import read_games
 from hasamigo.tournament.match import read_openings
 
 DATA = Path(__file__).parent / "data"
+#: 12 openings of the XOT list (tests/data/ATTRIBUTION.md); the list is not shipped
+XOT_SAMPLE = DATA / "xot-sample.txt"
 runner = CliRunner()
 CALLS: list[int] = []
+
+
+@pytest.fixture
+def xot_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The self-play's default openings (``xot``) are the 12 of the sample, named by
+    $HASAMIGO_XOT, whether or not the whole list lies beside the checkout."""
+    monkeypatch.setenv("HASAMIGO_XOT", str(XOT_SAMPLE))
 
 
 def double(x: int) -> int:
@@ -138,7 +148,8 @@ def test_an_error_starts_no_more_tasks(tmp_path: Path) -> None:
     assert len(list(tmp_path.iterdir())) <= 5  # those already running or queued
 
 
-def test_ray_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ray_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
+                                           xot_sample: None) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     with pytest.raises(JobError, match=r"pip install 'hasamigo\[cluster\]'"):
         make_backend(2, ray=True)
@@ -182,8 +193,8 @@ def test_solve_cli_disagreement_still_exits_1(tmp_path: Path) -> None:
 
 
 def test_selfplay_games_do_not_depend_on_the_workers() -> None:
-    book = xot_openings()
-    assert len(book) == 10784 and all(len(o) == 8 for o in book)
+    book = read_openings(XOT_SAMPLE)
+    assert len(book) == 12 and all(len(o) == 8 for o in book)
     one = selfplay_job(1, 4, backend=LocalBackend(1), seed=5, openings=book)
     two = selfplay_job(1, 4, backend=LocalBackend(2), seed=5, openings=book)
     assert [r.moves for r in one] == [r.moves for r in two]
@@ -201,7 +212,7 @@ def test_selfplay_rows_round_trip_to_records() -> None:
 
 
 @pytest.mark.parametrize("suffix", [".ggf", ".wtb"])
-def test_selfplay_cli_writes_and_resumes(tmp_path: Path, suffix: str) -> None:
+def test_selfplay_cli_writes_and_resumes(tmp_path: Path, suffix: str, xot_sample: None) -> None:
     out = tmp_path / f"games{suffix}"
     args = ["selfplay", "--level", "1", "--games", "2", "--seed", "3", "--workers", "2",
             "--out", str(out), "--json"]
@@ -224,7 +235,7 @@ def test_selfplay_cli_writes_and_resumes(tmp_path: Path, suffix: str) -> None:
 def test_selfplay_from_a_file_of_openings(tmp_path: Path) -> None:
     out = tmp_path / "g.txt"
     result = runner.invoke(app, ["selfplay", "-l", "1", "-n", "2", "--out", str(out),
-                                 "--openings", str(DATA / "xot-sample.txt")])
+                                 "--openings", str(XOT_SAMPLE)])
     assert result.exit_code == 0, result.stderr
     assert "2 games of engine:1" in result.stdout
     assert len(list(read_games(out))) == 2
@@ -292,10 +303,10 @@ def test_the_xot_list_is_read_from_outside_the_package(tmp_path: Path,
     from hasamigo.jobs import selfplay
 
     mine = tmp_path / "mine.txt"
-    mine.write_text((DATA / "xot-sample.txt").read_text())
+    mine.write_text(XOT_SAMPLE.read_text())
     monkeypatch.setenv("HASAMIGO_XOT", str(mine))
     assert selfplay.xot_path() == mine
-    assert selfplay.xot_openings() == read_openings(DATA / "xot-sample.txt")
+    assert selfplay.xot_openings() == read_openings(XOT_SAMPLE)
     monkeypatch.delenv("HASAMIGO_XOT")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     (tmp_path / "hasamigo").mkdir()
@@ -308,3 +319,16 @@ def test_the_xot_list_is_read_from_outside_the_package(tmp_path: Path,
     result = CliRunner().invoke(app, ["selfplay", "--level", "1", "--games", "2", "--out",
                                       str(tmp_path / "g.ggf")])
     assert result.exit_code == 2 and "HASAMIGO_XOT" in result.output
+
+
+@pytest.mark.shared("xot/xot-large.txt")
+def test_the_whole_xot_list_beside_a_checkout_is_read(shared_data: Callable[[str], Path],
+                                                       tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from hasamigo.jobs import selfplay
+
+    monkeypatch.delenv("HASAMIGO_XOT", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # no copy of the user's
+    assert selfplay.xot_path().resolve() == shared_data("xot/xot-large.txt").resolve()
+    book = xot_openings()
+    assert len(book) == 10784 and all(len(o) == 8 for o in book)

@@ -18,13 +18,14 @@ from hasamigo.engine import solve_obf_file
 from hasamigo.jobs import JobError, LocalBackend, RayBackend, run_job
 from hasamigo.jobs.exact import exact_job
 from hasamigo.jobs.games import match_player
-from hasamigo.jobs.selfplay import selfplay_job, xot_openings
+from hasamigo.jobs.selfplay import selfplay_job
 from hasamigo.jobs.solve import solve_job
-from hasamigo.tournament.match import run_match
+from hasamigo.tournament.match import read_openings, run_match
 
 ray: Any = pytest.importorskip("ray", reason="Ray is not installed (hasamigo[cluster])")
 pytestmark = pytest.mark.ray
-WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor" / "WTH_1980.wtb"
+DATA = Path(__file__).parent / "data"
+WTHOR = DATA / "wthor" / "WTH_1980.wtb"
 
 
 def slow_double(x: int) -> int:
@@ -112,7 +113,7 @@ def test_solve_on_two_actors_with_one_killed(ffo4: Path, tmp_path: Path) -> None
 
 
 def test_selfplay_on_two_actors_with_one_killed_plays_the_local_games(tmp_path: Path) -> None:
-    book = xot_openings()
+    book = read_openings(DATA / "xot-sample.txt")  # 12 of the XOT list
     local = selfplay_job(1, 4, backend=LocalBackend(1), seed=2, openings=book)
     backend = RayBackend(2)
     count: list[int] = []
@@ -151,7 +152,6 @@ def test_a_match_on_two_actors_with_one_killed_plays_the_sequential_games(
     assert shared.results == alone.results and len(count) == 4
 
 
-@pytest.mark.skipif(not WTHOR.exists(), reason="needs ../shared data")
 def test_exact_labels_on_two_actors_are_those_of_one_process(tmp_path: Path) -> None:
     import numpy as np
 
