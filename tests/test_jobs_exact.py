@@ -29,17 +29,13 @@ from hasamigo.jobs import exact as exact_jobs
 from hasamigo.jobs.exact import exact_chunks, exact_job
 from hasamigo.notation.wthor import read_wthor
 
-WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
-ARCHIVE = WTHOR / "WTH_1980.wtb"
-needs_data = pytest.mark.skipif(not ARCHIVE.exists(), reason="needs ../shared data")
+ARCHIVE = Path(__file__).parent / "data" / "wthor" / "WTH_1980.wtb"
 NEAR_END = (8, 9)  # cheap to solve
 runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def samples() -> training.Samples:
-    if not ARCHIVE.exists():
-        pytest.skip("needs ../shared data")
     found, _ = samples_from_records(read_wthor(ARCHIVE))
     return found
 
@@ -71,7 +67,6 @@ def test_chunks_hold_each_unsolved_position_once() -> None:
         exact_chunks(keys, {}, chunk=0)
 
 
-@needs_data
 def test_two_workers_give_the_labels_of_one_process(samples: training.Samples,
                                                     tmp_path: Path) -> None:
     one, one_mask = exact_labels(samples, limit=12, cache=tmp_path / "one.npz",
@@ -84,7 +79,6 @@ def test_two_workers_give_the_labels_of_one_process(samples: training.Samples,
     assert load_exact_cache(tmp_path / "two.npz") == load_exact_cache(tmp_path / "one.npz")
 
 
-@needs_data
 def test_a_rerun_solves_only_what_the_cache_lacks(samples: training.Samples, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     keys = exact_keys(samples, exact_candidates(samples, 10, NEAR_END))
@@ -105,7 +99,6 @@ def test_a_rerun_solves_only_what_the_cache_lacks(samples: training.Samples, tmp
     assert counted.calls == []  # all in the cache: nothing solved twice
 
 
-@needs_data
 def test_a_stopped_job_keeps_the_chunks_it_finished(samples: training.Samples,
                                                     tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
@@ -132,7 +125,6 @@ def test_a_damaged_cache_is_refused(tmp_path: Path) -> None:
         exact_job(empty, backend=LocalBackend(2), cache=bad)
 
 
-@needs_data
 def test_train_eval_on_two_workers_writes_the_weights_of_one(tmp_path: Path) -> None:
     args = ["train-eval", str(ARCHIVE), "--label", "exact", "--exact-limit", "4",
             "--iterations", "2", "--holdout-every", "4", "--json"]
@@ -163,7 +155,6 @@ def test_train_eval_refuses_bad_worker_options(args: list[str], message: str,
     assert message in result.stderr
 
 
-@needs_data
 def test_train_eval_on_ray_without_the_extra_says_how_to_install_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError

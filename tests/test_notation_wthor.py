@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import shutil
 import struct
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,6 @@ from hasamigo.notation.wthor import (
 DATA = Path(__file__).parent / "data" / "wthor"
 ONE_GAME = DATA / "nboard-test.wtb"
 Y1977 = DATA / "WTH_1977.wtb"
-FULL_SET = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wthor"
 
 
 def check_scores(records: list[GameRecord]) -> tuple[int, int]:
@@ -174,24 +174,23 @@ def test_illegal_move_names_number_and_square(tmp_path: Path) -> None:
 
 
 # ---- the whole database -----------------------------------------------------------------
-def _archives() -> list[Path]:
-    if not FULL_SET.is_dir():
-        pytest.skip(f"the WTHOR database is not at {FULL_SET} (a plain clone has only the "
-                    "small test archives)")
-    return sorted(FULL_SET.glob("WTH_*.wtb"))
+def _archives(shared_data: Callable[[str], Path]) -> list[Path]:
+    """Every year of the database, in the reference data beside the checkout."""
+    return sorted(shared_data("wthor").glob("WTH_*.wtb"))
 
 
 def test_small_archives_of_the_database() -> None:
-    for path in _archives()[:3]:  # 1977-1979
+    for path in (DATA / f"WTH_{year}.wtb" for year in (1977, 1978, 1979)):  # copies
         games, unfinished = check_scores(list(read_wthor(path)))
         assert games > 0 and unfinished == 0
 
 
 @pytest.mark.slow
-def test_a_year_in_each_decade() -> None:
+@pytest.mark.shared("wthor")
+def test_a_year_in_each_decade(shared_data: Callable[[str], Path]) -> None:
     """Every game of one year in eight across the archive (CI); the test below reads all."""
     total = unfinished = 0
-    for path in _archives()[3::8]:
+    for path in _archives(shared_data)[3::8]:
         games, open_games = check_scores(list(read_wthor(path)))
         total += games
         unfinished += open_games
@@ -200,9 +199,10 @@ def test_a_year_in_each_decade() -> None:
 
 
 @pytest.mark.exhaustive
-def test_every_game_of_the_database() -> None:
+@pytest.mark.shared("wthor")
+def test_every_game_of_the_database(shared_data: Callable[[str], Path]) -> None:
     total = unfinished = 0
-    for path in _archives():
+    for path in _archives(shared_data):
         games, open_games = check_scores(list(read_wthor(path)))
         total += games
         unfinished += open_games

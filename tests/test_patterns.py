@@ -53,7 +53,7 @@ from hasamigo.errors import InvalidOptionError, ParseError
 from hasamigo.notation.wthor import read_wthor
 from tests import naive
 
-WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
+WTHOR = Path(__file__).parent / "data" / "wthor"
 
 # ---- a square-by-square reference of the pattern layout ------------------------------
 SHAPE_SQUARES = {
@@ -307,7 +307,6 @@ def test_untied_tables_do_tell_a_board_from_its_mirror_image():
     assert tied > 0.4 * (N_WEIGHTS - 3**10)  # all shapes but the corner 2x5 are tied
 
 
-@pytest.mark.skipif(not (WTHOR / "WTH_1980.wtb").exists(), reason="needs ../shared data")
 def test_trained_weights_score_every_mirrored_position_alike():
     samples, _ = samples_from_records(read_archives([WTHOR / "WTH_1980.wtb"]))
     weights, _ = train(samples, holdout_every=0, iterations=5)
@@ -333,7 +332,6 @@ def test_other_board_shapes_keep_the_hand_set_evaluation():
             == evaluate_position(np.uint64(p), np.uint64(o), mask, hand))
 
 
-@pytest.mark.skipif(not (WTHOR / "WTH_2021.wtb").exists(), reason="needs ../shared data")
 def test_the_shipped_weights_predict_real_games_better_than_the_hand_set_features():
     """Guards the shipped file's layout and sign: on the 2021 games, positions with a
     recorded perfect-play value (24+ empties), the trained evaluation is much nearer it."""
@@ -405,7 +403,6 @@ def test_a_row_weight_fits_as_that_many_copies_of_the_row():
     assert not np.allclose(weighted, plain, rtol=0, atol=1e-2)
 
 
-@pytest.mark.skipif(not (WTHOR / "WTH_1977.wtb").exists(), reason="needs ../shared data")
 def test_samples_are_labelled_from_the_side_to_move():
     records = list(read_wthor(WTHOR / "WTH_1977.wtb"))
     samples, counts = samples_from_records(records)
@@ -432,8 +429,6 @@ def test_samples_are_labelled_from_the_side_to_move():
 def test_train_eval_command_writes_weights_the_engine_uses(tmp_path):
     from typer.testing import CliRunner
 
-    if not (WTHOR / "WTH_1977.wtb").exists():
-        pytest.skip("needs ../shared data")
     out = tmp_path / "w.npz"
     result = CliRunner().invoke(app, ["train-eval", str(WTHOR / "WTH_1980.wtb"), "--out",
                                       str(out), "--iterations", "5", "--json"])

@@ -24,9 +24,7 @@ from hasamigo.errors import ParseError
 from hasamigo.notation.wthor import read_wthor
 from tests import naive_search
 
-WTHOR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wthor"
-pytestmark = pytest.mark.skipif(not (WTHOR / "WTH_1980.wtb").exists(),
-                                reason="needs ../shared data")
+WTHOR = Path(__file__).parent / "data" / "wthor"
 NEAR_END = (8, 9)  # cheap to solve, and within reach of the plain negamax
 
 
