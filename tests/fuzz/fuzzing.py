@@ -1,10 +1,10 @@
 """Shared pieces of the parser fuzz tests: the real files, a mutation strategy, the checks.
 
-Inputs are the reference files of ``../shared/data`` (or their copies under ``tests/data``
-in a plain clone) mutated by byte flips, truncations, insertions, deleted and duplicated
-chunks and planted tokens (non-UTF-8 bytes, odd digits, brackets, 5,000-digit numbers).
-Only the project's errors may escape a parser; one from a file reader names the file and
-a place, and no message echoes a huge input.
+Inputs are the copies of the reference files in ``tests/data`` (the same inputs with or
+without ``../shared`` beside the checkout) mutated by byte flips, truncations, insertions,
+deleted and duplicated chunks and planted tokens (non-UTF-8 bytes, odd digits, brackets,
+5,000-digit numbers). Only the project's errors may escape a parser; one from a file reader
+names the file and a place, and no message echoes a huge input.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from hasamigo.notation import read_ggf, read_wthor, write_transcript
 from hasamigo.notation.wthor import GAME_SIZE, HEADER_SIZE
 from hasamigo.variants import VARIANTS
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 LOCAL = Path(__file__).resolve().parents[1] / "data"
 
 #: Hypothesis settings of every fuzz test: reproducible, no deadline (the first call of a
@@ -38,12 +37,8 @@ FUZZ = settings(
 MAX_MESSAGE = 600
 
 def data_file(relative: str) -> Path:
-    """A reference file: ``../shared/data/RELATIVE``, else the copy in ``tests/data``."""
-    for root in (SHARED, LOCAL):
-        path = root / relative
-        if path.is_file():
-            return path.resolve()
-    raise FileNotFoundError(f"{relative} is neither in {SHARED} nor in {LOCAL}")
+    """A reference file's copy in ``tests/data``."""
+    return LOCAL / relative
 
 
 # ---- the real inputs ------------------------------------------------------------------
@@ -75,10 +70,7 @@ def board_strings() -> list[str]:
 def transcript_file() -> bytes:
     """Transcript lines: XOT openings, the WTHOR and GGF games, a 4×4 game after its
     ``# variant`` line, a comment and a blank line."""
-    try:
-        xot = data_file("xot/xot-large.txt").read_text().splitlines()[:8]
-    except FileNotFoundError:
-        xot = data_file("xot-sample.txt").read_text().splitlines()[:8]
+    xot = data_file("xot-sample.txt").read_text().splitlines()[:8]
     lines = ["# openings (XOT)", *xot, ""]
     games = list(read_wthor(data_file("wthor/WTH_1977.wtb"), players=[], tournaments=[]))[:3]
     games += read_ggf(data_file("ggf/nboard-test.ggf"))
