@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from httpx import Response
+from httpx2 import Response
 from test_web_api import error_of, make_client
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
