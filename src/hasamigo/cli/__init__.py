@@ -6,6 +6,10 @@ and formats; ``engine``: search and solving; ``match``: matches and simulations;
 a game in the terminal; ``jobs``: self-play and the options of long jobs on several
 workers; ``protocols``: our engine
 over NBoard and GTP; ``web``: the server) and register themselves on :data:`app`.
+
+The help must come up at once: the modules import the engine, the kernels (numba), the
+web app and the database inside the commands that use them, never at import time
+(tests/test_cli_help.py checks that ``hasamigo --help`` loads none of them).
 """
 
 from __future__ import annotations
@@ -13,14 +17,14 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from hasamigo.board import Board
-from hasamigo.variants import VARIANTS, find_variant
+if TYPE_CHECKING:
+    from hasamigo.board import Board
 
 app = typer.Typer(
     help="hasamigo: Othello by the official JOF rules. Squares are a1 (top-left) .. h8.",
@@ -31,9 +35,14 @@ app = typer.Typer(
 console = Console()
 err_console = Console(stderr=True)
 
+#: The variants' names, for the help of --variant: written out, as the registry
+#: (:data:`hasamigo.variants.VARIANTS`) loads the board's kernels; a test checks them.
+VARIANT_NAMES = ("standard", "parallel", "original", "reversi-32", "6x6", "4x4", "octagon",
+                 "grand", "eight-stars", "hasegawa-8x9", "hasegawa-9x10", "nip-octagon",
+                 "nip-circle")
 VariantOpt = Annotated[
     str,
-    typer.Option("--variant", "-v", help="Board: " + ", ".join(v.name for v in VARIANTS) + "."),
+    typer.Option("--variant", "-v", help="Board: " + ", ".join(VARIANT_NAMES) + "."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead.")]
 
@@ -71,6 +80,8 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def variant_named(name: str) -> type[Board]:
+    from hasamigo.variants import find_variant
+
     try:
         return find_variant(name)
     except ValueError as exc:
@@ -93,7 +104,7 @@ from hasamigo.cli import core as _core  # noqa: E402,F401
 from hasamigo.cli import engine as _engine  # noqa: E402,F401
 from hasamigo.cli import jobs as _jobs  # noqa: E402,F401
 from hasamigo.cli import match as _match  # noqa: E402,F401
-from hasamigo.cli import play as _play  # noqa: E402,F401
+from hasamigo.cli import play_command as _play_command  # noqa: E402,F401
 from hasamigo.cli import protocols as _protocols  # noqa: E402,F401
 from hasamigo.cli import record as _record  # noqa: E402,F401
 from hasamigo.cli import study as _study  # noqa: E402,F401

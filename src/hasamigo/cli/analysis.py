@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from hasamigo.board import Board
 from hasamigo.cli import (
     JsonOpt,
     VariantOpt,
@@ -22,7 +20,11 @@ from hasamigo.cli import (
 )
 from hasamigo.cli.core import fail_with, parse_position, render_board
 from hasamigo.errors import HasamigoError
-from hasamigo.move import BLACK, WHITE, Move
+from hasamigo.move import BLACK, WHITE
+
+if TYPE_CHECKING:
+    from hasamigo.board import Board
+    from hasamigo.move import Move
 
 LABEL_STYLE = {"best": "green", "good": "", "inaccuracy": "yellow", "mistake": "red",
                "blunder": "bold red"}
@@ -70,6 +72,8 @@ def review(
     loss, label, exact}], summary: {black: {moves, total_loss, average_loss, labels,
     worst}, white: {...}}, turning_point}.
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from hasamigo.analysis.review import check_options, check_reviewable
     from hasamigo.analysis.review import review as review_game
     from hasamigo.variants import find_variant

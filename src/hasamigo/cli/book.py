@@ -10,7 +10,6 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from hasamigo.board import Board
 from hasamigo.cli import JsonOpt, app, console, emit_json, fail, ready_kernels
 from hasamigo.cli.core import fail_with, parse_position
 from hasamigo.cli.match import JobsOpt, _jobs, _progress
@@ -124,6 +123,7 @@ def book_show(
     JSON: {position, in_book, value, opening: {en, ja} | null, moves: [{move, value,
     games, in_book, depth}]}.
     """
+    from hasamigo.board import Board
     from hasamigo.game.openings import opening_name
 
     try:

@@ -7,14 +7,12 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from hasamigo.board import FILE_LETTERS, Board
 from hasamigo.cli import (
     JsonOpt,
     VariantOpt,
@@ -27,7 +25,9 @@ from hasamigo.cli import (
 )
 from hasamigo.errors import HasamigoError, ParseError
 from hasamigo.squares import bits
-from hasamigo.variants import NIP_OPTION, NIP_TITLE, RULE_TITLES, VARIANTS
+
+if TYPE_CHECKING:
+    from hasamigo.board import Board
 
 #: What each 挟み碁 flip rule lets the mover do, for ``variants``.
 _RULE_HELP = {
@@ -95,6 +95,8 @@ def _turn_choices(board: Board) -> dict[str, list[str]]:
 
 def render_board(board: Board, *, last: int | None = None) -> str:
     """Rich markup for a board diagram: ● black, ○ white, · legal move."""
+    from hasamigo.board import FILE_LETTERS
+
     moves = board.legal_moves_mask()
     playable = board.playable()
     files = FILE_LETTERS[: board.cols]
@@ -206,6 +208,8 @@ def show(
 
 
 def _games_report(path: Path, *, show_progress: bool) -> dict[str, Any]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from hasamigo.notation import read_games
 
     failed: list[dict[str, Any]] = []
@@ -313,6 +317,8 @@ def variants(as_json: JsonOpt = False) -> None:
     JSON: a list of {name, aliases, title, squares, start, disc_limit, flip_rules}, where
     flip_rules maps each rule's suffix to what it means.
     """
+    from hasamigo.variants import NIP_OPTION, NIP_TITLE, RULE_TITLES, VARIANTS
+
     rows = [
         {
             "name": v.name,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
@@ -23,6 +22,9 @@ from hasamigo.cli.workers import (
     workers_given,
 )
 from hasamigo.errors import HasamigoError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 JobsOpt = Annotated[
     int | None,
@@ -41,6 +43,8 @@ def _jobs(jobs: int | None) -> int:
 
 
 def _progress(show: bool) -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                     MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
                     disable=not show)

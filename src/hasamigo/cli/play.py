@@ -1,4 +1,6 @@
-"""The ``play`` command: a game in the terminal, against a program or between two people.
+"""The game of the ``play`` command: in the terminal, against a program or between two people
+(the command's options and help are in :mod:`hasamigo.cli.play_command`, which imports this
+module when the command runs).
 
 The game runs on :class:`~hasamigo.game.controller.GameController`, the one the web app
 uses, so the terminal follows the same official procedure: colours chosen, drawn or by
@@ -28,7 +30,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -36,8 +38,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from hasamigo.cli import VariantOpt, app, console, err_console, fail, variant_named
+from hasamigo.cli import console, err_console, fail, variant_named
 from hasamigo.cli.core import render_board
+from hasamigo.cli.play_command import DEFAULT_LINK_BASE
 from hasamigo.errors import HasamigoError
 from hasamigo.game.clock import Clock
 from hasamigo.game.controller import GameController, verdict_for
@@ -72,8 +75,6 @@ wall_clock: Callable[[], float] = time.time
 
 #: Hints search this many plies (the web app's default hint depth).
 HINT_DEPTH = 6
-#: The web app's address, for the link that hands the game to a browser.
-DEFAULT_LINK_BASE = "http://127.0.0.1:8000"
 
 _PROGRAM_NAMES = {"victory": "Victory", "amusement": "Amusement", "entertainer": "Entertainer",
                   "weakest": "Weakest", "random": "Random", "greedy": "Greedy"}
@@ -879,49 +880,13 @@ def _finish(session: TerminalGame, saver: Saver, code: str, link_base: str, db_u
     return True
 
 
-@app.command("play")
-def play_command(
-    vs: Annotated[str | None, typer.Option(
-        "--vs", help="The program to play: victory, amusement, entertainer, engine:N "
-        "(N = 1..10), engine:top, weakest, random, greedy. Without it, two people play.")
-    ] = None,
-    colour: Annotated[str, typer.Option(
-        "--colour", "--color", help="Your colour (two people: the first player's): black, "
-        "white, random or fuse-ishi.")] = "black",
-    clock: Annotated[float | None, typer.Option(
-        "--clock", min=0.01, max=600, help="Minutes a side (no clock without it).")] = None,
-    official: Annotated[bool, typer.Option(
-        "--official", help="An official game: no take-backs, no hints.")] = False,
-    no_draws: Annotated[bool, typer.Option(
-        "--no-draws", help="A 32–32 game goes to the holder of the draw-win right "
-        "(引き分け勝ち), decided by fuse-ishi.")] = False,
-    auto_claim: Annotated[bool, typer.Option(
-        "--auto-claim", help="Claim the program's fallen flag for me.")] = False,
-    name: Annotated[list[str] | None, typer.Option(
-        "--name", help="Your name; two people give it twice.")] = None,
-    variant: VariantOpt = "standard",
-    handicap: Annotated[
-        int, typer.Option(min=0, max=4, help="Corner discs for Black (White starts).")
-    ] = 0,
-    start: Annotated[str | None, typer.Option(help="cross, parallel or original.")] = None,
-    disc_limit: Annotated[int | None, typer.Option(
-        help="Discs a side may place: only the variant's own (reversi-32: 32).")] = None,
-    db: Annotated[str | None, typer.Option(
-        "--db", help="Database URL (as for serve). Default: $HASAMIGO_DB, else "
-        "~/.local/share/hasamigo/hasamigo.db.")] = None,
-    link_base: Annotated[str, typer.Option(
-        "--link-base", help="The web app's address, for the link to this game.")
-    ] = DEFAULT_LINK_BASE,
-) -> None:
-    """Play a game in the terminal: against a program (--vs) or two people.
-
-    The web app's official procedure: colours, the clock (a flag is lost
-    only when claimed), passes played automatically. At the prompt type a
-    square (f5), hint, undo, claim, resign, help or quit. Every move is
-    saved to the games database; at the end a link opens the game in your
-    browser's library. Exit status 0 when the game ends or is left with
-    quit (saved as it stands), 130 after Ctrl-C.
-    """
+def play_game(*, vs: str | None, colour: str, clock: float | None, official: bool,
+              no_draws: bool, auto_claim: bool, name: list[str] | None, variant: str,
+              handicap: int, start: str | None, disc_limit: int | None, db: str | None,
+              link_base: str) -> None:
+    """The ``play`` command (:mod:`hasamigo.cli.play_command` has its options): set the
+    game up, store it, play it at the terminal, then say where it is kept. Raises
+    :class:`typer.Exit` with the exit status."""
     spec = None
     if vs is not None:
         spec = vs.strip().lower()
@@ -965,4 +930,4 @@ def play_command(
 
 
 __all__ = ["DEFAULT_LINK_BASE", "HINT_DEPTH", "Saver", "TerminalGame", "clock_text",
-           "join_code_hash", "make_program", "play_command", "program_name"]
+           "join_code_hash", "make_program", "play_game", "program_name"]

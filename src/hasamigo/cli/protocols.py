@@ -6,13 +6,21 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from hasamigo.cli import app
-from hasamigo.engine.limits import MAX_LEVEL
-from hasamigo.engine.protocols.session import DEFAULT_LEVEL, Session, serve
+
+if TYPE_CHECKING:
+    from hasamigo.engine.protocols.session import Session
+
+#: The engine's highest level (``hasamigo.engine.limits.MAX_LEVEL``) and a protocol
+#: engine's level unless told otherwise (``hasamigo.engine.protocols.session
+#: .DEFAULT_LEVEL``), written out: the engine loads the kernels, and the help must not
+#: wait for them. tests/test_cli_help.py checks that they agree.
+MAX_LEVEL = 10
+DEFAULT_LEVEL = 6
 
 LevelOpt = Annotated[int, typer.Option(
     "--level", "-l", min=1, max=MAX_LEVEL,
@@ -24,6 +32,7 @@ def _run(session: Session, verbose: bool) -> None:
     logging.basicConfig(stream=sys.stderr, level=logging.INFO if verbose else logging.WARNING,
                         format="%(name)s: %(message)s")
     from hasamigo.cli import ready_kernels
+    from hasamigo.engine.protocols.session import serve
 
     ready_kernels("rules", "engine")
     try:

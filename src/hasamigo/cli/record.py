@@ -15,32 +15,22 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
-from hasamigo.board import Board
 from hasamigo.cli import JsonOpt, VariantOpt, app, console, emit_json, err_console, fail
 from hasamigo.cli.core import render_board
 from hasamigo.errors import HasamigoError, ParseError
-from hasamigo.game.controller import GameController, GameOptions, GameSetup, Participant
-from hasamigo.game.entry import entry_from_board, entry_from_turned
-from hasamigo.game.errors import GameError
-from hasamigo.game.state import Phase
-from hasamigo.move import Color
-from hasamigo.notation import read_games, read_text
-from hasamigo.notation.sheet import (
-    Sheet,
-    check_sheet,
-    colour_named,
-    read_sheet,
-    sheet_html,
-    sheet_of_moves,
-)
-from hasamigo.notation.transcript import parse_transcript
-from hasamigo.variants import find_variant
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from hasamigo.board import Board
+    from hasamigo.game.controller import GameController
+    from hasamigo.move import Color
+    from hasamigo.notation.sheet import Sheet
 
 record_app = typer.Typer(
     help="Games played over the board: record sheets and move-by-move entry.",
@@ -55,6 +45,8 @@ FirstOpt = Annotated[str | None, typer.Option("--first", help="The side that mov
 
 
 def _variant(name: str) -> type[Board]:
+    from hasamigo.variants import find_variant
+
     try:
         return find_variant(name)
     except ValueError as exc:
@@ -62,6 +54,8 @@ def _variant(name: str) -> type[Board]:
 
 
 def _read_text(path: str) -> str:
+    from hasamigo.notation import read_text
+
     if path == "-":
         return sys.stdin.read()
     try:
@@ -91,6 +85,8 @@ def check(
     fault when not ok), suggestion.transcript the whole game after the fix. Exit status 1
     when the sheet is not a legal game, 2 when it can't be read.
     """
+    from hasamigo.notation.sheet import check_sheet, colour_named, read_sheet
+
     board_cls = _variant(variant)
     text = _read_text(sheet_file)
     try:
@@ -127,6 +123,10 @@ def _game_sheet(game: str, board_cls: type[Board], handicap: int, first: Color |
                 index: int) -> Sheet:
     """A sheet from a sheet file, a game file (WTHOR, GGF, transcripts; game ``index``)
     or a transcript typed on the command line."""
+    from hasamigo.notation import read_games
+    from hasamigo.notation.sheet import Sheet, read_sheet, sheet_of_moves
+    from hasamigo.notation.transcript import parse_transcript
+
     path = Path(game)
     if path.is_file():
         if path.suffix.lower() in (".wtb", ".ggf"):
@@ -162,6 +162,8 @@ def sheet(
     variant: VariantOpt = "standard",
 ) -> None:
     """A printable record sheet (HTML, A4), blank or filled with a game's move numbers."""
+    from hasamigo.notation.sheet import check_sheet, colour_named, sheet_html
+
     if lang not in ("en", "ja"):
         raise fail(f"--lang is en or ja, not {lang!r}")
     board_cls = _variant(variant)
@@ -224,6 +226,8 @@ class Recorder:
         return line.strip()
 
     def run(self) -> None:
+        from hasamigo.game.state import Phase
+
         self.out.print(ENTER_HELP, highlight=False, markup=False)
         try:
             while self.game.phase is not Phase.OVER:
@@ -235,6 +239,8 @@ class Recorder:
             pass
 
     def one_line(self) -> None:
+        from hasamigo.game.errors import GameError
+
         game = self.game
         board = game.board
         number = len(game.history) + 1
@@ -263,6 +269,10 @@ class Recorder:
         self.show()
 
     def entry(self, words: list[str]) -> Any:
+        from hasamigo.game.entry import entry_from_board, entry_from_turned
+        from hasamigo.game.errors import GameError
+        from hasamigo.notation.sheet import colour_named
+
         board = self.game.board
         by = None
         if "by" in [w.lower() for w in words]:
@@ -308,6 +318,8 @@ class Recorder:
         self.show()
 
     def undo(self) -> None:
+        from hasamigo.game.errors import GameError
+
         game = self.game
         last = next((m.colour for m in reversed(game.history) if not m.move.is_pass), None)
         if last is None:
@@ -347,6 +359,8 @@ def enter(
     JSON (at the end): {transcript, moves, marks: [{move_number, board}], faults:
     [{move_number, kind, squares, message, decision}], pending, result}.
     """
+    from hasamigo.game.controller import GameController, GameOptions, GameSetup, Participant
+
     board_cls = _variant(variant)
     try:
         setup = GameSetup((Participant(black), Participant(white)),

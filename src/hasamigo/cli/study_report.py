@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from hasamigo.cli import JsonOpt, console, emit_json, fail
 from hasamigo.cli.study import study_app
 from hasamigo.errors import HasamigoError
-from hasamigo.study.records import StudyData
+
+if TYPE_CHECKING:
+    from hasamigo.study.records import StudyData
 
 
 def load_study(source: str, db: str | None = None) -> StudyData:
     """The study's data named by SOURCE: a ``study.json`` or the directory holding one
     (what ``study simulate --out`` and the web's export write), else a stored study's id
     (in ``db``)."""
+    from hasamigo.study.records import StudyData
+
     path = Path(source)
     if not path.exists():
         if path.suffix or len(path.parts) > 1:  # meant as a file: say it is missing

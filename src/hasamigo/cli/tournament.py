@@ -19,10 +19,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
+from hasamigo.cli import JsonOpt, app, console, emit_json, fail
 from hasamigo.cli.workers import (
     RayAddressOpt,
     RayOpt,
@@ -538,7 +537,7 @@ def run(
     name, program, games, wins, draws, losses, discs, score_pct, elo, elo_ci95}]}
     (Elo: the difference to the field that each program's score means.)
     """
-    from hasamigo.cli.match import _elo_text, _jobs
+    from hasamigo.cli.match import _elo_text, _jobs, _progress
     from hasamigo.jobs import JobError
     from hasamigo.jobs.games import program_player
     from hasamigo.tournament.export import write_games_ggf
@@ -555,9 +554,7 @@ def run(
             detect_format(out)
         except HasamigoError as exc:
             raise fail(str(exc)) from None
-    progress = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
-                        disable=as_json)
+    progress = _progress(not as_json)
     with _service(db) as service, progress:
         tid = service.resolve(tournament)
         info = service.info(tid)
