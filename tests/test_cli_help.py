@@ -1,13 +1,24 @@
-"""The command line's help comes up without the engine, the web app or the database. Its
-speed itself is not asserted: the modules it loads are the deterministic proxy."""
+"""The command line's help: it comes up without the engine, the web app or the database,
+and it reads as text on a terminal (no reST markup, paragraphs wrapped to the width, no
+``<bool>`` on flags, no word cut short). Its speed itself is not asserted: the modules
+it loads are the deterministic proxy."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import unicodedata
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+import typer.main
+from rich.text import Text
+from typer.testing import CliRunner
+
+from hasamigo.cli import app
 
 #: Packages the help must not load: each costs a large part of a second.
 HEAVY = ("numba", "llvmlite", "numpy", "fastapi", "starlette", "uvicorn", "sqlalchemy",
@@ -70,6 +81,66 @@ def test_help_loads_nothing_heavy_beyond_the_package_root(loaded: dict[str, list
                    "must load Board on first use before the help can start without them")
 def test_help_loads_no_numba_at_all(loaded: dict[str, list[str]]) -> None:
     assert _heavy(loaded["root"] + loaded["added"]) == []
+
+
+# ---- the help as text ------------------------------------------------------------------
+runner = CliRunner()
+ROLE = re.compile(r":[a-z]+:`")
+
+
+def _commands(command: Any, path: list[str]) -> Iterator[tuple[Any, list[str]]]:
+    yield command, path
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _commands(sub, [*path, name])
+
+
+COMMANDS = list(_commands(typer.main.get_command(app), []))
+
+
+def _texts(command: Any) -> list[str]:
+    """What a command's help shows: its text, its options' and arguments' help, their
+    defaults and, for a group, its commands' first paragraphs."""
+    texts = [command.help or ""]
+    texts += [getattr(p, "help", None) or "" for p in command.params]
+    texts += [str(p.default) for p in command.params
+              if p.default is not None and not isinstance(p.default, bool | list)]
+    texts += [(sub.help or "").split("\n\n")[0]
+              for sub in getattr(command, "commands", {}).values()]
+    return texts
+
+
+def _wide(text: str) -> bool:
+    return any(unicodedata.east_asian_width(ch) in "WF" for ch in text)
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+@pytest.mark.parametrize(("command", "path"), COMMANDS,
+                         ids=[" ".join(p) or "hasamigo" for _, p in COMMANDS])
+def test_help_reads_as_text(command: Any, path: list[str], columns: str) -> None:
+    result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": columns})
+    assert result.exit_code == 0, result.output
+    shown = result.output
+    assert "``" not in shown and not ROLE.search(shown)
+    assert "<bool>" not in shown
+    assert "\b" not in shown  # Click's no-rewrap mark
+    # paragraphs are whole lines of text, for Rich to wrap to the terminal's width
+    for text in [command.help or "", *(getattr(p, "help", None) or "" for p in command.params)]:
+        assert all("\n" not in paragraph for paragraph in text.split("\n\n")), text
+    # Every word shows whole: Rich cuts a word wider than its column with "…". Texts
+    # with East Asian wide characters are left out: Rich 15 strips a wrapped line's
+    # trailing space by its length in characters, not in cells (Text.rstrip_end), and
+    # so cuts the line's last word in a table cell at some widths whatever the words.
+    words = " ".join(re.sub(r"[│╭╮╰╯─]", " ", shown).split())
+    missing = [word for text in _texts(command) if not _wide(text)
+               for word in Text.from_markup(text).plain.split() if word not in words]
+    assert missing == []
+
+
+def test_the_help_keeps_the_texts_words() -> None:
+    """reST literals and roles become their words, and a docstring's paragraphs stay."""
+    variants = next(c for c, p in COMMANDS if p == ["variants"])
+    assert "(a suffix of the name: hasegawa-8x9+one, standard+choose)." in variants.help
+    assert variants.help.count("\n\n") == 1
 
 
 def test_numbers_written_out_for_the_help_agree_with_the_engine() -> None:

@@ -23,10 +23,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from hasamigo.cli.helptext import Typer
+
 if TYPE_CHECKING:
     from hasamigo.board import Board
 
-app = typer.Typer(
+app = Typer(
     help="hasamigo: Othello by the official JOF rules. Squares are a1 (top-left) .. h8.",
     no_args_is_help=True,
     add_completion=False,
@@ -45,6 +47,12 @@ VariantOpt = Annotated[
     typer.Option("--variant", "-v", help="Board: " + ", ".join(VARIANT_NAMES) + "."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead.")]
+#: Where the games database is unless --db says, for the help of each --db (as
+#: hasamigo.storage.db.default_db_url finds it). In short words: Rich cuts a word wider
+#: than the help's column (18 columns in ``tournament new --help`` on an 80-column
+#: terminal) with an ellipsis, as it cut ~/.local/share/hasamigo/hasamigo.db.
+DB_DEFAULT = ("Default: $HASAMIGO_DB, else hasamigo.db in the hasamigo directory of "
+              "$XDG_DATA_HOME or ~/.local/share.")
 
 COMPILING = "compiling the engine, first run only…"
 

@@ -12,10 +12,11 @@ from rich.table import Table
 
 from hasamigo.cli import JsonOpt, app, console, emit_json, fail, ready_kernels
 from hasamigo.cli.core import fail_with, parse_position
+from hasamigo.cli.helptext import Typer
 from hasamigo.cli.match import JobsOpt, _jobs, _progress
 from hasamigo.errors import HasamigoError
 
-book_app = typer.Typer(help="The opening book: build it from game archives, deepen it, "
+book_app = Typer(help="The opening book: build it from game archives, deepen it, "
                             "look positions up.", no_args_is_help=True)
 app.add_typer(book_app, name="book")
 

@@ -33,11 +33,11 @@ def selfplay(
     out: Annotated[Path, typer.Option("--out", dir_okay=False,
                                       help="Where the games go: .ggf, .wtb or .txt.")],
     openings: Annotated[str, typer.Option(
-        "--openings", help="'xot' (the 10,784 XOT openings, read from $HASAMIGO_XOT or "
-        "~/.local/share/hasamigo/xot.txt; not shipped), 'book' or 'book:N' (the opening "
-        "book's lines of 8 or N moves, 1-24, to positions within 4 discs of even: 212 of "
-        "8 moves, 652 of 12) or a file of transcripts, one opening per line; each is "
-        "played twice.")] = "xot",
+        "--openings", help="'xot' (the 10,784 XOT openings, read from $HASAMIGO_XOT, else "
+        "xot.txt in the hasamigo directory of $XDG_DATA_HOME or ~/.local/share; not "
+        "shipped), 'book' or 'book:N' (the opening book's lines of 8 or N moves, 1-24, to "
+        "positions within 4 discs of even: 212 of 8 moves, 652 of 12) or a file of "
+        "transcripts, one opening per line; each is played twice.")] = "xot",
     seed: SeedOpt = 0,
     workers: WorkersOpt = 1,
     ray: RayOpt = False,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from hasamigo.cli import VariantOpt, app
+from hasamigo.cli import DB_DEFAULT, VariantOpt, app
 
 #: The web app's address, for the link that hands the game to a browser.
 DEFAULT_LINK_BASE = "http://127.0.0.1:8000"
@@ -42,8 +42,7 @@ def play_command(
     disc_limit: Annotated[int | None, typer.Option(
         help="Discs a side may place: only the variant's own (reversi-32: 32).")] = None,
     db: Annotated[str | None, typer.Option(
-        "--db", help="Database URL (as for serve). Default: $HASAMIGO_DB, else "
-        "~/.local/share/hasamigo/hasamigo.db.")] = None,
+        "--db", help=f"Database URL (as for serve). {DB_DEFAULT}")] = None,
     link_base: Annotated[str, typer.Option(
         "--link-base", help="The web app's address, for the link to this game.")
     ] = DEFAULT_LINK_BASE,

@@ -22,6 +22,7 @@ from rich.markup import escape
 
 from hasamigo.cli import JsonOpt, VariantOpt, app, console, emit_json, err_console, fail
 from hasamigo.cli.core import render_board
+from hasamigo.cli.helptext import Typer
 from hasamigo.errors import HasamigoError, ParseError
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from hasamigo.move import Color
     from hasamigo.notation.sheet import Sheet
 
-record_app = typer.Typer(
+record_app = Typer(
     help="Games played over the board: record sheets and move-by-move entry.",
     no_args_is_help=True)
 app.add_typer(record_app, name="record")

@@ -11,9 +11,10 @@ import typer
 from rich.table import Table
 
 from hasamigo.cli import JsonOpt, app, console, emit_json
+from hasamigo.cli.helptext import Typer
 from hasamigo.cli.match import JobsOpt, SeedOpt, _jobs, _progress
 
-study_app = typer.Typer(help="The user study of the amusement paper: run it, simulate it, "
+study_app = Typer(help="The user study of the amusement paper: run it, simulate it, "
                              "report it.", no_args_is_help=True)
 app.add_typer(study_app, name="study")
 
@@ -38,8 +39,8 @@ def study_simulate(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     programs: Annotated[str | None, typer.Option(
-        "--programs", help="Comma-separated programs (default: victory,amusement,"
-                           "amusement:swing,entertainer).")] = None,
+        "--programs", help="Comma-separated programs (default: victory, amusement, "
+                           "amusement:swing, entertainer).")] = None,
     players: Annotated[str | None, typer.Option(
         "--players", help="Comma-separated panel players (default: the whole panel).")] = None,
     out: Annotated[Path | None, typer.Option(

@@ -11,15 +11,14 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from hasamigo.cli import JsonOpt, console, emit_json, fail
+from hasamigo.cli import DB_DEFAULT, JsonOpt, console, emit_json, fail
 from hasamigo.cli.study import study_app
 
 if TYPE_CHECKING:
     from hasamigo.study.service import StudyService
 
 DbOpt = Annotated[str | None, typer.Option(
-    "--db", help="Database URL (as for serve). Default: $HASAMIGO_DB, else "
-    "~/.local/share/hasamigo/hasamigo.db.")]
+    "--db", help=f"Database URL (as for serve). {DB_DEFAULT}")]
 StudyArg = Annotated[str, typer.Argument(help="The study's id.")]
 
 

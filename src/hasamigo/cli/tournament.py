@@ -21,7 +21,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from hasamigo.cli import JsonOpt, app, console, emit_json, fail
+from hasamigo.cli import DB_DEFAULT, JsonOpt, app, console, emit_json, fail
+from hasamigo.cli.helptext import Typer
 from hasamigo.cli.workers import (
     RayAddressOpt,
     RayOpt,
@@ -34,14 +35,13 @@ from hasamigo.cli.workers import (
 if TYPE_CHECKING:
     from hasamigo.tournament.service import TournamentService
 
-tournament_app = typer.Typer(
+tournament_app = Typer(
     help="Run a tournament: the Meijin format, Swiss, round robin or knockout.",
     no_args_is_help=True)
 app.add_typer(tournament_app, name="tournament")
 
 DbOpt = Annotated[str | None, typer.Option(
-    "--db", help="Database URL (as for serve). Default: $HASAMIGO_DB, else "
-    "~/.local/share/hasamigo/hasamigo.db.")]
+    "--db", help=f"Database URL (as for serve). {DB_DEFAULT}")]
 WhoOpt = Annotated[str | None, typer.Option(
     "--as", help="Who makes the change, for the audit log (default: your login name).")]
 TournamentArg = Annotated[str, typer.Argument(help="The tournament's id or name.")]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hasamigo.cli import app, console, err_console, fail
+from hasamigo.cli import DB_DEFAULT, app, console, err_console, fail
 
 if TYPE_CHECKING:
     from hasamigo.web.services.analysis import EngineWarmup
@@ -85,8 +85,8 @@ def serve(
         str | None,
         typer.Option(
             "--db",
-            help="Database URL: sqlite:///path.db or postgresql://user@host/name. Default: "
-            "$HASAMIGO_DB, else ~/.local/share/hasamigo/hasamigo.db.",
+            help="Database URL: sqlite:///path.db, or postgresql:// with user@host/name. "
+            + DB_DEFAULT,
         ),
     ] = None,
     workers: Annotated[int, typer.Option(
