@@ -46,6 +46,7 @@ from hasamigo.web.schemas import (
     PublicRequest,
     TimeoutChoice,
 )
+from hasamigo.web.services.games import LiveGame
 from hasamigo.web.views import colour_name
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -57,6 +58,21 @@ ERRORS: dict[int | str, dict[str, object]] = {
 
 def _colour(name: ColourName | None) -> Color | None:
     return None if name is None else Color(name)
+
+
+#: where each action of a game recorded over the board goes instead (the record entry)
+RECORD_ROUTES = {"move": "entries", "take-back": "entries/undo", "resignation": "card"}
+
+
+def refuse_recorded(live: LiveGame, action: str) -> None:
+    """A game recorded over the board takes its moves, take-backs and result only through
+    the record entry (``/record/…``), so the as-played record, clock presses and faults
+    included, is the only way to a rated result: the ordinary routes answer 409 there."""
+    if live.game.state.otb is not None:
+        raise GameError(
+            f"this game is recorded over the board: its {action} goes through the record "
+            f"entry (POST /api/record/games/{live.id}/{RECORD_ROUTES[action]}, the page "
+            f"/record/{live.id})", "wrong_phase")
 
 
 def summary_view(s: GameSummary) -> GameSummaryView:
@@ -195,6 +211,7 @@ async def play_move(game_id: str, req: MoveRequest, games: Games, token: Token,
                     ) -> GameView:
     """Play a move for your seat. The answer comes after the move is committed."""
     live, you = await games.actor(game_id, token)
+    refuse_recorded(live, "move")
     # the discs to turn travel in the move's notation, c4(d4e5), which the board checks
     move = req.move if req.turned is None else f"{req.move}({''.join(req.turned)})"
     await games.play(live, you, move, _colour(req.colour), req.revision, wait=wait)
@@ -213,6 +230,7 @@ async def fuse_ishi_step(game_id: str, req: ColourStep, games: Games, token: Tok
 @router.post("/{game_id}/resign", responses=ERRORS)
 async def resign(game_id: str, req: ColourAction, games: Games, token: Token) -> GameView:
     live, you = await games.actor(game_id, token)
+    refuse_recorded(live, "resignation")
     await games.resign(live, you, _colour(req.colour))
     return games.view(live, you)
 
@@ -223,6 +241,7 @@ async def undo(game_id: str, games: Games, token: Token,
     """Take back your last move (casual games). Against a person in another browser this
     asks them first; their ``undo`` consents, their ``undo/decline`` refuses."""
     live, you = await games.actor(game_id, token)
+    refuse_recorded(live, "take-back")
     await games.undo(live, you, _colour(req.colour if req else None))
     return games.view(live, you)
 

@@ -24,6 +24,7 @@ from pydantic import TypeAdapter, ValidationError
 from hasamigo.errors import HasamigoError
 from hasamigo.move import Color
 from hasamigo.web.errors import Forbidden, NotFound, Unauthorized, error_body
+from hasamigo.web.routers.games import refuse_recorded
 from hasamigo.web.schemas import (
     ClientMessage,
     ErrorBody,
@@ -73,6 +74,7 @@ async def _move(session: Session, msg: MoveMessage) -> None:
         raise Unauthorized("say hello with your seat token before playing")
     if session.live.deleted:
         raise NotFound("this game was deleted")
+    refuse_recorded(session.live, "move")
     colour = None if msg.colour is None else Color(msg.colour)
     await session.games.play(session.live, session.you, msg.move, colour, msg.revision)
 
@@ -114,6 +116,15 @@ async def _receive_text(websocket: WebSocket, limit: int) -> str | None:
     return text
 
 
+async def _refuse(websocket: WebSocket, send: Sender, text: str, code: int) -> None:
+    """Say why, then close with ``code``; a client that has gone already (many sockets
+    opened and closed at once, refused for being over the watchers' limit) is no error:
+    there is nobody left to tell."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await send(text)
+        await websocket.close(code=code)
+
+
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     games: GameService = websocket.app.state.games
@@ -130,8 +141,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         raw = await asyncio.wait_for(
             _receive_text(websocket, settings.max_ws_message_bytes), settings.ws_hello_seconds)
     except TimeoutError:
-        await send(_error("unauthorized", "say hello with your seat token first"))
-        await websocket.close(code=POLICY)
+        await _refuse(websocket, send, _error("unauthorized",
+                                              "say hello with your seat token first"), POLICY)
         return
     except WebSocketDisconnect:
         return
@@ -140,14 +151,14 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         live, you = await games.reader(game_id, hello.token)
         queue = games.subscribe(live)
     except (ValidationError, ValueError):
-        await send(_error("bad_message", "the first message must be "
-                                         '{"type": "hello", "token": <seat token or null>}'))
-        await websocket.close(code=POLICY)
+        await _refuse(websocket, send, _error(
+            "bad_message", 'the first message must be {"type": "hello", "token": <seat token '
+            'or null>}'), POLICY)
         return
     except HasamigoError as exc:
         status, body = error_body(exc)
-        await send(ErrorMessage(error=body).model_dump_json())
-        await websocket.close(code={404: NOT_FOUND, 503: TRY_LATER}.get(status, FORBIDDEN))
+        await _refuse(websocket, send, ErrorMessage(error=body).model_dump_json(),
+                      {404: NOT_FOUND, 503: TRY_LATER}.get(status, FORBIDDEN))
         return
     session = Session(games, live, you, send)
 
