@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 
@@ -55,7 +58,20 @@ def get_lang(request: Request) -> Lang:
     return language_of(request)
 
 
-_bearer = HTTPBearer(auto_error=False, description="the seat token of the seat acted for")
+#: the OpenAPI security schemes. A route that declares :data:`SEAT_TOKEN` or
+#: :data:`SESSION_TOKEN` needs that token: without it the answer is 401, whatever the body
+#: (see :class:`AuthFirst`); :data:`READER_TOKEN` is needed only for a private game.
+SEAT_TOKEN, READER_TOKEN, SESSION_TOKEN = "seatToken", "seatTokenIfPrivate", "sessionToken"
+_seat = HTTPBearer(scheme_name=SEAT_TOKEN, auto_error=False,
+                   description="the seat token of the seat acted for (required)")
+_reader = HTTPBearer(scheme_name=READER_TOKEN, auto_error=False,
+                     description="a seat token of the game: needed unless the game is public")
+_session = HTTPBearer(scheme_name=SESSION_TOKEN, auto_error=False,
+                      description="the director's (or researcher's) session token: POST "
+                      "/api/tournaments or …/login, POST /api/studies or …/login (required)")
+
+#: the dependencies that need a token; :class:`AuthFirst` runs them before the body is read
+_AUTH_FIRST: set[Callable[..., object]] = set()
 
 
 def read_bearer(request: Request, *, longest: int, what: str) -> str | None:
@@ -72,13 +88,78 @@ def read_bearer(request: Request, *, longest: int, what: str) -> str | None:
     return token
 
 
+def need_bearer(request: Request, *, longest: int, what: str, missing: str) -> str:
+    """:func:`read_bearer`, refusing a request without the header (401 ``missing``)."""
+    token = read_bearer(request, longest=longest, what=what)
+    if token is None:
+        raise Unauthorized(missing)
+    return token
+
+
+def _auth_first(dependency: Callable[..., str]) -> Callable[..., str]:
+    _AUTH_FIRST.add(dependency)
+    return dependency
+
+
 def bearer_token(
     request: Request,
-    _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_reader)],
 ) -> str | None:
-    """The seat token of ``Authorization: Bearer <token>``; ``None`` without the header.
-    (``_declared`` puts the scheme in the OpenAPI document; the header is checked here.)"""
+    """The seat token of ``Authorization: Bearer <token>``; ``None`` without the header
+    (reading a public game). ``_declared`` puts the scheme in the OpenAPI document; the
+    header is checked here."""
     return read_bearer(request, longest=TOKEN_LENGTH, what="seat token")
+
+
+@_auth_first
+def seat_token(
+    request: Request,
+    _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_seat)],
+) -> str:
+    """The seat token of an action: without ``Authorization: Bearer <token>``, 401."""
+    return need_bearer(request, longest=TOKEN_LENGTH, what="seat token",
+                       missing="acting in a game needs its seat token "
+                               "(Authorization: Bearer …)")
+
+
+def session_token(longest: int, missing: str) -> Callable[..., str]:
+    """A dependency: a director's or researcher's session token of at most ``longest``
+    characters, required (401 ``missing`` without it)."""
+
+    @_auth_first
+    def token(
+        request: Request,
+        _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_session)],
+    ) -> str:
+        return need_bearer(request, longest=longest, what="session token", missing=missing)
+
+    return token
+
+
+def _dependencies(dependant: Dependant) -> Iterator[Dependant]:
+    for sub in dependant.dependencies:
+        yield sub
+        yield from _dependencies(sub)
+
+
+class AuthFirst(APIRoute):
+    """A route that runs its token dependencies (:data:`SEAT_TOKEN`, :data:`SESSION_TOKEN`)
+    before FastAPI reads the body: a caller without a token gets 401, never 422 for a body
+    it was not entitled to send (FastAPI parses the JSON before any dependency runs)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+        checks = list(dict.fromkeys(
+            d.call for d in _dependencies(self.dependant) if d.call in _AUTH_FIRST))
+        if not checks:
+            return handler
+
+        async def authorised_first(request: Request) -> Response:
+            for check in checks:
+                check(request, None)  # the scheme declared is not read
+            return await handler(request)
+
+        return authorised_first
 
 
 def client_id(request: Request) -> str:
@@ -90,7 +171,6 @@ def client_id(request: Request) -> str:
 def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
-
 Games = Annotated[GameService, Depends(get_games)]
 Analysis = Annotated[AnalysisService, Depends(get_analysis)]
 Reviews = Annotated[ReviewService, Depends(get_reviews)]
@@ -99,5 +179,6 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 Templates = Annotated[Jinja2Templates, Depends(get_templates)]
 LangDep = Annotated[Lang, Depends(get_lang)]
 Token = Annotated[str | None, Depends(bearer_token)]
+SeatToken = Annotated[str, Depends(seat_token)]
 Client = Annotated[str, Depends(client_id)]
 Address = Annotated[str, Depends(client_address)]

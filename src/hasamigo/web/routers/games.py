@@ -26,7 +26,7 @@ from hasamigo.move import Color
 from hasamigo.notation import format_ggf, write_transcript
 from hasamigo.squares import bits
 from hasamigo.storage.repository import GameSummary
-from hasamigo.web.deps import Address, Client, Games, Token
+from hasamigo.web.deps import Address, AuthFirst, Client, Games, SeatToken, Token
 from hasamigo.web.schemas import (
     ClaimRequest,
     ColourAction,
@@ -49,7 +49,7 @@ from hasamigo.web.schemas import (
 from hasamigo.web.services.games import LiveGame
 from hasamigo.web.views import colour_name
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+router = APIRouter(prefix="/api/games", tags=["games"], route_class=AuthFirst)
 ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorResponse}
     for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)
@@ -180,7 +180,7 @@ async def get_game(game_id: str, games: Games, token: Token) -> GameView:
 
 
 @router.delete("/{game_id}", status_code=204, response_class=Response, responses=ERRORS)
-async def delete_game(game_id: str, games: Games, token: Token) -> Response:
+async def delete_game(game_id: str, games: Games, token: SeatToken) -> Response:
     """Delete a game for good (the creator's seat token): a finished game, or one in
     which nobody else holds a seat (against a program, an invitation not taken yet)."""
     live, you = await games.actor(game_id, token)
@@ -197,7 +197,7 @@ async def join_game(game_id: str, req: JoinRequest, games: Games, client: Client
 
 
 @router.post("/{game_id}/public", responses=ERRORS)
-async def set_public(game_id: str, req: PublicRequest, games: Games, token: Token
+async def set_public(game_id: str, req: PublicRequest, games: Games, token: SeatToken
                      ) -> GameView:
     """The creator lets anyone watch the game (read-only), or stops it."""
     live, you = await games.actor(game_id, token)
@@ -206,7 +206,7 @@ async def set_public(game_id: str, req: PublicRequest, games: Games, token: Toke
 
 
 @router.post("/{game_id}/moves", responses=ERRORS)
-async def play_move(game_id: str, req: MoveRequest, games: Games, token: Token,
+async def play_move(game_id: str, req: MoveRequest, games: Games, token: SeatToken,
                     wait: bool = Query(False, description="answer after the program replies")
                     ) -> GameView:
     """Play a move for your seat. The answer comes after the move is committed."""
@@ -219,7 +219,7 @@ async def play_move(game_id: str, req: MoveRequest, games: Games, token: Token,
 
 
 @router.post("/{game_id}/colours", responses=ERRORS)
-async def fuse_ishi_step(game_id: str, req: ColourStep, games: Games, token: Token
+async def fuse_ishi_step(game_id: str, req: ColourStep, games: Games, token: SeatToken
                          ) -> GameView:
     """Your fuse-ishi step: the call, the right, or the colour."""
     live, you = await games.actor(game_id, token)
@@ -228,7 +228,7 @@ async def fuse_ishi_step(game_id: str, req: ColourStep, games: Games, token: Tok
 
 
 @router.post("/{game_id}/resign", responses=ERRORS)
-async def resign(game_id: str, req: ColourAction, games: Games, token: Token) -> GameView:
+async def resign(game_id: str, req: ColourAction, games: Games, token: SeatToken) -> GameView:
     live, you = await games.actor(game_id, token)
     refuse_recorded(live, "resignation")
     await games.resign(live, you, _colour(req.colour))
@@ -236,7 +236,7 @@ async def resign(game_id: str, req: ColourAction, games: Games, token: Token) ->
 
 
 @router.post("/{game_id}/undo", responses=ERRORS)
-async def undo(game_id: str, games: Games, token: Token,
+async def undo(game_id: str, games: Games, token: SeatToken,
                req: ColourAction | None = None) -> GameView:
     """Take back your last move (casual games). Against a person in another browser this
     asks them first; their ``undo`` consents, their ``undo/decline`` refuses."""
@@ -247,7 +247,7 @@ async def undo(game_id: str, games: Games, token: Token,
 
 
 @router.post("/{game_id}/undo/decline", responses=ERRORS)
-async def decline_undo(game_id: str, games: Games, token: Token,
+async def decline_undo(game_id: str, games: Games, token: SeatToken,
                        req: ColourAction | None = None) -> GameView:
     live, you = await games.actor(game_id, token)
     await games.decline_undo(live, you, _colour(req.colour if req else None))
@@ -255,7 +255,7 @@ async def decline_undo(game_id: str, games: Games, token: Token,
 
 
 @router.post("/{game_id}/claim", responses=ERRORS)
-async def claim_flag(game_id: str, req: ClaimRequest, games: Games, token: Token
+async def claim_flag(game_id: str, req: ClaimRequest, games: Games, token: SeatToken
                      ) -> GameView:
     """Claim the opponent's fallen flag (or report your own: ``flagged`` = your colour).
     A program's move already computed is completed first."""
@@ -265,7 +265,7 @@ async def claim_flag(game_id: str, req: ClaimRequest, games: Games, token: Token
 
 
 @router.post("/{game_id}/timeout", responses=ERRORS)
-async def timeout_choice(game_id: str, req: TimeoutChoice, games: Games, token: Token
+async def timeout_choice(game_id: str, req: TimeoutChoice, games: Games, token: SeatToken
                          ) -> GameView:
     """The time-out winner's choice: 33–31 or play-out (勝手打ち)."""
     live, you = await games.actor(game_id, token)
@@ -274,14 +274,14 @@ async def timeout_choice(game_id: str, req: TimeoutChoice, games: Games, token: 
 
 
 @router.post("/{game_id}/playout/stop", responses=ERRORS)
-async def stop_playout(game_id: str, games: Games, token: Token) -> GameView:
+async def stop_playout(game_id: str, games: Games, token: SeatToken) -> GameView:
     live, you = await games.actor(game_id, token)
     await games.stop_playout(live, you)
     return games.view(live, you)
 
 
 @router.post("/{game_id}/accept", responses=ERRORS)
-async def accept_result(game_id: str, games: Games, token: Token,
+async def accept_result(game_id: str, games: Games, token: SeatToken,
                         req: ColourAction | None = None) -> GameView:
     """Accept the result; once both players have, a time-out can't be claimed."""
     live, you = await games.actor(game_id, token)

@@ -28,7 +28,16 @@ from hasamigo.game.errors import GameError
 from hasamigo.game.state import DecidedFault
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.notation.sheet import check_sheet, read_sheet, sheet_html, sheet_of_moves
-from hasamigo.web.deps import Address, Client, Games, LangDep, Templates, Token
+from hasamigo.web.deps import (
+    Address,
+    AuthFirst,
+    Client,
+    Games,
+    LangDep,
+    SeatToken,
+    Templates,
+    Token,
+)
 from hasamigo.web.errors import Forbidden, NotFound
 from hasamigo.web.i18n import Lang as LangCode
 from hasamigo.web.i18n import strings
@@ -56,7 +65,7 @@ from hasamigo.web.schemas import (
 from hasamigo.web.services.games import GameService, LiveGame
 
 router = APIRouter()
-api = APIRouter(prefix="/api/record", tags=["record"])
+api = APIRouter(prefix="/api/record", tags=["record"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
 
 Lang = Annotated[str, Query(pattern="^(en|ja)$")]
@@ -164,34 +173,34 @@ async def get_game(game_id: str, games: Games, token: Token) -> OtbView:
 
 
 @api.post("/games/{game_id}/press", responses=ERRORS)
-async def press(game_id: str, req: PressRequest, games: Games, token: Token) -> OtbView:
+async def press(game_id: str, req: PressRequest, games: Games, token: SeatToken) -> OtbView:
     """A clock button pressed: that side's turn ends (``passed``: with a pass)."""
     colour = Color(req.colour)
     return await _act(games, game_id, token, lambda g: g.press(colour, passed=req.passed))
 
 
 @api.post("/games/{game_id}/absent", responses=ERRORS)
-async def absent(game_id: str, req: ParticipantRequest, games: Games, token: Token
+async def absent(game_id: str, req: ParticipantRequest, games: Games, token: SeatToken
                  ) -> OtbView:
     """A player is not there at the start: their clock runs from the scheduled start."""
     return await _act(games, game_id, token, lambda g: g.absent(req.participant))
 
 
 @api.post("/games/{game_id}/arrive", responses=ERRORS)
-async def arrive(game_id: str, req: ParticipantRequest, games: Games, token: Token
+async def arrive(game_id: str, req: ParticipantRequest, games: Games, token: SeatToken
                  ) -> OtbView:
     return await _act(games, game_id, token, lambda g: g.arrive(req.participant))
 
 
 @api.post("/games/{game_id}/forfeit", responses=ERRORS)
-async def late_forfeit(game_id: str, req: ParticipantRequest, games: Games, token: Token
+async def late_forfeit(game_id: str, req: ParticipantRequest, games: Games, token: SeatToken
                        ) -> OtbView:
     """The late player chooses a forfeit loss (64–0, not rated) instead of playing."""
     return await _act(games, game_id, token, lambda g: g.late_forfeit(req.participant))
 
 
 @api.post("/games/{game_id}/illegal", responses=ERRORS)
-async def claim_illegal(game_id: str, req: IllegalClaimRequest, games: Games, token: Token
+async def claim_illegal(game_id: str, req: IllegalClaimRequest, games: Games, token: SeatToken
                         ) -> OtbView:
     """``colour`` claims the opponent's last move was illegal (in byo-yomi: a time-out)."""
     colour = Color(req.colour)
@@ -209,19 +218,19 @@ def _enter(game: GameController, req: EntryRequest) -> None:
 
 
 @api.post("/games/{game_id}/entries", responses=ERRORS)
-async def enter_move(game_id: str, req: EntryRequest, games: Games, token: Token) -> OtbView:
+async def enter_move(game_id: str, req: EntryRequest, games: Games, token: SeatToken) -> OtbView:
     """A move as played on the board; faults are named in ``pending`` and wait for
     ``entries/correct`` or ``entries/keep``."""
     return await _act(games, game_id, token, lambda g: _enter(g, req))
 
 
 @api.post("/games/{game_id}/entries/correct", responses=ERRORS)
-async def correct_entry(game_id: str, games: Games, token: Token) -> OtbView:
+async def correct_entry(game_id: str, games: Games, token: SeatToken) -> OtbView:
     return await _act(games, game_id, token, lambda g: g.correct_entry())
 
 
 @api.post("/games/{game_id}/entries/keep", responses=ERRORS)
-async def keep_board(game_id: str, games: Games, token: Token) -> OtbView:
+async def keep_board(game_id: str, games: Games, token: SeatToken) -> OtbView:
     return await _act(games, game_id, token, lambda g: g.keep_board())
 
 
@@ -234,13 +243,13 @@ def _undo_entry(game: GameController) -> None:
 
 
 @api.post("/games/{game_id}/entries/undo", responses=ERRORS)
-async def undo_entry(game_id: str, games: Games, token: Token) -> OtbView:
+async def undo_entry(game_id: str, games: Games, token: SeatToken) -> OtbView:
     """Take back the last move entered (the recorder's slip), with the passes after it."""
     return await _act(games, game_id, token, _undo_entry)
 
 
 @api.post("/games/{game_id}/card", responses=ERRORS)
-async def result_card(game_id: str, req: ResultCardRequest, games: Games, token: Token
+async def result_card(game_id: str, req: ResultCardRequest, games: Games, token: SeatToken
                       ) -> OtbView:
     """The signed result card (rule 18): counts not adding up to 64 count against the
     winner; once handed in, no time-out can be claimed."""

@@ -32,10 +32,9 @@ from fastapi.responses import HTMLResponse, Response
 
 from hasamigo.study.records import StudyData
 from hasamigo.study.service import PLAY_FREQUENCIES, STRATEGIES, StudyError
-from hasamigo.web.deps import Address, LangDep, Templates
+from hasamigo.web.deps import Address, AuthFirst, LangDep, Templates, session_token
 from hasamigo.web.i18n import Lang, strings
 from hasamigo.web.routers.games import ERRORS
-from hasamigo.web.routers.tournaments import DirectorToken
 from hasamigo.web.schemas_study import (
     After,
     AnswerRequest,
@@ -47,9 +46,10 @@ from hasamigo.web.schemas_study import (
     NewSubject,
 )
 from hasamigo.web.services.study import StudySite
+from hasamigo.web.services.tournaments import TOKEN_LENGTH
 
 router = APIRouter()
-api = APIRouter(prefix="/api/studies", tags=["studies"])
+api = APIRouter(prefix="/api/studies", tags=["studies"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
 _lock = threading.Lock()
 
@@ -70,6 +70,10 @@ def get_site(request: Request) -> StudySite:
 
 
 Site = Annotated[StudySite, Depends(get_site)]
+#: the researcher's session token (``Authorization: Bearer <token>``), required: 401 without
+researcher_token = session_token(TOKEN_LENGTH, "the researcher's area needs the researcher's "
+                                 "session: log in with the study's password")
+ResearcherToken = Annotated[str, Depends(researcher_token)]
 StudyId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 Code = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$")]
 Table = Annotated[str, Path(pattern=r"^(subjects|games|answers)$")]
@@ -99,7 +103,7 @@ async def get_study(study_id: StudyId, site: Site) -> dict[str, Any]:
 
 
 @api.get("/{study_id}/progress", responses=ERRORS)
-async def progress(study_id: StudyId, site: Site, token: DirectorToken) -> dict[str, Any]:
+async def progress(study_id: StudyId, site: Site, token: ResearcherToken) -> dict[str, Any]:
     """Every subject's step, order and games (the researcher)."""
     await site.researcher(study_id, token)
     info = await asyncio.to_thread(site.service.info, study_id)
@@ -113,7 +117,7 @@ async def _data(site: StudySite, study_id: str, token: str | None) -> StudyData:
 
 
 @api.get("/{study_id}/export.json", responses=ERRORS)
-async def export_json(study_id: StudyId, site: Site, token: DirectorToken) -> Response:
+async def export_json(study_id: StudyId, site: Site, token: ResearcherToken) -> Response:
     """The three tables in one object (``StudyData.to_json()``)."""
     data = await _data(site, study_id, token)
     return Response(json.dumps(data.to_json(), ensure_ascii=False),
@@ -122,7 +126,7 @@ async def export_json(study_id: StudyId, site: Site, token: DirectorToken) -> Re
 
 
 @api.get("/{study_id}/export/{table}.csv", responses=ERRORS)
-async def export_csv(study_id: StudyId, table: Table, site: Site, token: DirectorToken
+async def export_csv(study_id: StudyId, table: Table, site: Site, token: ResearcherToken
                      ) -> Response:
     """One table as CSV: one row per subject, game or answer."""
     data = await _data(site, study_id, token)
@@ -132,7 +136,7 @@ async def export_csv(study_id: StudyId, table: Table, site: Site, token: Directo
 
 
 @api.get("/{study_id}/report", responses=ERRORS, response_class=HTMLResponse)
-async def report(study_id: StudyId, site: Site, token: DirectorToken, lang: LangDep
+async def report(study_id: StudyId, site: Site, token: ResearcherToken, lang: LangDep
                  ) -> HTMLResponse:
     """The study's report (figures and tables) as HTML."""
     data = await _data(site, study_id, token)

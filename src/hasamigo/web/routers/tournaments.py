@@ -27,7 +27,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from hasamigo.notation import format_ggf
 from hasamigo.tournament.export import game_records, games_csv, standings_csv
@@ -38,7 +37,7 @@ from hasamigo.tournament.service import (
     TournamentNotFound,
     as_json,
 )
-from hasamigo.web.deps import Address, LangDep, Templates, read_bearer
+from hasamigo.web.deps import Address, AuthFirst, LangDep, Templates, session_token
 from hasamigo.web.errors import NotFound
 from hasamigo.web.i18n import Lang, strings
 from hasamigo.web.routers.games import ERRORS
@@ -56,7 +55,7 @@ from hasamigo.web.schemas_tournament import (
 from hasamigo.web.services.tournaments import TOKEN_LENGTH, DirectorSession, TournamentSite
 
 router = APIRouter()
-api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+api = APIRouter(prefix="/api/tournaments", tags=["tournaments"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
 
 _site_lock = threading.Lock()
@@ -75,20 +74,12 @@ def get_site(request: Request) -> TournamentSite:
     return site
 
 
-_bearer = HTTPBearer(auto_error=False, description="the director's session token "
-                     "(POST /api/tournaments or /api/tournaments/{id}/login)")
-
-
-def director_token(
-    request: Request,
-    _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str | None:
-    """The token of ``Authorization: Bearer <token>``; ``None`` without the header."""
-    return read_bearer(request, longest=TOKEN_LENGTH, what="director's token")
-
+#: the director's session token (``Authorization: Bearer <token>``), required: 401 without
+director_token = session_token(TOKEN_LENGTH, "the director's area needs the director's "
+                               "session: log in with the tournament's password")
 
 Site = Annotated[TournamentSite, Depends(get_site)]
-DirectorToken = Annotated[str | None, Depends(director_token)]
+DirectorToken = Annotated[str, Depends(director_token)]
 TournamentId = Annotated[str, Path(min_length=1, max_length=64,
                                    pattern=r"^[A-Za-z0-9_-]+$")]
 RoundNumber = Annotated[int, Path(ge=1, le=MAX_ROUND)]
