@@ -1,5 +1,7 @@
 """What the server checks before it trusts a request (issue 50): authorisation before the
-body on every route that needs a token (an OpenAPI-driven sweep: 401, never 422)."""
+body on every route that needs a token (an OpenAPI-driven sweep: 401, never 422), and
+``X-Forwarded-For`` believed only from the proxies named in
+``Settings.forwarded_allow_ips``."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_web_api import error_of, make_client
+from test_web_api import FakeTime, error_of, make_client
 
+from hasamigo.web import Settings, create_app
 from hasamigo.web.deps import READER_TOKEN, SEAT_TOKEN, SESSION_TOKEN
+from hasamigo.web.limits import TrustedProxies
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -98,3 +102,57 @@ def test_a_token_with_a_bad_body_is_then_validated(client: TestClient) -> None:
                            headers={"Authorization": f"Bearer {created['seat_token']}",
                                     "content-type": "application/json"})
     assert response.status_code == 422 and error_of(response)["code"] == "invalid_request"
+
+
+# ---- X-Forwarded-For ---------------------------------------------------------------------
+def new_games(client: TestClient, count: int, forwarded: str | None) -> list[int]:
+    headers = {} if forwarded is None else {"X-Forwarded-For": forwarded}
+    return [client.post("/api/games", json={"opponent": "person"}, headers=headers)
+            .status_code for _ in range(count)]
+
+
+def peer_client(tmp_path: Path, peer: str, **settings: Any) -> TestClient:
+    """A client whose connections come from ``peer``; 3 new games a minute per address."""
+    t = FakeTime()
+    app = create_app(Settings(warm_engine=False, tick_seconds=3600, games_per_minute=3,
+                              **settings), db_url=f"sqlite:///{tmp_path / 'games.db'}",
+                     time_source=t, wall_clock=t)
+    return TestClient(app, client=(peer, 40000))
+
+
+def test_a_forwarded_for_header_from_an_untrusted_peer_is_ignored(tmp_path: Path) -> None:
+    with peer_client(tmp_path, "198.51.100.7") as client:
+        # a new address in the header each time does not make a new client
+        codes = [new_games(client, 1, f"203.0.113.{i}")[0] for i in range(5)]
+        assert codes == [201, 201, 201, 429, 429]
+
+
+def test_a_forwarded_for_header_from_a_trusted_proxy_names_the_client(
+        tmp_path: Path) -> None:
+    with peer_client(tmp_path, "10.0.0.2", forwarded_allow_ips=("10.0.0.0/8",)) as client:
+        assert new_games(client, 4, "203.0.113.1") == [201, 201, 201, 429]
+        # another client behind the same proxy has a limit of its own; what a client
+        # claims left of the proxy's entry is not believed
+        assert new_games(client, 3, "spoofed, 203.0.113.2") == [201, 201, 201]
+        assert new_games(client, 1, "203.0.113.1, 203.0.113.2") == [429]
+        # the proxy's own requests count for it
+        assert new_games(client, 4, None) == [201, 201, 201, 429]
+
+
+def test_trusted_proxies() -> None:
+    nobody = TrustedProxies(())
+    assert nobody.client("127.0.0.1", ["203.0.113.9"]) == "127.0.0.1"
+    local = TrustedProxies(["127.0.0.1", "::1"])
+    assert local.client("127.0.0.1", ["203.0.113.9"]) == "203.0.113.9"
+    assert local.client("::1", ["203.0.113.9, 127.0.0.1"]) == "203.0.113.9"
+    assert local.client("127.0.0.1", ["127.0.0.1"]) == "127.0.0.1"
+    assert local.client("127.0.0.1", []) == "127.0.0.1"
+    assert local.client("127.0.0.1", [" , "]) == "127.0.0.1"
+    assert TrustedProxies(["*"]).client("198.51.100.1", ["a, b"]) == "a"
+    assert len(local.client("127.0.0.1", ["x" * 1000])) == 64
+    with pytest.raises(ValueError, match="trusted proxy"):
+        TrustedProxies(["proxy.example"])
+    from_json: Any = ["10.0.0.1"]  # serve --workers hands the settings over as JSON
+    assert Settings(forwarded_allow_ips=from_json).forwarded_allow_ips == ("10.0.0.1",)
+    with pytest.raises(ValueError):
+        Settings(forwarded_allow_ips=("nonsense",))

@@ -97,6 +97,10 @@ def serve(
         min=1.0, max=600.0, help="With several processes (or several servers on one "
         "database): how soon after a process dies another takes over its games' clocks "
         "and programs.")] = 15.0,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        "--forwarded-allow-ips", help="Proxies (comma-separated addresses or networks, or "
+        "'*') whose X-Forwarded-For header names the client, as the limits on new games "
+        "count it. Default: none (the header is ignored).")] = "",
 ) -> None:
     """Play in a browser: start the web app and print its address once it answers.
 
@@ -115,14 +119,20 @@ def serve(
         sock.close()
         raise fail(f"the web app needs its dependencies: {exc}") from None
     url = normalise_url(db) if db else default_db_url()
+    proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
+    try:
+        Settings(forwarded_allow_ips=proxies)
+    except ValueError as exc:
+        sock.close()
+        raise fail(f"--forwarded-allow-ips: {exc}") from None
     shown_host = f"[{host}]" if ":" in host else host
     shown_port = sock.getsockname()[1]
     if workers > 1:
         _serve_workers(sock, url, workers, takeover_seconds,
-                       f"http://{shown_host}:{shown_port}/")
+                       f"http://{shown_host}:{shown_port}/", proxies)
         return
-    web = create_app(Settings(warm_in_background=True, lease_seconds=takeover_seconds),
-                     db_url=db)
+    web = create_app(Settings(warm_in_background=True, lease_seconds=takeover_seconds,
+                              forwarded_allow_ips=proxies), db_url=db)
     progress = _Progress()
 
     def started() -> None:
@@ -139,7 +149,10 @@ def serve(
             if self.started:
                 started()
 
-    server = Server(uvicorn.Config(web, log_level="warning", ws=UVICORN_WS))
+    # the app reads X-Forwarded-For itself (Settings.forwarded_allow_ips): uvicorn's own
+    # handling, which trusts loopback by default, would rewrite the peer before it
+    server = Server(uvicorn.Config(web, log_level="warning", ws=UVICORN_WS,
+                                   proxy_headers=False))
     try:
         server.run(sockets=[sock])
     finally:
@@ -150,7 +163,7 @@ def serve(
 
 
 def _serve_workers(sock: socket.socket, url: str, workers: int, takeover_seconds: float,
-                   address: str) -> None:
+                   address: str, proxies: tuple[str, ...] = ()) -> None:
     """``serve --workers N``: the database migrated and the engine compiled (or loaded)
     here, once, then uvicorn's supervisor runs N processes on the bound socket (and
     starts a new one if one dies)."""
@@ -183,9 +196,10 @@ def _serve_workers(sock: socket.socket, url: str, workers: int, takeover_seconds
                           highlight=False)
     ready_kernels(*KERNEL_GROUPS)
     os.environ[SERVE_SETTINGS] = json.dumps({
-        "db_url": url, "warm_in_background": True, "lease_seconds": takeover_seconds})
+        "db_url": url, "warm_in_background": True, "lease_seconds": takeover_seconds,
+        "forwarded_allow_ips": list(proxies)})
     config = uvicorn.Config("hasamigo.web.app:served_app", factory=True, workers=workers,
-                            log_level="warning", ws=UVICORN_WS)
+                            log_level="warning", ws=UVICORN_WS, proxy_headers=False)
 
     def say_when_answering() -> None:
         """The address, once one of the processes answers (as with one process)."""

@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 
 from hasamigo.web.errors import Unauthorized
 from hasamigo.web.i18n import Lang, language_of
+from hasamigo.web.limits import trusted_proxies
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.games import GameService
 from hasamigo.web.services.review import ReviewService
@@ -169,7 +170,13 @@ def client_id(request: Request) -> str:
 
 
 def client_address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+    """The client's address, as the per-address limits count it: the connection's peer,
+    or what ``X-Forwarded-For`` says when the peer is a proxy named in
+    ``Settings.forwarded_allow_ips`` (from anyone else the header is ignored)."""
+    peer = request.client.host if request.client is not None else "unknown"
+    proxies = trusted_proxies(get_settings(request).forwarded_allow_ips)
+    return proxies.client(peer, request.headers.getlist("x-forwarded-for"))
+
 
 Games = Annotated[GameService, Depends(get_games)]
 Analysis = Annotated[AnalysisService, Depends(get_analysis)]

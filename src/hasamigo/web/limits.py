@@ -3,16 +3,20 @@
 :class:`BodyLimit` is plain ASGI middleware: a request whose declared or actual body is
 larger than the limit is answered 413 (in the one error shape) before any route reads it.
 :class:`RateWindow` counts events per key over a sliding window (new games per client
-address), in memory and bounded in the number of keys it keeps.
+address), in memory and bounded in the number of keys it keeps. :class:`TrustedProxies`
+says which address those limits count: the peer's, unless the peer is a proxy named in
+``Settings.forwarded_allow_ips``, whose ``X-Forwarded-For`` then names the client.
 """
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import json
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from hasamigo.web.errors import RateLimited
@@ -126,4 +130,61 @@ class RateWindow:
         return None
 
 
-__all__ = ["BodyLimit", "RateWindow"]
+#: the hops of ``X-Forwarded-For`` looked at (from the right) and the longest address kept
+MAX_HOPS, ADDRESS_LENGTH = 16, 64
+
+
+class TrustedProxies:
+    """The proxies whose ``X-Forwarded-For`` header is believed: addresses or networks
+    (``10.0.0.0/8``), or ``*`` for any peer. Without them (the default) the header is
+    ignored, so a client cannot dodge a per-address limit by sending one.
+
+    >>> proxies = TrustedProxies(["10.0.0.0/8"])
+    >>> proxies.client("10.1.2.3", ["203.0.113.9, 198.51.100.7"])
+    '198.51.100.7'
+    >>> proxies.client("198.51.100.7", ["203.0.113.9"])  # not a proxy of ours: ignored
+    '198.51.100.7'
+    """
+
+    def __init__(self, entries: Iterable[str]) -> None:
+        entries = [e.strip() for e in entries if e.strip()]
+        self.any = "*" in entries
+        try:
+            self.networks = [ipaddress.ip_network(e, strict=False) for e in entries
+                             if e != "*"]
+        except ValueError as exc:
+            raise ValueError(f"a trusted proxy is an IP address, a network or '*': {exc}"
+                             ) from None
+
+    def trusts(self, host: str) -> bool:
+        if self.any:
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+    def client(self, peer: str, forwarded: Sequence[str]) -> str:
+        """The client's address: ``peer`` (the connection's), or, when ``peer`` is a
+        trusted proxy, the nearest address of ``X-Forwarded-For`` (its ``forwarded``
+        header lines) that is not a trusted proxy itself (each proxy appends the address
+        it was reached from: what lies to the left of our own proxies' entries is
+        whatever the client claimed)."""
+        if not forwarded or not self.trusts(peer):
+            return peer
+        hops = [hop.strip() for line in forwarded for hop in line.split(",")][-MAX_HOPS:]
+        hops = [hop for hop in hops if hop]
+        for hop in reversed(hops):
+            if not self.trusts(hop):
+                return hop[:ADDRESS_LENGTH]
+        return hops[0][:ADDRESS_LENGTH] if hops else peer
+
+
+@functools.lru_cache(maxsize=16)
+def trusted_proxies(entries: tuple[str, ...]) -> TrustedProxies:
+    """The :class:`TrustedProxies` of a settings' ``forwarded_allow_ips`` (made once)."""
+    return TrustedProxies(entries)
+
+
+__all__ = ["BodyLimit", "RateWindow", "TrustedProxies", "trusted_proxies"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from hasamigo.web.limits import trusted_proxies
+
 
 def _cores() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
@@ -57,6 +59,12 @@ class Settings:
     max_watchers_per_game: int = 64
     #: new games per client address per minute (429 beyond)
     games_per_minute: int = 20
+    #: the proxies (addresses, networks such as ``10.0.0.0/8``, or ``*``) whose
+    #: ``X-Forwarded-For`` names the client address the limits count; none by default: the
+    #: header is ignored and the connection's peer is the client (``hasamigo serve
+    #: --forwarded-allow-ips``, which also turns uvicorn's own proxy handling off: served by
+    #: another ASGI server, turn its handling off too, as it rewrites the peer first)
+    forwarded_allow_ips: tuple[str, ...] = ()
     #: games kept in memory; finished and idle games leave first and reload on demand
     max_live_games: int = 256
     #: a game nobody has touched or watched for this long leaves memory (its program's
@@ -77,3 +85,8 @@ class Settings:
     review_exact_empties: int = 20
     #: reviews waiting for the review thread (more requests get 503 "busy")
     review_queue: int = 64
+
+    def __post_init__(self) -> None:
+        # from JSON (``serve --workers``' processes) a list: kept as a tuple, and checked
+        object.__setattr__(self, "forwarded_allow_ips", tuple(self.forwarded_allow_ips))
+        trusted_proxies(self.forwarded_allow_ips)
