@@ -75,6 +75,9 @@ class Settings:
     search_workers: int = field(default_factory=_cores)
     #: hint/evaluation requests waiting for a search thread (more get 503 "busy")
     search_queue: int = 32
+    #: processes for CPU-heavy requests (study reports, pairing large tournaments), apart
+    #: from the event loop and its threads: see :mod:`hasamigo.web.services.compute`
+    compute_workers: int = field(default_factory=lambda: min(2, _cores()))
     #: positions kept in the evaluation graph's cache
     analysis_cache_entries: int = 20_000
 

@@ -15,6 +15,7 @@ full screen) and ``/record/{id}/sheet`` (the filled sheet, to print).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -295,8 +296,9 @@ async def filled_sheet(game_id: str, games: Games, token: Token, lang: Lang = "e
 async def check(req: SheetCheckRequest) -> SheetCheckView:
     """Check a typed record sheet: a legal game, or the faults from the first move
     number where it fails and the likely fix."""
+    # on a thread: a faulty sheet's fix is searched by replaying hundreds of candidates
     sheet = read_sheet(req.text, handicap=req.handicap, first=_colour(req.first))
-    result = check_sheet(sheet)
+    result = await asyncio.to_thread(check_sheet, sheet)
     return SheetCheckView(
         ok=result.ok, transcript=result.transcript,
         faults=[SheetFaultView(**f.to_json()) for f in result.faults],

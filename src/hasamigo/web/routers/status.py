@@ -15,8 +15,11 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
 from hasamigo.web.services.analysis import EngineWarmup
+from hasamigo.web.services.compute import serving_lifespan
 
-router = APIRouter(prefix="/api", tags=["status"])
+#: the lifespan of the app's serving (routes prepared, compute workers stopped): here, with
+#: the server's own state, once for the app
+router = APIRouter(prefix="/api", tags=["status"], lifespan=serving_lifespan)
 
 
 class StatusView(BaseModel):

@@ -45,6 +45,7 @@ from hasamigo.web.schemas_study import (
     NewStudy,
     NewSubject,
 )
+from hasamigo.web.services.compute import compute_pool, render_report
 from hasamigo.web.services.study import StudySite
 from hasamigo.web.services.tournaments import TOKEN_LENGTH
 
@@ -116,13 +117,22 @@ async def _data(site: StudySite, study_id: str, token: str | None) -> StudyData:
     return await site.data(study_id)
 
 
+def _json(data: StudyData) -> str:
+    return json.dumps(data.to_json(), ensure_ascii=False)
+
+
+def _csv(data: StudyData, table: str) -> str:
+    return data.to_csv()[f"{table}.csv"]
+
+
 @api.get("/{study_id}/export.json", responses=ERRORS)
 async def export_json(study_id: StudyId, site: Site, token: ResearcherToken) -> Response:
     """The three tables in one object (``StudyData.to_json()``)."""
     data = await _data(site, study_id, token)
-    return Response(json.dumps(data.to_json(), ensure_ascii=False),
-                    media_type="application/json", headers={
-                        "Content-Disposition": f'attachment; filename="study-{study_id}.json"'})
+    # written off the loop: a study of 40 subjects is a few thousand answers (0.15 s)
+    return Response(await asyncio.to_thread(_json, data), media_type="application/json",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="study-{study_id}.json"'})
 
 
 @api.get("/{study_id}/export/{table}.csv", responses=ERRORS)
@@ -130,24 +140,25 @@ async def export_csv(study_id: StudyId, table: Table, site: Site, token: Researc
                      ) -> Response:
     """One table as CSV: one row per subject, game or answer."""
     data = await _data(site, study_id, token)
-    return Response(data.to_csv()[f"{table}.csv"], media_type="text/csv; charset=utf-8",
+    return Response(await asyncio.to_thread(_csv, data, table),
+                    media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition":
                              f'attachment; filename="study-{study_id}-{table}.csv"'})
 
 
 @api.get("/{study_id}/report", responses=ERRORS, response_class=HTMLResponse)
-async def report(study_id: StudyId, site: Site, token: ResearcherToken, lang: LangDep
-                 ) -> HTMLResponse:
-    """The study's report (figures and tables) as HTML."""
+async def report(study_id: StudyId, site: Site, token: ResearcherToken, lang: LangDep,
+                 request: Request) -> HTMLResponse:
+    """The study's report (figures and tables) as HTML, drawn in a worker process (seconds
+    of matplotlib for a few dozen subjects: see :mod:`hasamigo.web.services.compute`)."""
     data = await _data(site, study_id, token)
     info = await asyncio.to_thread(site.service.info, study_id)
     try:
-        from hasamigo.study.report import build_report
+        html = await compute_pool(request.app).run(render_report, data, info.name, lang)
     except ImportError:
         raise StudyError("the report is not available in this version", "not_found"
                          ) from None
-    html = await asyncio.to_thread(build_report, data, title=info.name, lang=lang)
-    return HTMLResponse(str(html))
+    return HTMLResponse(html)
 
 
 # ---- subjects --------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ from hasamigo.web.schemas_tournament import (
     Unpair,
     Withdrawal,
 )
+from hasamigo.web.services.compute import compute_pool
 from hasamigo.web.services.tournaments import TOKEN_LENGTH, DirectorSession, TournamentSite
 
 router = APIRouter()
@@ -69,7 +70,7 @@ def get_site(request: Request) -> TournamentSite:
         with _site_lock:
             site = getattr(state, "tournament_site", None)
             if site is None:
-                site = TournamentSite(state.db)
+                site = TournamentSite(state.db, compute=compute_pool(request.app))
                 state.tournament_site = site
     return site
 

@@ -51,6 +51,7 @@ from hasamigo.web.schemas_tournament import (
     NewTournament,
     ResultCard,
 )
+from hasamigo.web.services.compute import ComputePool, plan_next_round
 
 #: how long a director's session lasts (a tournament day)
 SESSION_SECONDS = 12 * 3600
@@ -122,14 +123,22 @@ def read_session(token: str, password_hash: str) -> DirectorSession | None:
 
 
 
+#: entrants from which a round is paired in a worker process (``compute``): a Swiss round
+#: of 200 is over a second of pure Python (networkx's matching), 64 a few hundredths
+PAIR_IN_PROCESS = 64
+
+
 class TournamentSite:
-    """The tournaments of one app: the core's service, sessions and limits."""
+    """The tournaments of one app: the core's service, sessions and limits; ``compute``
+    pairs large fields (see :mod:`hasamigo.web.services.compute`)."""
 
     def __init__(self, db: Database, *, wall_clock: Callable[[], float] = time.time,
                  time_source: Callable[[], float] = time.monotonic,
                  logins_per_minute: int = 10, creates_per_minute: int = 10,
-                 session_seconds: float = SESSION_SECONDS) -> None:
+                 session_seconds: float = SESSION_SECONDS,
+                 compute: ComputePool | None = None) -> None:
         self.service = TournamentService(TournamentRepository(db), GameRepository(db))
+        self.compute = compute
         self.now = wall_clock
         self.session_seconds = session_seconds
         self._logins = RateWindow(logins_per_minute, 60.0, time_source=time_source)
@@ -210,7 +219,17 @@ class TournamentSite:
                                      reason=reason)
 
     def pair(self, session: DirectorSession) -> RoundView:
-        return self.service.pair_next_round(session.tournament_id, who=session.who)
+        """Pair the next round (as :meth:`TournamentService.pair_next_round`); a large
+        field in a worker process (:data:`PAIR_IN_PROCESS`). Called on a thread."""
+        tournament_id = session.tournament_id
+        t = self.service.tournament(tournament_id)
+        if self.compute is not None and len(t.entrants) >= PAIR_IN_PROCESS:
+            pairings = self.compute.call(plan_next_round, t)
+        else:
+            pairings = t.pair_next_round()
+        number = pairings[0].round
+        self.service.repo.add_round(tournament_id, number, pairings, who=session.who)
+        return self.service.round(tournament_id, number)
 
     def unpair(self, session: DirectorSession, number: int, reason: str | None) -> int:
         info = self.service.info(session.tournament_id)
