@@ -24,6 +24,17 @@ def test_digest_changes_when_any_kernel_source_changes(tmp_path: Path) -> None:
     assert config.kernel_digest(copy) != before
 
 
+def test_digest_ignores_the_modules_that_compile_nothing(tmp_path: Path) -> None:
+    """The warm-up only calls the kernels: editing it keeps the compiled cache."""
+    copy = tmp_path / "_kernels"
+    shutil.copytree(KERNELS, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = config.kernel_digest(copy)
+    with (copy / "warm.py").open("a") as handle:
+        handle.write("\n# an edit to the warm-up\n")
+    assert config.kernel_digest(copy) == before
+    assert "@njit" not in (KERNELS / "warm.py").read_text()
+
+
 def test_kernels_compile_into_the_keyed_directory_and_reload_from_it(tmp_path: Path) -> None:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     code = (
