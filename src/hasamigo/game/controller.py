@@ -24,6 +24,10 @@ the players press the clock (:meth:`~GameController.press`), a late player's tim
 :meth:`~GameController.keep_board`), and the result card is handed in
 (:meth:`~GameController.hand_in_card`). The rules are the fold's (:mod:`hasamigo.game.state`).
 
+A front-end that prepares the programs' kernels in the background says when a program
+cannot move yet and when it can (:meth:`~GameController.program_waiting`,
+:meth:`~GameController.program_ready`): its clock does not run meanwhile.
+
 It never runs a program and never sleeps: a front-end asks :meth:`program_to_move`, runs
 the program where it likes and hands the move back through :meth:`play`. Time comes from
 an injected source (seconds since the epoch on the server), so every clock rule is tested
@@ -69,6 +73,8 @@ from hasamigo.game.events import (
     MovePlayed,
     OverTheBoard,
     Pass,
+    ProgramReady,
+    ProgramWaiting,
     Resign,
     ResultCard,
     Resume,
@@ -162,7 +168,7 @@ class GameController:
         if phase is Phase.COLOURS:
             return self._automatic_colour_step(at)
         if phase in (Phase.PLAYING, Phase.PLAYOUT) and not state.suspended \
-                and state.pending is None:
+                and state.pending is None and not state.paused:
             board = state.board
             if board.must_pass() and not self._questions_wait(board.turn):
                 return Pass(board.turn, at=at)
@@ -313,6 +319,21 @@ class GameController:
 
     def resume(self) -> list[Event]:
         return self.append(Resume(at=self.now()))
+
+    # ---- programs waiting for their kernels --------------------------------------------
+    def program_waiting(self, participant: int) -> list[Event]:
+        """The program of ``participant`` cannot move yet (its kernels are being prepared):
+        its clock stops while it is on move; an official game waits for it."""
+        return self.append(ProgramWaiting(participant, at=self.now()))
+
+    def program_ready(self, participant: int) -> list[Event]:
+        """The program of ``participant`` can move from now."""
+        return self.append(ProgramReady(participant, at=self.now()))
+
+    @property
+    def waiting(self) -> frozenset[int]:
+        """The participants whose program cannot move yet."""
+        return self.state.waiting
 
     # ---- the user study --------------------------------------------------------------------
     def declare_study(self) -> list[Event]:

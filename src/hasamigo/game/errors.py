@@ -21,6 +21,8 @@ GAME_ERROR_CODES = {
     "stale": "the position changed since the request was made",
     "suspended": "the game's clock is suspended (the server is restarting)",
     "not_in_game": "the colour or participant is not one of this game's",
+    "program_waiting": "a program cannot move yet (its kernels are being prepared): an "
+                       "official game begins once it can",
 }
 
 

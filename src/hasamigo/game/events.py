@@ -14,6 +14,10 @@ New kinds of event subclass :class:`Event`, give themselves a ``kind``
 and register with :func:`register`; fields named as below reuse the codecs, others add one
 to :data:`FIELD_CODECS`.
 
+A fresh server compiles the kernels the programs search with (minutes, the first time):
+:class:`ProgramWaiting` and :class:`ProgramReady` say when a program could not move yet
+and when it could, so that its clock does not run meanwhile.
+
 Games played **over the board** (a real board and chess clock; the server keeps the
 record) add their own events: :class:`OverTheBoard` declares the game so, the clock is
 pressed (:class:`ClockPress`), a late player's clock runs (:class:`Absent`,
@@ -142,6 +146,26 @@ class Resume(Event):
     """The server is back: the clock runs again from ``at`` for the side it ran for."""
 
     kind: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramWaiting(Event):
+    """The program of ``participant`` cannot move yet from ``at``: the kernels it searches
+    with are being compiled or loaded (a fresh server's first run). Its clock does not run
+    until :class:`ProgramReady`; an official game does not begin, nor go on, meanwhile
+    (neither clock runs, nobody moves)."""
+
+    kind: ClassVar[str] = "program-waiting"
+    participant: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramReady(Event):
+    """The program of ``participant`` can move from ``at``: its clock runs again when it
+    is on move (an official game begins, or goes on, once no program waits)."""
+
+    kind: ClassVar[str] = "program-ready"
+    participant: int | None
 
 
 # ---- ending and taking back ------------------------------------------------------------
@@ -336,9 +360,10 @@ def register(cls: type[Event]) -> type[Event]:
 
 
 for _cls in (ColourStep, MovePlayed, Pass, Claim, TimeoutChoice, StopPlayout, Suspend,
-             Resume, Resign, AcceptResult, UndoRequest, UndoDecline, Undo, OverTheBoard,
-             ClockPress, Absent, Arrival, LateForfeit, IllegalClaim, EnteredMove,
-             CorrectEntry, KeepBoard, ResultCard, StudyGame, StudyAnswer):
+             Resume, ProgramWaiting, ProgramReady, Resign, AcceptResult, UndoRequest,
+             UndoDecline, Undo, OverTheBoard, ClockPress, Absent, Arrival, LateForfeit,
+             IllegalClaim, EnteredMove, CorrectEntry, KeepBoard, ResultCard, StudyGame,
+             StudyAnswer):
     register(_cls)
 
 Encoder = Callable[[Any, type[Board]], Any]
@@ -557,6 +582,8 @@ __all__ = [
     "MovePlayed",
     "OverTheBoard",
     "Pass",
+    "ProgramReady",
+    "ProgramWaiting",
     "Resign",
     "ResultCard",
     "Resume",

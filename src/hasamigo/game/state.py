@@ -27,6 +27,12 @@ The JOF procedure it enforces (SPEC §2):
 * **take-backs** in casual games only; between two people the opponent must consent.
   Time already used is not given back.
 * **suspend/resume**: the server's outages stop the clock (see the web service).
+* **a program waiting for its kernels** (:class:`~hasamigo.game.events.ProgramWaiting`
+  until :class:`~hasamigo.game.events.ProgramReady`: a fresh server compiles them): its
+  clock does not run while it is on move, and the time is not charged to it. In a casual
+  game the person plays on meanwhile; an **official game does not begin, nor go on,
+  until every program can move**: neither clock runs and no move is accepted (rule 5's
+  clock starts for the first mover when the last program is ready).
 
 Games played **over the board** (an :class:`~hasamigo.game.events.OverTheBoard` event;
 both players people at a real board and clock) add:
@@ -94,6 +100,8 @@ from hasamigo.game.events import (
     MovePlayed,
     OverTheBoard,
     Pass,
+    ProgramReady,
+    ProgramWaiting,
     Resign,
     ResultCard,
     Resume,
@@ -280,6 +288,8 @@ class GameState:
     last_press: tuple[Color, bool] | None = None
     # ---- a user-study game (see the module docstring) ----
     study: StudyProgress | None = None
+    # ---- programs that cannot move yet: their kernels load (see the module docstring) ----
+    waiting: frozenset[int] = frozenset()
 
     def copy(self) -> GameState:
         return replace(self, board=self.board.copy(), moves=list(self.moves),
@@ -306,6 +316,16 @@ class GameState:
         if self.seats is None:
             return []
         return [c for c in (BLACK, WHITE) if self.is_person(c)]
+
+    @property
+    def paused(self) -> bool:
+        """An official game whose programs cannot all move yet: it does not begin (or go
+        on) until they can (:class:`~hasamigo.game.events.ProgramWaiting`)."""
+        return bool(self.waiting) and not self.setup.options.casual
+
+    def waits(self, colour: Color) -> bool:
+        """``colour`` is played by a program that cannot move yet."""
+        return self.seats is not None and self.seats[colour] in self.waiting
 
     def remaining(self, colour: Color, now: float) -> float | None:
         if self.clock is None:
@@ -527,8 +547,8 @@ def _begin(state: GameState, at: float) -> None:
     state.phase = Phase.PLAYING
     if state.setup.options.clock_seconds is not None:
         seconds = float(state.setup.options.clock_seconds)
-        state.clock = ClockState(seconds, seconds, state.board.turn, at) if state.otb is None \
-            else _otb_clock(state, seconds, at)
+        state.clock = ClockState(seconds, seconds, _runner(state, state.board.turn), at) \
+            if state.otb is None else _otb_clock(state, seconds, at)
     state.position_revision = state.revision + 1
     _check_end(state, at)
 
@@ -549,6 +569,9 @@ def _colour_value(value: str) -> Color:
 def _on_board(state: GameState, colour: Color, what: str) -> None:
     if state.suspended:
         raise GameError("the game is suspended", "suspended")
+    if state.paused:
+        raise GameError("the game begins once the program can move (its engine is being "
+                        "prepared on this server)", "program_waiting")
     if state.phase not in (Phase.PLAYING, Phase.PLAYOUT):
         code = "game_over" if state.phase is Phase.OVER else "wrong_phase"
         raise GameError(f"no {what} now: the game is {state.phase.value}", code)
@@ -569,6 +592,9 @@ def _playout_time(state: GameState, at: float) -> None:
 
 def _move(state: GameState, event: MovePlayed) -> None:
     _on_board(state, event.colour, "move")
+    if state.waits(event.colour):
+        raise GameError(f"the program playing {event.colour} cannot move yet",
+                        "program_waiting")
     _playout_time(state, event.at)
     move = Move(event.square, event.turned)
     state.board.push(move)
@@ -591,7 +617,7 @@ def _pass(state: GameState, event: Pass) -> None:
 def _after_ply(state: GameState, colour: Color, move: Move, at: float) -> None:
     seconds = None
     if state.clock is not None and state.phase is Phase.PLAYING and state.otb is None:
-        state.clock, seconds = state.clock.switch(state.board.turn, at)
+        state.clock, seconds = state.clock.switch(_runner(state, state.board.turn), at)
     state.moves.append(PlayedMove(colour, move, at, seconds))
     state.undo_request = None
     state.position_revision = state.revision + 1
@@ -712,8 +738,56 @@ def _suspend(state: GameState, event: Suspend) -> None:
 def _resume(state: GameState, event: Resume) -> None:
     if not state.suspended or state.clock is None:
         raise GameError("the game is not suspended", "wrong_phase")
-    state.clock, _ = state.clock.switch(state.suspended_running, event.at)
+    state.clock, _ = state.clock.switch(_runner(state, state.suspended_running), event.at)
     state.suspended, state.suspended_running = False, None
+
+
+# ---- programs waiting for their kernels --------------------------------------------------
+def _runner(state: GameState, colour: Color | None) -> Color | None:
+    """Whose time runs when ``colour``'s would: nobody's while ``colour`` is a program
+    that cannot move yet, nor in an official game while any program waits."""
+    if colour is None or not state.waiting:
+        return colour
+    if state.paused or state.waits(colour):
+        return None
+    return colour
+
+
+def _waiting_participant(state: GameState, participant: int | None) -> int:
+    if participant not in (0, 1):
+        raise GameError("the waiting program is participant 0 or 1")
+    assert participant is not None
+    if state.setup.participants[participant].is_person:
+        raise GameError("only a program waits for its kernels", "not_in_game")
+    return participant
+
+
+def _program_waiting(state: GameState, event: ProgramWaiting) -> None:
+    who = _waiting_participant(state, event.participant)
+    if state.phase not in (Phase.COLOURS, Phase.PLAYING):
+        raise GameError(f"a program waits for its kernels only before or during play, "
+                        f"not when the game is {state.phase.value}", "wrong_phase")
+    if who in state.waiting:
+        raise GameError("that program is waiting already", "wrong_phase")
+    state.waiting = state.waiting | {who}
+    clock = state.clock
+    if clock is not None and clock.running is not None and not state.suspended \
+            and _runner(state, clock.running) is None:
+        state.clock, _ = clock.switch(None, event.at)
+
+
+def _program_ready(state: GameState, event: ProgramReady) -> None:
+    who = _waiting_participant(state, event.participant)
+    if who not in state.waiting:
+        raise GameError("that program is not waiting", "wrong_phase")
+    state.waiting = state.waiting - {who}
+    clock = state.clock
+    # in play, a stopped clock that is not suspended was stopped for the programs
+    if clock is not None and clock.running is None and state.phase is Phase.PLAYING \
+            and not state.suspended and state.otb is None:
+        runner = _runner(state, state.board.turn)
+        if runner is not None:
+            state.clock, _ = clock.switch(runner, event.at)
 
 
 # ---- resign, accept, take-backs ----------------------------------------------------------
@@ -781,7 +855,7 @@ def _undo(state: GameState, event: Undo) -> None:
     state.faults = tuple(f for f in state.faults
                          if f.decision != "kept" or f.fault.move_number <= target)
     if state.clock is not None and state.otb is None:
-        state.clock, _ = state.clock.switch(state.board.turn, event.at)
+        state.clock, _ = state.clock.switch(_runner(state, state.board.turn), event.at)
     state.undo_request = None
     state.position_revision = state.revision + 1
 
@@ -1119,6 +1193,8 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
     StopPlayout: _stop_playout,
     Suspend: _suspend,
     Resume: _resume,
+    ProgramWaiting: _program_waiting,
+    ProgramReady: _program_ready,
     Resign: _resign,
     AcceptResult: _accept,
     UndoRequest: _undo_request,

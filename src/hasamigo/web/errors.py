@@ -92,7 +92,8 @@ STATUS: dict[str, int] = {
     "wrong_phase": 409, "game_over": 409, "time_up": 409, "program_to_move": 409,
     "not_your_turn": 409, "undo_not_allowed": 409, "nothing_to_undo": 409,
     "no_undo_request": 409, "no_flag": 409, "stale": 409, "colours": 409,
-    "suspended": 409, "concurrent_write": 409, "not_in_game": 409, "already_joined": 409,
+    "suspended": 409, "program_waiting": 409, "concurrent_write": 409, "not_in_game": 409,
+    "already_joined": 409,
     "variation_limit": 409,  # a game's variation tree is full
     "tournament": 409,  # a tournament's state refuses it now (paired twice, entered twice …)
     "too_large": 413,
