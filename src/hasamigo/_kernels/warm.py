@@ -15,7 +15,11 @@ that the engine and the programs compile nothing more afterwards).
 
 ``python -m hasamigo._kernels.warm GROUP...`` fills the cache in a process of its own:
 the web app compiles that way, then loads the kernels in its own process, because a
-compile holds the GIL in long stretches and its pages would stall meanwhile.
+compile holds the GIL in long stretches and its pages would stall meanwhile. With
+``--progress`` it says how it goes, one JSON object a line on stdout (:func:`progress`):
+the web app loads each group as soon as its line says it is done, so a program that
+needs only the first groups plays while the engine still compiles, and its progress bar
+estimates the time left from :data:`EXPECTED_CPU`.
 
 Like the other wrappers of this package, this module is imported only from
 :mod:`hasamigo.board`, :mod:`hasamigo.engine` and their front ends (the command line and
@@ -24,8 +28,12 @@ the web app), never by library code.
 
 from __future__ import annotations
 
+import json
 import sys
+import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -94,15 +102,25 @@ def _smallboard() -> None:
     smallboard.table_probe(table, _BLACK, _WHITE)
 
 
-def _wide() -> None:
-    """What the engine and :class:`~hasamigo.board.Board` call on the 10-column grid
-    (Grand Othello and its shapes)."""
+def _wide_rules() -> tuple[Any, Any, Any, Any, int]:
+    """What :class:`~hasamigo.board.Board` calls on the 10-column grid (Grand Othello and
+    its shapes): legal moves and flips. Returns the position, for :func:`_wide`."""
     full = (1 << 100) - 1
     pl, ph = wide.split((1 << 45) | (1 << 54))  # the 10×10 cross: f5, e6 ...
     ol, oh = wide.split((1 << 44) | (1 << 55))  # ... and e5, f6
     ml, mh = wide.split(full)
     wide.legal_moves_mask(pl, ph, ol, oh, ml, mh)
     wide.flips_at(pl, ph, ol, oh, 46)
+    return pl, ph, ol, oh, full
+
+
+def _wide_board() -> None:
+    _wide_rules()
+
+
+def _wide() -> None:
+    """What the engine and :class:`~hasamigo.board.Board` call on the 10-column grid."""
+    pl, ph, ol, oh, full = _wide_rules()
     keys, vals = wide_search.table_new(16)
     geo = wide_search.geometry(full)
     params = default_params()
@@ -124,8 +142,26 @@ GROUPS: dict[str, tuple[tuple[object, ...], Callable[[], None]]] = {
     "players": ((weighted.search, weighted.evaluate_entry), _players),
     "wide": ((wide.legal_moves_mask, wide.flips_at, wide_search.search,
               wide_search.evaluate_entry, wide_search.table_move), _wide),
+    "wide-rules": ((wide.legal_moves_mask, wide.flips_at), _wide_board),
     "smallboard": ((moves.legal_moves_mask, search.child_position, smallboard.solve,
                     smallboard.table_probe), _smallboard),
+}
+
+
+#: The expected CPU seconds of each group's cold compile (an empty cache) on a quiet
+#: 2-core machine, for the estimate of the time left (the web app scales them by the speed
+#: it sees in the run: a busy machine compiles slower). From ``benchmarks/compile_time.py``
+#: (the cold ``serve``) and this module's ``--progress`` lines (each group's ``seconds``):
+#: update them when a kernel's compile time changes. A group compiled after another that
+#: shares its kernels costs less (``wide-rules`` after ``wide``: nothing).
+EXPECTED_CPU: dict[str, float] = {
+    "rules": 1.0,
+    "players": 2.5,
+    "engine": 240.0,
+    "wide": 20.0,
+    "wide-rules": 1.5,
+    "smallboard": 150.0,
+    "perft": 1.0,
 }
 
 
@@ -160,13 +196,96 @@ def warm(*groups: str) -> None:
         GROUPS[group][1]()
 
 
+def loaded(*groups: str) -> bool:
+    """Whether every kernel of ``groups`` is compiled or loaded in this process already."""
+    return all(getattr(k, "overloads", None) for k in kernels(*groups))
+
+
+def _name(dispatcher: Any) -> str | None:
+    """``module.function`` of one of this package's kernels; ``None`` for numba's own."""
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+    prefix = __package__ + "."
+    if not module.startswith(prefix):
+        return None
+    return f"{module.removeprefix(prefix)}.{getattr(dispatcher, '__qualname__', '?')}"
+
+
+def progress(groups: list[str], emit: Callable[[dict[str, Any]], None], *,
+             tick: float = 1.0) -> None:
+    """:func:`warm` ``groups`` in order, telling ``emit`` how it goes (the protocol of
+    ``--progress``, one object per event, each with ``cpu``, this process's CPU seconds
+    so far):
+
+    * ``{"event": "compiling", "group", "kernel"}`` when a kernel of this package starts
+      compiling (``kernel`` is ``module.function``; nested ones too: the endgame solver
+      compiles inside the search), ``"compiled"`` with its CPU ``seconds`` when it ends;
+    * ``{"event": "done", "group", "seconds"}`` when a group is compiled (or found in the
+      cache): it can be loaded from the cache now;
+    * ``{"event": "tick"}`` every ``tick`` seconds meanwhile (a compile can take minutes).
+
+    A kernel loaded from the cache tells nothing: numba compiles nothing for it."""
+    from numba.core import event as numba_event
+
+    lock = threading.Lock()
+    current = {"group": ""}
+    started: list[float] = []
+
+    def say(kind: str, **fields: Any) -> None:
+        with lock:
+            emit({"event": kind, **fields, "cpu": round(time.process_time(), 2)})
+
+    class Listener(numba_event.Listener):  # type: ignore[misc]
+        def on_start(self, ev: Any) -> None:
+            name = _name(ev.data.get("dispatcher"))
+            started.append(time.process_time())
+            if name is not None:
+                say("compiling", group=current["group"], kernel=name)
+
+        def on_end(self, ev: Any) -> None:
+            name = _name(ev.data.get("dispatcher"))
+            begun = started.pop() if started else time.process_time()
+            if name is not None:
+                say("compiled", group=current["group"], kernel=name,
+                    seconds=round(time.process_time() - begun, 2))
+
+    stop = threading.Event()
+
+    def ticker() -> None:
+        while not stop.wait(tick):
+            say("tick")
+
+    thread = threading.Thread(target=ticker, name="warm-progress", daemon=True)
+    thread.start()
+    try:
+        with numba_event.install_listener("numba:compile", Listener()):
+            for group in groups:
+                current["group"] = group
+                begun = time.process_time()
+                GROUPS[group][1]()
+                say("done", group=group, seconds=round(time.process_time() - begun, 2))
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _print_line(data: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(data) + "\n")
+    sys.stdout.flush()
+
+
 def main(argv: list[str]) -> int:
+    show = "--progress" in argv
+    argv = [a for a in argv if a != "--progress"]
     unknown = [g for g in argv if g not in GROUPS]
     if unknown:
         print(f"unknown group(s) {', '.join(unknown)}; known: {', '.join(GROUPS)}",
               file=sys.stderr)
         return 2
-    warm(*(argv or list(GROUPS)))
+    groups = argv or list(GROUPS)
+    if show:
+        progress(groups, _print_line)
+    else:
+        warm(*groups)
     return 0
 
 
