@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hasamigo.board import Board
 from hasamigo.engine import MAX_LEVEL
 from hasamigo.engine.players.base import (
     EXPECTATION,
@@ -39,6 +40,7 @@ from hasamigo.engine.players.base import (
     NORMAL,
     SURPRISE,
     Choice,
+    Kernels,
     Player,
     move_number,
 )
@@ -105,6 +107,31 @@ def plays_every_rule(spec: str) -> bool:
     return kind is not None and kind[0].every_rule
 
 
+def program_kernels(spec: str, variant: type[Board]) -> tuple[frozenset[str], frozenset[str]]:
+    """``(needed, better)``: the compiled kernel groups (:data:`hasamigo._kernels.warm.GROUPS`)
+    the program ``spec`` needs to move on ``variant``, the board's own included, and
+    those it plays better with once they are loaded, told without starting it (see
+    :attr:`Player.kernels`). An external engine (a process of its own) and an unknown
+    spec need only the board's.
+
+    >>> from hasamigo import Board
+    >>> [sorted(groups) for groups in program_kernels("weakest", Board)]
+    [['players', 'rules'], ['engine']]
+    >>> sorted(program_kernels("engine:5", Board)[0]), sorted(program_kernels("random", Board)[0])
+    (['engine', 'rules'], ['rules'])
+    """
+    text = spec.strip().lower()
+    if text.startswith("engine:"):
+        number = text.removeprefix("engine:")
+        digits = 1 <= len(number) <= 2 and all(ch in ASCII_DIGITS for ch in number)
+        level = MAX_LEVEL if number == "top" else int(number) if digits else None
+        return EnginePlayer.kernel_groups(variant, level)
+    kind = _KINDS.get(text)
+    if kind is None:
+        return Player.kernel_groups(variant)
+    return kind[0].kernel_groups(variant)
+
+
 def external_spec(spec: str) -> tuple[str, str] | None:
     """``(protocol, command)`` of an external engine's spec, the command as written;
     ``None`` for any other spec.
@@ -156,6 +183,7 @@ __all__ = [
     "EnginePlayer",
     "EntertainerPlayer",
     "GreedyPlayer",
+    "Kernels",
     "Player",
     "RandomPlayer",
     "VictoryPlayer",
@@ -168,5 +196,6 @@ __all__ = [
     "phase",
     "plays_every_grid",
     "plays_every_rule",
+    "program_kernels",
     "violations",
 ]

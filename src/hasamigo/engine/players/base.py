@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from hasamigo.board import Board
 from hasamigo.errors import InvalidOptionError, InvalidPositionError
@@ -92,6 +93,22 @@ def move_number(board: Board) -> int:
 
 
 
+@dataclass(frozen=True, slots=True)
+class Kernels:
+    """The compiled kernel groups (:data:`hasamigo._kernels.warm.GROUPS`) a player's
+    moves use, beyond the board's own (``rules``; ``wide-rules`` on the 10-column grid):
+    ``needs`` on boards within the 8×8 grid, ``wide`` on the 10-column grid; ``better``
+    and ``better_wide``: groups it plays with once they are loaded and without meanwhile
+    (Weakest: the engine). A server that compiles the kernels in the background lets a
+    program move once its needs are loaded (:func:`hasamigo.engine.players.program_kernels`
+    reads this, without making the player)."""
+
+    needs: frozenset[str] = frozenset()
+    wide: frozenset[str] = frozenset()
+    better: frozenset[str] = frozenset()
+    better_wide: frozenset[str] = frozenset()
+
+
 class Player(ABC):
     """A player: ``choose(board)`` returns a legal move (PASS when forced) without changing
     ``board``. ``last_reason`` explains the last choice in words; ``last_kind`` classifies it
@@ -110,6 +127,16 @@ class Player(ABC):
     #: the :class:`Board` API (and choose the discs they turn), and the engine, which
     #: then searches through that API.
     every_rule: bool = False
+    #: The kernel groups its moves use (see :class:`Kernels`): none beyond the board's.
+    kernels: ClassVar[Kernels] = Kernels()
+
+    @classmethod
+    def kernel_groups(cls, variant: type[Board]) -> tuple[frozenset[str], frozenset[str]]:
+        """``(needed, better)``: the kernel groups its moves on ``variant`` need, the
+        board's own included, and those it plays better with once they are loaded."""
+        if variant.stride == 8:
+            return frozenset({"rules"}) | cls.kernels.needs, cls.kernels.better
+        return frozenset({"wide-rules"}) | cls.kernels.wide, cls.kernels.better_wide
 
     def check_board(self, variant: type[Board]) -> None:
         """Refuse, with :class:`~hasamigo.errors.InvalidOptionError`, a board this player
@@ -130,6 +157,10 @@ class Player(ABC):
         self.last_reason: str | None = None
         self.last_kind: str = NORMAL
         self._last_ply = -1
+        #: Which kernel groups are loaded, when a front end loads them in the background
+        #: (the web app): a player with ``better`` kernels (:class:`Kernels`) plays
+        #: without them until they are. ``None``: every group compiles at its first use.
+        self.kernels_ready: Callable[[str], bool] | None = None
 
     @property
     def last_ply(self) -> int:

@@ -70,6 +70,7 @@ from hasamigo.engine.players.base import (
     EXPECTATION,
     NORMAL,
     SURPRISE,
+    Kernels,
     Player,
     move_number,
 )
@@ -129,6 +130,7 @@ class EntertainerPlayer(Player):
     """Keeps the game close and winnable for the opponent; never plays an absurd move."""
 
     name = "entertainer"
+    kernels = Kernels(needs=frozenset({"engine"}))  # its reply searches are the engine's
 
     def __init__(self, *, seed: int | None = None, target: float | None = None) -> None:
         super().__init__(seed=seed)

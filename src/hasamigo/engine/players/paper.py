@@ -83,6 +83,7 @@ from hasamigo.engine.players.base import (
     CORNERS,
     EXPECTATION,
     SURPRISE,
+    Kernels,
     Player,
     move_number,
     squares_of,
@@ -292,6 +293,7 @@ class VictoryPlayer(Player):
     """The paper's victory-oriented program: 5-ply minimax over weighted squares."""
 
     name = "victory"
+    kernels = Kernels(needs=frozenset({"players"}))  # the weighted-square search
 
     def __init__(self, *, seed: int | None = None, depth: int = SEARCH_PLIES) -> None:
         super().__init__(seed=seed)

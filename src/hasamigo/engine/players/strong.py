@@ -9,7 +9,13 @@ The "weakest Othello AI" (2019, SPEC §6) tries to lose: :class:`WeakestPlayer` 
 move with the engine and plays the one worst for itself, exactly from
 :data:`WEAKEST_EXACT_EMPTIES` empties. (The engine's scores assume both sides then play
 their best; a search in which the weakest side also keeps losing afterwards would lose by
-more, but this is already a reliable loser.)
+more, but this is already a reliable loser.) While the engine's kernels are not loaded yet
+(a fresh server compiles them for minutes; :attr:`Player.kernels_ready`) it scores the
+moves without them, at the same depth and exact from the same empties: by the paper's
+weighted-square minimax (:func:`~hasamigo.engine.players.paper.move_values`, a kernel that
+compiles in a second) on the 8×8 grid, by the Board API's search
+(:mod:`hasamigo.engine.rules_search`) on the 10-column grid; its explanation says which.
+Both find the same blunders (corners given away, discs handed over): it loses as surely.
 
 On the small boards (4×4, 6×6) the top level plays perfectly
 (:mod:`hasamigo.engine.perfect`): from the table of solved positions shipped for the board
@@ -35,8 +41,10 @@ from hasamigo.engine.book import Book, default_book
 from hasamigo.engine.limits import level as level_of
 from hasamigo.engine.perfect import PerfectPlayer, default_table
 from hasamigo.engine.perfect import usable as perfect_knows
-from hasamigo.engine.players.base import Player
+from hasamigo.engine.players.base import Kernels, Player
+from hasamigo.engine.players.paper import ENDGAME, move_values
 from hasamigo.engine.rules_search import RULES_LEVELS, RulesSearch
+from hasamigo.engine.smallboard import SOLVABLE
 from hasamigo.engine.timing import MoveTime
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.game.clock import Clock
@@ -47,6 +55,13 @@ TABLE_SIZE = 1 << 16
 BOOK_LEVEL = 7
 WEAKEST_DEPTH = 4
 WEAKEST_EXACT_EMPTIES = 12
+#: Without the engine on the 10-column grid (the Board API's search, some hundred times
+#: slower): exact from this many empties (8: 0.2 s at most on Grand, 10: 1.5 s), and at
+#: most this many seconds a move
+WEAKEST_RULES_EXACT_EMPTIES = 8
+WEAKEST_RULES_SECONDS = 1.0
+#: the weighted-square kernel scores a finished game this many times its disc difference
+TERMINAL_SCALE = 1000
 
 
 def _is_level(value: object) -> bool:
@@ -60,6 +75,20 @@ class EnginePlayer(Player):
     plays without the book (an 8×8 book)."""
 
     every_grid = every_rule = True
+    kernels = Kernels(needs=frozenset({"engine"}), wide=frozenset({"wide"}))
+
+    @classmethod
+    def kernel_groups(cls, variant: type[Board], level: int | None = None
+                      ) -> tuple[frozenset[str], frozenset[str]]:
+        """Its kernels on ``variant``: none beyond the board's on rules the kernels do not
+        know (it searches through the Board API), the small boards' solver too at the top
+        level on a board it plays perfectly."""
+        if variant.rules_beyond_kernels():
+            return frozenset({"rules" if variant.stride == 8 else "wide-rules"}), frozenset()
+        needs, better = super().kernel_groups(variant)
+        if level == MAX_LEVEL and variant.name in SOLVABLE:
+            needs |= {"smallboard"}
+        return needs, better
 
     def __init__(self, level: int, *, seed: int | None = None,
                  table_size: int = TABLE_SIZE, book: Book | bool = True) -> None:
@@ -137,10 +166,14 @@ class EnginePlayer(Player):
 
 
 class WeakestPlayer(Player):
-    """Tries to lose: the move the engine scores worst for itself (exact near the end)."""
+    """Tries to lose: the move the engine scores worst for itself (exact near the end);
+    while the engine's kernels load (:attr:`kernels_ready`), the move the paper's weighted
+    squares (8×8 grid) or the Board API's search (10-column grid) score worst."""
 
     name = "weakest"
     every_grid = True  # the same engine, on any grid
+    kernels = Kernels(needs=frozenset({"players"}), better=frozenset({"engine"}),
+                      better_wide=frozenset({"wide"}))
 
     def __init__(self, *, seed: int | None = None, table_size: int = TABLE_SIZE) -> None:
         super().__init__(seed=seed)
@@ -149,7 +182,17 @@ class WeakestPlayer(Player):
     def _engines(self) -> list[Engine]:
         return [self.engine]
 
+    def engine_loaded(self, board: Board) -> bool:
+        """Whether the engine's kernels for ``board``'s grid are loaded (always, unless a
+        front end loading them in the background says otherwise)."""
+        ready = self.kernels_ready
+        return ready is None or ready("engine" if board.stride == 8 else "wide")
+
     def _choose(self, board: Board, clock: Clock | None) -> Move:
+        if not self.engine_loaded(board):
+            if board.stride == 8:
+                return self._choose_by_squares(board, clock)
+            return self._choose_by_rules(board, clock)
         empties = board.empties.bit_count()
         exact = empties <= WEAKEST_EXACT_EMPTIES
         depth = empties if exact else WEAKEST_DEPTH
@@ -171,4 +214,52 @@ class WeakestPlayer(Player):
         move = self.rng.choice(moves)
         self.explain(f"weakest: worst for itself ({'exact' if exact else f'depth {depth}'}, "
                      f"{worst:+d})")
+        return move
+
+    def _urgent(self, board: Board, clock: Clock | None, solve_from: int) -> bool:
+        return clock is not None and MoveTime(clock, board.turn, board.empties.bit_count(),
+                                              solve_from=solve_from).left().urgent
+
+    def _worst(self, scores: dict[Move, int]) -> tuple[Move, int]:
+        worst = min(scores.values())
+        moves = sorted((m for m, v in scores.items() if v == worst),
+                       key=lambda m: -1 if m.square is None else m.square)
+        return self.rng.choice(moves), worst
+
+    def _choose_by_squares(self, board: Board, clock: Clock | None) -> Move:
+        """Without the engine, 8×8 grid: each move scored by the paper's weighted-square
+        minimax, :data:`WEAKEST_DEPTH` plies, exact (discs) from
+        :data:`WEAKEST_EXACT_EMPTIES` empties (0.2 s at most at 12 empties)."""
+        empties = board.empties.bit_count()
+        exact = empties <= WEAKEST_EXACT_EMPTIES
+        if self._urgent(board, clock, WEAKEST_EXACT_EMPTIES):
+            exact, depth = False, 1
+        else:
+            depth = empties if exact else WEAKEST_DEPTH
+        values = move_values(board, depth, ENDGAME if exact else None)
+        scores = {Move(sq): v // TERMINAL_SCALE if exact else v for sq, v in values.items()}
+        move, worst = self._worst(scores)
+        how = "exact, discs" if exact else f"depth {depth}, weighted squares"
+        self.explain(f"weakest: worst for itself ({how}, {worst:+d}; by the paper's "
+                     "weighted squares while the engine is being prepared)")
+        return move
+
+    def _choose_by_rules(self, board: Board, clock: Clock | None) -> Move:
+        """Without the engine, 10-column grid: each move scored by the Board API's search
+        (:class:`~hasamigo.engine.rules_search.RulesSearch`), :data:`WEAKEST_DEPTH` plies
+        within :data:`WEAKEST_RULES_SECONDS`, exact from
+        :data:`WEAKEST_RULES_EXACT_EMPTIES` empties."""
+        empties = board.empties.bit_count()
+        seconds = WEAKEST_RULES_SECONDS
+        if clock is not None:
+            timer = MoveTime(clock, board.turn, empties,
+                             solve_from=WEAKEST_RULES_EXACT_EMPTIES)
+            seconds = max(0.05, min(seconds, timer.left().target))
+        lines, depth, exact = RulesSearch().scores(
+            board, list(board.legal_moves), depth=WEAKEST_DEPTH,
+            exact=empties <= WEAKEST_RULES_EXACT_EMPTIES, seconds=seconds)
+        move, worst = self._worst(dict(lines))
+        how = "exact" if exact else f"depth {depth}"
+        self.explain(f"weakest: worst for itself ({how}, {worst:+d}; by the board's own "
+                     "search while the engine is being prepared)")
         return move
