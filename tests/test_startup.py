@@ -4,7 +4,8 @@
 request must connect (none refused), pages answer at once and ``/api/status`` goes from
 ``warming`` to ``ready``. With a fresh numba cache directory the engine compiles first
 (slow: marked so); the default run starts on the warm cache. In-process, an injected
-slow warm-up shows what waits: hints answer 503 ``busy`` and programs hold their moves.
+slow compile of the engine shows what waits: hints answer 503 ``busy`` and the engine's
+programs hold their moves, while Random plays (``test_first_contact.py`` has the rest).
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def engine_state(base: str) -> dict[str, Any]:
     code, body = fetch(base + "/api/status")
     assert code == 200, body
     state: dict[str, Any] = json.loads(body)
-    assert set(state) == {"engine", "seconds"} and state["engine"] in ("ready", "warming")
+    assert set(state) == {"engine", "seconds", "groups"}
+    assert state["engine"] in ("ready", "warming")
     return state
 
 
@@ -176,17 +178,21 @@ class FirstLegal:
 def test_hints_are_busy_and_programs_wait_while_the_engine_warms(tmp_path: Path) -> None:
     release = threading.Event()
 
-    def slow_warmup() -> None:  # the compile, as long as the test wants
-        release.wait(60)
+    def slow_compile(groups: list[str], emit: Any) -> None:  # as long as the test wants
+        for group in groups:
+            if group == "engine":
+                release.wait(60)
+            emit({"event": "done", "group": group, "seconds": 0.1, "cpu": 0.1})
 
     app = create_app(Settings(warm_engine=True, warm_in_background=True, tick_seconds=3600),
                      db_url=f"sqlite:///{tmp_path / 'games.db'}",
                      player_factory=lambda spec, seed: FirstLegal(),
-                     engine_warmup=slow_warmup)
+                     engine_warmup=slow_compile)
     with TestClient(app) as client:
         assert client.get("/api/status").json()["engine"] == "warming"
         assert client.get("/").status_code == 200  # pages do not wait
-        created = client.post("/api/games", json={"opponent": "random", "colour": "white"})
+        created = client.post("/api/games", json={"opponent": "engine", "level": 2,
+                                                  "colour": "white"})
         assert created.status_code == 201
         game = created.json()
         auth = {"Authorization": f"Bearer {game['seat_token']}"}
@@ -194,10 +200,11 @@ def test_hints_are_busy_and_programs_wait_while_the_engine_warms(tmp_path: Path)
         hints = client.get(url + "/hints", headers=auth)
         assert hints.status_code == 503
         assert hints.json()["error"]["code"] == "busy"
-        assert hints.json()["error"]["message"] == WARMING
+        assert hints.json()["error"]["message"].startswith(WARMING)
         assert client.get(url + "/evaluations", headers=auth).status_code == 503
         time.sleep(0.3)
-        assert client.get(url, headers=auth).json()["moves"] == []  # the program waits
+        view = client.get(url, headers=auth).json()
+        assert view["moves"] == [] and view["programs_waiting"] == ["black"]  # it waits
 
         release.set()
         deadline = time.monotonic() + 30
@@ -215,4 +222,6 @@ def test_hints_are_busy_and_programs_wait_while_the_engine_warms(tmp_path: Path)
 def test_without_warm_up_the_engine_is_ready_at_once(tmp_path: Path) -> None:
     app = create_app(Settings(warm_engine=False), db_url=f"sqlite:///{tmp_path / 'g.db'}")
     with TestClient(app) as client:
-        assert client.get("/api/status").json() == {"engine": "ready", "seconds": 0.0}
+        state = client.get("/api/status").json()
+        assert (state["engine"], state["seconds"]) == ("ready", 0.0)
+        assert {g["state"] for g in state["groups"].values()} == {"ready"}

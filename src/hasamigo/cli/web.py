@@ -3,8 +3,9 @@
 Start-up, in order: the port is bound first (a busy port is refused at once, exit 2);
 the app starts (database, games) and the engine starts warming in the background; the
 address is printed once the server accepts connections, and the pages work from then
-on. Only the engine waits: the first run compiles it, with a progress line here, while
-programs' moves and hints wait for it (``GET /api/status`` tells the pages).
+on. The first run compiles the kernels, with a progress line here: each program moves as
+soon as its own are ready (Random at once, the paper's programs within seconds, the
+engine's levels and hints in minutes; ``GET /api/status`` tells the pages).
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import typer
 from hasamigo.cli import DB_DEFAULT, app, console, err_console, fail
 
 if TYPE_CHECKING:
-    from hasamigo.web.services.analysis import EngineWarmup
+    from hasamigo.web.services.warmup import KernelWarmup
 
-COMPILING = "compiling the engine, first run only… (the pages work meanwhile)"
+COMPILING = ("compiling the engine, first run only… (the pages work meanwhile, and each "
+             "program plays as soon as its own kernels are ready)")
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -53,7 +55,7 @@ class _Progress:
     def __init__(self) -> None:
         self._status: Any = None
 
-    def begin(self, warmup: EngineWarmup) -> None:
+    def begin(self, warmup: KernelWarmup) -> None:
         if warmup.state == "warming" and warmup.compiling:
             if err_console.is_terminal:
                 self._status = err_console.status(COMPILING)
@@ -68,7 +70,7 @@ class _Progress:
             self._status.stop()
             self._status = None
 
-    def end(self, warmup: EngineWarmup) -> None:
+    def end(self, warmup: KernelWarmup) -> None:
         self.close()
         if warmup.compiling:
             err_console.print(f"engine ready: compiled in {warmup.seconds:.0f} s",
@@ -104,9 +106,10 @@ def serve(
 ) -> None:
     """Play in a browser: start the web app and print its address once it answers.
 
-    The first run compiles the engine (about a minute on a small machine; a progress line
-    says so); the pages work meanwhile, and the programs and hints wait for it. With
-    `--workers N`, the engine is made ready first, then N processes serve.
+    The first run compiles the kernels (minutes for the engine on a small machine; a
+    progress line says so); the pages work meanwhile, Random and the paper's programs
+    play within seconds, and the engine's levels and hints wait for theirs. With
+    `--workers N`, the kernels are made ready first, then N processes serve.
     """
     sock = bind(host, port)  # first: a busy port is refused before anything is loaded
     try:

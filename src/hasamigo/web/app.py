@@ -1,11 +1,12 @@
 """The app factory. Tests call ``create_app(db_url="sqlite:///tmp.db")``; ``hasamigo
 serve`` runs it under uvicorn. A lifespan opens the database (migrating it), records the
 server's run, resumes games whose program was to move and unfinished game reviews
-(:class:`ReviewService`), starts the clock ticker and warms the engine
-(:class:`EngineWarmup`; with ``Settings.warm_in_background``, as ``hasamigo
-serve`` runs it, the pages are served at once while programs' moves and hints wait for
-it, and ``GET /api/status`` says how it is going); at shutdown it stops the programs and
-records the orderly end of the run."""
+(:class:`ReviewService`), starts the clock ticker and gets the kernels ready in tiers
+(:class:`KernelWarmup`: the rules, the paper's programs, the engine, in that order, each
+program moving as soon as its own are loaded; with ``Settings.warm_in_background``, as
+``hasamigo serve`` runs it, the pages are served at once meanwhile, and ``GET
+/api/status`` says how it is going); at shutdown it stops the programs and records the
+orderly end of the run."""
 
 from __future__ import annotations
 
@@ -48,11 +49,12 @@ from hasamigo.web.routers import (
     variations,
     ws,
 )
-from hasamigo.web.services.analysis import AnalysisService, EngineWarmup, compile_kernels
+from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.games import GameService, TimeSource
 from hasamigo.web.services.players import PlayerFactory, registry_factory
 from hasamigo.web.services.review import ReviewService
 from hasamigo.web.services.variations import VariationService
+from hasamigo.web.services.warmup import Compiler, KernelWarmup
 from hasamigo.web.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -66,14 +68,16 @@ def create_app(
     player_factory: PlayerFactory | None = None,
     time_source: TimeSource = time.monotonic,
     wall_clock: TimeSource = time.time,
-    engine_warmup: Callable[[], None] | None = None,
+    engine_warmup: Compiler | None = None,
 ) -> FastAPI:
     """The web app. ``db_url`` overrides ``settings.db_url``; ``player_factory`` (spec,
     seed) → player replaces the engine package's registry (tests); ``wall_clock`` is the
     games' clock (seconds since the epoch; tests drive it by hand) and ``time_source`` the
-    monotonic clock of idle times and rate limits. ``engine_warmup`` replaces the engine's
-    in-process warm-up (run in a thread when ``settings.warm_engine``; tests inject a slow
-    one, and no compiling subprocess runs before it)."""
+    monotonic clock of idle times and rate limits. ``engine_warmup`` replaces the
+    subprocess that compiles the kernels (when ``settings.warm_engine``): run in a thread
+    with the groups to compile and a function taking the progress events of ``python -m
+    hasamigo._kernels.warm --progress``, it gets every group requested, as on an empty
+    cache (tests inject a slow one); each group is loaded here once it says so."""
     settings = settings or Settings()
     if db_url is not None:
         settings = replace(settings, db_url=db_url)
@@ -83,7 +87,6 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(db.open)
-        ready = asyncio.Event()  # the engine's, shared by the warm-up and the programs
         service = GameService(
             GameRepository(db),
             settings,
@@ -91,19 +94,21 @@ def create_app(
             time_source=time_source,
             wall_clock=wall_clock,
             search_pool=analysis_service.pool,
-            engine_ready=ready,
         )
 
-        def warm_engine() -> None:
-            compile_kernels()
-            analysis_service.warm()
-            service.warm_players()
+        def load(group: str) -> None:
+            """A group's kernels here, then what uses them chooses once (tables, books)."""
+            from hasamigo._kernels.warm import warm
 
-        if settings.warm_engine:
-            warmup = EngineWarmup(engine_warmup or warm_engine,
-                                  compile_first=engine_warmup is None, ready=ready)
-        else:
-            warmup = EngineWarmup.skipped(ready)
+            warm(group)
+            if group == "engine":
+                analysis_service.warm()
+            service.warm_players(group, lambda g: g == group or warmup.is_ready(g))
+
+        warmup = (KernelWarmup(load, compiler=engine_warmup) if settings.warm_engine
+                  else KernelWarmup.skipped())
+        ready = warmup.ready  # the engine's: reviews and the study's evaluations wait for it
+        service.kernels = warmup
         reviews = ReviewService(ReviewRepository(db), service, settings, engine_ready=ready)
         app.state.games = service
         app.state.reviews = reviews

@@ -14,6 +14,7 @@ from hasamigo.web.i18n_review import STRINGS as _review_strings
 from hasamigo.web.i18n_study import STRINGS as _study_strings
 from hasamigo.web.i18n_tournament import STRINGS as _tournament_strings
 from hasamigo.web.i18n_variations import STRINGS as _variation_strings
+from hasamigo.web.i18n_warmup import STRINGS as _warmup_strings
 
 Lang = Literal["en", "ja"]
 LANGS: tuple[Lang, ...] = ("en", "ja")
@@ -348,7 +349,7 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 # Areas keep their text in modules of their own, merged here (keys are prefixed by area).
 for _area in (_record_strings, _tournament_strings, _study_strings, _review_strings,
-              _editor_strings, _import_strings, _variation_strings):
+              _editor_strings, _import_strings, _variation_strings, _warmup_strings):
     _clash = set(_area) & set(STRINGS)
     if _clash:  # pragma: no cover - a programming error, caught by any test
         raise RuntimeError(f"interface text keys defined twice: {sorted(_clash)}")

@@ -213,6 +213,15 @@ class GameView(BaseModel):
     suspended: bool
     awaiting_join: bool = Field(description="the second person has not opened the join "
                                 "link yet (their opponent's clock waits)")
+    programs_waiting: list[Literal["black", "white"]] = Field(
+        default_factory=list, description="the colours of programs that cannot move yet: "
+        "their kernels are being compiled (a fresh server's first run); their clocks do "
+        "not run meanwhile")
+    paused: bool = Field(default=False, description="an official game waiting for its "
+                         "program to be able to move: it begins (or goes on) once it can")
+    waiting_for: list[str] = Field(default_factory=list, description="the kernel groups "
+                                   "the waiting programs need (GET /api/status says how "
+                                   "far each has come)")
     moves: list[str]
     seconds: list[float | None]
     first_colour: ColourName

@@ -70,10 +70,11 @@ def colour_name(colour: Color) -> ColourName:
 
 
 def game_view(game_id: str, game: GameController, *, you: frozenset[int] = frozenset(),
-              thinking: bool = False, public: bool = False, awaiting_join: bool = False
-              ) -> GameView:
+              thinking: bool = False, public: bool = False, awaiting_join: bool = False,
+              waiting_for: list[str] | None = None) -> GameView:
     """The game as the holder of the seats ``you`` (participant indices; empty for a
-    spectator) sees it: what they may do now is worked out here, nothing else."""
+    spectator) sees it: what they may do now is worked out here, nothing else.
+    ``waiting_for``: the kernel groups its waiting programs still need."""
     state = game.state
     board = state.board
     cells = board.to_string().split()[0]
@@ -127,7 +128,8 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         found = opening_name(moves)
         if found is not None:
             opening = OpeningView(en=found.en, ja=found.ja, moves=found.moves)
-    playing = state.phase in (Phase.PLAYING, Phase.PLAYOUT) and not state.suspended
+    playing = state.phase in (Phase.PLAYING, Phase.PLAYOUT) and not state.suspended \
+        and not state.paused
     legal = [board.move_name(m) for m in board.legal_moves if not m.is_pass] if playing else []
     black, white = board.counts()
     mine = [c for c in (BLACK, WHITE) if state.seats is not None and state.seat(c) in you]
@@ -184,6 +186,9 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         accepted=[colour_name(c) for c in (BLACK, WHITE) if c in state.accepted],
         suspended=state.suspended,
         awaiting_join=awaiting_join,
+        programs_waiting=[colour_name(c) for c in (BLACK, WHITE) if state.waits(c)],
+        paused=state.paused,
+        waiting_for=list(waiting_for or []) if state.waiting else [],
         moves=moves,
         seconds=[None if m.seconds is None else round(m.seconds, 3) for m in state.moves],
         first_colour=colour_name(state.moves[0].colour if state.moves else board.turn),

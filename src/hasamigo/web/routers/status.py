@@ -1,10 +1,23 @@
-"""The server's own state, for pages that must say why the engine is not answering yet.
+"""The server's own state, for pages that must say why a program or the engine is not
+answering yet.
 
-``GET /api/status`` → ``{"engine": "ready" | "warming", "seconds": float}``: the engine
-warms in the background after start-up (the first run compiles it: about a minute on a
-small machine); pages work meanwhile, programs' moves and hints wait. ``seconds`` is how
-long it has been warming, or how long it took once ready. A page can poll it (every few
-seconds while ``warming``) and tell the person what they are waiting for.
+``GET /api/status`` → ``{"engine": "ready" | "warming", "seconds": float, "groups": {…}}``.
+A fresh server compiles its kernels in the background (the first run only; minutes for the
+engine on a small machine), in groups (:mod:`hasamigo.web.services.warmup`): ``rules`` (every
+board, Random and Greedy), ``players`` (the paper's programs, Weakest until the engine is
+ready), ``engine`` (its levels, the entertainer, hints, the graph), and when first needed
+``wide-rules`` and ``wide`` (the 10-column grid's board and engine) and ``smallboard``. Pages
+work meanwhile; each program moves once its own groups are ready.
+
+* ``engine``, ``seconds``: whether the engine is ready, and how long it has been warming
+  (or how long it took once ready), as before the groups were told apart;
+* ``groups``: each group's ``state`` (``ready``; ``loading`` here after its compile;
+  ``compiling``; ``waiting`` for the groups compiling before it; ``idle``: not needed yet),
+  the ``fraction`` of its preparation done, the estimated ``seconds_left`` until it is
+  ready (``null`` when not needed yet) and the ``kernel`` compiling now
+  (``module.function``, e.g. ``endgame.solve3``: the page names its module).
+
+A page polls it (every second or two while something it needs is not ready).
 """
 
 from __future__ import annotations
@@ -12,26 +25,51 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from hasamigo.web.services.analysis import EngineWarmup
 from hasamigo.web.services.compute import serving_lifespan
+from hasamigo.web.services.warmup import SERVER_GROUPS, GroupState, KernelWarmup
 
 #: the lifespan of the app's serving (routes prepared, compute workers stopped): here, with
 #: the server's own state, once for the app
 router = APIRouter(prefix="/api", tags=["status"], lifespan=serving_lifespan)
 
 
+class GroupView(BaseModel):
+    state: GroupState = Field(description="ready; loading (compiled, loading here); "
+                              "compiling; waiting (behind others); idle (not needed yet)")
+    fraction: float = Field(description="how much of its preparation is done, 0 to 1")
+    seconds_left: float | None = Field(description="estimated seconds until it is ready "
+                                       "(null: not needed yet)")
+    kernel: str | None = Field(description="the kernel compiling now, module.function")
+
+
 class StatusView(BaseModel):
     engine: Literal["ready", "warming"]
     #: seconds spent warming so far, or what the warm-up took once ready
     seconds: float
+    groups: dict[str, GroupView]
+
+
+def _groups(warmup: KernelWarmup | None) -> dict[str, GroupView]:
+    views = {}
+    for group in SERVER_GROUPS:
+        if warmup is None:
+            views[group] = GroupView(state="waiting", fraction=0.0, seconds_left=None,
+                                     kernel=None)
+            continue
+        fraction, left, kernel = warmup.progress(group)
+        views[group] = GroupView(state=warmup.group_state(group), fraction=round(fraction, 3),
+                                 seconds_left=left, kernel=kernel)
+    return views
 
 
 @router.get("/status")
 async def status(request: Request) -> StatusView:
-    """Whether the engine (programs' moves, hints, evaluations) is ready yet."""
-    warmup: EngineWarmup | None = getattr(request.app.state, "engine", None)
+    """Whether the engine (programs' moves, hints, evaluations) is ready yet, and how far
+    each group of kernels has come."""
+    warmup: KernelWarmup | None = getattr(request.app.state, "engine", None)
     if warmup is None:  # before the lifespan has started it
-        return StatusView(engine="warming", seconds=0.0)
-    return StatusView(engine=warmup.state, seconds=round(warmup.seconds, 1))
+        return StatusView(engine="warming", seconds=0.0, groups=_groups(None))
+    return StatusView(engine=warmup.state, seconds=round(warmup.seconds, 1),
+                      groups=_groups(warmup))

@@ -4,26 +4,21 @@ The search threads are shared with the programs' moves (:class:`GameService` tak
 :attr:`AnalysisService.pool`); at most ``search_queue`` analysis requests wait for one,
 more are refused as busy. Evaluations are cached by position, in a bounded cache.
 
-:class:`EngineWarmup` gets the engine ready after start-up, in the background: the pages
-are served at once; hints and evaluations are refused as busy, and programs wait, until
-it is ready.
+:class:`~hasamigo.web.services.warmup.KernelWarmup` gets the kernels ready after
+start-up, in the background: the pages are served at once; hints and evaluations are
+refused as busy, with the estimate of the time left, until the engine's kernels for the
+board are loaded (the 10-column grid's when one is first analysed).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import os
 import queue
-import sys
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from hasamigo.analysis.puzzles import Puzzle, Verdict, judge
 from hasamigo.board import Board
@@ -33,16 +28,40 @@ from hasamigo.engine.core import MoveScore
 from hasamigo.move import BLACK
 from hasamigo.web.errors import Busy
 from hasamigo.web.schemas import BookMoveView, EvaluationsView, HintsView, HintView
+from hasamigo.web.services.warmup import START_GROUPS, KernelWarmup
 from hasamigo.web.settings import Settings
 
 log = logging.getLogger(__name__)
 
 TABLE_SIZE = 1 << 16  # 2 MB per engine: analysis is shallow
 _T = TypeVar("_T")
-#: what a refused hint says while the engine warms
-WARMING = "the engine is starting (first run compiles it: about a minute)"
-#: the kernel groups the server uses (:mod:`hasamigo._kernels.warm`)
-KERNEL_GROUPS = ("rules", "engine", "players", "wide")
+#: what a refused hint says while the engine's kernels are being prepared (then the
+#: estimate of the time left)
+WARMING = "the engine is being prepared (first run only: its kernels are compiling)"
+#: the kernel groups the server makes ready before serving (``hasamigo serve --workers``;
+#: the others load when first needed: :mod:`hasamigo.web.services.warmup`)
+KERNEL_GROUPS = START_GROUPS
+
+
+def analysis_groups(board: Board | type[Board]) -> tuple[str, ...]:
+    """The kernel groups an analysis of ``board`` needs: the engine's on its grid (none
+    beyond the board's on rules the kernels do not know: the search goes through the
+    Board API there)."""
+    from hasamigo.engine.players.strong import EnginePlayer
+
+    variant = board if isinstance(board, type) else type(board)
+    return tuple(sorted(EnginePlayer.kernel_groups(variant)[0]))
+
+
+def waiting_message(warmup: KernelWarmup, groups: tuple[str, ...]) -> str:
+    """:data:`WARMING` with the estimate of the time left for ``groups``."""
+    left = [warmup.progress(g)[1] for g in groups if not warmup.is_ready(g)]
+    known = [s for s in left if s is not None]
+    if not known:
+        return WARMING
+    seconds = max(known)
+    about = f"{seconds / 60:.0f} min" if seconds >= 90 else f"{max(1.0, seconds):.0f} s"
+    return f"{WARMING}: about {about} left; GET /api/status says how far it has come"
 
 
 def _per_square(board: Board, lines: list[MoveScore]) -> list[HintView]:
@@ -65,7 +84,7 @@ class AnalysisService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         #: set by the app's lifespan; ``None`` (tests without one): no waiting
-        self.warmup: EngineWarmup | None = None
+        self.warmup: KernelWarmup | None = None
         self.pool = ThreadPoolExecutor(max_workers=settings.search_workers,
                                        thread_name_prefix="hasamigo-search")
         self._engines: queue.SimpleQueue[Engine] = queue.SimpleQueue()
@@ -82,9 +101,12 @@ class AnalysisService:
         except queue.Empty:
             return Engine(table_size=TABLE_SIZE)
 
-    async def _run(self, fn: object, *args: object) -> _T:
-        if self.warmup is not None and not self.warmup.ready.is_set():
-            raise Busy(WARMING)
+    async def _run(self, fn: object, *args: object,
+                   groups: tuple[str, ...] = ("engine",)) -> _T:
+        warmup = self.warmup
+        if warmup is not None and not warmup.is_ready(*groups):
+            warmup.request(*groups)  # the 10-column grid's, on its first analysis
+            raise Busy(waiting_message(warmup, groups))
         if self._waiting >= self.settings.search_queue:
             raise Busy("the analysis queue is full: try again in a moment")
         self._waiting += 1
@@ -116,7 +138,7 @@ class AnalysisService:
         if board.is_game_over() or board.must_pass():
             return HintsView(side="black" if board.turn is BLACK else "white",
                              depth=self.settings.hint_depth, hints=[])
-        return await self._run(self._hints, board.copy())
+        return await self._run(self._hints, board.copy(), groups=analysis_groups(board))
 
     def _judge(self, puzzle: Puzzle, move: str) -> Verdict:
         engine = self._engine()
@@ -170,7 +192,8 @@ class AnalysisService:
 
     async def evaluations(self, board: Board) -> EvaluationsView:
         """The evaluation after every ply (Black's point of view, discs)."""
-        scores: list[int | None] = await self._run(self._evaluations, board.copy())
+        scores: list[int | None] = await self._run(self._evaluations, board.copy(),
+                                                   groups=analysis_groups(board))
         return EvaluationsView(depth=self.settings.eval_depth, scores=scores)
 
     def warm(self) -> None:
@@ -186,163 +209,8 @@ class AnalysisService:
             self._engines.put(engine)
 
 
-def kernels_on_disk() -> bool:
-    """Whether numba's cache holds the server's kernels (else the next start compiles)."""
-    from hasamigo._kernels.warm import on_disk
-
-    held: bool = on_disk(*KERNEL_GROUPS)
-    return held
-
-
 def compile_kernels() -> None:
-    """Compile (or load) the server's kernels in this process."""
+    """Compile (or load) the server's start-up kernels in this process."""
     from hasamigo._kernels.warm import warm
 
     warm(*KERNEL_GROUPS)
-
-
-class EngineWarmup:
-    """The engine's start-up, in the background: the pages are served meanwhile.
-
-    The first run after an install or a kernel edit compiles the kernels (half a minute of
-    CPU; more on a busy 2-core machine). Compiled in the server's own process, even in a
-    thread, that stalls the pages: numba's compiler is Python, holding the GIL (measured
-    during a cold compile on 2 cores, ``GET /`` every 50 ms: 99 ms at the 95th percentile
-    and 0.42 s at worst, against 4 ms and 0.06 s with the subprocess). So a cold start
-    compiles in a subprocess (``python -m hasamigo._kernels.warm``) that fills numba's
-    disk cache, and then ``load`` loads the kernels here, in a thread (under a second).
-    A warm start only loads. ``ready`` is set when the load is done, even if it failed:
-    the failure is logged, and the kernels compile on first use instead.
-
-    ``load`` is the in-process step (the app's: the kernels, an analysis and each program's
-    first move; tests inject a slow one with ``compile_first=False``).
-    """
-
-    def __init__(self, load: Callable[[], None], *, compile_first: bool = True,
-                 ready: asyncio.Event | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        #: set once the engine is ready (``ready``: an event others already hold)
-        self.ready = ready or asyncio.Event()
-        #: this start compiles (the cache did not hold the kernels)
-        self.compiling = False
-        self._load = load
-        self._compile_first = compile_first
-        self._clock = clock
-        self._started: float | None = None
-        self._finished: float | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._process: asyncio.subprocess.Process | None = None
-        self._listeners: list[Callable[[EngineWarmup], None]] = []
-
-    @classmethod
-    def skipped(cls, ready: asyncio.Event | None = None) -> EngineWarmup:
-        """Ready at once, warming nothing (``Settings(warm_engine=False)``: kernels compile
-        on first use)."""
-        warmup = cls(lambda: None, compile_first=False, ready=ready)
-        warmup._started = warmup._finished = warmup._clock()
-        warmup.ready.set()
-        return warmup
-
-    @property
-    def state(self) -> Literal["ready", "warming"]:
-        return "ready" if self.ready.is_set() else "warming"
-
-    @property
-    def seconds(self) -> float:
-        """Seconds spent warming so far, or what the warm-up took once ready."""
-        if self._started is None:
-            return 0.0
-        end = self._finished if self._finished is not None else self._clock()
-        return max(0.0, end - self._started)
-
-    def subscribe(self, listener: Callable[[EngineWarmup], None]) -> None:
-        """Call ``listener`` (on the event loop) when the engine is ready; at once if it is."""
-        if self.ready.is_set():
-            listener(self)
-        else:
-            self._listeners.append(listener)
-
-    def start(self) -> None:
-        """Begin warming (call on the running loop)."""
-        self._started = self._clock()
-        self.compiling = self._compile_first and not kernels_on_disk()
-        self._task = asyncio.create_task(self._run(), name="hasamigo-engine-warmup")
-
-    async def stop(self) -> None:
-        """Stop warming at shutdown: the compiling subprocess is killed; a thread loading
-        kernels is left to end with the process."""
-        process = self._process
-        if process is not None and process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        try:
-            if self.compiling:
-                await self._compile_in_subprocess()
-            await _in_daemon_thread(self._load)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("warming the engine failed: its kernels compile on first use")
-        self._finished = self._clock()
-        self.ready.set()
-        for listener in self._listeners:
-            try:
-                listener(self)
-            except Exception:
-                log.exception("engine warm-up listener failed")
-        self._listeners.clear()
-
-    async def _compile_in_subprocess(self) -> None:
-        """Fill numba's disk cache from a process of its own. If that fails, the load in
-        this process compiles instead (slower pages, the same result)."""
-        import hasamigo
-
-        # the child must import these very sources: the cache is keyed by them
-        root = str(Path(hasamigo.__file__).resolve().parent.parent)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        try:
-            self._process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "hasamigo._kernels.warm", *KERNEL_GROUPS,
-                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE, env=env)
-            _, err = await self._process.communicate()
-        except OSError as exc:
-            log.warning("cannot start the kernel compiler (%s): compiling in-process", exc)
-            return
-        if self._process.returncode != 0:
-            log.warning("the kernel compiler failed (exit %s): compiling in-process\n%s",
-                        self._process.returncode, err.decode(errors="replace")[-2000:])
-
-
-async def _in_daemon_thread(fn: Callable[[], None]) -> None:
-    """Run ``fn`` in a daemon thread and wait for it. Not the loop's executor: a compile
-    running there would hold up the server's shutdown until it ended."""
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[None] = loop.create_future()
-
-    def settle(exc: BaseException | None) -> None:
-        if done.done():
-            return
-        if exc is None:
-            done.set_result(None)
-        else:
-            done.set_exception(exc)
-
-    def run() -> None:
-        error: BaseException | None = None
-        try:
-            fn()
-        except BaseException as exc:  # handed to the waiting task
-            error = exc
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-            loop.call_soon_threadsafe(settle, error)
-
-    threading.Thread(target=run, name="hasamigo-engine-warmup", daemon=True).start()
-    await done

@@ -14,6 +14,11 @@
   it and reload on demand. Programs' searches run on a bounded pool of search threads,
   apart from the I/O threads, and are **stopped** when their position changes (a
   take-back, a claim, a resignation) or their game is abandoned.
+* **Kernels.** A fresh server compiles the programs' kernels in the background, in tiers
+  (:mod:`hasamigo.web.services.warmup`): a program moves as soon as its own are loaded
+  (:func:`~hasamigo.engine.players.program_kernels`). Until then it is declared waiting
+  (a ``ProgramWaiting`` event, then ``ProgramReady``): its clock does not run, and an
+  official game does not begin until every program can move.
 * **Time.** A ticker appends what time brings (a program's claim of a fallen flag, a
   person's "claim for me", the end of a play-out on time) and records that the server is
   alive; the time between the last record and a restart is forgiven to the side on move
@@ -47,7 +52,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from hasamigo.engine.players import plays_every_grid, plays_every_rule
+from hasamigo.engine.players import Player as EnginePlayer
+from hasamigo.engine.players import plays_every_grid, plays_every_rule, program_kernels
 from hasamigo.errors import HasamigoError, IllegalMoveError, InvalidOptionError, shown
 from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
@@ -83,7 +89,9 @@ _T = TypeVar("_T")
 
 
 if TYPE_CHECKING:
+    from hasamigo.board import Board
     from hasamigo.engine.protocols.config import ConfiguredEngine
+    from hasamigo.web.services.warmup import KernelWarmup
 
 
 def secret_hash(secret: str) -> str:
@@ -281,11 +289,11 @@ class GameService:
         time_source: TimeSource = time.monotonic,
         wall_clock: TimeSource = time.time,
         search_pool: ThreadPoolExecutor | None = None,
-        engine_ready: asyncio.Event | None = None,
+        kernels: KernelWarmup | None = None,
     ) -> None:
         self.repo = repo
-        # set once the engine has warmed (compiled or loaded); programs wait for it
-        self.engine_ready = engine_ready
+        #: the kernels' warm-up: each program waits for its own (``None``: all are ready)
+        self.kernels = kernels
         self.settings = settings
         self.player_factory = player_factory
         self.now = time_source  # idle times, rates
@@ -356,12 +364,17 @@ class GameService:
         if self._own_pool:
             self.search_pool.shutdown(wait=False, cancel_futures=True)
 
-    def warm_players(self) -> None:
-        """Let each program choose once (loads its kernels); failures are only logged."""
+    def warm_players(self, group: str, loaded: Callable[[str], bool]) -> None:
+        """Let each program whose kernels (and the better ones it uses once loaded) are
+        all ``loaded`` now that ``group`` is, choose once (its tables, its book); failures
+        are only logged."""
         from hasamigo.board import Board
 
         for spec in ("random", "victory", "amusement", "entertainer", "weakest",
                      f"engine:{self.settings.default_level}"):
+            needed, better = program_kernels(spec, Board)
+            if group not in needed | better or not all(map(loaded, needed | better)):
+                continue
             try:
                 self.player_factory(spec, 0).choose(Board(), None)
             except Exception:
@@ -624,8 +637,13 @@ class GameService:
         return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
 
     def view(self, live: LiveGame, you: frozenset[int] = frozenset()) -> GameView:
+        waiting_for: set[str] = set()
+        if live.game.state.waiting:
+            for groups in self._programs_missing(live.game).values():
+                waiting_for |= groups
         return game_view(live.id, live.game, you=you, thinking=live.thinking,
-                         public=live.public, awaiting_join=live.awaiting_join)
+                         public=live.public, awaiting_join=live.awaiting_join,
+                         waiting_for=sorted(waiting_for))
 
     def _notify(self, live: LiveGame) -> None:
         for queue in list(live.subscribers):
@@ -695,9 +713,14 @@ class GameService:
 
             engines = await asyncio.to_thread(configured_engines)
         setup = setup_of(req, engines)
+        await self._board_kernels(find_variant(setup.options.variant))
         game_id = secrets.token_hex(6)
         game = GameController.new(setup, time_source=self.wall, rng=self._rng,
                                   game_id=game_id)
+        # a program whose kernels are not loaded waits from the start (its clock too; an
+        # official game does not begin meanwhile)
+        for index, _groups in self._programs_missing(game).items():
+            game.program_waiting(index)
         token = secrets.token_urlsafe(24)
         two_browsers = req.opponent == "person" and not req.same_screen
         mine = (0,) if req.opponent != "person" or two_browsers else (0, 1)
@@ -1082,8 +1105,8 @@ class GameService:
     def _schedule_program(self, live: LiveGame) -> None:
         if live.task is not None and not live.task.done():
             return
-        if not live.owner or live.game.program_to_move() is None \
-                or self.games.get(live.id) is not live:
+        if not live.owner or self.games.get(live.id) is not live or (
+                live.game.program_to_move() is None and not live.game.state.waiting):
             return
         live.task = asyncio.create_task(self._program_loop(live))
 
@@ -1092,8 +1115,65 @@ class GameService:
         if player is None:
             seed = zlib.crc32(f"{live.id}:{colour.value}".encode())
             player = self.player_factory(spec, seed)
+            if isinstance(player, EnginePlayer) and self.kernels is not None:
+                # Weakest plays without the engine until its kernels are loaded
+                player.kernels_ready = self.kernels.is_ready
             live.players[colour] = player
         return player
+
+    # ---- kernels -----------------------------------------------------------------------
+    async def _board_kernels(self, variant: type[Board]) -> None:
+        """Wait for the board's own kernels (the 10-column grid's load when a game is first
+        made on it: a second or two of compile the first time, in a subprocess)."""
+        if self.kernels is not None:
+            await self.kernels.wait("rules" if variant.stride == 8 else "wide-rules")
+
+    def _programs_missing(self, game: GameController) -> dict[int, frozenset[str]]:
+        """The game's programs whose kernels are not all loaded: participant -> the groups
+        missing (those it plays better with are requested too)."""
+        kernels = self.kernels
+        if kernels is None:
+            return {}
+        variant = type(game.board)
+        missing = {}
+        for index, participant in enumerate(game.participants):
+            if participant.program is None:
+                continue
+            needed, better = program_kernels(participant.program, variant)
+            kernels.request(*needed, *better)
+            lacking = frozenset(g for g in needed if not kernels.is_ready(g))
+            if lacking:
+                missing[index] = lacking
+        return missing
+
+    async def _hold_for_kernels(self, live: LiveGame) -> bool:
+        """Declare the game's programs that cannot move yet waiting, and those that can
+        ready (events, so their clocks are right: see :mod:`hasamigo.game.state`); wait
+        until all can. ``False``: the game is no longer this process's to run."""
+        while True:
+            async with live.lock:
+                game = live.game
+                if self.games.get(live.id) is not live or not live.owner:
+                    return False
+                state = game.state
+                if state.phase not in (Phase.COLOURS, Phase.PLAYING):
+                    return True  # over, or a time-out's settling: no program to hold
+                missing = self._programs_missing(game)
+                for index in sorted(set(missing) - state.waiting):
+                    game.program_waiting(index)
+                for index in sorted(state.waiting - set(missing)):
+                    game.program_ready(index)
+                if len(game.events) != live.stored:
+                    try:
+                        await self._commit(live)
+                    except StorageFailure:
+                        return False
+                    self._notify(live)
+            if not missing:
+                return True
+            kernels = self.kernels
+            assert kernels is not None
+            await kernels.wait(*frozenset().union(*missing.values()))
 
     async def _search(self, ticket: SearchTicket, choose: Callable[[], Move]) -> Move:
         def run() -> Move:
@@ -1107,8 +1187,8 @@ class GameService:
         return await asyncio.get_running_loop().run_in_executor(self.search_pool, run)
 
     async def _program_loop(self, live: LiveGame) -> None:
-        if self.engine_ready is not None:
-            await self.engine_ready.wait()  # the first run compiles the engine: a minute
+        if not await self._hold_for_kernels(live):  # a fresh server compiles them first
+            return
         while True:
             async with live.lock:
                 turn = live.game.program_to_move()

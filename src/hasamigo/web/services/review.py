@@ -170,6 +170,10 @@ class ReviewService:
         start, moves = game_moves(live)
         check_options(stored.depth, stored.exact_empties)
         reviewable_board(start)
+        if self.games.kernels is not None:  # the 10-column grid's load when first needed
+            from hasamigo.web.services.analysis import analysis_groups
+
+            await self.games.kernels.wait(*analysis_groups(start))
         rows = list(rows_from_json(stored.rows, start, moves))
         if len(rows) > len(moves):
             raise InvalidOptionError(f"the review has {len(rows)} rows, the game "

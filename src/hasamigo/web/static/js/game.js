@@ -16,6 +16,7 @@ import {
 } from "./api.js";
 import { BoardView } from "./board.js";
 import { drawGraph } from "./graph.js";
+import { WarmupWatch } from "./warmup.js";
 
 const T = strings();
 const $ = (id) => document.getElementById(id);
@@ -33,10 +34,9 @@ let shownAt = 0; // when the position on the board was first shown
 let queued = null;
 let syncAsked = 0;
 let stopped = false; // the page shows the private panel: no more reads
-// the engine compiles on a fresh server: /api/status says "warming" meanwhile
-let engineWarming = false;
-let engineChecked = false; // known ready (or a server without /api/status)
-let engineTimer = null;
+// a fresh server compiles its kernels: a waiting program, or hints refused meanwhile,
+// show its progress (/api/status) instead of "is thinking…"
+const warmup = new WarmupWatch($("engine-note"), T);
 let hintsWaiting = false; // hints were refused while the engine warmed: ask again
 // 挟み碁's flip rules: the move being chosen, {square, discs, selected: Set, revision}
 let picking = null;
@@ -327,6 +327,8 @@ function statusText() {
   if (state.phase === "playout") return T["playout.note"];
   if (state.awaiting_join) return T["status.awaiting_join"];
   const who = seatLabel(state.turn);
+  if (state.paused) return T["warmup.paused"].replace("{name}", waitingName());
+  if ((state.programs_waiting || []).includes(state.turn)) return `${who} ${T["warmup.status"]}`;
   if (state.thinking || !isPerson(state.turn)) return `${who} ${T.thinking}`;
   if (mine(state.turn) && myColour()) return `${T.your_turn} (${colourName(state.turn)})`;
   const waiting = myColour() ? ` · ${T["waiting.opponent"]}` : "";
@@ -635,40 +637,27 @@ function tickClocks() {
   requestAnimationFrame(tickClocks);
 }
 
-// ---- the engine warming up on a fresh server ------------------------------------------
-// While a program is to move (or hints were refused as busy), ask /api/status until the
-// engine is ready; meanwhile the status card says it is starting. A server without
-// /api/status (or any failure) is taken as ready.
-function programToMove() {
-  return state.phase === "playing" && !isPerson(state.turn) && !state.result;
+// ---- the kernels on a fresh server ---------------------------------------------------------
+// A program that cannot move yet (its kernels compile: programs_waiting, whose groups are
+// waiting_for), or hints refused as busy meanwhile: the status card shows what is compiling
+// and about how long is left (/api/status, every second) until it is ready.
+function waitingName() {
+  const colour = (state.programs_waiting || [])[0];
+  return colour ? seatLabel(colour) : T["warmup.program"];
 }
 
 function watchEngine() {
-  const wanted = programToMove() || hintsWaiting;
-  if (!engineChecked && wanted && engineTimer === null) engineTimer = setTimeout(checkEngine, 0);
-  renderEngineNote();
-}
-
-async function checkEngine() {
-  engineTimer = null;
-  if (stopped || engineChecked) return;
-  try {
-    const status = await api("GET", "/api/status");
-    engineWarming = status && status.engine === "warming";
-  } catch {
-    engineWarming = false;
+  const programs = state.phase !== "over" && (state.programs_waiting || []).length > 0;
+  const groups = new Set(programs ? state.waiting_for || [] : []);
+  if (hintsWaiting) {
+    for (const g of state.cols > 8 ? ["wide-rules", "wide"] : ["engine"]) groups.add(g);
   }
-  if (!engineWarming) {
-    engineChecked = true;
+  let note = "";
+  if (programs) note = T[state.paused ? "warmup.official" : "warmup.casual"].replaceAll("{name}", waitingName());
+  else if (hintsWaiting) note = T["warmup.hints"];
+  warmup.watch([...groups], () => {
     if (hintsWaiting) { hintsWaiting = false; refreshPanels(); }
-  } else if (programToMove() || hintsWaiting) {
-    engineTimer = setTimeout(checkEngine, 2000);
-  }
-  renderEngineNote();
-}
-
-function renderEngineNote() {
-  $("engine-note").hidden = !(engineWarming && !engineChecked && (programToMove() || hintsWaiting));
+  }, note);
 }
 
 // the game was deleted (from the library, maybe in another tab)

@@ -1,6 +1,8 @@
 // The subject's procedure: one step shown at a time, every answer committed before the
 // next question appears (the server's state says what comes next).
+import { strings } from "./api.js";
 import { call, showError } from "./study_api.js";
+import { WarmupWatch, firstWords } from "./warmup.js";
 
 const root = document.getElementById("subject");
 const base = `/api/studies/${root.dataset.studyId}/subjects/${root.dataset.code}`;
@@ -11,6 +13,10 @@ let shownAt = performance.now();
 let shownFor = null;
 let busy = false;
 let poll = null;
+// a fresh server compiling the program's kernels (not named: the study keeps its
+// programs anonymous)
+const T = strings();
+const warmup = new WarmupWatch(document.getElementById("warmup"), T, { what: T["warmup.program"] });
 
 async function send(method, path, body) {
   if (busy) return;
@@ -49,8 +55,18 @@ function renderGame() {
   const question = state.question;
   const myTurn = game.turn === mine && game.phase === "playing" && question === null;
   const programToMove = game.phase === "playing" && game.turn !== mine;
-  document.getElementById("status").textContent = myTurn ? text.your_move
-    : (programToMove && question === null ? text.thinking : "");
+  const waiting = game.phase === "playing" && (game.programs_waiting || []).length > 0;
+  document.getElementById("status").textContent = waiting ? ""
+    : myTurn ? text.your_move : (programToMove && question === null ? text.thinking : "");
+  if (waiting) {
+    if (document.getElementById("warmup").hidden) {
+      document.querySelector("#warmup [data-warmup=text]").textContent = firstWords(T, T["warmup.program"]);
+    }
+    const note = T[game.paused ? "warmup.official" : "warmup.casual"].replaceAll("{name}", T["warmup.program"]);
+    warmup.watch(game.waiting_for || [], null, note);
+  } else {
+    warmup.watch([]);
+  }
   drawBoard(game, myTurn);
   const bar = document.getElementById("questions");
   bar.hidden = question === null;
