@@ -17,10 +17,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "warmup.waiting": ("waiting for the kernels before it…", "先の部品のコンパイル待ち…"),
     "warmup.left.seconds": ("about {n} s left", "あと約{n}秒"),
     "warmup.left.minutes": ("about {n} min left", "あと約{n}分"),
-    "warmup.status": ("is getting ready (first run only)", "を準備しています（初回のみ）"),
+    "warmup.status": ("is getting ready (first run only)", "の準備中です（初回のみ）"),
     "warmup.casual": ("{name}'s clock does not run until it can move; you may move "
                       "meanwhile.",
-                      "{name}が指せるようになるまで、{name}の時計は止まっています。"
+                      "{name}が指せるようになるまで、その時計は止まっています。"
                       "その間もあなたは指せます。"),
     "warmup.official": ("This official game begins once {name} can move: neither clock "
                         "runs until then.",
