@@ -832,12 +832,26 @@ def _open_repository(db: str | None) -> tuple[GameRepository, str]:
     return GameRepository(database), shown
 
 
-def _warm(spec: str, options: GameOptions) -> None:
-    """Let the program choose once before the game, so that loading (or, the first time,
-    compiling) its kernels is not charged to its clock. It gets a second on a clock of its
-    own, so that a program that manages its time answers at once."""
+def _warm(spec: str, options: GameOptions, *, clock: bool = True) -> None:
+    """Make the program ready before the game: compile (the first time) or load the
+    kernel groups it uses on this board, and only those
+    (:func:`~hasamigo.engine.players.program_kernels`: Victory's weighted search, not the
+    engine's minutes), saying so while they compile; then, with a ``clock``, let it choose
+    once (its tables, its book), so that none of it is charged to its clock. It gets a
+    second on a clock of its own, so that a program that manages its time answers at once."""
+    from hasamigo._kernels.warm import GROUPS, on_disk, warm
+    from hasamigo.engine.players import program_kernels
+
     board = options.new_board()
-    if board.is_game_over() or not board.legal_moves_mask():
+    needed, better = program_kernels(spec, type(board))
+    # nothing loads in the background here: a player with better kernels (Weakest) has them
+    groups = [g for g in GROUPS if g in needed | better]
+    name = program_name(spec)
+    words = (f"getting {name} ready…" if on_disk(*groups)
+             else f"compiling {name}'s kernels, first run only…")
+    with console.status(words, spinner="line"), contextlib.suppress(Exception):
+        warm(*groups)  # a failure shows again, and is reported, when the program moves
+    if not clock or board.is_game_over() or not board.legal_moves_mask():
         return
     warm_clock = Clock(1.0, time_source=time.monotonic)
     warm_clock.start(board.turn)
@@ -903,8 +917,8 @@ def play_game(*, vs: str | None, colour: str, clock: float | None, official: boo
     except GameError as exc:  # a start or handicap the board cannot take
         raise fail(str(exc)) from None
     repo, url = _open_repository(db)
-    if spec is not None and clock is not None:
-        _warm(spec, setup.options)
+    if spec is not None:
+        _warm(spec, setup.options, clock=clock is not None)
     # The clock starts with the game: after the database and the program are ready.
     game = GameController.new(setup, time_source=wall_clock, game_id=secrets.token_hex(6))
     saver = Saver(repo, game, console)
