@@ -32,13 +32,15 @@ class Settings:
     eval_depth: int = 4
     #: longest wait of ``POST .../moves?wait=true`` for the program's reply
     reply_wait_seconds: float = 30.0
-    #: compile (first run) or load the engine's kernels at start-up (False: never; they
-    #: compile at first use, which tests without an engine prefer)
+    #: compile (first run) or load the kernels at start-up, in tiers (rules, the paper's
+    #: programs, the engine; the 10-column grid's when first needed: see
+    #: :mod:`hasamigo.web.services.warmup`). False: never; they compile at first use,
+    #: which tests without an engine prefer
     warm_engine: bool = True
-    #: warm after start-up instead of before it: the pages are served at once and the
-    #: programs' moves and hints wait for the engine (``GET /api/status`` says when it is
-    #: ready; ``hasamigo serve``). False: serving starts once it is warm (test harnesses
-    #: that need the engine from the first request)
+    #: warm after start-up instead of before it: the pages are served at once and each
+    #: program moves as soon as its own kernels are loaded, hints once the engine's are
+    #: (``GET /api/status`` says how far they are; ``hasamigo serve``). False: serving
+    #: starts once the engine is warm (test harnesses that need it from the first request)
     warm_in_background: bool = False
     #: engine level offered by default on the new-game form
     default_level: int = 5
