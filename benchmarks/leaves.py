@@ -96,6 +96,10 @@ def solve_loop(solver: Callable[..., Any]) -> Any:
     return solve_all
 
 
+#: the option sets of :mod:`hasamigo._kernels.config` (each another version may import)
+KERNEL_OPTIONS = ("NJIT", "NJIT_INLINE", "NJIT_LLVM_INLINE")
+
+
 def load_solver(path: Path) -> Callable[..., Any]:
     """``solve_small`` of another version's ``endgame.py`` (its imports from this tree)."""
     if not path.is_file():
@@ -107,15 +111,17 @@ def load_solver(path: Path) -> Callable[..., Any]:
     # compiled afresh, not cached: numba cannot load a module's kernels back from its
     # cache when the module was not imported by name (its factory's kernels are saved
     # under '<dynamic>'), and a stale entry would time another version
-    saved = kernel_config.NJIT, kernel_config.NJIT_INLINE
-    kernel_config.NJIT = {**saved[0], "cache": False}
-    kernel_config.NJIT_INLINE = {**saved[1], "cache": False}
+    saved = {name: getattr(kernel_config, name) for name in KERNEL_OPTIONS
+             if hasattr(kernel_config, name)}
+    for name, options in saved.items():
+        setattr(kernel_config, name, {**options, "cache": False})
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # any error of the other version's module, named
         raise ValueError(f"--against: {path} failed to load: {exc}") from exc
     finally:
-        kernel_config.NJIT, kernel_config.NJIT_INLINE = saved
+        for name, options in saved.items():
+            setattr(kernel_config, name, options)
     solver = getattr(module, "solve_small", None)
     if solver is None:
         raise ValueError(f"--against: {path} has no solve_small")

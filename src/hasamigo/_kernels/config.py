@@ -38,17 +38,33 @@ except ImportError:  # pragma: no cover - a numba without it
 
 # cache=True: compiled once, reused across processes (first call after install pays).
 # nogil=True: kernels may run in worker threads without holding the GIL.
-NJIT = {"cache": True, "nogil": True}
+# forceinline=False, said explicitly: numba hands a caller's ``forceinline`` down to every
+# kernel it compiles on the way (``Flags.inherit_if_not_set``), so a kernel first compiled
+# inside an NJIT_LLVM_INLINE helper (the solvers, under ``_answer_exact``) was itself
+# inlined everywhere, and the solvers of 4-7 empties grew to 235,000 LLVM instructions.
+NJIT = {"cache": True, "nogil": True, "forceinline": False}
 
-# For tiny helpers the optimiser should always inline into their callers. This inlining is
-# numba's own (its IR, typed again at every call site), and it is what cold compiles cost:
-# with every helper inlined everywhere the engine took 89 CPU s to compile (2-core machine),
-# 62 of them in ``search`` alone, which held seven copies of ``evaluate``. Inlining nothing
-# compiled fastest but made perft 25 % slower (LLVM does not inline numba's calls as well),
-# so the hot paths still inline, and a large body with many callers is a call instead
-# (``evaluate_call`` for the move ordering; one copy of a side's moves in ``solve5``-
-# ``solve7``): 27 CPU s, and the same speed (FFO #20-#27, midgame depth 11: within 2 %).
+# Inlining, and what cold compiles cost (see the table in the module docstring). A helper
+# that is always inlined is inlined by one of two compilers:
+#
+# NJIT_INLINE: by numba, in its own IR, typed again at every call site. Cheap for the
+# small leaves (bit tricks, a flip, a table lookup), but numba copies the callee's IR,
+# scope and all, once per block and again for each call site, after inlining the
+# callee's own helpers the same way: nested helpers cost time quadratic in their size.
+# ``solve3`` (3 empties: 24 inlined copies of the one-empty solver) took 105 of the
+# engine's 240 cold CPU seconds that way, the search's three frame-less node kernels
+# another 90.
 NJIT_INLINE = {"cache": True, "nogil": True, "inline": "always"}
+
+# NJIT_LLVM_INLINE: by LLVM. Numba compiles the helper once (per signature), as a kernel
+# of its own whose code callers link in, and marks it ``alwaysinline``; LLVM inlines it
+# into its callers, so the machine code is as with NJIT_INLINE (the same trees, the same
+# speed: benchmarks/ffo.py and search.py side by side). For the helpers that are large or
+# call other inlined helpers (the move ordering, the 2-3 empties solvers, the evaluation,
+# the table's store, the pattern indices' update). Numba types a literal argument
+# (``True``, ``64``) as a type of its own, so each helper is called with typed values
+# (``np.bool_(True)``), else it compiles once per literal.
+NJIT_LLVM_INLINE = {"cache": True, "nogil": True, "forceinline": True}
 
 HERE = Path(__file__).resolve().parent
 

@@ -55,7 +55,7 @@ from hasamigo._kernels.bits import (
     lowest_square,
     popcount,
 )
-from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.config import NJIT, NJIT_INLINE, NJIT_LLVM_INLINE
 from hasamigo._kernels.moves import flips
 
 NO_MOVE = -1000  # below every score: "this side had no move"
@@ -186,7 +186,7 @@ def last_flip_count(p, x):  # type: ignore[no-untyped-def]
             + np.int64(LAST_COUNT[c, np.int64(d7)]))
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def solve1(p, o, x, alpha):  # type: ignore[no-untyped-def]
     """Score with one empty square ``x`` left: exact, or (fail-soft) a bound at or below
     ``alpha`` when the side to move cannot play there: the opponent's move could only
@@ -207,7 +207,7 @@ def solve1(p, o, x, alpha):  # type: ignore[no-untyped-def]
     return top
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _try2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
     n = np.int64(0)
@@ -228,13 +228,24 @@ def _try2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
     return best, n
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT)
+def _try2_call(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
+    """:func:`_try2` as a call, compiled once: for the opponent's tries after a pass,
+    which are rare. Inlined there too, they doubled :func:`_solve2` and so the solvers
+    of 3 and 4 empties, whose code every solver and search kernel above them links in
+    again (solve3 took 7,582 LLVM instructions, and the engine's cold compile carried
+    it about ten times); a loop of two rounds over one inlined copy was as small but
+    20 % slower at 3 empties (``benchmarks/leaves.py``)."""
+    return _try2(p, o, alpha, x1, x2)
+
+
+@njit(**NJIT_LLVM_INLINE)
 def _solve2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
     """:func:`solve2`'s body, inlined into the 3 empties solver's move loop."""
     v, n = _try2(p, o, alpha, x1, x2)
     if v != NO_MOVE:
         return v, n + 1
-    v, n = _try2(o, p, -alpha - 1, x1, x2)
+    v, n = _try2_call(o, p, -alpha - 1, x1, x2)  # a pass: rare, a call (see _try2_call)
     if v != NO_MOVE:
         return -v, n + 1
     return final_score(p, o, np.int64(2)), np.int64(1)
@@ -247,7 +258,7 @@ def solve2(p, o, alpha, x1, x2):  # type: ignore[no-untyped-def]
     return _solve2(p, o, alpha, x1, x2)
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _try3(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
     best = np.int64(NO_MOVE)
     n = np.int64(0)
@@ -281,13 +292,20 @@ def _try3(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
 
 
 @njit(**NJIT)
+def _try3_call(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
+    """:func:`_try3` as a call, for the opponent's tries after a pass (see
+    :func:`_try2_call`)."""
+    return _try3(p, o, alpha, x1, x2, x3)
+
+
+@njit(**NJIT)
 def solve3(p, o, alpha, x1, x2, x3):  # type: ignore[no-untyped-def]
     """Score with three empties against the null window (``alpha``, ``alpha + 1``),
     fail-soft, and the nodes."""
     v, k = _try3(p, o, alpha, x1, x2, x3)
     if v != NO_MOVE:
         return v, k + 1
-    v, j = _try3(o, p, -alpha - 1, x1, x2, x3)
+    v, j = _try3_call(o, p, -alpha - 1, x1, x2, x3)  # a pass: rare, a call
     if v != NO_MOVE:
         return -v, k + j + 1
     return final_score(p, o, np.int64(3)), k + j + 1

@@ -37,7 +37,7 @@ from hasamigo._kernels.bits import (
     ZERO,
     popcount,
 )
-from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.config import NJIT, NJIT_INLINE, NJIT_LLVM_INLINE
 from hasamigo._kernels.endgame import final_score
 from hasamigo._kernels.memory import load_int16
 from hasamigo._kernels.moves import legal_moves
@@ -126,7 +126,7 @@ def evaluate(p, o, mask, params):  # type: ignore[no-untyped-def]
     return evaluate_at(p, o, mask, weights_address(params), params.shape[0])
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def evaluate_at(p, o, mask, w, n):  # type: ignore[no-untyped-def]
     """:func:`evaluate` with the ``n`` parameters at address ``w`` (``weights_address``):
     for the search's inlined helpers, which take no arrays (see

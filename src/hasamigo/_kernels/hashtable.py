@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from hasamigo._kernels.bits import U64, ZERO
-from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.config import NJIT, NJIT_INLINE, NJIT_LLVM_INLINE
 from hasamigo._kernels.memory import data_pointer, prefetch
 
 FULL_LEVEL = 7  # no selective cuts
@@ -143,7 +143,7 @@ def _write(tab, i, p, o, e):  # type: ignore[no-untyped-def]
     tab[i * ROW_WORDS + KEY_O] = o ^ e
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def hash_store(tab, rows, p, o, depth, level, date, alpha, beta, score, move):  # type: ignore[no-untyped-def]
     """Record the result ``score`` of a search of ``(p, o)`` with window (alpha, beta) to
     ``depth`` at confidence ``level``."""

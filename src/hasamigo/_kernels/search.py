@@ -91,7 +91,7 @@ from numba import njit
 
 from hasamigo._kernels.bits import CORNERS, ONE, U64, ZERO, lowest_square, popcount
 from hasamigo._kernels.bits import FULL as FULL_BOARD
-from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.config import NJIT, NJIT_INLINE, NJIT_LLVM_INLINE
 from hasamigo._kernels.endgame import SHALLOW_MAX, final_score, odd_quadrants, solve_small
 from hasamigo._kernels.evaluate import (
     HAND_SIZE,
@@ -264,7 +264,7 @@ def probcut_margin(k, ne, d):  # type: ignore[no-untyped-def]
     return (PROBCUT_T[k - 1] * sigma + 5000) // 10000
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _child_score(p, o, sq, f, mask, w, nw, pat, vy, vc):  # type: ignore[no-untyped-def]
     """The static evaluation of ``(p, o)``'s child after ``sq`` (flipping ``f``), from the
     child's side to move. With ``pat``, from ``vy``, the pattern indices of ``(p, o)``
@@ -277,7 +277,7 @@ def _child_score(p, o, sq, f, mask, w, nw, pat, vy, vc):  # type: ignore[no-unty
     return evaluate_call(cp, co, mask, w, nw)
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _reply_score(p, o, moves, mask, w, nw, pat, vy, vc):  # type: ignore[no-untyped-def]
     """One-ply search score of ``(p, o)`` for its side to move, whose moves are ``moves``
     (the evaluation's ``nw`` parameters at address ``w``). With ``pat`` (a full board under
@@ -337,7 +337,7 @@ def _reply_score2(p, o, moves, mask, w, nw, pat, vx, vg, vc):  # type: ignore[no
     return best
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-untyped-def]
     """A midgame node one ply from the horizon, searched in one loop: the best of its
     children's static evaluations (fail-soft, stopping at ``beta``) and how many children
@@ -360,7 +360,7 @@ def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-un
     return best, n
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _search2(p, o, mask, beta, mv, fl, cm, n, w, nw, pat, vx, vy, vc):  # type: ignore[no-untyped-def]
     """A midgame node two plies from the horizon with a null window below ``beta``,
     searched in one loop once its ``n`` moves are ordered (``mv``, their flips ``fl`` and
@@ -392,7 +392,7 @@ def _search2(p, o, mask, beta, mv, fl, cm, n, w, nw, pat, vx, vy, vc):  # type: 
     return True, best, nodes
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _stability_cut(p, o, mask, ne, n_sq, alpha, use_stab):  # type: ignore[no-untyped-def]
     """The stability cutoff of an exact node of ``ne`` empties: whether the opponent's
     stable discs cap the score at or below ``alpha``, and that cap."""
@@ -418,7 +418,7 @@ def _answer_exact(p, o, mask, empty, ne, n_sq, alpha, beta, use_stab):  # type: 
     return False, np.int64(0), np.int64(0)
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _child_vectors(fvec, ply, sq, f, only_theirs):  # type: ignore[no-untyped-def]
     """Frame ``ply + 1``'s pattern indices from frame ``ply``'s, whose side to move played
     ``sq`` flipping ``f``; with ``only_theirs`` (a node one ply from the horizon, which
@@ -446,7 +446,7 @@ def _copy_vectors(fvec, ply):  # type: ignore[no-untyped-def]
     copy_vector(at(fvec, (2 * ply + 3) * N_INSTANCES), at(fvec, (2 * ply + 1) * N_INSTANCES))
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys, flags,
                  known, cf, tab, rows, pat, vx, vy, vec):  # type: ignore[no-untyped-def]
     """Write the moves into ``mv`` best first, into ``fl`` the discs each flips where
@@ -531,7 +531,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys
     return n
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _etc_children(p, o, moves, tab, rows, cf, cp, co):  # type: ignore[no-untyped-def]
     """The first half of the enhanced transposition cutoff (:func:`_etc_check`): each
     child into ``cp``, ``co`` and its flips into ``cf`` (in the order of the squares, for
@@ -551,7 +551,7 @@ def _etc_children(p, o, moves, tab, rows, cf, cp, co):  # type: ignore[no-untype
     return n
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def _etc_check(n, depth, level, beta, tab, rows, cp, co):  # type: ignore[no-untyped-def]
     """Enhanced transposition cutoff: a score >= ``beta`` if the table already holds, for
     one of the ``n`` children of :func:`_etc_children`, searched at least ``depth - 1``
@@ -619,8 +619,11 @@ def _null_search(children):  # type: ignore[no-untyped-def]
                 q, r, x = r, q, -x - 1
                 passed = True
                 continue
-            n = _order_moves(q, r, mask, m, hmove, True, ne, w, nw, mv, fl, cm, keys, flags,
-                             False, cf, tab, rows, False, vec, vec, vec)
+            # the flags as typed values, not literals: one compiled _order_moves for both
+            # callers (LLVM still folds them once it inlines it)
+            n = _order_moves(q, r, mask, m, hmove, np.bool_(True), ne, w, nw, mv, fl, cm, keys,
+                             flags, np.bool_(False), cf, tab, rows, np.bool_(False), vec, vec,
+                             vec)
             v, bm, j1, j2 = children(q, r, mask, x + 1, n_sq, flags, tab, rows, date, level,
                                      w, nw, mv, fl, cm, keys, cf, vec, n)
             n1 += j1
@@ -631,7 +634,8 @@ def _null_search(children):  # type: ignore[no-untyped-def]
         if passed:
             v = -v
             if use_hash:
-                hash_store(tab, rows, p, o, ne, level, date, alpha, alpha + 1, v, PASS_MOVE)
+                hash_store(tab, rows, p, o, ne, level, date, alpha, alpha + 1, v,
+                           np.int64(PASS_MOVE))
         return v, n1, n2
 
     return body
@@ -867,7 +871,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                         v = final_score(pp, oo, ne)
                         leaf = True
                 elif pc > 0 and d >= ne and ne >= PROBCUT_MIN_EMPTIES:
-                    vs = _reply_score(pp, oo, moves, mask, w, nw, False, vec, vec)
+                    vs = _reply_score(pp, oo, moves, mask, w, nw, np.bool_(False), vec, vec)
                     margin = (PROBCUT_T[pc - 1] * (PROBCUT_SIGMA0 + PROBCUT_SIGMA1 * ne)) // 10000
                     if vs - margin >= b:
                         v = b
@@ -1056,7 +1060,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fpat[ply + 1] = NO_VECTORS
                 if fpat[ply] == BOTH_VECTORS and (fd[ply + 1] < cne or cne >= EVAL_ORDER_EMPTIES):
                     theirs = fd[ply + 1] == 1 and cne > 1  # scores its children from these
-                    _child_vectors(fvec, ply, sq, f, theirs)
+                    _child_vectors(fvec, np.int64(ply), sq, f, theirs)
                     fpat[ply + 1] = THEIR_VECTORS if theirs else BOTH_VECTORS
             if fi[ply] == 1 or fb[ply] - fa[ply] == 1:
                 fstage[ply] = FULL

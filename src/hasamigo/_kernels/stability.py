@@ -24,7 +24,7 @@ from __future__ import annotations
 from numba import njit
 
 from hasamigo._kernels.bits import EDGES, FILE_A, NOT_A_FILE, NOT_H_FILE, U64, ZERO, popcount
-from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.config import NJIT, NJIT_INLINE, NJIT_LLVM_INLINE
 
 S1 = U64(1)
 S7 = U64(7)
@@ -75,7 +75,7 @@ def full_lines(empty):  # type: ignore[no-untyped-def]
     return h, v, d, a
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT_LLVM_INLINE)
 def stable_discs(p, o, mask):  # type: ignore[no-untyped-def]
     """A subset of the discs of ``p`` that can never be flipped (see the module doc)."""
     empty = mask & ~(p | o)

@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hasamigo._kernels import wide, wide_search
-from hasamigo._kernels.endgame import solve_small_entry
 from hasamigo._kernels.hashtable import hash_clear, hash_move, hash_new
 from hasamigo._kernels.moves import legal_moves_mask
 from hasamigo._kernels.search import (
@@ -767,9 +766,13 @@ class Engine:
                 if v > best:
                     best, best_sq = v, sq
             return best_sq
-        for sq in bits(legal):
+        for sq in bits(legal):  # the search kernel solves them (no kernel of their own)
             cp, co = child_position(np.uint64(p), np.uint64(o), sq)
-            v = -int(solve_small_entry(np.uint64(cp), np.uint64(co), np.uint64(mask), -64, 64)[0])
+            ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+            v = -int(search(np.uint64(cp), np.uint64(co), np.uint64(mask), 64, -64, 64,
+                            self._search_table,
+                            self._date, self._params, np.zeros(1, dtype=np.int64), ctl,
+                            SEARCH_FLAGS))
             if v > best:
                 best, best_sq = v, sq
         return best_sq
