@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from hasamigo.storage.db import Database
+from hasamigo.storage.db import Database, write_lock
 from hasamigo.storage.models import (
     StudyEvaluationRow,
     StudyGameRow,
@@ -168,6 +168,7 @@ class StudyRepository:
         if set(values) - allowed:
             raise ValueError(f"cannot set {sorted(set(values) - allowed)}")
         with self.db.session() as session, session.begin():
+            write_lock(session)  # it reads before it writes
             row = session.get(StudySubjectRow, (study_id, code))
             if row is None:
                 raise KeyError(code)
@@ -201,6 +202,7 @@ class StudyRepository:
     def set_felt(self, study_id: str, code: str, index: int, felt: int, note: str) -> bool:
         """The after-game answer; ``False`` (nothing written) when it was given already."""
         with self.db.session() as session, session.begin():
+            write_lock(session)  # it reads before it writes
             row = session.get(StudyGameRow, (study_id, code, index))
             if row is None:
                 raise KeyError(index)
@@ -221,6 +223,7 @@ class StudyRepository:
     def put_evaluation(self, game_id: str, move_number: int, evaluation: float,
                        exact: bool) -> None:
         with self.db.session() as session, session.begin():
+            write_lock(session)  # it reads before it writes
             row = session.get(StudyEvaluationRow, (game_id, move_number))
             if row is None:
                 session.add(StudyEvaluationRow(game_id=game_id, move_number=move_number,
