@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 
 from hasamigo._kernels import (
-    endgame,
     hashtable,
     moves,
     search,
@@ -80,7 +79,6 @@ def _engine() -> None:
                   search.ALL_FLAGS)
     search.evaluate_entry(_BLACK, _WHITE, _FULL, params)
     hashtable.hash_move(table, _BLACK, _WHITE)
-    endgame.solve_small_entry(_NEAR_END_P, _NEAR_END_O, _FULL, -64, 64)
 
 
 def _players() -> None:
@@ -137,7 +135,7 @@ GROUPS: dict[str, tuple[tuple[object, ...], Callable[[], None]]] = {
     "rules": ((moves.legal_moves_mask, moves.flips_at), _rules),
     "perft": ((moves.perft,), _perft),
     "engine": ((moves.legal_moves_mask, search.child_position, search.search,
-                search.evaluate_entry, hashtable.hash_move, endgame.solve_small_entry),
+                search.evaluate_entry, hashtable.hash_move),
                _engine),
     "players": ((weighted.search, weighted.evaluate_entry), _players),
     "wide": ((wide.legal_moves_mask, wide.flips_at, wide_search.search,
