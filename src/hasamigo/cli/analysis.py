@@ -67,10 +67,11 @@ def review(
     score, the disc loss and a label (best 0, good 1-2, inaccuracy 3-5, mistake 6-9,
     blunder 10+ discs), then a summary per player and the turning point.
 
-    Scores are in discs from the mover's side; exact from --exact empties. JSON: {variant,
-    depth, exact_empties, moves: [{ply, colour, move, best_move, best_score, played_score,
-    loss, label, exact}], summary: {black: {moves, total_loss, average_loss, labels,
-    worst}, white: {...}}, turning_point}.
+    Scores are in discs from the mover's side; exact from --exact empties. A forced move
+    (the only legal one, or a pass) carries its position's score and is marked forced.
+    JSON: {variant, depth, exact_empties, moves: [{ply, colour, move, best_move,
+    best_score, played_score, loss, label, exact, forced}], summary: {black: {moves,
+    total_loss, average_loss, labels, worst}, white: {...}}, turning_point}.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -105,7 +106,8 @@ def review(
         mark = "*" if row.exact else ""
         table.add_row(str(row.ply + 1), str(row.colour), row.name, row.best_name,
                       f"{row.best_score:+d}{mark}", f"{row.played_score:+d}{mark}",
-                      str(row.loss), f"[{style}]{row.label}[/]" if style else row.label)
+                      str(row.loss), (f"[{style}]{row.label}[/]" if style else row.label)
+                      + (" (forced)" if row.forced else ""))
     console.print(table)
     for colour in (BLACK, WHITE):
         s = result.summary(colour)
