@@ -223,6 +223,17 @@ def test_the_wide_kernels_load_only_when_a_wide_board_is_played(
 
 
 # ---- the estimate -----------------------------------------------------------------------------
+@pytest.fixture
+def table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expected cold CPU of the groups as these tests reckon with it (rules 1,
+    players 2.5, engine 240), whatever the measured table says today."""
+    from hasamigo._kernels import warm
+
+    for group, seconds in (("rules", 1.0), ("players", 2.5), ("engine", 240.0)):
+        monkeypatch.setitem(warm.EXPECTED_CPU, group, seconds)
+
+
+@pytest.mark.usefixtures("table")
 def test_the_estimate_scales_the_table_by_the_run() -> None:
     """Per group: state, fraction, seconds left (those before it included), the kernel
     compiling now; scaled by the CPU the compile gets a second (a busy machine) and by
@@ -286,6 +297,7 @@ def test_the_estimate_scales_the_table_by_the_run() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.usefixtures("table")
 def test_groups_done_slower_than_the_table_lengthen_the_estimate() -> None:
     async def run() -> None:
         clock = FakeClock(0.0)
