@@ -508,14 +508,12 @@ def _null_window(p, o, alpha, empty, n):  # type: ignore[no-untyped-def]
     return solve7(p, o, alpha, empty)
 
 
-@njit(**NJIT_INLINE)
+@njit(**NJIT)
 def _solve_window(p, o, alpha, beta, empty, n):  # type: ignore[no-untyped-def]
     """:func:`solve_small` of a window wider than a null one: null-window tests, each
     from the bound the last one proved. A test at ``x`` returning ``v > x`` proves
     ``score >= v``, one returning ``v <= x`` proves ``score <= v``; so a test at a proven
-    lower bound that fails low proves the score exactly. Inlined into
-    :func:`solve_small`: a kernel of its own linked the solvers in once more (cold
-    compile: 0.92-0.99x the engine's, two rounds at once on the two cores)."""
+    lower bound that fails low proves the score exactly."""
     v, k = _null_window(p, o, alpha, empty, n)
     while v > alpha and v < beta:  # score >= v: test just above that bound
         lower = v
