@@ -3,10 +3,10 @@
 Numba compiles a kernel at its first call (lazily: a command compiles only what it calls,
 and nothing is compiled at import) and caches it on disk (:mod:`.config`), so only the
 first run after an install or a kernel edit compiles. That first compile of the engine
-takes half a minute of CPU, and it used to land in whatever ran first: the search time
-``analyse`` reported, or a program's first move in the web app. The command line and the
-web app call :func:`warm` first instead, and say "compiling…" when :func:`on_disk` says
-the cache does not hold the kernels yet.
+takes about 45 s of CPU (:data:`EXPECTED_CPU`), and it used to land in whatever ran first:
+the search time ``analyse`` reported, or a program's first move in the web app. The
+command line and the web app call :func:`warm` first instead, and say "compiling…" when
+:func:`on_disk` says the cache does not hold the kernels yet.
 
 Each group calls its kernels' Python entry points once, on a tiny position, with the
 argument types their wrappers pass (``np.uint64`` bitboards, Python ints, the same array

@@ -60,7 +60,8 @@ COMPILING = "compiling the engine, first run only…"
 def ready_kernels(*groups: str) -> None:
     """Compile (the first run) or load the kernels of ``groups`` before anything is timed,
     with a progress line on stderr while it compiles: the first search would otherwise
-    report the compile (half a minute) as its own time, after a silent wait."""
+    report the compile (the engine: about 45 s of CPU) as its own time, after a silent
+    wait."""
     from hasamigo._kernels.warm import on_disk, warm
 
     if on_disk(*groups):

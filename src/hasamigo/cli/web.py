@@ -5,7 +5,7 @@ the app starts (database, games) and the engine starts warming in the background
 address is printed once the server accepts connections, and the pages work from then
 on. The first run compiles the kernels, with a progress line here: each program moves as
 soon as its own are ready (Random at once, the paper's programs within seconds, the
-engine's levels and hints in minutes; ``GET /api/status`` tells the pages).
+engine's levels and hints within a minute; ``GET /api/status`` tells the pages).
 """
 
 from __future__ import annotations
@@ -106,8 +106,8 @@ def serve(
 ) -> None:
     """Play in a browser: start the web app and print its address once it answers.
 
-    The first run compiles the kernels (minutes for the engine on a small machine; a
-    progress line says so); the pages work meanwhile, Random and the paper's programs
+    The first run compiles the kernels (the engine: about 45 s of CPU on a small
+    machine; a progress line says so); the pages work meanwhile, Random and the paper's programs
     play within seconds, and the engine's levels and hints wait for theirs. With
     `--workers N`, the kernels are made ready first, then N processes serve.
     """

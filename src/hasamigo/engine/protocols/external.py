@@ -57,7 +57,7 @@ PROTOCOLS = ("nboard", "gtp")
 #: seconds an engine may think about one move when there is no clock
 MOVE_TIMEOUT = 120.0
 #: more seconds for the first answer of a process just started (an engine may load or
-#: compile its tables then: ours compiles its kernels on a first run, about a minute)
+#: compile its tables then: ours compiles its kernels on a first run, under a minute)
 START_TIMEOUT = 120.0
 #: more seconds than its clock holds before an engine on a clock counts as silent
 CLOCK_GRACE = 5.0
