@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from hasamigo.board import Board, LegalMoves, Outcome
     from hasamigo.variants import VARIANTS, find_variant
 
+#: the one place the version is written: pyproject.toml reads it (``[tool.setuptools.dynamic]``)
 __version__ = "0.1.0"
 
 #: names loaded on first use: the board imports numpy and the compiled kernels (numba),
