@@ -24,7 +24,6 @@ from hypothesis import HealthCheck, settings
 from hasamigo import Board, Move
 from hasamigo.web import Settings, create_app
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 FUZZ_EXAMPLES = int(os.environ.get("HASAMIGO_FUZZ_EXAMPLES", "25"))
 
 

@@ -17,11 +17,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.test_startup import Server
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 #: the issue's bound: a program that needs no engine replies within this many seconds of
 #: the address line

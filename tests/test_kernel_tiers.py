@@ -25,7 +25,6 @@ from fastapi.testclient import TestClient
 from hasamigo.web import Settings, create_app
 from hasamigo.web.services.warmup import KernelWarmup
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 Emit = Callable[[dict[str, Any]], None]
 
 

@@ -92,3 +92,18 @@ def test_every_imported_package_is_declared() -> None:
         eager += [f"{path}:{line}: {module} (an extra)" for path, line, top in places if top]
     assert undeclared == [], "imported but not in pyproject.toml's dependencies"
     assert eager == [], "a package of an extra imported at module level"
+
+
+def test_no_test_ignores_every_deprecation_warning() -> None:
+    """A test that silences a deprecation names the warning's message or module, so a new
+    deprecation anywhere else still shows in the run's summary. (The web tests ignored them
+    all while starlette's TestClient warned about httpx; the tests use httpx2 now.)"""
+    blanket = re.compile(r"""["']ignore::(\w+\.)*\w*DeprecationWarning:?["']""")
+    offenders = [f"{path.relative_to(ROOT)}:{number}"
+                 for path in sorted((ROOT / "tests").rglob("*.py"))
+                 for number, line in enumerate(path.read_text().splitlines(), 1)
+                 if blanket.search(line)]
+    offenders += [f"pyproject.toml: {entry}"
+                  for entry in PYPROJECT["tool"]["pytest"]["ini_options"].get("filterwarnings", [])
+                  if blanket.search(repr(entry))]
+    assert offenders == []

@@ -237,7 +237,6 @@ def test_refusals_before_the_game(own_database: Path) -> None:
     assert code == 2 and "cannot use nosuchdriver://x" in err
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # the web stack's own
 def test_the_join_link_gives_a_browser_the_seat_and_the_library_entry(
         monkeypatch: pytest.MonkeyPatch, own_database: Path) -> None:
     from fastapi.testclient import TestClient

@@ -17,8 +17,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from hasamigo import BLACK, Board
 from hasamigo.engine import Engine, Limit
 from hasamigo.engine.players import make_player, program_kernels
@@ -171,7 +169,6 @@ COMPILES = textwrap.dedent(
 )
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_weakest_without_the_engine_compiles_none_of_its_kernels(tmp_path: Path) -> None:
     """On an empty cache (a fresh ``NUMBA_CACHE_DIR``): moves and the weighted search on
     the 8×8 grid, the board's own kernels on the 10-column grid; nothing of the engine's

@@ -13,8 +13,6 @@ import pytest
 from fastapi.testclient import TestClient
 from test_web_api import FakeTime, error_of, make_client
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 @pytest.fixture
 def t() -> FakeTime:

@@ -32,8 +32,6 @@ from hasamigo.game.clock import Clock
 from hasamigo.web import Settings, create_app
 from hasamigo.web.services.analysis import WARMING, compile_kernels
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 # ---- the live server ------------------------------------------------------------------------
 class Server:

@@ -21,7 +21,6 @@ from hasamigo.study.records import AnswerRecord, GameRecord, SubjectRecord, colu
 from hasamigo.web import create_app
 from hasamigo.web.settings import Settings
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SETTINGS = Settings(warm_engine=False, tick_seconds=3600)
 
 

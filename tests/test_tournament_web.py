@@ -15,7 +15,6 @@ from test_web_api import error_of, make_client
 
 from hasamigo.web.services.tournaments import DirectorSession, read_session, sign_session
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 PASSWORD = "correct horse"
 NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 

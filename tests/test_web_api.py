@@ -22,8 +22,6 @@ from hasamigo.game.clock import Clock
 from hasamigo.storage import Database, GameRepository
 from hasamigo.web import Settings, create_app
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 class FakeTime:
     def __init__(self) -> None:

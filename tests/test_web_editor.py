@@ -21,8 +21,6 @@ from hasamigo.web import Settings, create_app
 from hasamigo.web.schemas import NewGame
 from hasamigo.web.schemas_positions import EDITOR_VARIANTS
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 START = Board().to_string()
 
 

@@ -15,8 +15,6 @@ from test_web_api import create, error_of, make_client
 from hasamigo import Board, Move, find_variant
 from hasamigo.squares import bits
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 def names(board: Board, mask: int) -> list[str]:
     return [board.square_name(sq) for sq in bits(mask)]

@@ -18,8 +18,6 @@ from hasamigo.web import Settings, create_app
 from hasamigo.web.deps import READER_TOKEN, SEAT_TOKEN, SESSION_TOKEN
 from hasamigo.web.limits import TrustedProxies
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:

@@ -23,8 +23,6 @@ from hasamigo.notation import parse_ggf, read_wthor, write_transcript
 from hasamigo.notation.wthor import GAME_SIZE, HEADER_SIZE
 from hasamigo.web import Settings
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 DATA = Path(__file__).parent / "data"
 GGF = (DATA / "ggf" / "nboard-test2.ggf").read_text()
 WTHOR = (DATA / "wthor" / "WTH_1977.wtb").read_bytes()

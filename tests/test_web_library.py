@@ -24,8 +24,6 @@ from hasamigo.game.setup import GameOptions, GameSetup, Participant
 from hasamigo.storage import Database, GameRepository, SeatSecret
 from hasamigo.web.deps import CLIENT_COOKIE
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 #: Black to move; g1 ends the game 48–16 for Black
 BLACK_WINS_WITH_G1 = "XXXXXX-OOXXXXXOXXOXXXOXXXXOXXXXXXXOOXOXXXOXOXXOXXOOXXOOXXOXXXXXX X"
 #: White to move; d1 ends the game 32–32

@@ -37,7 +37,7 @@ from hasamigo.web.app import UVICORN_WS
 
 # slow: some 50 s (the study and the tournament are built, the engine warms, a worker
 # process starts for the pairing)
-pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
+pytestmark = pytest.mark.slow
 SUBJECTS, PLAYERS = 40, 200
 RESEARCHER, DIRECTOR = "research-pw", "director-pw"
 BOUND = 0.2  # seconds: the issue's

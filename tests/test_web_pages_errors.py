@@ -12,8 +12,6 @@ from fastapi.testclient import TestClient
 from httpx2 import Response
 from test_web_api import error_of, make_client
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 
 

@@ -12,8 +12,6 @@ import pytest
 from fastapi.testclient import TestClient
 from test_web_api import create, make_client
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:

@@ -15,8 +15,6 @@ from hasamigo.errors import InvalidOptionError
 from hasamigo.web import Settings, create_app
 from hasamigo.web.services.players import registry_factory
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 def play_three_moves(client: TestClient, game: dict[str, Any]) -> None:
     """Black (the person) plays three moves; the program answers each with a legal one."""

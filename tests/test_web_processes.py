@@ -24,8 +24,6 @@ from test_web_api import FirstLegal
 from hasamigo.storage import Database, GameRepository
 from hasamigo.web import Settings, create_app
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 #: fast ticks and leases: a takeover within about a second
 SETTINGS = Settings(warm_engine=False, tick_seconds=0.05, lease_seconds=0.6,
                     checkpoint_seconds=0.2, reply_wait_seconds=10.0)

@@ -26,8 +26,6 @@ from hasamigo.storage import Database, ReviewRepository
 from hasamigo.web import Settings, create_app
 from hasamigo.web.services import review as review_service
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 SETTINGS = Settings(warm_engine=False, tick_seconds=3600, review_depth=2,
                     review_exact_empties=6)
 

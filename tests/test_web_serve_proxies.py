@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_web_servers import Server
 
-pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
+pytestmark = pytest.mark.slow
 LIMIT = 20  # Settings.games_per_minute
 
 

@@ -15,8 +15,6 @@ from test_web_api import Seat, create, make_client
 
 from hasamigo.web import Settings
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:

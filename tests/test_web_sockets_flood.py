@@ -21,7 +21,6 @@ from websockets.asyncio.client import connect
 from hasamigo.web import Settings, create_app
 from hasamigo.web.app import UVICORN_WS
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SOCKETS = 200
 
 

@@ -18,8 +18,6 @@ from hasamigo.analysis.variations import build_tree, tree_from_json, tree_to_jso
 from hasamigo.notation import parse_ggf
 from hasamigo.squares import bits
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 def add(me: Seat, **body: Any) -> Any:
     return me.post("/variations", body)

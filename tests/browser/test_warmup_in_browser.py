@@ -23,7 +23,7 @@ from tests.browser.checks import no_sideways_scroll
 from tests.browser.conftest import _free_port
 from tests.browser.seats import create_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.browser
 PHONE, DESKTOP = (390, 844), (1280, 900)
 GROUPS = ("rules", "players", "engine", "wide-rules", "wide", "smallboard")
 
