@@ -28,6 +28,7 @@ tests pool them all and say so in the report.
 from __future__ import annotations
 
 import math
+import statistics
 import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -409,21 +410,15 @@ def can_win_tracking(data: StudyData) -> TrackingTest:
     rated = [a for a in data.answers if a.evaluation is not None]
     by_answer = []
     for answer in CAN_WIN:
-        values = sorted(float(a.evaluation) for a in rated
-                        if a.can_win == answer and a.evaluation is not None)
+        values = [float(a.evaluation) for a in rated
+                  if a.can_win == answer and a.evaluation is not None]
         mean = sum(values) / len(values) if values else None
-        by_answer.append(AnswerEvaluation(answer, len(values), mean, _median(values)))
+        median = statistics.median(values) if values else None
+        by_answer.append(AnswerEvaluation(answer, len(values), mean, median))
     xs = [float(CAN_WIN_SCORE[a.can_win]) for a in rated]
     ys = [float(a.evaluation) for a in rated if a.evaluation is not None]
     return TrackingTest(tuple(by_answer), len(rated), len(data.answers) - len(rated),
                         spearman(xs, ys))
-
-
-def _median(values: Sequence[float]) -> float | None:
-    if not values:
-        return None
-    mid = len(values) // 2
-    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
 
 # ---- all of it --------------------------------------------------------------------------------
