@@ -1,6 +1,6 @@
-"""Explanations (issue 19): each kind on a position built from the seeds' own diagrams
-(ja.wikipedia "オセロ (ボードゲーム)", 戦術), and property tests that no note claims a
-feature the position does not have."""
+"""Explanations (issue 19): each kind on a position built from the diagrams of ja.wikipedia's
+"オセロ (ボードゲーム)" (戦術), and property tests that no note claims a feature the
+position does not have."""
 
 from __future__ import annotations
 

@@ -151,7 +151,7 @@ def test_4x4_perfect_play_value(start: str, key_raw: str, key_official: str) -> 
 
 
 def test_4x4_value_matches_the_spec() -> None:
-    """SPEC §4: White wins 3–13 under the empties-to-winner rule (raw 3 vs 11)."""
+    """The published 4×4 result: White wins 3–13 under the empties-to-winner rule (raw 3 vs 11)."""
     assert int(SMALL["4x4"]["black_to_move_value_empties_to_winner"]) == 3 - 13
     assert int(SMALL["4x4"]["black_to_move_value_raw_disc_diff"]) == 3 - 11
 

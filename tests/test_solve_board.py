@@ -1,4 +1,4 @@
-"""solve-board: the small boards solved from their start (SPEC §4: 4×4 White wins 3–13,
+"""solve-board: the small boards solved from their start (published: 4×4 White wins 3–13,
 6×6 White wins 16–20), the line replayed by the rules, the command line and its errors."""
 
 from __future__ import annotations

@@ -1,14 +1,13 @@
-"""The seed's special rules (../shared/seeds/meijin-sen-43-tournament-rules.txt), each from
-a hand-made standings table.
+"""The special rules of the JOF's 43rd Meijin tournament (第43期オセロ名人戦全国大会, 2023),
+each from a hand-made standings table.
 
 A table gives each player's wins after the Swiss rounds; :func:`history` builds rounds of
 games that give exactly those wins (no rematches, colours alternating), stored as the
 facts a tournament is made of. The tests then ask the format for the next round and
-check it against the rule: the round-1 redraw of the seeds (l. 139), the round-6 bye
-(l. 141) and the not-played draw (l. 142), the semifinal pairing (l. 144-145), the women's
-final with and without a woman in the semifinals (l. 149-150), the ranking's criteria one
-by one (l. 154-159), the result card that does not add up to 64 (rule 18, l. 103), the
-dan table (l. 40-48) and the knockout games' draw-win right (rule 2, l. 57).
+check it against the rule: the round-1 redraw of the seeds, the round-6 bye and the
+not-played draw, the semifinal pairing, the women's final with and without a woman in the
+semifinals, the ranking's criteria one by one, the result card that does not add up to
+64 (JOF rule 18), the dan table and the knockout games' draw-win right (JOF rule 2).
 """
 
 from __future__ import annotations
@@ -138,7 +137,7 @@ def finish_round(t: Tournament, winner_of: dict[frozenset[str], str] | None = No
         t.enter_result(number, p.board, black_discs=discs[0], white_discs=discs[1], **card)
 
 
-# ---- round 1 (l. 138-140) ----------------------------------------------------------------
+# ---- round 1 -----------------------------------------------------------------------------
 def test_round_one_is_redrawn_while_two_seeds_meet() -> None:
     redrawn = 0
     for seed in range(40):
@@ -173,7 +172,7 @@ def test_round_one_odd_field_bye_to_the_last_before_round_one() -> None:
     assert names(t, [b.a for b in byes]) == ["P3"]  # the 2-kyu, ranked last before round 1
 
 
-# ---- round 6 (l. 141-142) ----------------------------------------------------------------
+# ---- round 6 -----------------------------------------------------------------------------
 # After round 5: A 5, B 4.5 (≥ 1.5 above the 5th: byes), C 4 and D 4 (exactly 1.0 above:
 # their game is not played, a draw), E 3 and F 3 (the provisional 5th has 3), the rest lower.
 ROUND_SIX = [5, 4.5, 4, 4, 3, 3, 2.5, 2, 1, 1, 0, 0]
@@ -187,7 +186,7 @@ def test_round_six_bye_and_not_played_draw() -> None:
     pairings = t.pair_next_round()
     byes = {t.name(p.a): p for p in pairings if p.kind is PairingKind.BYE}
     assert set(byes) == {"A", "B"}
-    assert all(any(d.rule == "round6_bye" and "seed l. 141" in d.text for d in p.why)
+    assert all(any(d.rule == "round6_bye" and "43rd Meijin rules" in d.text for d in p.why)
                for p in byes.values())
     games = {frozenset(names(t, p.players)): p for p in pairings if p.b is not None}
     cd = games[frozenset("CD")]
@@ -222,7 +221,7 @@ def test_round_six_rules_leave_a_round_before_the_last_alone() -> None:
     assert not any(p.kind is not PairingKind.GAME for p in pairings)
 
 
-# ---- semifinals, placement, final (l. 143-147) -------------------------------------------
+# ---- semifinals, placement, final --------------------------------------------------------
 SIX_ROUNDS = [6, 5, 4.5, 4, 3, 3, 3, 2.5, 2, 2, 1, 0]
 
 
@@ -247,7 +246,7 @@ def test_semifinals_one_v_four_and_two_v_three_rematches_allowed() -> None:
     assert set(names(t, third.players)) == {"A", "B"}
 
 
-# ---- women's final (l. 149-150, 160) -----------------------------------------------------
+# ---- women's final -----------------------------------------------------------------------
 def play_to_the_end(t: Tournament, winner_of: dict[frozenset[str], str] | None = None) -> None:
     while not t.finished:
         t.pair_next_round()
@@ -290,7 +289,7 @@ def test_one_woman_only_is_womens_champion_without_a_final() -> None:
     assert [p.name for p in t.ranking() if p.women_champion] == ["I"]
 
 
-# ---- ranking (l. 154-159) ----------------------------------------------------------------
+# ---- ranking -----------------------------------------------------------------------------
 def four(rank: Sequence[str | None] = (None, None, None, None)) -> Tournament:
     t = Tournament(Settings("swiss", rounds=3, seed=0))
     for name, r in zip("ABCD", rank, strict=True):
@@ -427,7 +426,7 @@ def test_fixed_c_setting() -> None:
     assert (nearest_c(10), nearest_c(13)) == (6, 5)
 
 
-# ---- dan awards (l. 40-48) ---------------------------------------------------------------
+# ---- dan awards --------------------------------------------------------------------------
 def test_dan_tables() -> None:
     assert [OPEN.award(p, 0) for p in (1, 2, 3, 4, 8, 9)] == [
         "七段", "六段", "六段", "五段", "五段", None]
@@ -477,7 +476,7 @@ def test_master_division_final_and_third_place() -> None:
     assert [p.award.dan for p in t.ranking()[:4]] == ["五段", "四段", "三段", "二段"]
 
 
-# ---- the other formats --------------------------------------------------------------------
+# ---- the other formats -------------------------------------------------------------------
 def test_round_robin_by_the_berger_tables() -> None:
     t = Tournament(Settings("round-robin", rounds=2, seed=0))
     for name in "ABCDE":

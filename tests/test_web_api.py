@@ -670,7 +670,7 @@ def test_searches_stop_when_their_position_changes_or_the_game_is_abandoned(db: 
 
 
 def test_the_solved_boards_page_replays_each_perfect_line(client: TestClient) -> None:
-    """The stored perfect lines replay to the seeds' values (4×4 3–13, 6×6 16–20), the
+    """The stored perfect lines replay to the published values (4×4 3–13, 6×6 16–20), the
     page carries every position of them, and it tells the 8×8 fact in both languages."""
     from hasamigo.engine.smallboard import SOLVED_LINES
     from hasamigo.notation import parse_transcript

@@ -90,7 +90,7 @@ def _grid_squares(stride: int, *names: str) -> int:
 class GrandBoard(Board):
     """Grand Othello, 10×10: columns a..j, rows 1..10, the cross start on the centre
     (e5, f6 white; f5, e6 black), Black first. A MegaHouse board of the Othello family,
-    an event of the Othello World Cup 2013 and 2014 (SPEC §4; ja.wikipedia "オセロ
+    an event of the Othello World Cup 2013 and 2014 (ja.wikipedia "オセロ
     (ボードゲーム)", 派生ゲーム and Othello World Cup sections)."""
 
     name = "grand"
@@ -129,7 +129,7 @@ class EightStarsBoard(Board):
 class Hasegawa8x9Board(Board):
     """Hasegawa's early 8×9 board: 8 rows (1..8) by 9 columns (a..i).
 
-    Source: ja.wikipedia "オセロ (ボードゲーム)" (the seeds): for 挟み碁 Hasegawa used
+    Source: ja.wikipedia "オセロ (ボードゲーム)" (2019 and 2024): for 挟み碁 Hasegawa used
     home-made boards of 8×8, 8×9, 9×10 and octagonal shape, and first played his game on
     an 8×9 board before taking the 8×8 chessboard in 1970. Read as 縦×横 (rows × columns,
     the usual Japanese order for a board's size). No source gives a start: the cross of
@@ -169,7 +169,7 @@ class NipOctagonBoard(Board):
     neither side can flip, the game does not end; the side to move places a disc on any
     empty square, flipping nothing, and play goes on until the board is full.
 
-    Sources: SPEC §4 and issue 18 (Nip's rule); the board as the pre-war "ニップゲーム"
+    Sources: issue 18 (Nip's rule); the board as the pre-war "ニップゲーム"
     (utility model 187845 of 1933, by 松本彌助) is described in an older text of
     ja.wikipedia "オセロ (ボードゲーム)", quoted at nakajim.net's Nipp page (its cut squares
     are listed there as above; the pieces were white and red). Those pages give no start:

@@ -1,7 +1,7 @@
 """Explanations in the words players use, each measured on the board, never guessed.
 
-A :class:`Note` names a rule of thumb (:data:`RULES`, English and Japanese as the seeds
-use them: ja.wikipedia "オセロ (ボードゲーム)", 戦術), says what was measured in both
+A :class:`Note` names a rule of thumb (:data:`RULES`, English and Japanese as players
+use them, after ja.wikipedia "オセロ (ボードゲーム)", 戦術), says what was measured in both
 languages and lists the squares it is about. :func:`position_notes` describes a position,
 :func:`move_notes` a move played on it. The definitions, as measured here:
 
@@ -23,8 +23,8 @@ languages and lists the squares it is about. :func:`position_notes` describes a 
   in a position, the empty squares only one side can play;
 * **opening** (定石): the longest named opening the game began with
   (:mod:`hasamigo.game.openings`), its family among the four main ones (兎 Rabbit and
-  虎 Tiger after 縦取り, 牛 Cow after 斜め取り, 鼠 Mouse after 並び取り, as the seeds
-  pair them) and White's second move: perpendicular 縦取り, diagonal 斜め取り or
+  虎 Tiger after 縦取り, 牛 Cow after 斜め取り, 鼠 Mouse after 並び取り, as ja.wikipedia
+  pairs them) and White's second move: perpendicular 縦取り, diagonal 斜め取り or
   parallel 並び取り.
 """
 

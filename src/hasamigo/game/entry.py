@@ -3,7 +3,7 @@
 A recorder (or an arbiter) enters each move **as it was played**: the square where a disc
 was put, the colour it shows, and the discs actually turned — or the whole board after
 the move; a pass as a pass. :func:`check_entry` compares that with the rules and names
-every fault at once, with its squares in the variant's coordinates (SPEC §2; rule 6①
+every fault at once, with its squares in the variant's coordinates (JOF rule 6①
 lists them, and a claim must say which disc and where the legal move was):
 
 =================== ===================================================== ==========

@@ -310,7 +310,7 @@ class ResultCard(Event):
     white: int
 
 
-# ---- the user study (SPEC §5) -----------------------------------------------------------------
+# ---- the user study (the amusement paper's) ----------------------------------------------------
 #: The study's two questions after every program move, each with its answers (the order
 #: the subject sees them in): "Can you win now?" and "What kind of move did the opponent
 #: just play?" (:mod:`hasamigo.study.records` names them alike).

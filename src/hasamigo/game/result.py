@@ -112,7 +112,7 @@ def forfeit(winner: Color, *, rated: bool = True, squares: int = 64) -> GameResu
 
 def resignation(loser: Color, *, squares: int = 64) -> GameResult:
     """A resignation: scored like a forfeit, the whole board to the winner (our convention:
-    the JOF rules in the seeds do not give a resignation score)."""
+    the JOF rules give no resignation score)."""
     black, white = _split(loser.other, squares, 0)
     return GameResult(black, white, loser.other, Termination.RESIGNATION)
 

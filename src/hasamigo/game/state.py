@@ -6,7 +6,7 @@
 with the old one untouched. Nothing here reads a clock or draws a random number: the
 instant of every event is in the event, so the same events give the same state anywhere.
 
-The JOF procedure it enforces (SPEC §2):
+The JOF procedure it enforces (the official rules of the Japan Othello Federation):
 
 * **colours** by choice, a random draw, or fuse-ishi (伏せ石): the hider is the higher
   rank, else the elder, else drawn. With draws allowed the caller calls top/bottom and
@@ -60,8 +60,8 @@ both players people at a real board and clock) add:
   claimed.
 
 User-study games (a :class:`~hasamigo.game.events.StudyGame` event, appended before the
-first move of a game between one person, the subject, and a program) add the paper's
-questions (SPEC §5): after every program move (a forced pass included) that leaves the
+first move of a game between one person, the subject, and a program) add the amusement
+paper's questions: after every program move (a forced pass included) that leaves the
 game in play, a question is **asked** (:class:`StudyQuestion`: the move, its number, the
 position the subject faces); the subject's move or forced pass is refused until both
 questions (:data:`~hasamigo.game.events.STUDY_QUESTIONS`) are answered

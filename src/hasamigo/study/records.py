@@ -5,7 +5,7 @@ them: a real study run in the browser (:mod:`hasamigo.study.service`) or the sim
 one (:mod:`hasamigo.study.simulate`). The exports are CSV (one file per table) and JSON
 (the three tables in one object); both carry exactly the fields below, in this order.
 
-Conventions, the paper's (SPEC §5):
+Conventions, the amusement paper's:
 
 * a subject plays one game against each program (an *arm*) in a counterbalanced order;
 * after **every program move**, before moving, the subject answers two questions:

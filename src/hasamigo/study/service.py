@@ -1,5 +1,5 @@
-"""The stored user study (SPEC §5): create it, take subjects in, keep their answers, and
-read it all back as :class:`~hasamigo.study.records.StudyData`.
+"""The stored user study (the amusement paper's): create it, take subjects in, keep their
+answers, and read it all back as :class:`~hasamigo.study.records.StudyData`.
 
 One home for the procedure:
 
@@ -47,7 +47,8 @@ DEFAULT_ARMS = ("victory", "amusement")
 LANGUAGES = ("ja", "en")
 #: how often the subject plays Othello (the before questionnaire)
 PLAY_FREQUENCIES = ("never", "rarely", "monthly", "weekly", "daily")
-#: the strategies the before questionnaire offers (SPEC §6's vocabulary)
+#: the strategies the before questionnaire offers (the strategy words of ja.wikipedia's
+#: オセロ article: corners, X- and C-squares, mobility, stable discs, 中割り, parity)
 STRATEGIES = ("corners", "x_squares", "c_squares", "edges", "mobility", "stable_discs",
               "quiet_moves", "parity", "openings")
 #: the after-game answer: 1 dull … 5 fun

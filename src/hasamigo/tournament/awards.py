@@ -1,6 +1,7 @@
-"""Dan awards and the 王座戦 (Ouza-sen) qualification line, per division (seed l. 35-48).
+"""Dan awards and the 王座戦 (Ouza-sen) qualification line, per division, from the
+43rd Meijin tournament's table (表彰および段級位認定).
 
-The seed's table, as data:
+The table, as data:
 
 =================  ==================  ==================  ==============
 place / wins        無差別 (open)        マスター, 学生         小学生 (elementary)
@@ -18,7 +19,7 @@ place / wins        無差別 (open)        マスター, 学生         小学�
 王座戦 qualifies     5 wins or more       4 wins or more       8th place or better
 =================  ==================  ==================  ==============
 
-Readings (the seed does not say more): a wins line is "at least" (6 wins outside the
+Readings (the table does not say more): a wins line is "at least" (6 wins outside the
 prizes still earns 5.5's award); a player gets the best award any line gives them; the
 open division's 入賞 (prize places) are places 4 to ``prize_places`` (8 unless the
 tournament says otherwise); the elementary division's awards from 4th place on depend on

@@ -1,4 +1,5 @@
-"""Wins and Brightwell points, the league's tie-break (seed l. 130, 157; SPEC §3).
+"""Wins and Brightwell points, the league's tie-break (the 43rd Meijin rules: a 6-round
+Swiss league by "the Brightwell method", the World Championship's preliminary system).
 
 Brightwell points = the player's own disc counts + C × the sum of all their opponents'
 wins, where C is the integer nearest to 64 ÷ the number of games each player plays (10

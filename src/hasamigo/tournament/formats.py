@@ -3,17 +3,18 @@ rounds are, how the next one is paired, and how the final ranking reads.
 
 * :class:`SwissFormat` — plain Swiss with N rounds (round 1 drawn, then
   :func:`~hasamigo.tournament.pairing.pair_swiss`).
-* :class:`MeijinOpen` — the 43rd Meijin open division (無差別の部), seed l. 126-160:
-  6 Swiss rounds with Brightwell points, round 1 redrawn while the seeds meet (l. 139),
-  the round-6 bye for a player 1.5 wins or more above the provisional 5th (l. 141) and
-  the round-6 game not played, a draw, between two players each exactly 1.0 above it
-  (l. 142); semifinals 1 v 4 and 2 v 3, rematches allowed (l. 144-145), the final and the
-  third-place game (l. 146), a placement round 7 for 5th and below (l. 147), the women's
-  final between the top two women after round 7 unless a woman reached the semifinals
-  (l. 149-150). Knockout games and the women's final: no draws, fuse-ishi (l. 57, 128).
+* :class:`MeijinOpen` — the open division (無差別の部) of the JOF's 43rd Meijin tournament
+  (第43期オセロ名人戦全国大会, 2023), as its format section (大会方式) gives it:
+  6 Swiss rounds with Brightwell points, round 1 redrawn while the seeds meet,
+  the round-6 bye for a player 1.5 wins or more above the provisional 5th and
+  the round-6 game not played, a draw, between two players each exactly 1.0 above it;
+  semifinals 1 v 4 and 2 v 3, rematches allowed, the final and the
+  third-place game, a placement round 7 for 5th and below, the women's
+  final between the top two women after round 7 unless a woman reached the semifinals.
+  Knockout games and the women's final: no draws, colours by fuse-ishi (rule 2).
 * :class:`MeijinDivision` — the master, student and elementary divisions: 5 rounds (the
-  timetable, l. 21-33) then the final (1 v 2) and the third-place game (3 v 4) in the one
-  "決勝等" slot the timetable gives them (our reading: the seed names no more).
+  tournament's timetable) then the final (1 v 2) and the third-place game (3 v 4) in the
+  one "決勝等" slot the timetable gives them (our reading: the rules name no more).
 * :class:`RoundRobin` — everyone meets everyone by the Berger tables (``rounds`` cycles,
   colours reversed in every second one).
 * :class:`Knockout` — single elimination, seeded so the first two can meet only in the
@@ -163,9 +164,9 @@ class MeijinOpen(SwissFormat):
     key = "meijin"
     title = "名人戦 無差別 (Meijin open)"
     default_rounds = 6
-    #: ≥ this many wins above the provisional 5th: a bye in the last Swiss round (l. 141)
+    #: ≥ this many wins above the provisional 5th: a bye in the last Swiss round
     BYE_MARGIN = 1.5
-    #: exactly this many above it, paired together: not played, a draw (l. 142)
+    #: exactly this many above it, paired together: not played, a draw
     DRAW_MARGIN = 1.0
 
     def __init__(self, settings: Settings) -> None:
@@ -230,7 +231,7 @@ class MeijinOpen(SwissFormat):
                                f"{t.name(p.a)} and {t.name(p.b)} both have "
                                f"{_num(fifth + self.DRAW_MARGIN)} wins, exactly 1.0 above "
                                f"the provisional 5th ({_num(fifth)}): the game is not "
-                               "played and counts as a draw (seed l. 142)")
+                               "played and counts as a draw (43rd Meijin rules)")
                 p = replace(p, kind=PairingKind.NOT_PLAYED_DRAW, why=(*p.why, why))
             marked.append(p)
         board = len(marked) + 1
@@ -239,7 +240,7 @@ class MeijinOpen(SwissFormat):
                            f"{t.name(n)} has {_num(won.get(n, 0.0))} wins, "
                            f"{_num(won.get(n, 0.0) - fifth)} above the provisional 5th "
                            f"({_num(fifth)} wins): at least 1.5 more, a bye (a win) in round "
-                           f"{number} (seed l. 141)")
+                           f"{number} (43rd Meijin rules)")
             marked.append(Pairing(number, board, Stage.SWISS, n, None, PairingKind.BYE,
                                   Colours.PRESCRIBED, (why,)))
             board += 1
@@ -259,17 +260,17 @@ class MeijinOpen(SwissFormat):
         out = [
             _knockout_pair(number, 1, Stage.SEMIFINAL, top[0], top[3],
                            f"semifinal: 1st {names[0]} v 4th {names[3]} after round "
-                           f"{self.swiss_rounds} (rematches allowed; seed l. 145)",
+                           f"{self.swiss_rounds} (rematches allowed; 43rd Meijin rules)",
                            "semifinal"),
             _knockout_pair(number, 2, Stage.SEMIFINAL, top[1], top[2],
                            f"semifinal: 2nd {names[1]} v 3rd {names[2]} after round "
-                           f"{self.swiss_rounds} (rematches allowed; seed l. 145)",
+                           f"{self.swiss_rounds} (rematches allowed; 43rd Meijin rules)",
                            "semifinal"),
         ]
         rest = [n for n in active if n not in top]
         if rest:
             placement = self.swiss_round(t, number, rest, Stage.PLACEMENT, rng, first_board=3)
-            note = Decision("placement", "placement round for 5th and below (seed l. 147): "
+            note = Decision("placement", "placement round for 5th and below (43rd Meijin rules): "
                                          "Swiss pairing, colours prescribed, draws allowed")
             placement[0] = replace(placement[0], why=(*placement[0].why, note))
             out += placement
@@ -282,7 +283,7 @@ class MeijinOpen(SwissFormat):
             woman = next(t.name(n) for n in top if t.entrant(n).woman)
             return [], Decision("women_final", f"{woman} reached the semifinals: no women's "
                                                "final; the best-placed woman is 女流名人 "
-                                               "(seed l. 150)")
+                                               "(43rd Meijin rules)")
         playing = set(t.active(self.final_round))
         women = [n for n in t.order(self.semifinal_round)
                  if t.entrant(n).woman and n in playing and n not in top][:2]
@@ -291,7 +292,7 @@ class MeijinOpen(SwissFormat):
         return women, Decision("women_final",
                                f"women's final: {t.name(women[0])} v {t.name(women[1])}, the "
                                f"top two women after round {self.semifinal_round} "
-                               "(seed l. 149)")
+                               "(43rd Meijin rules)")
 
     def finals(self, t: TournamentView, number: int) -> list[Pairing]:
         semis = _winner_loser(t, self.semifinal_round, Stage.SEMIFINAL)
@@ -300,10 +301,10 @@ class MeijinOpen(SwissFormat):
         (w1, l1), (w2, l2) = semis
         out = [_knockout_pair(number, 1, Stage.FINAL, w1, w2,
                               f"final: the semifinal winners {t.name(w1)} and {t.name(w2)} "
-                              "(seed l. 146)", "final"),
+                              "(43rd Meijin rules)", "final"),
                _knockout_pair(number, 2, Stage.THIRD_PLACE, l1, l2,
                               f"third-place game: the semifinal losers {t.name(l1)} and "
-                              f"{t.name(l2)} (seed l. 146)", "third_place")]
+                              f"{t.name(l2)} (43rd Meijin rules)", "third_place")]
         women, why = self.women_finalists(t)
         if women:
             out.append(Pairing(number, 3, Stage.WOMEN_FINAL, women[0], women[1],
@@ -312,8 +313,9 @@ class MeijinOpen(SwissFormat):
         return out
 
     def final_order(self, t: TournamentView) -> list[int]:
-        """Final and third-place game first (l. 155-156), then wins, Brightwell points
-        and the previous rank after the last counting round (l. 157-159)."""
+        """Final and third-place game first (their winners 1st and 3rd, losers 2nd and
+        4th), then wins, Brightwell points and the previous rank after the last counting
+        round."""
         last = min(t.rounds_paired, self.semifinal_round)
         order = t.order(last)
         if self.semifinal_round not in t.pairings:
@@ -330,7 +332,8 @@ class MeijinOpen(SwissFormat):
         return head + [n for n in order if n not in four]
 
     def women_champion(self, t: TournamentView, order: list[int]) -> int | None:
-        """The women's final's winner; without one, the best-placed woman (l. 150, 160)."""
+        """The women's final's winner; without one, the best-placed woman (the women's champion,
+        女流名人, either way)."""
         women_final = _winner_loser(t, self.final_round, Stage.WOMEN_FINAL)
         if women_final:
             return women_final[0][0]

@@ -36,7 +36,7 @@ class TournamentError(HasamigoError, ValueError):
 
 class Stage(enum.StrEnum):
     """What a game is for. Only the *counting* stages enter wins and Brightwell points
-    (the seed's ranking counts the preliminary league and the placement round; the
+    (the 43rd Meijin ranking counts the preliminary league and the placement round; the
     knockout games decide places by themselves)."""
 
     SWISS = "swiss"
@@ -54,8 +54,10 @@ class Stage(enum.StrEnum):
 
     @property
     def draws_allowed(self) -> bool:
-        """Rule 1 and 2 and the format line (seed l. 56-57, 128): the league and the
-        placement round allow draws; the knockout games and the women's final do not."""
+        """JOF rules 1 and 2 and the 43rd Meijin format (20 minutes each, draws allowed
+        except in the semifinals, the final, the third-place game and the women's final):
+        the league and the placement round allow draws; the knockout games and the
+        women's final do not."""
         return self.counts
 
 

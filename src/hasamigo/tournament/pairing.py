@@ -216,9 +216,10 @@ def _bye_decision(player: Candidate, players: Sequence[Candidate]) -> Decision:
 # ---- round 1 --------------------------------------------------------------------------------
 def draw_round(players: Sequence[Candidate], rng: random.Random, *,
                keep_seeds_apart: bool = True) -> SwissRound:
-    """Round 1: pairs and colours drawn at random, redrawn while two seeds meet (seed
-    l. 138-140). With an odd number the lowest-ranked player (the last before round 1)
-    gets the bye first."""
+    """Round 1: pairs and colours drawn at random, redrawn while two seeds meet (the 43rd
+    Meijin rules: the computer draws round 1 and draws again when two seeds are paired).
+    With an odd number the lowest-ranked player (the last before round 1) gets the bye
+    first."""
     players = sorted(players, key=lambda p: p.position)
     bye: Candidate | None = None
     bye_why: tuple[Decision, ...] = ()
@@ -228,7 +229,7 @@ def draw_round(players: Sequence[Candidate], rng: random.Random, *,
         players = [p for p in players if p is not bye]
     seeds = sum(p.seed for p in players)
     notes = [Decision("draw_round",
-                      "round 1 is drawn at random by the computer (seed l. 138)")]
+                      "round 1 is drawn at random by the computer (43rd Meijin rules)")]
     order = list(players)
     redraws = 0
     met: list[tuple[Candidate, Candidate]] = []
@@ -242,7 +243,7 @@ def draw_round(players: Sequence[Candidate], rng: random.Random, *,
         redraws += 1
         notes.append(Decision("seeds_redrawn",
                               f"draw {redraws} paired seeds {met[0][0].name} and "
-                              f"{met[0][1].name}: redrawn (seed l. 139)"))
+                              f"{met[0][1].name}: redrawn (43rd Meijin rules)"))
     if met and keep_seeds_apart:
         notes.append(Decision("seeds_met", f"{seeds} seeds among {len(order)} players: "
                                            "two seeds must meet"))

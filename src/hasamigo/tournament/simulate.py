@@ -1,7 +1,7 @@
 """A whole tournament with simulated results (``hasamigo tournament simulate``).
 
 The entrants get a hidden strength, a rank, a birth year, and some are women; the first
-two are the seeds (the 43rd Meijin had two: the Meijin and the Ouza, seed l. 140). Each
+two are the seeds (the 43rd Meijin had two: the Meijin and the Ouza). Each
 game's winner is drawn from the strength difference (the Elo curve), the winner's count
 from 33 up (a draw now and then where draws are allowed, 32–32), and in knockout games
 the colours and the draw-win right are drawn as a fuse-ishi would give them. Everything

@@ -7,7 +7,7 @@ what the next round is. Its methods check a request against the rules and return
 fact, or raise :class:`~hasamigo.tournament.model.TournamentError` changing nothing; the
 service (:mod:`hasamigo.tournament.service`) stores what they return.
 
-Standings follow the seed's order (l. 154-159): more wins (a draw ½), then more
+Standings follow the 43rd Meijin rules' order: more wins (a draw ½), then more
 Brightwell points, then the better previous rank, where the previous rank is the place in
 the standings after the round before (before round 1: :func:`initial_order`). So the
 order after each round is computed from the one before, and ties never stay ties.

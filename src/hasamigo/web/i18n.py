@@ -1,4 +1,4 @@
-"""Interface text in English and Japanese (SPEC §7). Official terms keep their Japanese
+"""Interface text in English and Japanese. Official terms keep their Japanese
 names beside the English in both languages (伏せ石 fuse-ishi, 勝手打ち play-out, ...)."""
 
 from __future__ import annotations

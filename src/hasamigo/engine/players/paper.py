@@ -1,4 +1,5 @@
-"""The two programs of the amusement paper (SPEC §5): victory-oriented and amusement-oriented.
+"""The two programs of the amusement paper ("Amusement of an Othello": a victory-oriented and
+an amusement-oriented program, compared in a user study).
 
 **Victory** (paper §2.2, §3.2): minimax 5 plies ahead over a weighted-square evaluation (own
 discs × square weight minus the opponent's), with three phases decided at the root:

@@ -5,7 +5,7 @@ From level :data:`BOOK_LEVEL` up, ``engine:N`` plays from the opening book
 (a random one among equals), which is the search's own move deepened along the lines
 people play.
 
-The "weakest Othello AI" (2019, SPEC §6) tries to lose: :class:`WeakestPlayer` scores every
+The "weakest Othello AI" (最弱オセロ, 2019) tries to lose: :class:`WeakestPlayer` scores every
 move with the engine and plays the one worst for itself, exactly from
 :data:`WEAKEST_EXACT_EMPTIES` empties. (The engine's scores assume both sides then play
 their best; a search in which the weakest side also keeps losing afterwards would lose by
