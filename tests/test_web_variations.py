@@ -214,11 +214,11 @@ def test_a_flip_rule_variation_names_the_disc_it_turns(tmp_path: Path) -> None:
 def test_every_text_the_variation_scripts_use_exists_in_both_languages() -> None:
     import re
 
-    from hasamigo.web.i18n import STRINGS
+    from hasamigo.web.keyed_text import KEYED, keyed_text
 
     scripts = Path(__file__).parents[1] / "src" / "hasamigo" / "web" / "static" / "js"
     used = set()
     for name in ("variations.js", "replay.js"):
         used |= set(re.findall(r'T\["(var\.[a-z_.]+)"\]', (scripts / name).read_text()))
-    assert used and used <= set(STRINGS), used - set(STRINGS)
-    assert all(all(STRINGS[key]) for key in used)
+    assert used and used <= set(KEYED), used - set(KEYED)
+    assert all(keyed_text("en")[key] and keyed_text("ja")[key] for key in used)

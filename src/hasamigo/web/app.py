@@ -31,7 +31,7 @@ from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
 from hasamigo.storage.reviews import ReviewRepository
 from hasamigo.storage.variations import VariationRepository
-from hasamigo.web import errors
+from hasamigo.web import errors, i18n
 from hasamigo.web.deps import CLIENT_COOKIE
 from hasamigo.web.limits import BodyLimit
 from hasamigo.web.routers import (
@@ -138,6 +138,7 @@ def create_app(
     app.state.analysis = analysis_service
     app.state.variations = VariationService(VariationRepository(db))
     app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
+    i18n.install(app.state.templates.env)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     errors.install(app)
 

@@ -29,7 +29,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from hasamigo.errors import HasamigoError, IllegalMoveError, IllegalReason
-from hasamigo.web.i18n import language_of, strings
+from hasamigo.web.i18n import N_, language_of, translate
 from hasamigo.web.schemas import ErrorBody, ErrorResponse
 
 log = logging.getLogger(__name__)
@@ -154,11 +154,23 @@ def wants_html(request: Request) -> bool:
     return "text/html" in request.headers.get("accept", "").lower()
 
 
-def _page_text(status: int) -> str:
-    """The interface text keys' stem for a status: ``error.<stem>`` and ``….body``."""
+#: the error pages' heading and sentence: not found, another refusal, the server's fault
+_PAGE_TEXT: dict[str, tuple[str, str]] = {
+    "not_found": (N_("Page not found"),
+                  N_("There is nothing at this address: it may be mistyped, or what it showed "
+                     "has been deleted.")),
+    "bad_request": (N_("This page cannot be shown"),
+                    N_("Something in the address is not what this page expects.")),
+    "server": (N_("Something went wrong"),
+               N_("The server could not show this page. Please try again in a moment.")),
+}
+
+
+def _page_text(status: int) -> tuple[str, str]:
+    """The heading and the sentence (English msgids) of the page for a status."""
     if status == 404:
-        return "not_found"
-    return "bad_request" if status < 500 else "server"
+        return _PAGE_TEXT["not_found"]
+    return _PAGE_TEXT["bad_request" if status < 500 else "server"]
 
 
 def _page(request: Request, status: int, body: ErrorBody, headers: dict[str, str] | None
@@ -166,13 +178,13 @@ def _page(request: Request, status: int, body: ErrorBody, headers: dict[str, str
     """The site's error page: the heading in the person's language, the path asked for,
     the server's own message (English, as the API gives it) beside a 4xx other than 404."""
     lang = language_of(request)
-    stem = _page_text(status)
+    heading, body_text = (translate(lang, text) for text in _page_text(status))
     templates: Jinja2Templates = request.app.state.templates
     return templates.TemplateResponse(
         request, "error.html",
-        {"request": request, "lang": lang, "t": strings(lang),
+        {"request": request, "lang": lang,
          "other_lang": "en" if lang == "ja" else "ja", "status": status,
-         "heading_key": f"error.{stem}", "body_key": f"error.{stem}.body",
+         "heading": heading, "body": body_text,
          "path": _short(request.url.path),
          "detail": body.message if 400 <= status < 500 and status != 404 else None},
         status_code=status, headers=headers)

@@ -12,7 +12,7 @@ from fastapi.templating import Jinja2Templates
 
 from hasamigo.web.deps import Client, Games, LangDep, Reviews, SettingsDep, Templates
 from hasamigo.web.errors import NotFound
-from hasamigo.web.i18n import LANGS, strings
+from hasamigo.web.i18n import LANGS
 from hasamigo.web.routers.games import Filters, summary_view
 from hasamigo.web.services.games import GameService
 from hasamigo.web.services.players import PROGRAMS
@@ -21,8 +21,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def _context(request: Request, lang: str, **extra: Any) -> dict[str, Any]:
-    s = strings("ja" if lang == "ja" else "en")
-    return {"request": request, "lang": lang, "t": s, "other_lang": "en" if lang == "ja" else "ja",
+    return {"request": request, "lang": lang, "other_lang": "en" if lang == "ja" else "ja",
             **extra}
 
 

@@ -24,7 +24,6 @@ from hasamigo.move import BLACK
 from hasamigo.squares import bits
 from hasamigo.variants import find_variant
 from hasamigo.web.deps import Analysis, LangDep, SettingsDep, Templates
-from hasamigo.web.i18n import strings
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas import HintsView, NoteView
 from hasamigo.web.schemas_positions import (
@@ -165,11 +164,10 @@ async def editor_page(
             "start": start.to_string().split()[0],
             "rings": [[cls.square_name(sq) for sq in ring] for ring in cls.rings],
             "analysable": analysable(start), "programs": _programs(cls, engines)})
-    t = strings("ja" if lang == "ja" else "en")
     data = {"variant": variant, "board": position.to_string(), "boards": boards,
             "default_level": settings.default_level}
     return templates.TemplateResponse(request, "editor.html", {
-        "request": request, "lang": lang, "t": t, "other_lang": "en" if lang == "ja" else "ja",
+        "request": request, "lang": lang, "other_lang": "en" if lang == "ja" else "ja",
         "data": data, "board_string": position.to_string(), "variant": variant,
         "boards": boards, "bad_link": bad_link, "opponents": list(PROGRAMS),
         "engines": engines, "default_level": settings.default_level,

@@ -23,7 +23,6 @@ from hasamigo.analysis.puzzles import (
 from hasamigo.errors import HasamigoError, InvalidOptionError, shown
 from hasamigo.variants import find_variant
 from hasamigo.web.deps import Analysis, LangDep, Templates
-from hasamigo.web.i18n import strings
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas import Request as ApiRequest
 
@@ -104,13 +103,12 @@ async def puzzles_page(
                                        "own (a board string)")] = None,
 ) -> Response:
     """The puzzle page: FFO #``n``, or ``board`` on ``variant`` (a review's link)."""
-    t = strings("ja" if lang == "ja" else "en")
     problem = None
     try:
         puzzle = _puzzle(None if board else f"ffo-{n}", variant, board)
     except HasamigoError as exc:
         problem, puzzle = str(exc), ffo_puzzle(1)
     return templates.TemplateResponse(request, "puzzles.html", {
-        "request": request, "lang": lang, "t": t, "other_lang": "en" if lang == "ja" else "ja",
+        "request": request, "lang": lang, "other_lang": "en" if lang == "ja" else "ja",
         "puzzle": _view(puzzle).model_dump(), "own": board is not None and problem is None,
         "count": len(ffo_puzzles()), "problem": problem})

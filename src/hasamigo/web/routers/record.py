@@ -41,7 +41,6 @@ from hasamigo.web.deps import (
 )
 from hasamigo.web.errors import Forbidden, NotFound
 from hasamigo.web.i18n import Lang as LangCode
-from hasamigo.web.i18n import strings
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas import (
     CreatedOtb,
@@ -310,7 +309,7 @@ async def check(req: SheetCheckRequest) -> SheetCheckView:
 # ---- pages -------------------------------------------------------------------------------------
 def _context(request: Request, lang: str, **extra: Any) -> dict[str, Any]:
     language: LangCode = "ja" if lang == "ja" else "en"
-    return {"request": request, "lang": language, "t": strings(language),
+    return {"request": request, "lang": language,
             "other_lang": "en" if language == "ja" else "ja", **extra}
 
 

@@ -33,7 +33,7 @@ from fastapi.responses import HTMLResponse, Response
 from hasamigo.study.records import StudyData
 from hasamigo.study.service import PLAY_FREQUENCIES, STRATEGIES, StudyError
 from hasamigo.web.deps import Address, AuthFirst, LangDep, Templates, session_token
-from hasamigo.web.i18n import Lang, strings
+from hasamigo.web.i18n import Lang
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas_study import (
     After,
@@ -222,7 +222,7 @@ async def after(study_id: StudyId, code: Code, req: After, site: Site) -> dict[s
 
 # ---- pages -------------------------------------------------------------------------------------
 def _context(request: Request, lang: Lang, **extra: Any) -> dict[str, Any]:
-    return {"request": request, "lang": lang, "t": strings(lang),
+    return {"request": request, "lang": lang,
             "other_lang": "en" if lang == "ja" else "ja", "strategies": STRATEGIES,
             "frequencies": PLAY_FREQUENCIES, **extra}
 

@@ -39,7 +39,7 @@ from hasamigo.tournament.service import (
 )
 from hasamigo.web.deps import Address, AuthFirst, LangDep, Templates, session_token
 from hasamigo.web.errors import NotFound
-from hasamigo.web.i18n import Lang, strings
+from hasamigo.web.i18n import Lang
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas_tournament import (
     MAX_ROUND,
@@ -345,16 +345,8 @@ def num(value: float | None) -> str:
 
 
 def _context(request: Request, lang: Lang, **extra: Any) -> dict[str, Any]:
-    t = strings(lang)
-
-    def label(prefix: str, key: str | None) -> str:
-        """``t[prefix.key]`` when there is one, else the key itself."""
-        if key is None:
-            return ""
-        return t.get(f"{prefix}.{key}", key.replace("_", " "))
-
-    return {"request": request, "lang": lang, "t": t,
-            "other_lang": "en" if lang == "ja" else "ja", "num": num, "label": label,
+    return {"request": request, "lang": lang,
+            "other_lang": "en" if lang == "ja" else "ja", "num": num,
             "formats": list(FORMATS), **extra}
 
 

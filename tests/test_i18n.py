@@ -1,0 +1,117 @@
+"""The interface text's catalog (hasamigo.web.i18n): every message in use is in it, every
+message in it is in use and has its Japanese, not fuzzy, with the English's placeholders;
+the page scripts read only keys that :data:`~hasamigo.web.keyed_text.KEYED` has."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from hasamigo.web import i18n
+from hasamigo.web.keyed_text import KEYED, keyed_text
+
+ROOT = Path(__file__).resolve().parents[1]
+WEB = Path(i18n.__file__).parent
+PO = i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+PLACEHOLDER = re.compile(r"\{(\w*)\}")
+
+MessageId = tuple[str | None, str]  # (context, English)
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    with PO.open("rb") as po:
+        return read_po(po, locale="ja", domain=i18n.DOMAIN)
+
+
+@pytest.fixture(scope="module")
+def used() -> dict[MessageId, list[str]]:
+    """What ``pybabel extract -F babel.cfg -k NP_:1c,2`` finds: message -> where."""
+    with (ROOT / "babel.cfg").open() as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    found: dict[MessageId, list[str]] = {}
+    for filename, lineno, message, _comments, context in extract_from_dir(
+            WEB, method_map, options_map, keywords=i18n.KEYWORDS, strip_comment_tags=True):
+        assert isinstance(message, str), f"{filename}:{lineno}: plural forms are not used"
+        found.setdefault((context, message), []).append(f"{filename}:{lineno}")
+    return found
+
+
+def entries(catalog: Catalog) -> dict[MessageId, str]:
+    return {(m.context, str(m.id)): str(m.string) for m in catalog if m.id}
+
+
+def test_every_message_in_use_is_in_the_catalog(catalog: Catalog,
+                                                used: dict[MessageId, list[str]]) -> None:
+    missing = {m: where for m, where in used.items() if m not in entries(catalog)}
+    assert not missing, missing
+    assert len(used) > 600  # the extraction did find the templates and the code
+
+
+def test_every_message_in_the_catalog_is_in_use(catalog: Catalog,
+                                                used: dict[MessageId, list[str]]) -> None:
+    unused = sorted(set(entries(catalog)) - set(used), key=str)
+    assert not unused, "\n".join(map(str, unused))
+    assert not catalog.obsolete
+
+
+def test_every_message_has_its_japanese_not_fuzzy(catalog: Catalog) -> None:
+    assert not catalog.fuzzy
+    for message in catalog:
+        if not message.id:
+            continue
+        assert message.string and str(message.string).strip(), message.id
+        assert not message.fuzzy, message.id
+
+
+def test_placeholders_are_the_same_in_both_languages(catalog: Catalog) -> None:
+    for message in catalog:
+        if not message.id:
+            continue
+        english, japanese = str(message.id), str(message.string)
+        assert sorted(PLACEHOLDER.findall(english)) == sorted(PLACEHOLDER.findall(japanese)), \
+            message.id
+        assert "%" not in english and "%" not in japanese, message.id  # {name} only
+        assert ("python-brace-format" in message.flags) == bool(PLACEHOLDER.search(english))
+
+
+def test_the_catalog_translates_with_and_without_context() -> None:
+    ja = i18n.translations("ja")
+    assert ja.gettext("New game") == "新しい対局"
+    assert ja.pgettext("after a game", "New game") == "もう一局"
+    assert ja.pgettext("count", "Moves") == "手数" and ja.gettext("Moves") == "棋譜"
+    en = i18n.translations("en")
+    assert en.gettext("New game") == "New game" and en.pgettext("count", "Moves") == "Moves"
+    assert i18n.translate("ja", i18n.NP_("stage", "Swiss")) == "予選（スイス式）"
+
+
+def test_keyed_texts_are_in_both_languages() -> None:
+    english, japanese = keyed_text("en"), keyed_text("ja")
+    assert set(english) == set(japanese) == set(KEYED)
+    assert english["your_turn"] == "Your turn" and japanese["your_turn"] == "あなたの番です"
+    assert japanese["term.timeout"] == "時間切れ（勝者33石）"
+
+
+def test_the_page_scripts_read_only_keyed_texts() -> None:
+    """``T["key"]``, ``T.key``, a dotted key passed on (``forCount(T, "var.count", n)``)
+    and a family read as ``T[`term.${...}`]`` are all in :data:`KEYED`."""
+    areas = {key.split(".")[0] for key in KEYED}
+    read: set[str] = set()
+    families: set[str] = set()
+    for script in (WEB / "static" / "js").glob("*.js"):
+        text = script.read_text()
+        read |= set(re.findall(r"\b[Tt]\[\s*[\"']([\w.\-]+)[\"']\s*\]", text))
+        read |= set(re.findall(r"\bT\.(\w+)", text))
+        read |= {key for key in re.findall(r"[\"']([a-z][a-z_]*(?:\.[\w\-]+)+)[\"']", text)
+                 if key.split(".")[0] in areas}
+        families |= set(re.findall(r"\b[Tt]\[`([\w.\-]+\.)\$\{", text))
+    assert len(read) > 150 and families
+    assert read <= set(KEYED), sorted(read - set(KEYED))
+    for family in families:
+        assert any(key.startswith(family) for key in KEYED), family
