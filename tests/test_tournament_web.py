@@ -155,6 +155,20 @@ def test_an_ended_session_is_refused(client: TestClient) -> None:
     assert response.status_code == 401 and "ended" in error_of(response)["message"]
 
 
+def test_a_login_with_an_old_password_hash_upgrades_it_and_its_session_works(
+        client: TestClient) -> None:
+    from test_passwords import OLD
+
+    d = create(client)
+    repo = client.app.state.tournament_site.service.repo  # type: ignore[attr-defined]
+    repo.set_password_hash(d.id, OLD)  # as stored before argon2 (the same PASSWORD)
+    good = client.post(f"/api/tournaments/{d.id}/login", json={"password": PASSWORD})
+    assert good.status_code == 200, good.text
+    assert repo.password_hash(d.id).startswith("$argon2id$")
+    again = Director(client, d.id, good.json()["token"])
+    assert again.get("/director")["director"] == "director"
+
+
 def test_logins_are_rate_limited(client: TestClient) -> None:
     d = create(client)
     codes = [client.post(f"/api/tournaments/{d.id}/login", json={"password": "nope"})

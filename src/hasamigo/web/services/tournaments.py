@@ -11,8 +11,8 @@ facts), so neither does this layer, apart from rate windows:
   survives a server restart, works on every process serving the database, and stops
   working when the password is changed; the password itself never leaves the login
   request, and the browser keeps only the token (``sessionStorage``).
-* **Limits**: login attempts per client address and tournament (each one costs a
-  PBKDF2 check), new tournaments per client address.
+* **Limits**: login attempts per client address and tournament (each one costs an
+  argon2 check), new tournaments per client address.
 * **Refusals** keep the one error shape: the core's :class:`TournamentError` (code
   ``tournament``), an unknown tournament 404, a missing or spoilt session 401, a wrong
   password or another tournament's session 403, an unknown entrant in a result card 422.
@@ -178,6 +178,9 @@ class TournamentSite:
                             "'hasamigo tournament' on the server)")
         if not self.service.check_password(tournament_id, password):
             raise Forbidden("wrong password")
+        # the check may have replaced an old hash (argon2id): sign with the stored one
+        stored = self._password_hash(tournament_id)
+        assert stored is not None
         return self._issue(tournament_id, who or "director", stored)
 
     def director(self, tournament_id: str, token: str | None) -> DirectorSession:
