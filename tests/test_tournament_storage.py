@@ -86,7 +86,7 @@ def test_password_is_kept_as_a_salted_hash(service: TournamentService, db_url: s
         stored = {row.id: row.password_hash for row in conn.execute(
             sa.select(TournamentRow.id, TournamentRow.password_hash))}
     engine.dispose()
-    assert "hunter22" not in stored[a.id] and stored[a.id].startswith("pbkdf2_sha256$")
+    assert "hunter22" not in stored[a.id] and stored[a.id].startswith("$argon2id$")
     assert stored[a.id] != stored[b.id]  # salted
     service.set_password(a.id, None)
     assert not service.check_password(a.id, "hunter22")

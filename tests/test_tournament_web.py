@@ -13,7 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from test_web_api import error_of, make_client
 
-from hasamigo.web.services.tournaments import DirectorSession, read_session, sign_session
+from hasamigo.web.services.study import RESEARCHER
+from hasamigo.web.services.tournaments import DIRECTOR
+from hasamigo.web.sessions import DirectorSession, SessionEnded, SessionKind
 
 PASSWORD = "correct horse"
 NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -138,13 +140,40 @@ def test_the_director_area_refuses_without_the_session_in_the_one_error_shape(
 
 
 def test_a_session_ends_and_is_signed_by_the_password_hash() -> None:
-    session = DirectorSession("t1", "Mori", 1_000.0)
-    token = sign_session(session, "hash-a")
-    assert read_session(token, "hash-a") == session
-    assert read_session(token, "hash-b") is None  # the password changed
-    _body, _, mac = token.partition(".")
-    forged = sign_session(DirectorSession("t1", "Mori", 9e9), "guess").partition(".")[0]
-    assert read_session(f"{forged}.{mac}", "hash-a") is None
+    kind = SessionKind(DIRECTOR, seconds=3600)
+    token, expires = kind.sign("t1", "Mori", "hash-a", now=1_000.0)
+    assert expires == 4_600.0
+    session = DirectorSession("t1", "Mori", 4_600.0)
+    assert kind.read(token, "hash-a", now=1_000.0) == session  # valid
+    assert kind.read(token, "hash-a", now=4_599.0) == session
+    with pytest.raises(SessionEnded):
+        kind.read(token, "hash-a", now=4_600.0)  # expired
+    assert kind.read(token, "hash-b", now=1_000.0) is None  # the password changed
+    # tampered: another payload with this token's signature, or a changed signature
+    forged, _ = kind.sign("t1", "Root", "guess", now=1_000.0)
+    body = forged.rsplit(".", 2)[0]
+    assert kind.read(f"{body}.{token.split('.', 1)[1]}", "hash-a", now=1_000.0) is None
+    assert kind.read(token[:-2] + ("AA" if token[-2:] != "AA" else "BB"), "hash-a",
+                     now=1_000.0) is None
+    assert kind.read("garbage", "hash-a", now=1_000.0) is None
+    # a researcher's token, same key and id, is no director's: a salt per purpose
+    other, _ = RESEARCHER.sign("t1", "Mori", "hash-a", now=1_000.0)
+    assert kind.read(other, "hash-a", now=1_000.0) is None
+    assert SessionKind.claimed(token) == SessionKind.claimed(forged) == "t1"
+    assert SessionKind.claimed("garbage") is None
+
+
+def test_a_token_of_the_hand_signed_format_asks_to_log_in_again(client: TestClient) -> None:
+    """Tokens signed before itsdangerous (``<base64 json>.<mac>``) are not valid."""
+    import base64
+    import json
+
+    d = create(client)
+    body = json.dumps({"t": d.id, "w": "Mori", "e": 9_000_000_000}).encode()
+    old = base64.urlsafe_b64encode(body).rstrip(b"=").decode() + "." + "A" * 43
+    response = client.get(f"/api/tournaments/{d.id}/director",
+                          headers={"Authorization": f"Bearer {old}"})
+    assert response.status_code == 401 and "log in again" in error_of(response)["message"]
 
 
 def test_an_ended_session_is_refused(client: TestClient) -> None:
@@ -153,6 +182,20 @@ def test_an_ended_session_is_refused(client: TestClient) -> None:
     site.now = lambda: 4e9  # long after the session's 12 hours
     response = client.get(f"/api/tournaments/{d.id}/director", headers=d.headers)
     assert response.status_code == 401 and "ended" in error_of(response)["message"]
+
+
+def test_a_login_with_an_old_password_hash_upgrades_it_and_its_session_works(
+        client: TestClient) -> None:
+    from test_passwords import OLD
+
+    d = create(client)
+    repo = client.app.state.tournament_site.service.repo  # type: ignore[attr-defined]
+    repo.set_password_hash(d.id, OLD)  # as stored before argon2 (the same PASSWORD)
+    good = client.post(f"/api/tournaments/{d.id}/login", json={"password": PASSWORD})
+    assert good.status_code == 200, good.text
+    assert repo.password_hash(d.id).startswith("$argon2id$")
+    again = Director(client, d.id, good.json()["token"])
+    assert again.get("/director")["director"] == "director"
 
 
 def test_logins_are_rate_limited(client: TestClient) -> None:

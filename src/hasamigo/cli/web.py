@@ -115,19 +115,26 @@ def serve(
     try:
         import uvicorn
 
+        from hasamigo.settings import SettingsError
         from hasamigo.storage.db import default_db_url, normalise_url
         from hasamigo.web import Settings, create_app
         from hasamigo.web.app import UVICORN_WS
+        from hasamigo.web.limits import trusted_proxies
     except ImportError as exc:  # pragma: no cover - the web extras are dependencies
         sock.close()
         raise fail(f"the web app needs its dependencies: {exc}") from None
     url = normalise_url(db) if db else default_db_url()
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     try:
-        Settings(forwarded_allow_ips=proxies)
+        trusted_proxies(proxies)
     except ValueError as exc:
         sock.close()
         raise fail(f"--forwarded-allow-ips: {exc}") from None
+    try:
+        Settings(forwarded_allow_ips=proxies)  # the HASAMIGO_* variables too
+    except SettingsError as exc:
+        sock.close()
+        raise fail(str(exc)) from None
     shown_host = f"[{host}]" if ":" in host else host
     shown_port = sock.getsockname()[1]
     if workers > 1:

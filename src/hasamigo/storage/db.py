@@ -24,11 +24,13 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from pydantic import Field
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from hasamigo.errors import HasamigoError
+from hasamigo.settings import EnvSettings
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +49,15 @@ class SchemaError(HasamigoError, RuntimeError):
     code = "schema"
 
 
+class DatabaseSettings(EnvSettings):
+    """The database: ``db_url`` from ``HASAMIGO_DB`` (``None``: the default file)."""
+
+    db_url: str | None = Field(default=None, validation_alias="HASAMIGO_DB")
+
+
 def default_db_url() -> str:
     """``HASAMIGO_DB`` if set, else a SQLite file in the user's data directory."""
-    env = os.environ.get("HASAMIGO_DB")
+    env = DatabaseSettings().db_url
     if env:
         return normalise_url(env)
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")

@@ -118,7 +118,8 @@ class LegacyGameRow(Base):
 # ---- tournaments (revision 0003) -------------------------------------------------------------
 class TournamentRow(Base):
     """A tournament: its name and settings (``Settings.to_json()``); the director's
-    password only as a salted hash (``pbkdf2_sha256$iterations$salt$hash``)."""
+    password only as a salted hash (argon2id; older rows ``pbkdf2_sha256$…``, rehashed at
+    the next login: :mod:`hasamigo.passwords`)."""
 
     __tablename__ = "tournaments"
 
@@ -246,7 +247,7 @@ class TournamentAuditRow(Base):
 # subject's, and the strong engine's evaluations computed after the answers.
 class StudyRow(Base):
     """A study: its name, settings (programs, clock, languages) and the researcher's
-    password (a salted PBKDF2 hash)."""
+    password (a salted argon2id hash, or an older PBKDF2 one)."""
 
     __tablename__ = "studies"
 

@@ -5,7 +5,7 @@ One home for the procedure:
 
 * the **study** is its programs (the *arms*, default ``victory`` and ``amusement``;
   ``entertainer`` may be added), an optional clock, the languages offered, and the
-  researcher's password (only a salted PBKDF2 hash is kept);
+  researcher's password (only a salted argon2id hash is kept);
 * a **subject** gets an anonymous code and the next row of the counterbalancing design
   (:mod:`hasamigo.study.design`, stored with the subject), then goes through
   :data:`STEPS`: consent → the *before* questionnaire → one game against each arm in the
@@ -223,7 +223,7 @@ class StudyService:
 
     # ---- studies ------------------------------------------------------------------------------
     def create(self, name: str, settings: StudySettings, password: str) -> StudyInfo:
-        from hasamigo.tournament.service import hash_password
+        from hasamigo.passwords import hash_password
 
         name = _text(name, "a study's name", NAME_LENGTH)
         if not name:
@@ -254,12 +254,17 @@ class StudyService:
                 for s, n in self.repo.studies()]
 
     def check_password(self, study_id: str, password: str) -> bool:
-        from hasamigo.tournament.service import verify_password
+        """Is ``password`` the researcher's? A matching hash in an old format is replaced
+        by an argon2id one."""
+        from hasamigo.passwords import verify_and_update
 
         stored = self.repo.password_hash(study_id)
         if stored is None:
             raise StudyError(f"no study {study_id[:40]!r}", "not_found")
-        return verify_password(password, stored)
+        ok, upgraded = verify_and_update(password, stored)
+        if ok and upgraded is not None:
+            self.repo.replace_password_hash(study_id, stored, upgraded)
+        return ok
 
     # ---- subjects -----------------------------------------------------------------------------
     def new_subject(self, study_id: str, language: str | None = None) -> StoredSubject:

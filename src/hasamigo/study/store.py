@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from hasamigo.storage.db import Database, write_lock
@@ -111,6 +111,16 @@ class StudyRepository:
         with self.db.session() as session:
             row = session.get(StudyRow, study_id)
             return None if row is None else row.password_hash
+
+    def replace_password_hash(self, study_id: str, old: str, new: str) -> bool:
+        """``new`` in place of ``old``, the same password hashed anew; False when the
+        stored hash is no longer ``old``."""
+        with self.db.session() as session, session.begin():
+            result = session.execute(update(StudyRow)
+                                     .where(StudyRow.id == study_id,
+                                            StudyRow.password_hash == old)
+                                     .values(password_hash=new))
+            return bool(getattr(result, "rowcount", 0))
 
     def studies(self) -> list[tuple[StoredStudy, int]]:
         """Every study with its number of subjects, the newest first."""

@@ -11,17 +11,15 @@ What pages show comes back as plain frozen dataclasses (:class:`TournamentInfo`,
 :class:`RankingRow`, :class:`Bracket`, :class:`RoundExplanation`), names resolved, ready to
 render or to turn into JSON with :func:`as_json`.
 
-The director's password is kept only as a salted PBKDF2-SHA256 hash
-(:func:`hash_password`); :meth:`TournamentService.check_password` compares in constant
-time.
+The director's password is kept only as a salted hash (:func:`hash_password`, argon2id:
+see :mod:`hasamigo.passwords`); :meth:`TournamentService.check_password` replaces an old
+PBKDF2 hash with an argon2id one when the password matches.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,6 +28,8 @@ from typing import Any
 from hasamigo.game.controller import GameController
 from hasamigo.game.result import Termination
 from hasamigo.move import BLACK, WHITE
+from hasamigo.passwords import hash_password as _hash
+from hasamigo.passwords import verify_and_update, verify_password
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
 from hasamigo.tournament.model import (
@@ -52,8 +52,6 @@ from hasamigo.tournament.store import (
 #: The reasons that are about a whole round, not one board (shown once by ``explain``).
 ROUND_RULES = frozenset({"matching", "draw_round", "seeds_redrawn", "seeds_met",
                          "placement"})
-#: PBKDF2 iterations for the director's password (about 0.1 s here).
-PASSWORD_ITERATIONS = 200_000
 PASSWORD_LENGTH = (4, 200)
 
 
@@ -66,32 +64,17 @@ class TournamentNotFound(TournamentError, KeyError):
         return str(self.args[0]) if self.args else "no such tournament"
 
 
-def hash_password(password: str, *, iterations: int = PASSWORD_ITERATIONS) -> str:
-    """A salted hash of ``password``: ``pbkdf2_sha256$iterations$salt$hash`` (hex).
+def hash_password(password: str) -> str:
+    """A salted hash of ``password`` (argon2id), the length checked.
 
-    >>> stored = hash_password("secret", iterations=1000)
+    >>> stored = hash_password("secret")
     >>> verify_password("secret", stored), verify_password("Secret", stored)
     (True, False)
     """
     low, high = PASSWORD_LENGTH
     if not isinstance(password, str) or not low <= len(password) <= high:
         raise TournamentError(f"a director's password is {low} to {high} characters")
-    salt = secrets.token_bytes(16)
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, iterations)
-    return f"pbkdf2_sha256${iterations}${salt.hex()}${digest.hex()}"
-
-
-def verify_password(password: str, stored: str) -> bool:
-    """Does ``password`` match a :func:`hash_password` value (in constant time)?"""
-    try:
-        scheme, iterations, salt, digest = stored.split("$")
-        if scheme != "pbkdf2_sha256":
-            return False
-        candidate = hashlib.pbkdf2_hmac("sha256", password.encode(), bytes.fromhex(salt),
-                                        int(iterations))
-    except (ValueError, TypeError):
-        return False
-    return hmac.compare_digest(candidate.hex(), digest)
+    return _hash(password)
 
 
 # ---- what pages show ----------------------------------------------------------------------
@@ -358,12 +341,19 @@ class TournamentService:
         self.repo.set_password_hash(tournament_id, hashed, who=who)
 
     def check_password(self, tournament_id: str, password: str) -> bool:
-        """Is ``password`` the director's? False when none is set."""
+        """Is ``password`` the director's? False when none is set. A matching hash in an
+        old format is replaced by an argon2id one (no audit entry: the password is the
+        same), so sessions signed with the old hash end."""
         try:
             stored = self.repo.password_hash(tournament_id)
         except KeyError:
             raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
-        return stored is not None and verify_password(password, stored)
+        if stored is None:
+            return False
+        ok, upgraded = verify_and_update(password, stored)
+        if ok and upgraded is not None:
+            self.repo.replace_password_hash(tournament_id, stored, upgraded)
+        return ok
 
     # ---- entrants ------------------------------------------------------------------------------
     def register(self, tournament_id: str, name: str, *, rank: str | None = None,

@@ -192,6 +192,16 @@ class TournamentRepository:
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id)
                             .values(password_hash=password_hash))
 
+    def replace_password_hash(self, tournament_id: str, old: str, new: str) -> bool:
+        """``new`` in place of ``old``, the same password hashed anew (no audit entry);
+        False when the stored hash is no longer ``old`` (changed meanwhile)."""
+        with self.db.session() as session, session.begin():
+            result = session.execute(update(TournamentRow)
+                                     .where(TournamentRow.id == tournament_id,
+                                            TournamentRow.password_hash == old)
+                                     .values(password_hash=new))
+            return bool(getattr(result, "rowcount", 0))
+
     def delete(self, tournament_id: str) -> bool:
         with self.db.session() as session, session.begin():
             result = session.execute(delete(TournamentRow)

@@ -18,7 +18,6 @@ import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -80,7 +79,7 @@ def create_app(
     cache (tests inject a slow one); each group is loaded here once it says so."""
     settings = settings or Settings()
     if db_url is not None:
-        settings = replace(settings, db_url=db_url)
+        settings = settings.model_copy(update={"db_url": db_url})
     db = Database(settings.db_url)
     analysis_service = AnalysisService(settings)
 

@@ -1,10 +1,18 @@
-"""Settings of the web app (one place for every switch and every limit)."""
+"""Settings of the web app (one place for every switch and every limit).
+
+Each is read from the environment when not given as a keyword (pydantic-settings, see
+:mod:`hasamigo.settings`): ``HASAMIGO_DB``, then ``HASAMIGO_`` and the field's name in
+capitals (``HASAMIGO_TICK_SECONDS=1``, ``HASAMIGO_FORWARDED_ALLOW_IPS='["10.0.0.1"]'``);
+a bad value raises :class:`~hasamigo.settings.SettingsError` naming the variable.
+"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
+from pydantic import Field, field_validator
+
+from hasamigo.storage.db import DatabaseSettings
 from hasamigo.web.limits import trusted_proxies
 
 
@@ -13,11 +21,9 @@ def _cores() -> int:
                else os.cpu_count() or 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """``db_url=None``: ``HASAMIGO_DB`` or the SQLite file in the user's data directory."""
+class Settings(DatabaseSettings):
+    """``db_url`` (``HASAMIGO_DB``) ``None``: the SQLite file in the user's data directory."""
 
-    db_url: str | None = None
     #: how often the server looks at running clocks (programs' claims, play-out time)
     tick_seconds: float = 0.5
     #: how often the server records that it is alive: after a crash, the time since the
@@ -74,12 +80,12 @@ class Settings:
     idle_seconds: float = 300.0
     #: engine searches (programs' moves, hints, evaluations) run on this many threads,
     #: apart from the I/O threads
-    search_workers: int = field(default_factory=_cores)
+    search_workers: int = Field(default_factory=_cores)
     #: hint/evaluation requests waiting for a search thread (more get 503 "busy")
     search_queue: int = 32
     #: processes for CPU-heavy requests (study reports, pairing large tournaments), apart
     #: from the event loop and its threads: see :mod:`hasamigo.web.services.compute`
-    compute_workers: int = field(default_factory=lambda: min(2, _cores()))
+    compute_workers: int = Field(default_factory=lambda: min(2, _cores()))
     #: positions kept in the evaluation graph's cache
     analysis_cache_entries: int = 20_000
 
@@ -91,7 +97,8 @@ class Settings:
     #: reviews waiting for the review thread (more requests get 503 "busy")
     review_queue: int = 64
 
-    def __post_init__(self) -> None:
-        # from JSON (``serve --workers``' processes) a list: kept as a tuple, and checked
-        object.__setattr__(self, "forwarded_allow_ips", tuple(self.forwarded_allow_ips))
-        trusted_proxies(self.forwarded_allow_ips)
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _proxies(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        trusted_proxies(value)  # checked here (a ValueError says which entry)
+        return value

@@ -12,9 +12,9 @@ strong engine's evaluations in the background, over
   memory; otherwise (a restart in between) the same program is asked again on the same
   position, which for the paper's programs gives the same kind (their planned moves are
   read from the record).
-* **Researcher's sessions** are the tournaments' director's sessions (signed tokens
-  keyed by the stored password hash, 12 hours): see
-  :mod:`hasamigo.web.services.tournaments`.
+* **Researcher's sessions** are signed tokens keyed by the stored password hash, 12
+  hours, as the tournaments' director's, with their own salt: see
+  :mod:`hasamigo.web.sessions`.
 * **Evaluations** are computed after each answered program move on the search threads,
   never on the event loop and never before the subject's next move is possible; a
   study with evaluations still pending exports ``None`` for them.
@@ -49,13 +49,7 @@ from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas import NewGame
 from hasamigo.web.schemas_study import NewStudy
 from hasamigo.web.services.games import GameService, LiveGame
-from hasamigo.web.services.tournaments import (
-    SESSION_SECONDS,
-    DirectorSession,
-    read_session,
-    sign_session,
-    token_tournament,
-)
+from hasamigo.web.sessions import SessionEnded, SessionKind
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +58,8 @@ Evaluator = Callable[[str], tuple[float, bool]]
 #: the depth of the background evaluation (exact near the end, by the engine's levels)
 EVAL_DEPTH = 8
 SUBJECT = frozenset({0})
+#: the researcher's sessions (a director's token is not one)
+RESEARCHER = SessionKind("study researcher")
 
 
 def engine_evaluator(depth: int = EVAL_DEPTH) -> Evaluator:
@@ -134,8 +130,7 @@ class StudySite:
     async def _issue(self, study_id: str) -> tuple[str, float]:
         stored = await self._sync(self.service.repo.password_hash, study_id)
         assert stored is not None
-        expires = self.now() + SESSION_SECONDS
-        return sign_session(DirectorSession(study_id, "researcher", expires), stored), expires
+        return RESEARCHER.sign(study_id, "researcher", stored, now=self.now())
 
     async def login(self, study_id: str, password: str, address: str) -> tuple[str, float]:
         await self._sync(self.service.stored, study_id)
@@ -153,14 +148,15 @@ class StudySite:
         if token is None:
             raise Unauthorized("the researcher's area needs the researcher's session: log "
                                "in with the study's password")
-        claimed = token_tournament(token)
+        claimed = SessionKind.claimed(token)
         if claimed is not None and claimed != study_id:
             raise Forbidden("this researcher's session is for another study")
-        session = read_session(token, stored)
+        try:
+            session = RESEARCHER.read(token, stored, now=self.now())
+        except SessionEnded:
+            raise Unauthorized("your researcher's session has ended: log in again") from None
         if session is None or session.tournament_id != study_id:
             raise Unauthorized("this researcher's session is not valid: log in again")
-        if session.expires <= self.now():
-            raise Unauthorized("your researcher's session has ended: log in again")
 
     async def data(self, study_id: str) -> StudyData:
         data: StudyData = await self._sync(self.service.data, study_id)

@@ -5,14 +5,12 @@ The core keeps nothing in memory (every request loads the tournament from its st
 facts), so neither does this layer, apart from rate windows:
 
 * **Director's sessions** are signed, not stored. Logging in with the director's password
-  gives a bearer token ``<payload>.<mac>``: the payload says the tournament, the
-  director's name (for the audit log) and when the session ends; the MAC is an
-  HMAC-SHA256 keyed by a digest of the tournament's stored password *hash*. So a token
-  survives a server restart, works on every process serving the database, and stops
-  working when the password is changed; the password itself never leaves the login
-  request, and the browser keeps only the token (``sessionStorage``).
-* **Limits**: login attempts per client address and tournament (each one costs a
-  PBKDF2 check), new tournaments per client address.
+  gives a bearer token (:mod:`hasamigo.web.sessions`: itsdangerous, keyed by the
+  tournament's stored password *hash*) that says the tournament and the director's name
+  (for the audit log), and ends :data:`SESSION_SECONDS` after it was signed; the browser
+  keeps only the token (``sessionStorage``).
+* **Limits**: login attempts per client address and tournament (each one costs an
+  argon2 check), new tournaments per client address.
 * **Refusals** keep the one error shape: the core's :class:`TournamentError` (code
   ``tournament``), an unknown tournament 404, a missing or spoilt session 401, a wrong
   password or another tournament's session 403, an unknown entrant in a result card 422.
@@ -20,14 +18,8 @@ facts), so neither does this layer, apart from rate windows:
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
-import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from hasamigo.storage.db import Database
@@ -52,75 +44,17 @@ from hasamigo.web.schemas_tournament import (
     ResultCard,
 )
 from hasamigo.web.services.compute import ComputePool, plan_next_round
+from hasamigo.web.sessions import (
+    SESSION_SECONDS,
+    DirectorSession,
+    SessionEnded,
+    SessionKind,
+)
 
-#: how long a director's session lasts (a tournament day)
-SESSION_SECONDS = 12 * 3600
 #: longest director's token accepted in the Authorization header
 TOKEN_LENGTH = 1024
-_KEY_LABEL = b"hasamigo director session\x00"
-
-
-@dataclass(frozen=True, slots=True)
-class DirectorSession:
-    """A director logged in to one tournament; ``who`` goes into the audit log."""
-
-    tournament_id: str
-    who: str
-    expires: float
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def _mac(password_hash: str, body: str) -> str:
-    key = hashlib.sha256(_KEY_LABEL + password_hash.encode()).digest()
-    return _b64(hmac.new(key, body.encode(), hashlib.sha256).digest())
-
-
-def sign_session(session: DirectorSession, password_hash: str) -> str:
-    """The bearer token of ``session``, signed with a key made from the password hash.
-
-    >>> s = DirectorSession("abc", "Ann", 2e9)
-    >>> read_session(sign_session(s, "pbkdf2$x"), "pbkdf2$x") == s
-    True
-    >>> read_session(sign_session(s, "pbkdf2$x"), "pbkdf2$y") is None
-    True
-    """
-    payload = json.dumps({"t": session.tournament_id, "w": session.who,
-                          "e": int(session.expires)}, separators=(",", ":"))
-    body = _b64(payload.encode())
-    return f"{body}.{_mac(password_hash, body)}"
-
-
-def token_tournament(token: str) -> str | None:
-    """The tournament a token claims to be for (unchecked: to tell another tournament's
-    session from a spoilt one)."""
-    body = token.partition(".")[0]
-    try:
-        data = json.loads(_unb64(body))
-    except (ValueError, binascii.Error):
-        return None
-    value = data.get("t") if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
-
-
-def read_session(token: str, password_hash: str) -> DirectorSession | None:
-    """The session a token signed for ``password_hash`` holds (``None``: not signed so)."""
-    body, dot, mac = token.partition(".")
-    if not dot or not hmac.compare_digest(_mac(password_hash, body), mac):
-        return None
-    try:
-        data = json.loads(_unb64(body))
-        return DirectorSession(str(data["t"]), str(data["w"]), float(data["e"]))
-    except (ValueError, KeyError, TypeError, binascii.Error):
-        return None
-
-
+#: the director's sessions (the study's researchers have their own salt)
+DIRECTOR = "tournament director"
 
 
 #: entrants from which a round is paired in a worker process (``compute``): a Swiss round
@@ -140,7 +74,7 @@ class TournamentSite:
         self.service = TournamentService(TournamentRepository(db), GameRepository(db))
         self.compute = compute
         self.now = wall_clock
-        self.session_seconds = session_seconds
+        self.sessions = SessionKind(DIRECTOR, session_seconds)
         self._logins = RateWindow(logins_per_minute, 60.0, time_source=time_source)
         self._creates = RateWindow(creates_per_minute, 60.0, time_source=time_source)
 
@@ -152,9 +86,7 @@ class TournamentSite:
             raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
 
     def _issue(self, tournament_id: str, who: str, password_hash: str) -> tuple[str, float]:
-        expires = self.now() + self.session_seconds
-        session = DirectorSession(tournament_id, who, expires)
-        return sign_session(session, password_hash), expires
+        return self.sessions.sign(tournament_id, who, password_hash, now=self.now())
 
     def create(self, req: NewTournament, address: str) -> tuple[TournamentInfo, str, float]:
         """A new tournament and its director's first session."""
@@ -178,6 +110,9 @@ class TournamentSite:
                             "'hasamigo tournament' on the server)")
         if not self.service.check_password(tournament_id, password):
             raise Forbidden("wrong password")
+        # the check may have replaced an old hash (argon2id): sign with the stored one
+        stored = self._password_hash(tournament_id)
+        assert stored is not None
         return self._issue(tournament_id, who or "director", stored)
 
     def director(self, tournament_id: str, token: str | None) -> DirectorSession:
@@ -187,15 +122,17 @@ class TournamentSite:
         if token is None:
             raise Unauthorized("the director's area needs the director's session: log in "
                                "with the tournament's password")
-        claimed = token_tournament(token)
+        claimed = SessionKind.claimed(token)
         if claimed is not None and claimed != tournament_id:
             raise Forbidden("this director's session is for another tournament")
-        session = None if stored is None else read_session(token, stored)
+        try:
+            session = None if stored is None else self.sessions.read(token, stored,
+                                                                     now=self.now())
+        except SessionEnded:
+            raise Unauthorized("your director's session has ended: log in again") from None
         if session is None or session.tournament_id != tournament_id:
             raise Unauthorized("this director's session is not valid (the password may "
                                "have changed): log in again")
-        if session.expires <= self.now():
-            raise Unauthorized("your director's session has ended: log in again")
         return session
 
     # ---- the director's requests ---------------------------------------------------------------
@@ -273,7 +210,4 @@ __all__ = [
     "TOKEN_LENGTH",
     "DirectorSession",
     "TournamentSite",
-    "read_session",
-    "sign_session",
-    "token_tournament",
 ]
