@@ -81,6 +81,13 @@ class Outcome:
     tie splits the board (8×8: 32–32). ``black_discs``/``white_discs`` are the discs on
     the board.
 
+    This is the board's plain count of a position where neither side can move, not a
+    game's result: a game can also end off the board (time-out, resignation, forfeit), may
+    give a tie to the holder of the draw-win right, and may not be rated, which the board
+    cannot know. That result is :class:`hasamigo.game.result.GameResult`, made from an
+    ``Outcome`` in one place (``GameResult.from_outcome``); the board stays below the
+    game layer and keeps this small value, as python-chess's ``Board.outcome()`` does.
+
     >>> o = Outcome.official(14, 1, squares=64)
     >>> str(o), o.winner, o.disc_difference
     ('63–1', Color.BLACK, 62)

@@ -1,14 +1,32 @@
 """Game results under the JOF rules, including time-outs, play-out and forfeits.
 
+:class:`GameResult` is the one value for how a game came out, wherever it was played: the
+game controller (the web, the terminal), ``hasamigo match``
+(:class:`~hasamigo.tournament.match.MatchGame` holds one, with which side each player
+had) and a tournament (:class:`~hasamigo.tournament.model.BoardResult` holds one, with
+which entrant had which colour). Those records add who sat where; the counts, the
+winner, how the game ended, whether it is rated and the points are read from here.
+
 Counts are always given as Black–White. ``Outcome`` (in :mod:`hasamigo.board`) is the
-result of a game played to its end; :class:`GameResult` also covers the ways a game can end
-off the board.
+board's own count of a position with no move left; :meth:`GameResult.from_outcome` is
+the one place a result is made from it.
+
+>>> r = GameResult.from_outcome(Outcome.official(30, 30))
+>>> str(r), r.winner, r.points_of(WHITE), r.loser
+('32–32', None, 0.5, None)
+>>> won = timeout_win(BLACK)
+>>> str(won), won.lost_on_time, won.points_of(BLACK), won.to_json()["termination"]
+('33–31', Color.WHITE, 1.0, 'timeout')
+>>> GameResult.from_json(won.to_json()) == won
+True
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from hasamigo.board import Board, Outcome
 from hasamigo.errors import InvalidOptionError, shown
@@ -16,7 +34,7 @@ from hasamigo.move import BLACK, WHITE, Color
 
 
 class Termination(enum.Enum):
-    """How a game ended."""
+    """How a game ended. ``code`` is the name stored and sent (``"timeout"``)."""
 
     NORMAL = "normal"  # neither side can move
     RESIGNATION = "resignation"
@@ -24,6 +42,19 @@ class Termination(enum.Enum):
     PLAYOUT = "time-out, play-out (勝手打ち)"
     BOTH_FLAGS = "both flags down"
     FORFEIT = "forfeit"
+
+    @property
+    def code(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def from_code(cls, code: str) -> Termination:
+        return cls[code.upper()]
+
+    @property
+    def on_time(self) -> bool:
+        """A flag fell and was claimed (33–31 or a play-out)."""
+        return self in (Termination.TIMEOUT, Termination.PLAYOUT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +84,42 @@ class GameResult:
         """Black's count minus White's."""
         return self.black - self.white
 
+    @property
+    def loser(self) -> Color | None:
+        return None if self.winner is None else self.winner.other
+
+    @property
+    def lost_on_time(self) -> Color | None:
+        """The side whose flag fell and was claimed (``None``: no time-out, or both flags)."""
+        return self.loser if self.termination.on_time else None
+
+    @property
+    def forfeit(self) -> bool:
+        return self.termination is Termination.FORFEIT
+
     def counts_for(self, color: Color) -> int:
         return self.black if color is BLACK else self.white
+
+    def points_of(self, color: Color) -> float:
+        """1 for a win, ½ for a draw, 0 for a loss: the points every standing adds up."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner is color else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form :meth:`from_json` reads (the termination as its ``code``)."""
+        return {"black": self.black, "white": self.white,
+                "winner": None if self.winner is None else self.winner.value,
+                "termination": self.termination.code, "rated": self.rated,
+                "by_draw_win": self.by_draw_win}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameResult:
+        winner = data["winner"]
+        return cls(int(data["black"]), int(data["white"]),
+                   None if winner is None else Color(winner),
+                   Termination.from_code(data.get("termination", "normal")),
+                   bool(data.get("rated", True)), bool(data.get("by_draw_win", False)))
 
     def __str__(self) -> str:
         return f"{self.black}–{self.white}"
