@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from hasamigo.board import Outcome
 from hasamigo.cli import app
+from hasamigo.game.result import GameResult, timeout_win
 from hasamigo.jobs import JournalError, LocalBackend
 from hasamigo.jobs.games import (
     SHORT_KEYS,
@@ -25,7 +25,7 @@ from hasamigo.jobs.games import (
 )
 from hasamigo.move import BLACK, PASS, WHITE, Move
 from hasamigo.notation import read_games
-from hasamigo.tournament.match import GameResult, match_tasks, run_match
+from hasamigo.tournament.match import MatchGame, match_tasks, run_match
 
 runner = CliRunner()
 A, B = "greedy", "victory"  # quick, and their games differ with the random openings
@@ -33,12 +33,28 @@ PARAMS = match_params(A, B, seed=9, openings="", random_plies=4, clock=None)
 
 
 def test_a_row_gives_back_the_game_passes_clock_and_all() -> None:
-    played = GameResult(3, (Move.from_str("f5"),), (Move.from_str("d6"), PASS),
-                        ("book", "normal"), (None, "only move"), WHITE,
-                        Outcome(33, 31, 10, 12, BLACK), WHITE, (0.25, 1 / 3))
+    played = MatchGame(3, (Move.from_str("f5"),), (Move.from_str("d6"), PASS),
+                       ("book", "normal"), (None, "only move"), WHITE, timeout_win(BLACK),
+                       (0.25, 1 / 3))
     row = json.loads(json.dumps(game_row(played)))  # as the journal keeps it
-    assert game_result(row) == played
+    assert game_result(row) == played and game_result(row).time_loss is WHITE
     assert row["moves"] == ["f5", "d6", "pass"] and row["black_score"] == 33
+
+
+def test_a_row_of_an_older_journal_still_loads() -> None:
+    """Rows journalled before a row kept the whole result: the counts, the discs, the
+    winner and the side that lost on time, side by side."""
+    row = {"index": 3, "moves": ["f5", "d6", "pass"], "black_score": 33, "white_score": 31,
+           "discs": [10, 12], "winner": "black", "opening": 1, "a_color": "white",
+           "kinds": ["book", "normal"], "reasons": [None, "only move"], "time_loss": "white",
+           "seconds": [0.25, 1 / 3]}
+    old = game_result(row)
+    assert old.result == timeout_win(BLACK) and old.time_loss is WHITE and old.a_points == 0.0
+    assert old.opening == (Move.from_str("f5"),) and old.a_color is WHITE
+    drawn = game_result({**row, "black_score": 32, "white_score": 32, "winner": None,
+                         "time_loss": None})
+    assert drawn.result == GameResult(32, 32, None) and drawn.time_loss is None
+    assert game_result(json.loads(json.dumps(game_row(old)))) == old
 
 
 def test_self_play_keeps_the_short_row() -> None:

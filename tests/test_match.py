@@ -14,6 +14,7 @@ from hasamigo import BLACK, WHITE, Board, Move
 from hasamigo.cli import app
 from hasamigo.engine.players import Player, make_player
 from hasamigo.game.clock import Clock
+from hasamigo.game.result import GameResult, Termination
 from hasamigo.notation import read_games
 from hasamigo.tournament.match import (
     GameTask,
@@ -60,7 +61,7 @@ def test_tallies_and_colours_in_play() -> None:
     for r in summary.results:
         assert r.a_color is (BLACK if r.index % 2 == 0 else WHITE)
         assert r.a_discs + r.b_discs == 64  # official counts
-        points = 0.5 if r.outcome.winner is None else float(r.outcome.winner is r.a_color)
+        points = 0.5 if r.result.winner is None else float(r.result.winner is r.a_color)
         assert r.a_points == points
     wins = sum(r.a_points == 1 for r in summary.results)
     assert summary.a_wins == wins
@@ -72,8 +73,8 @@ def test_tallies_and_colours_in_play() -> None:
 def test_same_results_with_one_or_two_jobs() -> None:
     one = run_match("greedy", "victory", 4, seed=9, random_plies=4, jobs=1)
     two = run_match("greedy", "victory", 4, seed=9, random_plies=4, jobs=2)
-    assert [(r.opening, r.moves, r.outcome) for r in one.results] == [
-        (r.opening, r.moves, r.outcome) for r in two.results]
+    assert [(r.opening, r.moves, r.result) for r in one.results] == [
+        (r.opening, r.moves, r.result) for r in two.results]
 
 
 def test_elo_on_known_inputs() -> None:
@@ -98,8 +99,8 @@ def test_ggf_output_reads_back(tmp_path: Path) -> None:
     assert len(records) == 4
     for record, result in zip(records, summary.results, strict=True):
         board = record.replay()
-        assert board.outcome() == result.outcome
-        assert record.recorded_score == result.outcome.black
+        assert GameResult.from_outcome(board.outcome()) == result.result
+        assert record.recorded_score == result.result.black
         assert {record.black, record.white} == {"random", "greedy"}
         assert (record.black == "random") == (result.a_color is BLACK)
 
@@ -184,7 +185,8 @@ def test_a_side_whose_flag_falls_loses_33_31_and_is_stopped() -> None:
     slow = Dawdler()
     result = play_game(make_player("random", seed=1), slow, clock=0.5)
     assert result.time_loss is WHITE and slow.stopped.is_set() and slow.resumed
-    assert (result.outcome.black, result.outcome.white, result.outcome.winner) == (33, 31, BLACK)
+    assert (result.result.black, result.result.white, result.result.winner) == (33, 31, BLACK)
+    assert result.result.termination is Termination.TIMEOUT
     assert len(result.moves) == 1 and len(result.seconds) == 1  # the late move never stands
     summary = MatchSummary("random", "dawdler", [result], clock=0.5)
     assert summary.a_wins == 1 and summary.a_time_losses == 0 and summary.b_time_losses == 1
@@ -205,7 +207,7 @@ def test_a_clock_charges_each_move_from_the_offer_to_the_move() -> None:
 
     result = play_game(Ticking(), make_player("random", seed=3), clock=100.0,
                        time_source=lambda: now[0])
-    assert result.time_loss is None and result.outcome.black + result.outcome.white == 64
+    assert result.time_loss is None and result.result.black + result.result.white == 64
     assert result.seconds[0::2] == (1.0,) * len(result.seconds[0::2])
     assert set(result.seconds[1::2]) <= {0.0}
     short = play_game(Ticking(), make_player("random", seed=3), clock=2.5,

@@ -34,7 +34,7 @@ from hasamigo.engine.timing import (
     solve_seconds,
 )
 from hasamigo.game.clock import Clock
-from hasamigo.tournament.match import GameResult, play_game, warm_up
+from hasamigo.tournament.match import MatchGame, play_game, warm_up
 
 SECONDS = st.floats(min_value=0.001, max_value=20_000.0, allow_nan=False)
 EMPTIES = st.integers(min_value=1, max_value=60)
@@ -81,7 +81,7 @@ class Latency(Player):
 
 
 def clock_game(spec: str, seconds: float, *, seed: int = 1, latency: bool = True
-               ) -> GameResult:
+               ) -> MatchGame:
     """``spec`` (Black) against random, ``seconds`` a side on the fake time source."""
     warm_up(spec)
     fake = FakeTime()
@@ -92,9 +92,10 @@ def clock_game(spec: str, seconds: float, *, seed: int = 1, latency: bool = True
                      time_source=fake)
 
 
-def assert_on_time(result: GameResult, seconds: float) -> None:
+def assert_on_time(result: MatchGame, seconds: float) -> None:
     assert result.time_loss is None, f"lost on time after {len(result.moves)} moves"
-    assert result.outcome.empties >= 0 and len(result.seconds) == len(result.moves)
+    assert result.result.black + result.result.white == 64
+    assert len(result.seconds) == len(result.moves)
     assert sum(result.seconds[0::2]) < seconds  # Black's moves: the program's
 
 

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 import pytest
 
 from hasamigo.tournament import (
+    BoardResult,
     Colours,
     Pairing,
     PairingKind,
-    Result,
     Settings,
     Stage,
     Tournament,
@@ -36,7 +36,7 @@ WHY = (Decision("test", "hand-made"),)
 
 def history(wins: Sequence[float], rounds: int, seed: int = 0,
             meet: Sequence[tuple[int, int]] = ()) -> tuple[list[Pairing],
-                                                           dict[tuple[int, int], Result]]:
+                                                           dict[tuple[int, int], BoardResult]]:
     """Rounds 1..``rounds`` of Swiss games between players 1..n giving each ``wins[i]``
     (a half win is one draw; the total must be rounds × n / 2), without rematches;
     ``meet``: pairs that must have met. Found by a seeded random search."""
@@ -48,7 +48,7 @@ def history(wins: Sequence[float], rounds: int, seed: int = 0,
         met: set[frozenset[int]] = set()
         blacks = {p: 0 for p in need}
         pairings: list[Pairing] = []
-        results: dict[tuple[int, int], Result] = {}
+        results: dict[tuple[int, int], BoardResult] = {}
         must_meet = [frozenset(m) for m in meet]
         ok = True
         for r in range(1, rounds + 1):
@@ -82,14 +82,14 @@ def history(wins: Sequence[float], rounds: int, seed: int = 0,
                 met.add(frozenset((a, b)))
                 pairings.append(Pairing(r, board, Stage.SWISS, black, white, why=WHY))
                 if winner is None:
-                    results[r, board] = Result(black, white, 32, 32, None)
+                    results[r, board] = BoardResult.from_card(black, white, 32, 32, None)
                     need[a] -= 0.5
                     need[b] -= 0.5
                 else:
                     loser = b if winner == a else a
                     discs = 33 + rng.randrange(20)
                     bd, wd = (discs, 64 - discs) if winner == black else (64 - discs, discs)
-                    results[r, board] = Result(black, white, bd, wd, winner)
+                    results[r, board] = BoardResult.from_card(black, white, bd, wd, winner)
                     need[winner] -= 1
                     assert loser
         if ok and all(v == 0 for v in need.values()) and all(m in met for m in must_meet):
@@ -307,7 +307,7 @@ def facts(t: Tournament, games: Sequence[tuple[int, str, str, int, int]]) -> Tou
         b, w = t.find(black).number, t.find(white).number
         pairings.append(Pairing(r, boards[r], Stage.SWISS, b, w, why=WHY))
         winner = None if bd == wd else b if bd > wd else w
-        results[r, boards[r]] = Result(b, w, bd, wd, winner)
+        results[r, boards[r]] = BoardResult.from_card(b, w, bd, wd, winner)
     return Tournament(t.settings, t.entrants.values(), pairings, results)
 
 

@@ -4,7 +4,7 @@
 A worker plays a game (:func:`~hasamigo.tournament.match.run_task`, or
 :func:`~hasamigo.tournament.programs.play_task` for a tournament's) and returns it as a
 JSON-able row (:func:`game_row`) that the journal keeps and :func:`game_result` turns
-back into the same :class:`~hasamigo.tournament.match.GameResult`. A game depends only on
+back into the same :class:`~hasamigo.tournament.match.MatchGame`. A game depends only on
 its task (players' specs, opening, seed), so the results are those of the one-process
 run whatever the workers, and however often the job was stopped and resumed.
 
@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hasamigo.board import Outcome
+from hasamigo.game.result import GameResult, Termination
 from hasamigo.jobs.runner import Backend, Journal, iter_job
 from hasamigo.move import Color, Move
-from hasamigo.tournament.match import GameResult, GameTask, run_task
+from hasamigo.tournament.match import GameTask, MatchGame, run_task
 
 if TYPE_CHECKING:  # the tournaments' module reads the database: imported when used
     from hasamigo.tournament.programs import ProgramTask
@@ -37,38 +37,36 @@ if TYPE_CHECKING:  # the tournaments' module reads the database: imported when u
 SHORT_KEYS = ("index", "moves", "black_score")
 
 
-def _color(name: str | None) -> Color | None:
-    return None if name is None else Color(name)
-
-
-def game_row(result: GameResult) -> dict[str, Any]:
+def game_row(game: MatchGame) -> dict[str, Any]:
     """A finished game as a JSON-able row: ``{index, moves, black_score}`` (``moves``
-    from the start, the opening's included) and all the rest of ``result``, so that
-    :func:`game_result` gives it back."""
-    outcome = result.outcome
-    return {"index": result.index,
-            "moves": [str(m) for m in (*result.opening, *result.moves)],
-            "black_score": outcome.black, "white_score": outcome.white,
-            "discs": [outcome.black_discs, outcome.white_discs],
-            "winner": None if outcome.winner is None else outcome.winner.value,
-            "opening": len(result.opening), "a_color": result.a_color.value,
-            "kinds": list(result.kinds), "reasons": list(result.reasons),
-            "time_loss": None if result.time_loss is None else result.time_loss.value,
-            "seconds": list(result.seconds)}
+    from the start, the opening's included), ``result`` (:meth:`GameResult.to_json`) and
+    all the rest of ``game``, so that :func:`game_result` gives it back."""
+    return {"index": game.index,
+            "moves": [str(m) for m in (*game.opening, *game.moves)],
+            "black_score": game.result.black, "result": game.result.to_json(),
+            "opening": len(game.opening), "a_color": game.a_color.value,
+            "kinds": list(game.kinds), "reasons": list(game.reasons),
+            "seconds": list(game.seconds)}
 
 
-def game_result(row: dict[str, Any]) -> GameResult:
-    """The game of a row of :func:`game_row`."""
+def _row_result(row: dict[str, Any]) -> GameResult:
+    """The result of a row; a row journalled before ``result`` was kept has
+    ``black_score``, ``white_score``, ``winner`` and ``time_loss`` (the side whose flag
+    fell: a 33–31 time-out) instead."""
+    if "result" in row:
+        return GameResult.from_json(row["result"])
+    winner = None if row["winner"] is None else Color(row["winner"])
+    ended = Termination.NORMAL if row.get("time_loss") is None else Termination.TIMEOUT
+    return GameResult(row["black_score"], row["white_score"], winner, ended)
+
+
+def game_result(row: dict[str, Any]) -> MatchGame:
+    """The game of a row of :func:`game_row` (or of an older journal's row)."""
     moves = tuple(Move.from_str(m) for m in row["moves"])
     cut = row["opening"]
-    a_color = _color(row["a_color"])
-    assert a_color is not None
-    black_discs, white_discs = row["discs"]
-    outcome = Outcome(row["black_score"], row["white_score"], black_discs, white_discs,
-                      _color(row["winner"]))
-    return GameResult(row["index"], moves[:cut], moves[cut:], tuple(row["kinds"]),
-                      tuple(row["reasons"]), a_color, outcome, _color(row["time_loss"]),
-                      tuple(row["seconds"]))
+    return MatchGame(row["index"], moves[:cut], moves[cut:], tuple(row["kinds"]),
+                     tuple(row["reasons"]), Color(row["a_color"]), _row_result(row),
+                     tuple(row["seconds"]))
 
 
 def play_task(task: GameTask) -> dict[str, Any]:
@@ -101,14 +99,14 @@ def match_params(a: str, b: str, *, seed: int, openings: str, random_plies: int,
 def match_player(backend: Backend, *, journal: str | Path | None = None,
                  params: dict[str, Any] | None = None,
                  on_start: Callable[[int], None] | None = None
-                 ) -> Callable[[Sequence[GameTask]], Iterator[GameResult]]:
+                 ) -> Callable[[Sequence[GameTask]], Iterator[MatchGame]]:
     """The ``play`` of :func:`~hasamigo.tournament.match.run_match` on ``backend``'s
     workers: the games are keyed by their number from 1 and, with a ``journal`` (checked
     against ``params``, see :func:`match_params`), those it holds are not played again
     (they come first; ``on_start`` is told how many)."""
     book = None if journal is None else Journal(journal, params or {"job": "match"})
 
-    def play(tasks: Sequence[GameTask]) -> Iterator[GameResult]:
+    def play(tasks: Sequence[GameTask]) -> Iterator[MatchGame]:
         keyed = {str(task.index + 1): task for task in tasks}
         for _key, row in iter_job(keyed, play_task, backend=backend, journal=book,
                                   on_start=on_start):
@@ -117,12 +115,12 @@ def match_player(backend: Backend, *, journal: str | Path | None = None,
     return play
 
 
-def program_player(backend: Backend) -> Callable[[Sequence[ProgramTask]], Iterator[GameResult]]:
+def program_player(backend: Backend) -> Callable[[Sequence[ProgramTask]], Iterator[MatchGame]]:
     """The ``play`` of :func:`~hasamigo.tournament.programs.run_tournament` on
     ``backend``'s workers. No journal: the tournament's database keeps each game as it
     finishes, and a stopped run resumes from it."""
 
-    def play(tasks: Sequence[ProgramTask]) -> Iterator[GameResult]:
+    def play(tasks: Sequence[ProgramTask]) -> Iterator[MatchGame]:
         keyed = {f"{task.round}.{task.board}": task for task in tasks}
         for _key, row in iter_job(keyed, play_program_task, backend=backend):
             yield game_result(row)

@@ -219,6 +219,8 @@ class TournamentResultRow(Base):
         String(32), ForeignKey("games.id", ondelete="SET NULL"))
     entered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     entered_by: Mapped[str | None] = mapped_column(String(80))
+    #: ``Termination.code`` (revision 0008); ``NULL`` in older rows: ``forfeit`` or normal
+    termination: Mapped[str | None] = mapped_column(String(20))
 
 
 class TournamentAuditRow(Base):

@@ -73,7 +73,7 @@ from hasamigo.study.records import (
     StudyData,
     SubjectRecord,
 )
-from hasamigo.tournament.match import GameResult, game_seed, play_game, run_tasks
+from hasamigo.tournament.match import MatchGame, game_seed, play_game, run_tasks
 
 PROGRAMS = ("victory", "amusement", "amusement:swing", "entertainer")
 #: the baseline of the direction test and the arms tested against it
@@ -266,7 +266,7 @@ def _kind(kind: str) -> MoveKind:
     return "normal"
 
 
-def simulated_answers(result: GameResult, member: str, seed: int) -> tuple[SimAnswer, ...]:
+def simulated_answers(result: MatchGame, member: str, seed: int) -> tuple[SimAnswer, ...]:
     """The answers the member (``result``'s A) gives after each program move of a game."""
     rng = random.Random(f"hasamigo-study-answers:{seed}")
     view = SubjectView(member, rng)
@@ -314,7 +314,7 @@ class StudyTask:
 @dataclass(frozen=True, slots=True)
 class StudyGame:
     task: StudyTask
-    result: GameResult
+    result: MatchGame
     violations: int
     answers: tuple[SimAnswer, ...] = ()
 

@@ -23,7 +23,7 @@ from hasamigo.tournament.awards import Award
 from hasamigo.tournament.brightwell import Brightwell, brightwell_points, nearest_c
 from hasamigo.tournament.formats import FORMATS, Format
 from hasamigo.tournament.match import (
-    GameResult,
+    MatchGame,
     MatchSummary,
     elo_difference,
     elo_interval,
@@ -31,6 +31,7 @@ from hasamigo.tournament.match import (
     run_match,
 )
 from hasamigo.tournament.model import (
+    BoardResult,
     Colours,
     Decision,
     Entrant,
@@ -38,7 +39,6 @@ from hasamigo.tournament.model import (
     GameKind,
     Pairing,
     PairingKind,
-    Result,
     Settings,
     Stage,
     TournamentError,
@@ -49,6 +49,7 @@ from hasamigo.tournament.state import Placing, Standing, Tournament
 __all__ = [
     "FORMATS",
     "Award",
+    "BoardResult",
     "Brightwell",
     "Candidate",
     "Colours",
@@ -57,12 +58,11 @@ __all__ = [
     "Format",
     "Game",
     "GameKind",
-    "GameResult",
+    "MatchGame",
     "MatchSummary",
     "Pairing",
     "PairingKind",
     "Placing",
-    "Result",
     "Settings",
     "Stage",
     "Standing",

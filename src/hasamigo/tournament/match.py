@@ -4,7 +4,8 @@ Game ``i`` of a match uses opening ``i // 2`` and gives player A Black when ``i`
 White when odd, so every opening is played with both colours. Each game's seed is derived
 from the match seed and ``i`` alone, and the players are made afresh for each game, so the
 results are the same whatever the number of worker processes. Results use the official
-score (:meth:`hasamigo.Board.outcome`: empties to the winner).
+score (:meth:`hasamigo.Board.outcome`: empties to the winner), as a
+:class:`~hasamigo.game.result.GameResult`.
 
 **On a clock** (``clock`` seconds a side) each side's time is a real :class:`Clock` over
 the real time, charged as the game's controller charges it: from the offer of the turn
@@ -33,12 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from hasamigo.board import Board, Outcome
+from hasamigo.board import Board
 from hasamigo.engine.players import make_player
 from hasamigo.engine.players.base import Player
 from hasamigo.errors import ExternalEngineError, HasamigoError, ParseError
 from hasamigo.game.clock import Clock, TimeSource
-from hasamigo.game.result import timeout_win
+from hasamigo.game.result import GameResult, timeout_win
 from hasamigo.move import BLACK, WHITE, Color, Move
 from hasamigo.notation.record import GameRecord
 from hasamigo.notation.transcript import read_transcripts
@@ -51,8 +52,10 @@ R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
-class GameResult:
-    """One finished game: the moves from the opening's end, what each player said, the score."""
+class MatchGame:
+    """One finished game of a match: the moves from the opening's end, what each player
+    said, which colour player A had, and the game's :class:`GameResult` (a time loss is
+    its ``Termination.TIMEOUT``, 33–31 to the other side)."""
 
     index: int
     opening: tuple[Move, ...]
@@ -60,11 +63,14 @@ class GameResult:
     kinds: tuple[str, ...]
     reasons: tuple[str | None, ...]
     a_color: Color
-    outcome: Outcome
-    #: On a clock: the side whose flag fell (the game ended there, 33–31 to the other) ...
-    time_loss: Color | None = None
-    #: ... and the seconds charged for each of ``moves`` (empty without a clock).
+    result: GameResult
+    #: the seconds charged for each of ``moves`` (empty without a clock)
     seconds: tuple[float, ...] = ()
+
+    @property
+    def time_loss(self) -> Color | None:
+        """On a clock: the side whose flag fell (the game ended there)."""
+        return self.result.lost_on_time
 
     @property
     def a_lost_on_time(self) -> bool:
@@ -77,17 +83,15 @@ class GameResult:
     @property
     def a_points(self) -> float:
         """1 for a win of A, ½ for a draw, 0 for a loss."""
-        if self.outcome.winner is None:
-            return 0.5
-        return 1.0 if self.outcome.winner is self.a_color else 0.0
+        return self.result.points_of(self.a_color)
 
     @property
     def a_discs(self) -> int:
-        return self.outcome.black if self.a_color is BLACK else self.outcome.white
+        return self.result.counts_for(self.a_color)
 
     @property
     def b_discs(self) -> int:
-        return self.outcome.white if self.a_color is BLACK else self.outcome.black
+        return self.result.counts_for(self.a_color.other)
 
 
 class GameAbortedError(HasamigoError, RuntimeError):
@@ -120,7 +124,7 @@ def _aborted(message: str, index: int, opening: tuple[Move, ...], moves: tuple[M
 
 def play_game(black: Player, white: Player, opening: Sequence[Move] = (), *, index: int = 0,
               a_color: Color = BLACK, clock: float | None = None,
-              time_source: TimeSource = time.monotonic) -> GameResult:
+              time_source: TimeSource = time.monotonic) -> MatchGame:
     """Play ``opening`` then let the players move until the game ends; with ``clock``,
     each side has that many seconds for its moves (measured by ``time_source``) and a
     side whose flag falls loses on time. An external engine that fails ends the game
@@ -163,10 +167,11 @@ def play_game(black: Player, white: Player, opening: Sequence[Move] = (), *, ind
     if time_loss is None:
         outcome = board.outcome()
         assert outcome is not None
+        result = GameResult.from_outcome(outcome)
     else:
-        outcome = _timeout_outcome(board, time_loss.other)
-    return GameResult(index, tuple(opening), tuple(moves), tuple(kinds), tuple(reasons), a_color,
-                      outcome, time_loss, tuple(seconds))
+        result = timeout_win(time_loss.other, squares=board.square_count())
+    return MatchGame(index, tuple(opening), tuple(moves), tuple(kinds), tuple(reasons), a_color,
+                     result, tuple(seconds))
 
 
 def _timed_choice(player: Player, board: Board, clock: Clock, time_source: TimeSource) -> Move:
@@ -188,13 +193,6 @@ def _timed_choice(player: Player, board: Board, clock: Clock, time_source: TimeS
         watch.cancel()
         if fired.is_set():
             player.resume()
-
-
-def _timeout_outcome(board: Board, winner: Color) -> Outcome:
-    """The counts of a game won on time (33–31), with the discs left on ``board``."""
-    result = timeout_win(winner, squares=board.square_count())
-    black, white = board.counts()
-    return Outcome(result.black, result.white, black, white, winner)
 
 
 def warm_up(spec: str) -> None:
@@ -265,7 +263,7 @@ class GameTask:
 _WARM: set[str] = set()  # the specs whose kernels this process has loaded
 
 
-def run_task(task: GameTask) -> GameResult:
+def run_task(task: GameTask) -> MatchGame:
     """Play one game of a match (the unit of work of the process pool)."""
     if task.clock is not None:
         for spec in (task.a, task.b):
@@ -340,7 +338,7 @@ class MatchSummary:
 
     a: str
     b: str
-    results: list[GameResult] = field(default_factory=list)
+    results: list[MatchGame] = field(default_factory=list)
     clock: float | None = None  # seconds a side, if the games were played on a clock
 
     @property
@@ -418,16 +416,16 @@ class MatchSummary:
                 event += f", {r.time_loss} lost on time"
             out.append(GameRecord(moves=[*r.opening, *r.moves], black=black, white=white,
                                   event=event,
-                                  recorded_score=r.outcome.black))
+                                  recorded_score=r.result.black))
         return out
 
 
 def run_match(a: str, b: str, games: int, *, seed: int = 0,
               openings: Sequence[Sequence[Move]] | None = None, random_plies: int = 0,
-              jobs: int = 1, on_result: Callable[[GameResult], None] | None = None,
+              jobs: int = 1, on_result: Callable[[MatchGame], None] | None = None,
               out: str | os.PathLike[str] | None = None,
               clock: float | None = None,
-              play: Callable[[Sequence[GameTask]], Iterable[GameResult]] | None = None,
+              play: Callable[[Sequence[GameTask]], Iterable[MatchGame]] | None = None,
               ) -> MatchSummary:
     """Play a match of ``games`` games between the specs ``a`` and ``b`` (see
     :func:`~hasamigo.engine.players.make_player`); optionally save every game to ``out``.

@@ -25,7 +25,9 @@ from typing import Any
 
 from hasamigo.errors import HasamigoError
 from hasamigo.game.errors import GameError
+from hasamigo.game.result import GameResult, Termination
 from hasamigo.game.setup import NAME_LENGTH, PROGRAM_LENGTH, rank_value
+from hasamigo.move import BLACK, WHITE, Color
 
 
 class TournamentError(HasamigoError, ValueError):
@@ -199,46 +201,92 @@ class Pairing:
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
-    """What was entered for a game: the official counts (``result_card`` already applied)
-    from Black's side, who played Black, the winner (``None``: a draw), how it ended.
+class BoardResult:
+    """What was entered for a board: which entrant played Black and which White, and the
+    game's :class:`~hasamigo.game.result.GameResult` (the official counts, ``result_card``
+    already applied; the winner as a colour; how it ended; whether it is rated). The
+    winner, counts and points of an entrant are read from that result through the
+    seating.
 
-    ``draw_win`` is who held the draw-win right (引き分け勝ち) in a game without draws;
-    ``rated`` is False for a late player's chosen forfeit (rule 13); ``game_id`` links a
-    game stored with its moves (programs' games)."""
+    ``draw_win`` is who held the draw-win right (引き分け勝ち) in a game without draws
+    (a 32–32 game is then theirs: the result's ``by_draw_win``); ``game_id`` links a game
+    stored with its moves (programs' games)."""
 
     black: int
     white: int
-    black_discs: int
-    white_discs: int
-    winner: int | None
-    forfeit: bool = False
-    rated: bool = True
+    result: GameResult
     draw_win: int | None = None
     game_id: str | None = None
 
+    @classmethod
+    def from_card(cls, black: int, white: int, black_discs: int, white_discs: int,
+                  winner: int | None, *, forfeit: bool = False, rated: bool = True,
+                  draw_win: int | None = None, game_id: str | None = None,
+                  termination: Termination | None = None) -> BoardResult:
+        """A result stored by entrant numbers (the database's row, the audit log's JSON):
+        the winner an entrant, and only ``forfeit`` where older rows say how it ended. A
+        32–32 game with a winner was won on the draw-win right."""
+        colour = None if winner is None else BLACK if winner == black else WHITE
+        if termination is None:
+            termination = Termination.FORFEIT if forfeit else Termination.NORMAL
+        by_draw_win = colour is not None and black_discs == white_discs
+        return cls(black, white, GameResult(black_discs, white_discs, colour, termination,
+                                            rated, by_draw_win), draw_win, game_id)
+
+    def colour_of(self, number: int) -> Color:
+        if number not in (self.black, self.white):
+            raise TournamentError(f"entrant {number} did not play this game")
+        return BLACK if number == self.black else WHITE
+
+    def entrant(self, colour: Color | None) -> int | None:
+        """Who played ``colour`` (``None`` for ``None``)."""
+        return None if colour is None else self.black if colour is BLACK else self.white
+
+    @property
+    def winner(self) -> int | None:
+        """The winning entrant (``None``: a draw)."""
+        return self.entrant(self.result.winner)
+
+    @property
+    def black_discs(self) -> int:
+        return self.result.black
+
+    @property
+    def white_discs(self) -> int:
+        return self.result.white
+
+    @property
+    def forfeit(self) -> bool:
+        return self.result.forfeit
+
+    @property
+    def rated(self) -> bool:
+        return self.result.rated
+
     def discs_of(self, number: int) -> int:
-        return self.black_discs if number == self.black else self.white_discs
+        return self.result.counts_for(self.colour_of(number))
 
     def points_of(self, number: int) -> float:
-        if self.winner is None:
-            return 0.5
-        return 1.0 if self.winner == number else 0.0
+        return self.result.points_of(self.colour_of(number))
 
     def to_json(self) -> dict[str, Any]:
+        """By entrant numbers, as the audit log has always kept it, with ``termination``."""
         return {"black": self.black, "white": self.white, "black_discs": self.black_discs,
                 "white_discs": self.white_discs, "winner": self.winner,
                 "forfeit": self.forfeit, "rated": self.rated, "draw_win": self.draw_win,
-                "game_id": self.game_id}
+                "game_id": self.game_id, "termination": self.result.termination.code}
 
     @classmethod
-    def from_json(cls, data: Any) -> Result:
-        return cls(int(data["black"]), int(data["white"]), int(data["black_discs"]),
-                   int(data["white_discs"]),
-                   None if data["winner"] is None else int(data["winner"]),
-                   bool(data["forfeit"]), bool(data["rated"]),
-                   None if data["draw_win"] is None else int(data["draw_win"]),
-                   data.get("game_id"))
+    def from_json(cls, data: Any) -> BoardResult:
+        """:meth:`to_json`'s form; an older entry, without ``termination``, too."""
+        code = data.get("termination")
+        return cls.from_card(
+            int(data["black"]), int(data["white"]), int(data["black_discs"]),
+            int(data["white_discs"]), None if data["winner"] is None else int(data["winner"]),
+            forfeit=bool(data["forfeit"]), rated=bool(data["rated"]),
+            draw_win=None if data["draw_win"] is None else int(data["draw_win"]),
+            game_id=data.get("game_id"),
+            termination=None if code is None else Termination.from_code(code))
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +295,8 @@ class Game:
 
     For a bye ``white`` is ``None`` and the bye counts 32 discs and a win; a game not
     played by the round-6 rule counts 32–32 and a draw; ``finished`` is False while a
-    game's result is still to be entered (its discs are then ``None``)."""
+    game's result is still to be entered (its discs are then ``None``). An entered game
+    keeps its :class:`BoardResult` (``result``); the flat fields are read from it."""
 
     round: int
     board: int
@@ -264,6 +313,8 @@ class Game:
     draw_win: int | None = None
     game_id: str | None = None
     why: tuple[Decision, ...] = field(default=(), compare=False)
+    #: what was entered (a played or forfeited game's); its points are this game's
+    result: BoardResult | None = None
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -276,14 +327,16 @@ class Game:
         return self.black_discs if number == self.black else self.white_discs
 
     def points_of(self, number: int) -> float:
-        """1 for a win (a bye too), ½ for a draw, 0 for a loss or an unfinished game."""
+        """1 for a win (a bye too), ½ for a draw (a game not played by the round-6 rule
+        too), 0 for a loss or an unfinished game; an entered game's points are its
+        result's (:meth:`GameResult.points_of <hasamigo.game.result.GameResult.points_of>`)."""
         if not self.finished:
             return 0.0
         if self.kind is GameKind.BYE:
             return 1.0
-        if self.winner is None:
+        if self.result is None:  # not played: a draw
             return 0.5
-        return 1.0 if self.winner == number else 0.0
+        return self.result.points_of(number)
 
     @property
     def loser(self) -> int | None:
@@ -331,6 +384,7 @@ class Settings:
 
 
 __all__ = [
+    "BoardResult",
     "Colours",
     "Decision",
     "Entrant",
@@ -338,7 +392,6 @@ __all__ = [
     "GameKind",
     "Pairing",
     "PairingKind",
-    "Result",
     "Settings",
     "Stage",
     "TournamentError",

@@ -30,7 +30,7 @@ from hasamigo.game.controller import GameController
 from hasamigo.game.setup import GameOptions, GameSetup, Participant
 from hasamigo.move import BLACK, Move
 from hasamigo.tournament.match import (
-    GameResult,
+    MatchGame,
     elo_difference,
     elo_interval,
     game_seed,
@@ -61,7 +61,7 @@ class ProgramTask:
     seed: int
 
 
-def play_task(task: ProgramTask) -> GameResult:
+def play_task(task: ProgramTask) -> MatchGame:
     """Play one tournament game (the unit of work of the process pool)."""
     black = make_player(task.black, seed=task.seed)
     white = make_player(task.white, seed=task.seed + 1)
@@ -90,7 +90,7 @@ def _controller(t: Tournament, p: Pairing, seed: int) -> GameController:
     return GameController.new(setup, rng=random.Random(seed), game_id=secrets.token_hex(6))
 
 
-def replay(game: GameController, played: GameResult) -> None:
+def replay(game: GameController, played: MatchGame) -> None:
     """Feed a played game's moves to its controller (forced passes it plays itself)."""
     for move in (*played.opening, *played.moves):
         if not move.is_pass:
@@ -99,7 +99,7 @@ def replay(game: GameController, played: GameResult) -> None:
         raise TournamentError("the game did not end")
 
 
-Play = Callable[[Sequence[ProgramTask]], Iterable[GameResult]]
+Play = Callable[[Sequence[ProgramTask]], Iterable[MatchGame]]
 
 
 def run_tournament(service: TournamentService, tournament_id: str, *, jobs: int = 1,
@@ -199,7 +199,7 @@ def league_table(t: Tournament) -> list[LeagueRow]:
     return out
 
 
-def _play_here(tasks: Sequence[ProgramTask], *, jobs: int) -> Iterator[GameResult]:
+def _play_here(tasks: Sequence[ProgramTask], *, jobs: int) -> Iterator[MatchGame]:
     """The games on ``jobs`` processes here (the default of :func:`run_tournament`)."""
     return run_tasks(tasks, play_task, jobs=jobs)
 

@@ -266,6 +266,7 @@ def card_of_game(t: Tournament, round_number: int, board: int, game: GameControl
     else:
         card["black_discs"], card["white_discs"] = result.black, result.white
         card["rated"] = result.rated
+        card["termination"] = result.termination
     if p.draws_allowed and result.by_draw_win:
         raise TournamentError(f"game {game.id} was played without draws (won on the "
                               f"draw-win right); round {round_number} board {board} "

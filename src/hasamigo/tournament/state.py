@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hasamigo.errors import InvalidOptionError
+from hasamigo.game.result import Termination, result_card
 from hasamigo.game.result import forfeit as forfeit_result
-from hasamigo.game.result import result_card
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.tournament.awards import Award
 from hasamigo.tournament.brightwell import (
@@ -43,13 +43,13 @@ from hasamigo.tournament.brightwell import (
 )
 from hasamigo.tournament.formats import make_format
 from hasamigo.tournament.model import (
+    BoardResult,
     Colours,
     Entrant,
     Game,
     GameKind,
     Pairing,
     PairingKind,
-    Result,
     Settings,
     TournamentError,
     initial_order,
@@ -95,14 +95,14 @@ class Tournament:
 
     def __init__(self, settings: Settings, entrants: Iterable[Entrant] = (),
                  pairings: Iterable[Pairing] = (),
-                 results: Mapping[tuple[int, int], Result] | None = None) -> None:
+                 results: Mapping[tuple[int, int], BoardResult] | None = None) -> None:
         self.settings = settings
         self.format = make_format(settings)
         self.entrants: dict[int, Entrant] = {e.number: e for e in entrants}
         self.pairings: dict[int, list[Pairing]] = {}
         for p in sorted(pairings, key=lambda p: (p.round, p.board)):
             self.pairings.setdefault(p.round, []).append(p)
-        self.results: dict[tuple[int, int], Result] = dict(results or {})
+        self.results: dict[tuple[int, int], BoardResult] = dict(results or {})
         self._cache: dict[str, Any] = {}
 
     # ---- basics ----------------------------------------------------------------------------
@@ -196,7 +196,7 @@ class Tournament:
         return Game(p.round, p.board, p.stage, result.black, result.white,
                     GameKind.FORFEIT if result.forfeit else GameKind.PLAYED,
                     result.black_discs, result.white_discs, result.winner, True, p.colours,
-                    result.rated, result.draw_win, result.game_id, why=p.why)
+                    result.rated, result.draw_win, result.game_id, why=p.why, result=result)
 
     def game(self, round_number: int, board: int) -> Game:
         return self._game(self.pairing(round_number, board))
@@ -367,7 +367,8 @@ class Tournament:
                     white_discs: int | None = None, black: str | int | None = None,
                     draw_win: str | int | None = None, forfeit_loser: str | int | None = None,
                     late: bool = False, rated: bool = True,
-                    game_id: str | None = None) -> Result:
+                    termination: Termination = Termination.NORMAL,
+                    game_id: str | None = None) -> BoardResult:
         """The result a card (or a forfeit) gives for a board, checked, not yet entered.
 
         A card's counts are read by :func:`hasamigo.game.result.result_card`: counts
@@ -376,7 +377,8 @@ class Tournament:
         (required in games without draws: a 32–32 game is theirs). ``forfeit_loser``:
         a forfeit, 64–0 to the other; ``late``: a late player's chosen forfeit (rule 13,
         not rated); ``rated=False``: a card the rules keep out of ratings (both flags
-        down, rule 16)."""
+        down, rule 16); ``termination``: how a game stored with its moves ended (a card
+        alone says nothing of it; a forfeit is ``forfeit_loser``)."""
         p = self.pairing(round_number, board)
         if p.kind is not PairingKind.GAME:
             raise TournamentError(f"round {round_number} board {board} is a "
@@ -406,22 +408,23 @@ class Tournament:
             loser = self._one_of(forfeit_loser, players, "the forfeit")
             winner_colour = WHITE if loser == black_n else BLACK
             score = forfeit_result(winner_colour, rated=not late)
-            winner = white_n if loser == black_n else black_n
-            return Result(black_n, white_n, score.black, score.white, winner, True,
-                          score.rated, holder, game_id)
+            return BoardResult(black_n, white_n, score, holder, game_id)
         if late:
             raise TournamentError("--late goes with a forfeit (the late player's choice)")
+        if termination is Termination.FORFEIT:
+            raise TournamentError("a forfeit is entered with its loser, not disc counts")
         if black_discs is None or white_discs is None:
             raise TournamentError("a result card has both disc counts")
         try:
             card = result_card(black_discs, white_discs)
         except InvalidOptionError as exc:
             raise TournamentError(str(exc)) from None
-        won = holder if card.winner is None else black_n if card.winner is BLACK else white_n
-        return Result(black_n, white_n, card.black, card.white, won, False, rated, holder,
-                      game_id)
+        if card.winner is None and holder is not None:  # 32–32: the holder's (引き分け勝ち)
+            card = replace(card, winner=BLACK if holder == black_n else WHITE, by_draw_win=True)
+        return BoardResult(black_n, white_n, replace(card, termination=termination,
+                                                     rated=rated), holder, game_id)
 
-    def enter_result(self, round_number: int, board: int, **card: Any) -> Result:
+    def enter_result(self, round_number: int, board: int, **card: Any) -> BoardResult:
         """Enter a board's first result (see :meth:`make_result`)."""
         if (round_number, board) in self.results:
             raise TournamentError(f"round {round_number} board {board} has a result: "
@@ -431,8 +434,8 @@ class Tournament:
         self._changed()
         return result
 
-    def correct_result(self, round_number: int, board: int, **card: Any) -> tuple[Result,
-                                                                                  Result]:
+    def correct_result(self, round_number: int, board: int,
+                       **card: Any) -> tuple[BoardResult, BoardResult]:
         """Replace an entered result; returns (before, after). Standings follow; pairings
         already made stay. A knockout game's winner cannot change once the next round is
         paired (they have played on)."""

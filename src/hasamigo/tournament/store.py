@@ -22,6 +22,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from hasamigo.game.result import Termination
 from hasamigo.storage.db import Database
 from hasamigo.storage.models import (
     TournamentAuditRow,
@@ -33,12 +34,12 @@ from hasamigo.storage.models import (
 )
 from hasamigo.storage.repository import ConcurrentWrite
 from hasamigo.tournament.model import (
+    BoardResult,
     Colours,
     Decision,
     Entrant,
     Pairing,
     PairingKind,
-    Result,
     Settings,
     Stage,
 )
@@ -102,9 +103,11 @@ def _pairing(row: TournamentPairingRow) -> Pairing:
                    tuple(Decision.from_json(d) for d in row.why))
 
 
-def _result(row: TournamentResultRow) -> Result:
-    return Result(row.black, row.white, row.black_discs, row.white_discs, row.winner,
-                  row.forfeit, row.rated, row.draw_win, row.game_id)
+def _result(row: TournamentResultRow) -> BoardResult:
+    return BoardResult.from_card(
+        row.black, row.white, row.black_discs, row.white_discs, row.winner,
+        forfeit=row.forfeit, rated=row.rated, draw_win=row.draw_win, game_id=row.game_id,
+        termination=None if row.termination is None else Termination.from_code(row.termination))
 
 
 class TournamentRepository:
@@ -260,8 +263,9 @@ class TournamentRepository:
                 TournamentRoundRow.tournament_id == tournament_id,
                 TournamentRoundRow.number == number))
 
-    def put_result(self, tournament_id: str, round_number: int, board: int, result: Result,
-                   *, before: Result | None = None, who: str = "director",
+    def put_result(self, tournament_id: str, round_number: int, board: int,
+                   result: BoardResult, *, before: BoardResult | None = None,
+                   who: str = "director",
                    reason: str | None = None) -> None:
         """Enter a board's result (``before`` None: its first; a stored one raises
         :class:`ConcurrentWrite`) or replace ``before`` (a correction: the stored
@@ -270,7 +274,7 @@ class TournamentRepository:
                   "black_discs": result.black_discs, "white_discs": result.white_discs,
                   "winner": result.winner, "forfeit": result.forfeit, "rated": result.rated,
                   "draw_win": result.draw_win, "game_id": result.game_id,
-                  "entered_by": who}
+                  "termination": result.result.termination.code, "entered_by": who}
         action = "result" if before is None else "correct"
         with self._write(tournament_id, who, action, round_number=round_number, board=board,
                          before=None if before is None else before.to_json(),
