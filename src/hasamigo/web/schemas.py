@@ -136,6 +136,9 @@ class ClockView(BaseModel):
 
 
 class ResultView(BaseModel):
+    """A :class:`~hasamigo.game.result.GameResult` as the API shows it; made by
+    :func:`hasamigo.web.views.result_view` only."""
+
     black: int
     white: int
     winner: ColourName | None

@@ -7,6 +7,7 @@ from typing import Literal
 from hasamigo.board import Board
 from hasamigo.game.controller import GameController
 from hasamigo.game.openings import opening_name
+from hasamigo.game.result import GameResult
 from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.squares import bits
@@ -21,6 +22,7 @@ from hasamigo.web.schemas import (
 
 ColourName = Literal["black", "white"]
 
+#: how the API names each :class:`~hasamigo.game.result.Termination` (its JSON shape)
 TERMINATIONS = {
     "NORMAL": "normal",
     "RESIGNATION": "resignation",
@@ -29,6 +31,15 @@ TERMINATIONS = {
     "BOTH_FLAGS": "both-flags",
     "FORFEIT": "forfeit",
 }
+
+
+def result_view(result: GameResult) -> ResultView:
+    """A game's result as the API shows it (the one place a :class:`ResultView` is made)."""
+    return ResultView(
+        black=result.black, white=result.white, winner=_name(result.winner),
+        termination=TERMINATIONS[result.termination.name], score=str(result),
+        by_draw_win=result.by_draw_win, rated=result.rated,
+    )
 
 
 def _name(colour: Color | None) -> ColourName | None:
@@ -96,14 +107,7 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
             running=_name(state.clock.running),
             flagged=flagged,
         )
-    result = None
-    if state.result is not None:
-        r = state.result
-        result = ResultView(
-            black=r.black, white=r.white, winner=_name(r.winner),
-            termination=TERMINATIONS[r.termination.name], score=str(r),
-            by_draw_win=r.by_draw_win, rated=r.rated,
-        )
+    result = None if state.result is None else result_view(state.result)
     fuse = None
     if game.setup.colour_method == "fuse-ishi" or state.colours.draw_win_only:
         pending = state.pending_colour_step()
