@@ -94,7 +94,7 @@ def test_a_whole_game_each_colour_through_our_own_session(
         other = RandomPlayer(seed=1)
         black, white = (player, other) if black_is_engine else (other, player)
         result = play_game(black, white)
-        assert result.outcome is not None and len(result.moves) >= 58
+        assert result.result is not None and len(result.moves) >= 58
     assert player.restarts == 0 and player.faults == []
     player.close()
 
@@ -108,7 +108,7 @@ def test_an_engine_that_dies_once_is_restarted_and_the_game_goes_on(
     player = kind("flaky", transport=lambda: Dying(make, 20, 1, deaths))
     with caplog.at_level(logging.WARNING, logger="hasamigo.external"):
         result = play_game(player, RandomPlayer(seed=2))
-    assert result.outcome is not None
+    assert result.result is not None
     assert len(deaths) == 1 and player.restarts == 1
     assert "restarting" in caplog.text and "flaky" in caplog.text
     assert "exit status 3" in player.faults[0]
@@ -291,7 +291,7 @@ def test_a_game_against_edax_over_nboard() -> None:
     player = NBoardPlayer([edax, "-nboard"], depth=2)
     result = play_game(player, RandomPlayer(seed=5))
     player.close()
-    assert result.outcome is not None and result.a_color is BLACK
+    assert result.result is not None and result.a_color is BLACK
     assert player.faults == []
 
 

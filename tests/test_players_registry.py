@@ -87,10 +87,10 @@ def test_weakest_loses_to_random() -> None:
     lost = 0
     for seed in range(4):
         result = play_game(make_player("weakest", seed=seed), make_player("random", seed=seed))
-        lost += result.outcome.winner is not None and result.outcome.winner.name == "WHITE"
+        lost += result.result.winner is not None and result.result.winner.name == "WHITE"
     assert lost >= 3
 
 
 def test_engine_level_beats_random() -> None:
     result = play_game(make_player("engine:4", seed=0), make_player("random", seed=0))
-    assert result.outcome.winner is not None and result.outcome.winner.name == "BLACK"
+    assert result.result.winner is not None and result.result.winner.name == "BLACK"

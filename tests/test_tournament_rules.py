@@ -364,11 +364,11 @@ def test_a_card_that_does_not_add_up_counts_against_the_winner() -> None:
     p1, p2 = t.pairings[1]
     assert p1.b is not None and p2.b is not None
     r = t.enter_result(1, 1, black_discs=35, white_discs=30)  # 65: the winner's count shrinks
-    assert (r.black_discs, r.white_discs, r.winner) == (34, 30, p1.a)
+    assert (r.result.black, r.result.white, r.winner) == (34, 30, p1.a)
     r = t.enter_result(1, 2, black_discs=29, white_discs=33)  # 62: the loser's count grows
-    assert (r.black_discs, r.white_discs, r.winner) == (31, 33, p2.b)
+    assert (r.result.black, r.result.white, r.winner) == (31, 33, p2.b)
     before, after = t.correct_result(1, 2, black_discs=32, white_discs=33)  # 65 → draw
-    assert (after.black_discs, after.white_discs, after.winner) == (32, 32, None)
+    assert (after.result.black, after.result.white, after.winner) == (32, 32, None)
     assert before.winner == p2.b
 
 
@@ -383,7 +383,7 @@ def test_a_knockout_card_that_ends_level_goes_to_the_draw_win_holder() -> None:
     with pytest.raises(TournamentError, match="who played Black"):
         t.enter_result(1, 1, black_discs=32, white_discs=32, draw_win="B")
     r = t.enter_result(1, 1, black_discs=33, white_discs=32, black="A", draw_win="B")
-    assert (r.black_discs, r.white_discs, r.winner, r.draw_win) == (32, 32, 2, 2)
+    assert (r.result.black, r.result.white, r.winner, r.draw_win) == (32, 32, 2, 2)
     assert [p.name for p in t.ranking()] == ["B", "A"]
 
 
@@ -393,11 +393,11 @@ def test_forfeits() -> None:
     p1, p2 = t.pairings[1]
     assert p1.b is not None and p2.b is not None
     r = t.enter_result(1, 1, forfeit_loser=p1.a)
-    assert (r.black_discs, r.white_discs, r.winner, r.forfeit, r.rated) == (
+    assert (r.result.black, r.result.white, r.winner, r.result.forfeit, r.result.rated) == (
         0, 64, p1.b, True, True)
     late = t.enter_result(1, 2, forfeit_loser=p2.b, late=True)  # rule 13: not rated
-    assert (late.black_discs, late.white_discs, late.winner, late.rated) == (64, 0, p2.a,
-                                                                            False)
+    assert (late.result.black, late.result.white, late.winner, late.result.rated) == (
+        64, 0, p2.a, False)
     assert t.game(1, 2).kind.value == "forfeit"
 
 

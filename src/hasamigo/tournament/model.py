@@ -247,22 +247,6 @@ class BoardResult:
         """The winning entrant (``None``: a draw)."""
         return self.entrant(self.result.winner)
 
-    @property
-    def black_discs(self) -> int:
-        return self.result.black
-
-    @property
-    def white_discs(self) -> int:
-        return self.result.white
-
-    @property
-    def forfeit(self) -> bool:
-        return self.result.forfeit
-
-    @property
-    def rated(self) -> bool:
-        return self.result.rated
-
     def discs_of(self, number: int) -> int:
         return self.result.counts_for(self.colour_of(number))
 
@@ -271,10 +255,11 @@ class BoardResult:
 
     def to_json(self) -> dict[str, Any]:
         """By entrant numbers, as the audit log has always kept it, with ``termination``."""
-        return {"black": self.black, "white": self.white, "black_discs": self.black_discs,
-                "white_discs": self.white_discs, "winner": self.winner,
-                "forfeit": self.forfeit, "rated": self.rated, "draw_win": self.draw_win,
-                "game_id": self.game_id, "termination": self.result.termination.code}
+        r = self.result
+        return {"black": self.black, "white": self.white, "black_discs": r.black,
+                "white_discs": r.white, "winner": self.winner, "forfeit": r.forfeit,
+                "rated": r.rated, "draw_win": self.draw_win, "game_id": self.game_id,
+                "termination": r.termination.code}
 
     @classmethod
     def from_json(cls, data: Any) -> BoardResult:

@@ -193,10 +193,11 @@ class Tournament:
         if result is None:
             return Game(p.round, p.board, p.stage, p.a, p.b, GameKind.PLAYED, None, None,
                         None, False, p.colours, why=p.why)
+        r = result.result
         return Game(p.round, p.board, p.stage, result.black, result.white,
-                    GameKind.FORFEIT if result.forfeit else GameKind.PLAYED,
-                    result.black_discs, result.white_discs, result.winner, True, p.colours,
-                    result.rated, result.draw_win, result.game_id, why=p.why, result=result)
+                    GameKind.FORFEIT if r.forfeit else GameKind.PLAYED, r.black, r.white,
+                    result.winner, True, p.colours, r.rated, result.draw_win, result.game_id,
+                    why=p.why, result=result)
 
     def game(self, round_number: int, board: int) -> Game:
         return self._game(self.pairing(round_number, board))

@@ -270,11 +270,11 @@ class TournamentRepository:
         """Enter a board's result (``before`` None: its first; a stored one raises
         :class:`ConcurrentWrite`) or replace ``before`` (a correction: the stored
         result must still be ``before``, else :class:`ConcurrentWrite`)."""
-        values = {"black": result.black, "white": result.white,
-                  "black_discs": result.black_discs, "white_discs": result.white_discs,
-                  "winner": result.winner, "forfeit": result.forfeit, "rated": result.rated,
-                  "draw_win": result.draw_win, "game_id": result.game_id,
-                  "termination": result.result.termination.code, "entered_by": who}
+        r = result.result
+        values = {"black": result.black, "white": result.white, "black_discs": r.black,
+                  "white_discs": r.white, "winner": result.winner, "forfeit": r.forfeit,
+                  "rated": r.rated, "termination": r.termination.code,
+                  "draw_win": result.draw_win, "game_id": result.game_id, "entered_by": who}
         action = "result" if before is None else "correct"
         with self._write(tournament_id, who, action, round_number=round_number, board=board,
                          before=None if before is None else before.to_json(),
