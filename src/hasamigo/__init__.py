@@ -26,7 +26,6 @@ from hasamigo.squares import Bitboard, Square, SquareSet, parse_square, square_n
 
 if TYPE_CHECKING:
     from hasamigo.board import Board, LegalMoves, Outcome
-    from hasamigo.game.result import GameResult, Termination
     from hasamigo.variants import VARIANTS, find_variant
 
 #: the one place the version is written: pyproject.toml reads it (``[tool.setuptools.dynamic]``)
@@ -36,8 +35,7 @@ __version__ = "0.1.0"
 #: which a command's ``--help`` or a web page that never touches a board should not pay
 _LAZY = {"Board": "hasamigo.board", "LegalMoves": "hasamigo.board",
          "Outcome": "hasamigo.board", "VARIANTS": "hasamigo.variants",
-         "find_variant": "hasamigo.variants", "GameResult": "hasamigo.game.result",
-         "Termination": "hasamigo.game.result"}
+         "find_variant": "hasamigo.variants"}
 
 
 def __getattr__(name: str) -> Any:
@@ -63,7 +61,6 @@ __all__ = [
     "Board",
     "Color",
     "ExternalEngineError",
-    "GameResult",
     "HasamigoError",
     "IllegalMoveError",
     "IllegalReason",
@@ -76,7 +73,6 @@ __all__ = [
     "ParseError",
     "Square",
     "SquareSet",
-    "Termination",
     "find_variant",
     "parse_square",
     "square_name",

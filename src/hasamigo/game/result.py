@@ -7,6 +7,10 @@ had) and a tournament (:class:`~hasamigo.tournament.model.BoardResult` holds one
 which entrant had which colour). Those records add who sat where; the counts, the
 winner, how the game ended, whether it is rated and the points are read from here.
 
+It lives in the game layer, not on the package's flat surface (``hasamigo.GameResult``):
+the core (``hasamigo``, the board) imports nothing above it (``tests/test_layers.py``),
+and only the game knows the ways a game ends off the board.
+
 Counts are always given as Black–White. ``Outcome`` (in :mod:`hasamigo.board`) is the
 board's own count of a position with no move left; :meth:`GameResult.from_outcome` is
 the one place a result is made from it.
