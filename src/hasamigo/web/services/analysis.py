@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
-import threading
-from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from hasamigo.analysis.puzzles import Puzzle, Verdict, judge
 from hasamigo.board import Board
-from hasamigo.engine import Engine, Limit
+from hasamigo.engine import Limit
 from hasamigo.engine.book import default_book
 from hasamigo.engine.core import MoveScore
+from hasamigo.engine.pool import EnginePool, EvaluationCache
 from hasamigo.move import BLACK
 from hasamigo.web.errors import Busy
 from hasamigo.web.schemas import BookMoveView, EvaluationsView, HintsView, HintView
@@ -79,7 +77,8 @@ def _per_square(board: Board, lines: list[MoveScore]) -> list[HintView]:
 
 
 class AnalysisService:
-    """Engines (one per search thread at most) on a bounded pool of threads."""
+    """Engines (one per search thread at most: :class:`EnginePool`) on a bounded pool of
+    threads."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -87,19 +86,12 @@ class AnalysisService:
         self.warmup: KernelWarmup | None = None
         self.pool = ThreadPoolExecutor(max_workers=settings.search_workers,
                                        thread_name_prefix="hasamigo-search")
-        self._engines: queue.SimpleQueue[Engine] = queue.SimpleQueue()
-        self._evals: OrderedDict[tuple[str, int], int | None] = OrderedDict()
-        self._evals_lock = threading.Lock()
+        self.engines = EnginePool(table_size=TABLE_SIZE)
+        self._evals = EvaluationCache(settings.analysis_cache_entries)
         self._waiting = 0
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
-
-    def _engine(self) -> Engine:
-        try:
-            return self._engines.get_nowait()
-        except queue.Empty:
-            return Engine(table_size=TABLE_SIZE)
 
     async def _run(self, fn: object, *args: object,
                    groups: tuple[str, ...] = ("engine",)) -> _T:
@@ -118,11 +110,8 @@ class AnalysisService:
             self._waiting -= 1
 
     def _hints(self, board: Board) -> HintsView:
-        engine = self._engine()
-        try:
+        with self.engines.engine() as engine:
             lines = engine.hints(board, Limit(depth=self.settings.hint_depth))
-        finally:
-            self._engines.put(engine)
         book = default_book()
         return HintsView(
             side="black" if board.turn is BLACK else "white",
@@ -141,54 +130,18 @@ class AnalysisService:
         return await self._run(self._hints, board.copy(), groups=analysis_groups(board))
 
     def _judge(self, puzzle: Puzzle, move: str) -> Verdict:
-        engine = self._engine()
-        try:
+        with self.engines.engine() as engine:
             return judge(puzzle, move, engine)
-        finally:
-            self._engines.put(engine)
 
     async def judge(self, puzzle: Puzzle, move: str) -> Verdict:
         """A puzzle's answer judged by the exact solver (see
         :mod:`hasamigo.analysis.puzzles`), on the search threads."""
         return await self._run(self._judge, puzzle, move)
 
-    def _cached(self, key: tuple[str, int]) -> tuple[bool, int | None]:
-        with self._evals_lock:
-            if key in self._evals:
-                self._evals.move_to_end(key)
-                return True, self._evals[key]
-        return False, None
-
-    def _remember(self, key: tuple[str, int], score: int | None) -> None:
-        with self._evals_lock:
-            self._evals[key] = score
-            while len(self._evals) > self.settings.analysis_cache_entries:
-                self._evals.popitem(last=False)
-
     def _evaluations(self, board: Board) -> list[int | None]:
-        root = board.root()
-        moves = list(board.move_stack)
-        depth = self.settings.eval_depth
-        engine = self._engine()
-        scores: list[int | None] = []
-        try:
-            for ply in range(len(moves) + 1):
-                if ply:
-                    root.push(moves[ply - 1])
-                key = (f"{root.name}:{root.to_string()}", depth)
-                found, score = self._cached(key)
-                if not found:
-                    outcome = root.outcome()
-                    if outcome is not None:
-                        score = outcome.disc_difference
-                    else:
-                        analysis = engine.analyse(root, Limit(depth=depth))
-                        score = analysis.score if root.turn is BLACK else -analysis.score
-                    self._remember(key, score)
-                scores.append(score)
-        finally:
-            self._engines.put(engine)
-        return scores
+        evaluations = self.engines.evaluate_line(board, self.settings.eval_depth, BLACK,
+                                                 cache=self._evals)
+        return [e.score for e in evaluations]
 
     async def evaluations(self, board: Board) -> EvaluationsView:
         """The evaluation after every ply (Black's point of view, discs)."""
@@ -199,14 +152,11 @@ class AnalysisService:
     def warm(self) -> None:
         """Load (or compile) the engine kernels once."""
         board = Board()
-        engine = self._engine()
-        try:
+        with self.engines.engine() as engine:
             engine.analyse(board, Limit(depth=2))
             engine.hints(board, Limit(depth=1))
             near_end = Board("X" * 61 + "OO- X")
             engine.solve(near_end)
-        finally:
-            self._engines.put(engine)
 
 
 def compile_kernels() -> None:

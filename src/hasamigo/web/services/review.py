@@ -31,7 +31,7 @@ from hasamigo.analysis.review import (
     rows_from_json,
 )
 from hasamigo.board import Board
-from hasamigo.engine import Engine
+from hasamigo.engine.pool import EnginePool
 from hasamigo.errors import HasamigoError, InvalidOptionError
 from hasamigo.game.errors import GameError
 from hasamigo.game.state import Phase
@@ -73,7 +73,8 @@ class ReviewService:
         self._pending: set[str] = set()  # queued or being reviewed
         self._worker: asyncio.Task[None] | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hasamigo-review")
-        self._engine: Engine | None = None
+        #: the review thread's engine, kept from one move (and game) to the next
+        self.engines = EnginePool()
         #: the game being reviewed now, if any
         self.current: str | None = None
 
@@ -88,8 +89,7 @@ class ReviewService:
     async def stop(self) -> None:
         """Stop the worker: the move being searched is abandoned (its row was not stored;
         the next start computes it again), every stored row stays."""
-        if self._engine is not None:
-            self._engine.cancel()
+        self.engines.cancel()
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -198,10 +198,9 @@ class ReviewService:
     def _one(self, start: Board, moves: Sequence[Move], done: Sequence[MoveReview],
              depth: int, exact_empties: int) -> MoveReview:
         """Review the last of ``moves`` (the rows before it are ``done``): on the thread."""
-        if self._engine is None:
-            self._engine = Engine()
-        result = review(start, moves, engine=self._engine, depth=depth,
-                        exact_empties=exact_empties, done=done)
+        with self.engines.engine() as engine:
+            result = review(start, moves, engine=engine, depth=depth,
+                            exact_empties=exact_empties, done=done)
         return result.moves[-1]
 
 

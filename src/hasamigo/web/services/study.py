@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -63,30 +62,17 @@ RESEARCHER = SessionKind("study researcher")
 
 
 def engine_evaluator(depth: int = EVAL_DEPTH) -> Evaluator:
-    """The strong engine's evaluation of a position, from the side to move."""
-    lock = threading.Lock()
-    engines: list[Any] = []
+    """The strong engine's evaluation of a position, from the side to move, on engines
+    kept for the next (:class:`~hasamigo.engine.pool.EnginePool`)."""
+    from hasamigo.engine.pool import EnginePool
+
+    pool = EnginePool(table_size=1 << 18)
 
     def evaluate(position: str) -> tuple[float, bool]:
-        from hasamigo.engine import Engine, Limit
-
-        board = Board.from_string(position)
-        outcome = board.outcome()
-        if outcome is not None:
-            diff = outcome.disc_difference
-            return float(diff if board.turn.value == "black" else -diff), True
-        with lock:
-            engine = engines.pop() if engines else Engine(1 << 18)
-        try:
-            found = engine.analyse(board, Limit(depth=depth))
-        finally:
-            with lock:
-                engines.append(engine)
-        return float(found.score), bool(found.exact)
+        found = pool.evaluate_line(Board.from_string(position), depth, None)[0]
+        return float(found.score), found.exact
 
     return evaluate
-
-
 
 
 class StudySite:
