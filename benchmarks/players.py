@@ -29,6 +29,8 @@ import argparse
 import time
 from pathlib import Path
 
+from hasamigo.jobs import LocalBackend
+from hasamigo.jobs.games import match_player, study_player
 from hasamigo.study.simulate import simulate
 from hasamigo.tournament.match import read_openings, run_match
 
@@ -55,7 +57,7 @@ def strong_vs_victory(args: argparse.Namespace) -> None:
     openings = read_openings(Path(__file__).parent.parent / "tests/data/xot-sample.txt")
     start = time.perf_counter()
     summary = run_match(args.strong, "victory", args.match_games, seed=args.seed,
-                        openings=openings, jobs=args.jobs)
+                        openings=openings, play=match_player(LocalBackend(args.jobs)))
     ok = summary.a_score_pct >= 95.0
     print(f"{args.strong} vs victory: {summary.a_wins}-{summary.draws}-{summary.b_wins} "
           f"({summary.a_score_pct:.1f}%, target >= 95%) {'OK' if ok else 'MISSED'} "
@@ -64,7 +66,7 @@ def strong_vs_victory(args: argparse.Namespace) -> None:
 
 def study(args: argparse.Namespace) -> None:
     start = time.perf_counter()
-    rows = simulate(args.study_games, seed=args.seed, jobs=args.jobs)
+    rows = simulate(args.study_games, seed=args.seed, play=study_player(LocalBackend(args.jobs)))
     print(f"\nstudy, {args.study_games} games per pair [{time.perf_counter() - start:.0f} s]")
     print(f"{'player':<10} {'program':<12} {'games':>5} {'win %':>6} {'violations':>10}  target")
     for r in rows:

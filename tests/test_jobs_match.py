@@ -64,7 +64,7 @@ def test_self_play_keeps_the_short_row() -> None:
 
 
 def test_two_workers_play_the_games_of_one_process() -> None:
-    one = run_match(A, B, 6, seed=9, random_plies=4, jobs=1)
+    one = run_match(A, B, 6, seed=9, random_plies=4)
     two = run_match(A, B, 6, seed=9, random_plies=4,
                     play=match_player(LocalBackend(2), params=PARAMS))
     assert two.results == one.results

@@ -15,6 +15,8 @@ from hasamigo.cli import app
 from hasamigo.engine.players import Player, make_player
 from hasamigo.game.clock import Clock
 from hasamigo.game.result import GameResult, Termination
+from hasamigo.jobs import LocalBackend
+from hasamigo.jobs.games import match_player
 from hasamigo.notation import read_games
 from hasamigo.tournament.match import (
     GameTask,
@@ -71,8 +73,9 @@ def test_tallies_and_colours_in_play() -> None:
 
 
 def test_same_results_with_one_or_two_jobs() -> None:
-    one = run_match("greedy", "victory", 4, seed=9, random_plies=4, jobs=1)
-    two = run_match("greedy", "victory", 4, seed=9, random_plies=4, jobs=2)
+    one = run_match("greedy", "victory", 4, seed=9, random_plies=4)
+    two = run_match("greedy", "victory", 4, seed=9, random_plies=4,
+                    play=match_player(LocalBackend(2)))
     assert [(r.opening, r.moves, r.result) for r in one.results] == [
         (r.opening, r.moves, r.result) for r in two.results]
 
@@ -222,7 +225,8 @@ def test_without_a_clock_nothing_changes() -> None:
 
 
 def test_clock_match_on_two_processes() -> None:
-    summary = run_match("random", "engine:1", 2, seed=5, jobs=2, clock=5.0)
+    summary = run_match("random", "engine:1", 2, seed=5, clock=5.0,
+                        play=match_player(LocalBackend(2)))
     assert summary.games == 2 and summary.a_time_losses == summary.b_time_losses == 0
     assert all(r.seconds and len(r.seconds) == len(r.moves) for r in summary.results)
 

@@ -15,6 +15,8 @@ from typer.testing import CliRunner
 
 from hasamigo import Board, Move
 from hasamigo.cli import app
+from hasamigo.jobs import LocalBackend
+from hasamigo.jobs.games import study_player
 from hasamigo.study.records import (
     CAN_WIN,
     MOVE_FELT,
@@ -98,7 +100,7 @@ def test_simulate_rows() -> None:
         assert r.naturalness_violations >= 0
         assert r.player_win_pct == pytest.approx(100 * (r.wins + r.draws / 2) / r.games)
     again = simulate(2, seed=0, panel=["random", "greedy"], programs=["victory", "amusement"],
-                     jobs=2)
+                     play=study_player(LocalBackend(2)))
     assert again == rows
 
 
@@ -135,7 +137,8 @@ def test_the_paper_direction_at_a_modest_count() -> None:
 
 @pytest.mark.exhaustive  # 2,000 games: 68 s on 2 cores (quiet), kept out of CI for time
 def test_the_paper_direction_for_every_member_over_200_games() -> None:
-    sim = run_simulation(200, seed=515, jobs=2, programs=["victory", "amusement"])
+    sim = run_simulation(200, seed=515, play=study_player(LocalBackend(2)),
+                         programs=["victory", "amusement"])
     assert {t.player for t in sim.tests} == set(PANEL)
     for t in sim.tests:
         assert t.games == t.baseline_games == 200
@@ -155,7 +158,8 @@ def test_entertainer_keeps_every_member_near_even_over_200_games() -> None:
     51.0 / 42.8 / 52.5 / 55.0 / 53.2 %, pooled 50.9.)"""
     from scipy.stats import binomtest
 
-    rows = simulate(200, seed=777, jobs=2, programs=["entertainer"])
+    rows = simulate(200, seed=777, play=study_player(LocalBackend(2)),
+                    programs=["entertainer"])
     assert {r.player for r in rows} == set(PANEL)
     for r in rows:
         assert r.naturalness_violations == 0, r

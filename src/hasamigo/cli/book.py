@@ -13,7 +13,15 @@ from rich.table import Table
 from hasamigo.cli import JsonOpt, app, console, emit_json, fail, ready_kernels
 from hasamigo.cli.core import fail_with, parse_position
 from hasamigo.cli.helptext import Typer
-from hasamigo.cli.match import JobsOpt, _jobs, _progress
+from hasamigo.cli.match import _progress
+from hasamigo.cli.workers import (
+    CoresOpt,
+    JobsOpt,
+    RayAddressOpt,
+    RayOpt,
+    backend_for,
+    workers_of,
+)
 from hasamigo.errors import HasamigoError
 
 book_app = Typer(help="The opening book: build it from game archives, deepen it, "
@@ -37,23 +45,33 @@ def _load(path: Path | None) -> Any:
     return book
 
 
-def _search(book: Any, depth: int, jobs: int | None, out: Path, as_json: bool,
-            rounds: int = 0) -> Any:
+def _search(book: Any, depth: int, workers: int, ray: bool, ray_address: str | None,
+            out: Path, as_json: bool, rounds: int = 0) -> Any:
     from hasamigo.engine.book import expand, search_leaves
+    from hasamigo.jobs import JobError
+    from hasamigo.jobs.book import leaf_searcher
 
     ready_kernels("rules", "engine")
+    backend = backend_for(workers, ray, ray_address)
     progress = _progress(not as_json)
-    with progress:
-        task = progress.add_task("searching the leaves", total=None)
+    try:
+        with progress:
+            task = progress.add_task("searching the leaves", total=None)
 
-        def step(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
+            def step(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
 
-        if rounds:
-            return expand(book, depth, rounds=rounds, jobs=_jobs(jobs), progress=step,
-                          save_to=out)
-        search_leaves(book, depth, jobs=_jobs(jobs), progress=step, save_to=out)
-        return book
+            search = leaf_searcher(backend)
+            if rounds:
+                return expand(book, depth, rounds=rounds, search=search, progress=step,
+                              save_to=out)
+            search_leaves(book, depth, search=search, progress=step, save_to=out)
+            return book
+    except JobError as exc:  # a leaf whose workers kept dying
+        raise fail(f"{exc} (the book so far is saved in {out}: `book deepen` goes on)",
+                   code=1) from None
+    finally:
+        backend.close()
 
 
 @book_app.command("build")
@@ -68,17 +86,24 @@ def book_build(
     depth: DepthOpt = 10,
     rounds: Annotated[int, typer.Option(min=0, help="Deepening rounds after the first "
                                                     "valuation (see `book deepen`).")] = 0,
+    workers: CoresOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Build a book from game archives: the positions of their openings, each leaf valued
     by a search of DEPTH plies, the values carried up by negamax.
 
-    The book is saved as it is searched; if the build stops, `book deepen OUT --depth
-    DEPTH` resumes it. JSON: the shape of `book stats`.
+    The leaves are shared out through the jobs runner (local processes, one per core
+    unless --workers says, or Ray actors). The book is saved as it is searched; if the
+    build stops, `book deepen OUT --depth DEPTH` resumes it. JSON: the shape of `book
+    stats`.
     """
     from hasamigo.engine.book import tree_from_records
     from hasamigo.engine.training import read_archives
+
+    count = workers_of(workers, jobs)
 
     try:
         book, games = tree_from_records(read_archives(archives), plies=plies,
@@ -90,7 +115,7 @@ def book_build(
                    "games read: lower --min-games or give more archives")
     book.source = f"hasamigo book build: {book.source}, leaves at depth {depth}"
     book.save(out)
-    book = _search(book, depth, jobs, out, as_json, rounds)
+    book = _search(book, depth, count, ray, ray_address, out, as_json, rounds)
     _print_stats(book, out, as_json)
 
 
@@ -101,13 +126,18 @@ def book_deepen(
     rounds: Annotated[int, typer.Option(min=0, help="Rounds of expansion: each adds the "
                                                     "positions of leaves that are their "
                                                     "position's best move.")] = 1,
+    workers: CoresOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Deepen a book in place: search the leaves not yet searched to DEPTH plies (this
-    also resumes a stopped build), then expand it ROUNDS times along its best lines."""
+    also resumes a stopped build), then expand it ROUNDS times along its best lines, the
+    leaves shared out as for `book build`."""
+    count = workers_of(workers, jobs)
     book = _load(path)
-    book = _search(book, depth, jobs, path, as_json, rounds)
+    book = _search(book, depth, count, ray, ray_address, path, as_json, rounds)
     _print_stats(book, path, as_json)
 
 

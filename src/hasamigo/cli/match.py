@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,34 +11,21 @@ from rich.table import Table
 from hasamigo.cli import JsonOpt, app, console, emit_json, err_console, fail
 from hasamigo.cli.core import fail_with
 from hasamigo.cli.workers import (
+    CoresOpt,
+    JobsOpt,
     RayAddressOpt,
     RayOpt,
-    WorkersOpt,
     backend_for,
     backend_kind,
     journal_of,
-    spread,
-    workers_given,
+    workers_of,
 )
 from hasamigo.errors import HasamigoError
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-JobsOpt = Annotated[
-    int | None,
-    typer.Option("--jobs", "-j", min=1, help="Worker processes (default: the available cores)."),
-]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives the same games.")]
-
-
-def _jobs(jobs: int | None) -> int:
-    if jobs is not None:
-        return jobs
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 def _progress(show: bool) -> Progress:
@@ -65,7 +51,6 @@ def _positive_minutes(value: float | None) -> float | None:
 
 @app.command()
 def match(
-    ctx: typer.Context,
     player_a: Annotated[str, typer.Argument(help="A player spec: random, greedy, victory, "
                                             "amusement, amusement:swing, entertainer, "
                                             "engine:N, engine:top, weakest, "
@@ -80,39 +65,42 @@ def match(
     seed: SeedOpt = 0,
     out: Annotated[Path | None, typer.Option("--out", dir_okay=False,
                                              help="Save every game (.ggf, .txt, .wtb).")] = None,
-    jobs: JobsOpt = None,
     clock: Annotated[float | None, typer.Option(
         "--clock", callback=_positive_minutes,
         help="Minutes a side for each game: the programs manage their time, and a side "
              "whose flag falls loses on time (33-31).")] = None,
-    workers: WorkersOpt = 1,
+    workers: CoresOpt = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
     journal: Annotated[Path | None, typer.Option(
         "--journal", dir_okay=False,
-        help="With --workers/--ray: keep each finished game in this JSON-lines file and "
-        "resume from it (default: OUT.jsonl beside --out; none without --out).")] = None,
+        help="Keep each finished game in this JSON-lines file and resume from it "
+        "(default with --workers/--ray: OUT.jsonl beside --out; none without --out).")
+                       ] = None,
+    jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     r"""Play PLAYER_A against PLAYER_B, colours alternating, games in parallel.
 
-    With --workers or --ray the games are shared out through the jobs runner (local
-    processes or Ray actors; a game whose worker dies is played again) and each finished
-    game is kept in a journal: run the same command again and only the games missing
-    from it are played (a larger --games adds games). The games are the same as on
-    --jobs for the same seed. JSON: {a, b, games, a_wins, draws, b_wins, a_score_pct,
-    elo, elo_ci95: \[low, high]} (Elo of A over B; null for an infinite value); with
-    --clock also time_losses: {a, b} (games each side lost on time).
+    The games are shared out through the jobs runner (local processes, one per core
+    unless --workers says, or Ray actors; a game whose worker dies is played again).
+    With --workers or --ray each finished game is also kept in a journal: run the same
+    command again and only the games missing from it are played (a larger --games adds
+    games). The games are the same whatever the workers for the same seed. JSON: {a, b,
+    games, a_wins, draws, b_wins, a_score_pct, elo, elo_ci95: \[low, high]} (Elo of A
+    over B; null for an infinite value); with --clock also time_losses: {a, b} (games
+    each side lost on time).
     """
     from hasamigo.engine.players import make_player
     from hasamigo.tournament.match import read_openings, run_match
 
     if openings is not None and random_plies:
         raise fail("give either --openings or --random-plies, not both")
-    on_workers = (spread(workers, ray, ray_address) or workers_given(ctx)
+    # the journal and the summary's line come with the jobs runner's options given on
+    # the command line: neither the default nor the old --jobs kept a journal before
+    on_workers = (workers is not None or ray or ray_address is not None
                   or journal is not None)
-    if on_workers and jobs is not None:
-        raise fail("choose one of --jobs and --workers/--ray/--journal")
+    count = workers_of(workers, jobs)
     if journal is None and out is not None and on_workers:
         journal = journal_of(out)
     try:
@@ -126,29 +114,25 @@ def match(
     except (HasamigoError, ValueError, OSError) as exc:
         raise fail_with(exc) from None
     from hasamigo.jobs import JobError, JournalError
+    from hasamigo.jobs.games import match_params, match_player
 
     seconds = None if clock is None else clock * 60.0
     resumed = 0
-    play = None
-    backend = None
-    if on_workers:
-        from hasamigo.jobs.games import match_params, match_player
 
-        def begin(done: int) -> None:
-            nonlocal resumed
-            resumed = done
+    def begin(done: int) -> None:
+        nonlocal resumed
+        resumed = done
 
-        backend = backend_for(workers, ray, ray_address)
-        params = match_params(player_a, player_b, seed=seed, random_plies=random_plies,
-                              openings="" if openings is None else openings.name,
-                              clock=seconds)
-        play = match_player(backend, journal=journal, params=params, on_start=begin)
+    backend = backend_for(count, ray, ray_address)
+    params = match_params(player_a, player_b, seed=seed, random_plies=random_plies,
+                          openings="" if openings is None else openings.name, clock=seconds)
+    play = match_player(backend, journal=journal, params=params, on_start=begin)
     progress = _progress(not as_json)
     try:
         with progress:
             task = progress.add_task(f"{player_a} vs {player_b}", total=games)
             summary = run_match(player_a, player_b, games, seed=seed, openings=book,
-                                random_plies=random_plies, jobs=_jobs(jobs), out=out,
+                                random_plies=random_plies, out=out,
                                 on_result=lambda _: progress.advance(task),
                                 clock=seconds, play=play)
     except JournalError as exc:
@@ -160,8 +144,7 @@ def match(
         kept = "" if out is None else f" (the games so far are saved in {out})"
         raise fail(f"{exc}{kept}", code=1) from None
     finally:
-        if backend is not None:
-            backend.close()
+        backend.close()
     if as_json:
         emit_json(summary.as_json())
         return
@@ -180,7 +163,7 @@ def match(
                   f"(95%: {_elo_text(low, -1)} .. {_elo_text(high, 1)})", highlight=False)
     if on_workers:
         again = f", {resumed} of them from {journal}" if resumed else ""
-        console.print(f"{summary.games} games on {workers} {backend_kind(ray, ray_address)} "
-                      f"worker{'s' if workers > 1 else ''}{again}", highlight=False)
+        console.print(f"{summary.games} games on {count} {backend_kind(ray, ray_address)} "
+                      f"worker{'s' if count > 1 else ''}{again}", highlight=False)
     if out is not None:
         console.print(f"wrote {summary.games} games to {out}", highlight=False)

@@ -10,9 +10,17 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from hasamigo.cli import JsonOpt, app, console, emit_json
+from hasamigo.cli import JsonOpt, app, console, emit_json, fail
 from hasamigo.cli.helptext import Typer
-from hasamigo.cli.match import JobsOpt, SeedOpt, _jobs, _progress
+from hasamigo.cli.match import SeedOpt, _progress
+from hasamigo.cli.workers import (
+    CoresOpt,
+    JobsOpt,
+    RayAddressOpt,
+    RayOpt,
+    backend_for,
+    workers_of,
+)
 
 study_app = Typer(help="The user study of the amusement paper: run it, simulate it, "
                              "report it.", no_args_is_help=True)
@@ -37,7 +45,6 @@ def study_simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1,
                                        help="Games per (panel player, program) pair.")] = 10,
     seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
     programs: Annotated[str | None, typer.Option(
         "--programs", help="Comma-separated programs (default: victory, amusement, "
                            "amusement:swing, entertainer).")] = None,
@@ -47,6 +54,10 @@ def study_simulate(
         "--out", help="Also simulate the subjects' answers and write the study's exports "
                       "(subjects.csv, games.csv, answers.csv, study.json) and report.html "
                       "into this directory, as for a real study.", file_okay=False)] = None,
+    workers: CoresOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+    jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Simulated weak players against the victory, amusement(:swing) and entertainer
@@ -60,16 +71,24 @@ def study_simulate(
     baseline_wins, baseline_games, player_win_pct, baseline_win_pct, odds_ratio, p_value,
     direction_holds}]} (win % counts a draw as half); with --out also written: ["path", …].
     """
+    from hasamigo.jobs import JobError
+    from hasamigo.jobs.games import study_player
     from hasamigo.study.simulate import PANEL, PROGRAMS, run_simulation, write_study
 
     chosen_programs = _names(programs, PROGRAMS, "--programs", "program")
     panel = _names(players, tuple(PANEL), "--players", "panel player")
+    backend = backend_for(workers_of(workers, jobs), ray, ray_address)
     progress = _progress(not as_json)
-    with progress:
-        task = progress.add_task("study", total=games * len(panel) * len(chosen_programs))
-        sim = run_simulation(games, seed=seed, jobs=_jobs(jobs), panel=panel,
-                             programs=chosen_programs, answers=out is not None,
-                             on_game=lambda _: progress.advance(task))
+    try:
+        with progress:
+            task = progress.add_task("study", total=games * len(panel) * len(chosen_programs))
+            sim = run_simulation(games, seed=seed, play=study_player(backend), panel=panel,
+                                 programs=chosen_programs, answers=out is not None,
+                                 on_game=lambda _: progress.advance(task))
+    except JobError as exc:  # a game whose workers kept dying
+        raise fail(str(exc), code=1) from None
+    finally:
+        backend.close()
     written = [] if out is None else write_study(sim, out, title=f"Simulated study (seed {seed})")
     if as_json:
         data = sim.as_json()

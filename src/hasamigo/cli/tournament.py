@@ -24,12 +24,12 @@ from rich.table import Table
 from hasamigo.cli import DB_DEFAULT, JsonOpt, app, console, emit_json, fail
 from hasamigo.cli.helptext import Typer
 from hasamigo.cli.workers import (
+    CoresOpt,
+    JobsOpt,
     RayAddressOpt,
     RayOpt,
-    WorkersOpt,
     backend_for,
-    spread,
-    workers_given,
+    workers_of,
 )
 
 if TYPE_CHECKING:
@@ -508,44 +508,39 @@ def audit(tournament: TournamentArg, db: DbOpt = None, as_json: JsonOpt = False)
 # ---- run ---------------------------------------------------------------------------------
 @tournament_app.command("run")
 def run(
-    ctx: typer.Context,
     tournament: TournamentArg,
-    jobs: Annotated[int | None, typer.Option(
-        "--jobs", "-j", min=1, help="Worker processes (default: the available cores).")
-                    ] = None,
     random_plies: Annotated[int, typer.Option(
         "--random-plies", min=0, max=59, help="Open each game with this many random "
                                              "moves (programs that always play alike "
                                              "then play different games).")] = 0,
     out: Annotated[Path | None, typer.Option(
         "--out", dir_okay=False, help="Also write every game (.ggf, .txt, .wtb).")] = None,
-    workers: WorkersOpt = 1,
+    workers: CoresOpt = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
     db: DbOpt = None,
     who: WhoOpt = None,
+    jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Programs play the whole tournament (or the rest of it) by themselves, games in
     parallel; every game is saved to the games library (public) and to --out.
 
-    With --workers or --ray a round's games are shared out through the jobs runner
-    (local processes or Ray actors; a game whose worker dies is played again) and each
-    is stored as it finishes: a stopped run resumes from the database, as on --jobs.
+    A round's games are shared out through the jobs runner (local processes, one per
+    core unless --workers says, or Ray actors; a game whose worker dies is played again)
+    and each is stored as it finishes: a stopped run resumes from the database.
 
     JSON: {tournament: {…as for new}, ranking: [{…as for standings}], league: [{place,
     name, program, games, wins, draws, losses, discs, score_pct, elo, elo_ci95}]}
     (Elo: the difference to the field that each program's score means.)
     """
-    from hasamigo.cli.match import _elo_text, _jobs, _progress
+    from hasamigo.cli.match import _elo_text, _progress
     from hasamigo.jobs import JobError
     from hasamigo.jobs.games import program_player
     from hasamigo.tournament.export import write_games_ggf
     from hasamigo.tournament.programs import league_table, run_tournament
 
-    on_workers = spread(workers, ray, ray_address) or workers_given(ctx)
-    if on_workers and jobs is not None:
-        raise fail("choose one of --jobs and --workers/--ray")
+    count = workers_of(workers, jobs)
     if out is not None:
         from hasamigo.errors import HasamigoError
         from hasamigo.notation import detect_format
@@ -558,7 +553,7 @@ def run(
     with _service(db) as service, progress:
         tid = service.resolve(tournament)
         info = service.info(tid)
-        backend = backend_for(workers, ray, ray_address) if on_workers else None
+        backend = backend_for(count, ray, ray_address)
         task = progress.add_task(escape(info.name), total=None)
 
         def on_round(number: int, games: int) -> None:
@@ -566,16 +561,14 @@ def run(
                             total=games, completed=0)
 
         try:
-            t = run_tournament(service, tid, jobs=_jobs(jobs), random_plies=random_plies,
+            t = run_tournament(service, tid, random_plies=random_plies,
                                on_round=on_round, on_game=lambda _: progress.advance(task),
-                               who=_who(who), play=None if backend is None
-                               else program_player(backend))
+                               who=_who(who), play=program_player(backend))
         except JobError as exc:  # a game whose workers kept dying
             raise fail(f"{exc} (the games so far are stored: run again to go on)",
                        code=1) from None
         finally:
-            if backend is not None:
-                backend.close()
+            backend.close()
         written = write_games_ggf(service, tid, out) if out is not None else None
         info = service.info(tid)
         ranking = service.ranking(tid)

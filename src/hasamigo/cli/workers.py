@@ -1,11 +1,15 @@
 """The options of the commands that share their work out among workers (``solve``,
-``selfplay``, ``match``, ``tournament run``, ``train-eval --label exact``): ``--workers``,
-``--ray``, ``--ray-address``, and the backend they ask for (:mod:`hasamigo.jobs`). No
-commands here: every command module may import it.
+``selfplay``, ``match``, ``tournament run``, ``book build``/``deepen``, ``train-eval
+--label exact``): ``--workers``, ``--ray``, ``--ray-address``, and the backend they ask
+for (:mod:`hasamigo.jobs`). ``match``, ``tournament run`` and ``book`` default to a
+worker per available core (:data:`CoresOpt`) and still take their old ``--jobs J``,
+hidden: the same as ``--workers J``, with a warning (:func:`workers_of`). No commands
+here: every command module may import it.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +20,13 @@ from hasamigo.cli import err_console, fail
 WorkersOpt = Annotated[int, typer.Option(
     "--workers", "-w", min=1, max=1024,
     help="Workers: processes here, or Ray actors with --ray (each keeps its engine).")]
+#: ``--workers`` of the commands whose default is every available core
+CoresOpt = Annotated[int | None, typer.Option(
+    "--workers", "-w", min=1, max=1024, show_default="the available cores",
+    help="Workers: processes here, or Ray actors with --ray (each keeps its engine).")]
+#: the old name of ``--workers`` (before every command shared its work through the jobs
+#: runner), kept hidden (no help: the help shows none of it) for the scripts that give it
+JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", min=1, hidden=True)]
 RayOpt = Annotated[bool, typer.Option(
     "--ray", help="Run the workers as Ray actors on a local Ray (pip install "
     "'hasamigo\\[cluster]').")]
@@ -23,6 +34,26 @@ RayAddressOpt = Annotated[str | None, typer.Option(
     "--ray-address", metavar="ADDRESS",
     help="Run on the Ray cluster at ADDRESS (host:port of `ray start --head`, or auto); "
     "implies --ray.")]
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def workers_of(workers: int | None, jobs: int | None) -> int:
+    """The workers asked for by ``--workers`` or by the deprecated ``--jobs`` (said on
+    the error stream; giving both exits), else one per available core."""
+    if jobs is not None:
+        if workers is not None:
+            raise fail("choose one of --jobs and --workers (--jobs is the old name of "
+                       "--workers)")
+        err_console.print(f"--jobs is deprecated: give --workers {jobs}", highlight=False)
+        return jobs
+    return workers if workers is not None else available_cores()
 
 
 def journal_of(out: Path) -> Path:
@@ -45,14 +76,6 @@ def backend_for(workers: int, ray: bool, address: str | None) -> Any:
 def spread(workers: int, ray: bool, address: str | None) -> bool:
     """Whether the options ask for the jobs runner: more than one worker, or Ray."""
     return workers > 1 or ray or address is not None
-
-
-def workers_given(ctx: typer.Context) -> bool:
-    """Whether ``--workers`` was on the command line (``--workers 1`` too): the commands
-    that have a path of their own without the jobs runner (``match``, ``tournament run``)
-    take it then."""
-    source = ctx.get_parameter_source("workers")  # of typer's own copy of click
-    return source is not None and source.name == "COMMANDLINE"
 
 
 def backend_kind(ray: bool, address: str | None) -> str:

@@ -22,6 +22,10 @@ How a book is made (``hasamigo book build``, then ``hasamigo book deepen``):
    searches the leaves again more deeply. Both resume: a leaf searched at the requested
    depth is not searched again, and the builder saves the book as it goes.
 
+The leaves are searched here one after the other, or by any ``search`` given: the jobs
+runner's workers (:func:`hasamigo.jobs.book.leaf_searcher`, ``hasamigo book build
+--workers N``), each a process that keeps one engine (:func:`search_leaf`).
+
 A book is stored compactly (:meth:`Book.save`, ``.npz``): per position its canonical key
 (two 64-bit words), value, leaf square and score, the leaf's search depth and the number
 of games, 24 bytes a position.
@@ -32,7 +36,6 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -555,11 +558,17 @@ def tree_from_records(records: Iterable[GameRecord], *, plies: int,
 
 
 _WORKER: dict[str, Engine] = {}
+#: a leaf to search: the position (side to move ``p``, the other ``o``), the squares of its
+#: moves that are not book moves (:data:`PASS_SQUARE` for a pass) and the depth
+LeafJob = tuple[int, int, tuple[int, ...], int]
+#: what searches leaves: ``(index, (square, score))`` for each of the jobs, in any order
+LeafSearch = Callable[[Sequence[LeafJob]], Iterable[tuple[int, tuple[int, int]]]]
 
 
-def _leaf_task(job: tuple[int, int, tuple[int, ...], int]) -> tuple[int, int]:
+def search_leaf(job: LeafJob) -> tuple[int, int]:
     """Search the position (side to move ``p``) among ``squares`` to ``depth``: the
-    best square and its score. Runs in a worker process (one engine per process)."""
+    best square and its score, on the engine this process keeps for every leaf (the
+    unit of work of the jobs runner's workers)."""
     p, o, squares, depth = job
     engine = _WORKER.get("engine")
     if engine is None:
@@ -583,23 +592,31 @@ def _board(p: int, o: int) -> Board:
 Progress = Callable[[int, int], None]
 
 
-def search_leaves(book: Book, depth: int, *, jobs: int = 1, progress: Progress | None = None,
+def _search_here(jobs: Sequence[LeafJob]) -> Iterator[tuple[int, tuple[int, int]]]:
+    """The leaves one after the other in this process (the default ``search``)."""
+    return enumerate(map(search_leaf, jobs))
+
+
+def search_leaves(book: Book, depth: int, *, search: LeafSearch | None = None,
+                  progress: Progress | None = None,
                   save_to: str | os.PathLike[str] | None = None, save_every: int = 200) -> int:
     """Search every leaf not yet searched to ``depth`` plies (step 2), then propagate.
-    Saves the book to ``save_to`` every ``save_every`` leaves, so that a stopped build
-    resumes where it was. Returns the number of leaves searched."""
+    ``search``: what searches them (:data:`LeafSearch`; here, one after the other, if
+    none). Saves the book to ``save_to`` every ``save_every`` leaves, so that a stopped
+    build resumes where it was. Returns the number of leaves searched."""
     if depth < 1:
         raise InvalidOptionError("the leaves' depth must be at least 1 ply")
     rows = book.pending(depth)
-    jobs_list = []
+    jobs: list[LeafJob] = []
     for row in rows:
         p, o = int(book.player[row]), int(book.opponent[row])
         squares = tuple(sq for sq, child in book.children(row) if child is None)
-        jobs_list.append((p, o, squares, depth))
+        jobs.append((p, o, squares, depth))
     done = 0
     if progress:
         progress(0, len(rows))
-    for row, (sq, score) in zip(rows, _map(_leaf_task, jobs_list, jobs), strict=True):
+    for index, (sq, score) in (search or _search_here)(jobs):
+        row = rows[index]
         book.leaf[row] = sq
         book.leaf_value[row] = max(-64, min(64, score))
         book.depth[row] = depth
@@ -614,24 +631,14 @@ def search_leaves(book: Book, depth: int, *, jobs: int = 1, progress: Progress |
     return done
 
 
-def _map(fn: Callable[[Any], Any], items: list[Any], jobs: int) -> Iterator[Any]:
-    if jobs <= 1 or len(items) < 2:
-        yield from map(fn, items)
-        return
-    pool = ProcessPoolExecutor(max_workers=jobs)
-    try:
-        yield from pool.map(fn, items, chunksize=4)
-    finally:  # stopped early (an interrupt): drop the work not started yet
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def expand(book: Book, depth: int, *, rounds: int = 1, jobs: int = 1,
+def expand(book: Book, depth: int, *, rounds: int = 1, search: LeafSearch | None = None,
            progress: Progress | None = None,
            save_to: str | os.PathLike[str] | None = None) -> Book:
     """Step 4: ``rounds`` times, every leaf that is its position's best move brings its
-    position into the book, searched to ``depth``; the values are carried up each time."""
+    position into the book, searched to ``depth``; the values are carried up each time.
+    ``search``: as for :func:`search_leaves`."""
     for _ in range(rounds):
-        search_leaves(book, depth, jobs=jobs, progress=progress, save_to=save_to)
+        search_leaves(book, depth, search=search, progress=progress, save_to=save_to)
         new: list[tuple[int, int]] = []
         for row in range(len(book)):
             leaf = int(book.leaf[row])
@@ -648,5 +655,5 @@ def expand(book: Book, depth: int, *, rounds: int = 1, jobs: int = 1,
                 kids = dict(book.children(row))
                 if kids.get(int(book.leaf[row])) is not None:
                     book.leaf[row] = UNSEARCHED  # its best non-book move is to be found again
-    search_leaves(book, depth, jobs=jobs, progress=progress, save_to=save_to)
+    search_leaves(book, depth, search=search, progress=progress, save_to=save_to)
     return book

@@ -3,10 +3,15 @@
 :mod:`.runner` maps tasks over a backend (:class:`LocalBackend`, :class:`RayBackend`) and
 keeps a journal to resume a stopped job; :mod:`.solve` and :mod:`.selfplay` are the jobs of
 ``hasamigo solve`` and ``hasamigo selfplay``, :mod:`.games` plays the games of ``hasamigo
-match`` and ``hasamigo tournament run`` (and self-play's), :mod:`.exact` solves the labels
-of ``hasamigo train-eval --label exact``. Ray is imported only by :class:`RayBackend`
-(``pip install 'hasamigo[cluster]'``). This package sits beside ``tournament`` (whose
-games it plays) and is used only by the command line.
+match``, ``hasamigo tournament run`` and ``hasamigo study simulate`` (and self-play's),
+:mod:`.book` searches the opening book's leaves (``hasamigo book build``/``deepen``),
+:mod:`.exact` solves the labels of ``hasamigo train-eval --label exact``. It is the one
+way the command line's long jobs run in parallel: the libraries below it (the engine's
+book, the tournaments, the study's simulation) take what runs their tasks as an argument
+and run them one after the other without one. Ray is imported only by
+:class:`RayBackend` (``pip install 'hasamigo[cluster]'``). This package sits above
+``engine``, ``tournament`` and ``study`` (whose work it runs) and is used only by the
+command line.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Games across workers: the task of :mod:`.selfplay`, of ``hasamigo match`` and of
-``hasamigo tournament run``.
+"""Games across workers: the task of :mod:`.selfplay`, of ``hasamigo match``, of
+``hasamigo tournament run`` and of ``hasamigo study simulate``.
 
 A worker plays a game (:func:`~hasamigo.tournament.match.run_task`, or
 :func:`~hasamigo.tournament.programs.play_task` for a tournament's) and returns it as a
@@ -8,9 +8,10 @@ back into the same :class:`~hasamigo.tournament.match.MatchGame`. A game depends
 its task (players' specs, opening, seed), so the results are those of the one-process
 run whatever the workers, and however often the job was stopped and resumed.
 
-:func:`match_player` and :func:`program_player` are the ``play`` arguments of
-:func:`~hasamigo.tournament.match.run_match` and
-:func:`~hasamigo.tournament.programs.run_tournament`.
+:func:`match_player`, :func:`program_player` and :func:`study_player` are the ``play``
+arguments of :func:`~hasamigo.tournament.match.run_match`,
+:func:`~hasamigo.tournament.programs.run_tournament` and
+:func:`~hasamigo.study.simulate.run_simulation`.
 
 >>> from hasamigo.tournament.match import match_tasks, run_task
 >>> played = run_task(match_tasks("greedy", "random", 1, seed=4)[0])
@@ -30,6 +31,7 @@ from hasamigo.move import Color, Move
 from hasamigo.tournament.match import GameTask, MatchGame, run_task
 
 if TYPE_CHECKING:  # the tournaments' module reads the database: imported when used
+    from hasamigo.study.simulate import StudyGame, StudyTask
     from hasamigo.tournament.programs import ProgramTask
 
 #: the keys of a row that :mod:`.selfplay` keeps (the moves from the start, the opening's
@@ -124,5 +126,18 @@ def program_player(backend: Backend) -> Callable[[Sequence[ProgramTask]], Iterat
         keyed = {f"{task.round}.{task.board}": task for task in tasks}
         for _key, row in iter_job(keyed, play_program_task, backend=backend):
             yield game_result(row)
+
+    return play
+
+
+def study_player(backend: Backend) -> Callable[[Sequence[StudyTask]], Iterator[StudyGame]]:
+    """The ``play`` of :func:`~hasamigo.study.simulate.run_simulation` on ``backend``'s
+    workers (no journal: a simulation runs in one go)."""
+    from hasamigo.study.simulate import run_study_task
+
+    def play(tasks: Sequence[StudyTask]) -> Iterator[StudyGame]:
+        keyed = {str(number): task for number, task in enumerate(tasks)}
+        for _key, game in iter_job(keyed, run_study_task, backend=backend):
+            yield game
 
     return play

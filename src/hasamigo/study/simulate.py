@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,7 +73,7 @@ from hasamigo.study.records import (
     StudyData,
     SubjectRecord,
 )
-from hasamigo.tournament.match import MatchGame, game_seed, play_game, run_tasks
+from hasamigo.tournament.match import MatchGame, game_seed, play_game
 
 PROGRAMS = ("victory", "amusement", "amusement:swing", "entertainer")
 #: the baseline of the direction test and the arms tested against it
@@ -443,21 +443,32 @@ class Simulation:
                 "tests": [t.as_json() for t in self.tests]}
 
 
-def run_simulation(games: int, *, seed: int = 0, jobs: int = 1,
+#: what plays a study's games (in any order): the jobs runner's workers,
+#: :func:`hasamigo.jobs.games.study_player`
+Play = Callable[[Sequence[StudyTask]], Iterable[StudyGame]]
+
+
+def run_simulation(games: int, *, seed: int = 0, play: Play | None = None,
                    panel: Sequence[str] | None = None, programs: Sequence[str] = PROGRAMS,
                    answers: bool = False,
                    on_game: Callable[[StudyGame], None] | None = None) -> Simulation:
     """Play the study; rows per (panel member, program), in panel then program order;
-    ``answers``: also the simulated subjects' answers (for :func:`study_data`)."""
+    ``answers``: also the simulated subjects' answers (for :func:`study_data`).
+    ``play``: what plays the games (:data:`Play`), instead of this process one after
+    the other; the games are the same, and kept in the order of the tasks."""
     panel = tuple(PANEL) if panel is None else panel
     tasks = study_tasks(games, seed=seed, panel=panel, programs=programs, answers=answers)
     played: dict[tuple[str, str], list[StudyGame]] = {}
     every: list[StudyGame] = []
-    for game in run_tasks(tasks, run_study_task, jobs=jobs):
+    for game in map(run_study_task, tasks) if play is None else play(tasks):
         played.setdefault((game.task.member, game.task.program), []).append(game)
         every.append(game)
         if on_game is not None:
             on_game(game)
+    order = {task: number for number, task in enumerate(tasks)}
+    every.sort(key=lambda game: order[game.task])
+    for done in played.values():
+        done.sort(key=lambda game: order[game.task])
     rows = []
     for member in panel:
         for program in programs:
@@ -471,12 +482,13 @@ def run_simulation(games: int, *, seed: int = 0, jobs: int = 1,
     return Simulation(rows, direction_tests(rows), every)
 
 
-def simulate(games: int, *, seed: int = 0, jobs: int = 1, panel: Sequence[str] | None = None,
+def simulate(games: int, *, seed: int = 0, play: Play | None = None,
+             panel: Sequence[str] | None = None,
              programs: Sequence[str] = PROGRAMS,
              on_game: Callable[[StudyGame], None] | None = None) -> list[StudyRow]:
     """Play the study; one row per (panel member, program), in panel then program order
     (:func:`run_simulation`'s rows)."""
-    return run_simulation(games, seed=seed, jobs=jobs, panel=panel, programs=programs,
+    return run_simulation(games, seed=seed, play=play, panel=panel, programs=programs,
                           on_game=on_game).rows
 
 

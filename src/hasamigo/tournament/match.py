@@ -1,10 +1,11 @@
-"""Matches between two players: games in parallel, openings played twice, Elo with a 95% interval.
+"""Matches between two players: openings played twice, Elo with a 95% interval.
 
 Game ``i`` of a match uses opening ``i // 2`` and gives player A Black when ``i`` is even,
 White when odd, so every opening is played with both colours. Each game's seed is derived
 from the match seed and ``i`` alone, and the players are made afresh for each game, so the
-results are the same whatever the number of worker processes. Results use the official
-score (:meth:`hasamigo.Board.outcome`: empties to the winner), as a
+results are the same whatever plays the games: here, one after the other, or the jobs
+runner's workers (:func:`hasamigo.jobs.games.match_player`, ``hasamigo match``). Results
+use the official score (:meth:`hasamigo.Board.outcome`: empties to the winner), as a
 :class:`~hasamigo.game.result.GameResult`.
 
 **On a clock** (``clock`` seconds a side) each side's time is a real :class:`Clock` over
@@ -28,11 +29,9 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 from hasamigo.board import Board
 from hasamigo.engine.players import make_player
@@ -47,8 +46,6 @@ from hasamigo.notation.transcript import read_transcripts
 Z95 = 1.959963984540054
 WARM_UP_SECONDS = 5.0  # the clock of the throw-away player that loads the kernels ...
 WARM_UP_EMPTIES = 14  # ... and the empties of its position near the end
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +261,7 @@ _WARM: set[str] = set()  # the specs whose kernels this process has loaded
 
 
 def run_task(task: GameTask) -> MatchGame:
-    """Play one game of a match (the unit of work of the process pool)."""
+    """Play one game of a match (the unit of work of the jobs runner's workers)."""
     if task.clock is not None:
         for spec in (task.a, task.b):
             if spec not in _WARM:
@@ -298,17 +295,6 @@ def match_tasks(a: str, b: str, games: int, *, seed: int = 0,
             opening = ()
         tasks.append(GameTask(index, a, b, opening, game_seed(seed, index), clock))
     return tasks
-
-
-def run_tasks(tasks: Sequence[T], worker: Callable[[T], R], *, jobs: int = 1) -> Iterator[R]:
-    """Run ``worker`` (a module-level function) on each task, on ``jobs`` processes (1: in this
-    process); results come in task order."""
-    if jobs <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield worker(task)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(worker, tasks, chunksize=1)
 
 
 def elo_difference(score: float) -> float | None:
@@ -422,7 +408,7 @@ class MatchSummary:
 
 def run_match(a: str, b: str, games: int, *, seed: int = 0,
               openings: Sequence[Sequence[Move]] | None = None, random_plies: int = 0,
-              jobs: int = 1, on_result: Callable[[MatchGame], None] | None = None,
+              on_result: Callable[[MatchGame], None] | None = None,
               out: str | os.PathLike[str] | None = None,
               clock: float | None = None,
               play: Callable[[Sequence[GameTask]], Iterable[MatchGame]] | None = None,
@@ -430,8 +416,8 @@ def run_match(a: str, b: str, games: int, *, seed: int = 0,
     """Play a match of ``games`` games between the specs ``a`` and ``b`` (see
     :func:`~hasamigo.engine.players.make_player`); optionally save every game to ``out``.
     ``clock``: seconds a side for each game (each worker process keeps its own clocks).
-    ``play``: what plays the games (in any order), instead of ``jobs`` processes here,
-    e.g. :func:`hasamigo.jobs.games.match_player`'s workers.
+    ``play``: what plays the games (in any order), instead of this process one after the
+    other: the jobs runner's workers, :func:`hasamigo.jobs.games.match_player`.
 
     A game a player could not finish raises :class:`GameAbortedError`, after the games
     finished before it and the unfinished one (its moves so far) are saved to ``out``."""
@@ -441,7 +427,7 @@ def run_match(a: str, b: str, games: int, *, seed: int = 0,
                         clock=clock)
     summary = MatchSummary(a, b, clock=clock)
     try:
-        played = run_tasks(tasks, run_task, jobs=jobs) if play is None else play(tasks)
+        played = map(run_task, tasks) if play is None else play(tasks)
         for result in played:
             summary.results.append(result)
             if on_result is not None:

@@ -1,10 +1,10 @@
 """Tournaments that programs play by themselves (``hasamigo tournament run``).
 
 Every entrant is a program (its spec, as for ``hasamigo match``). Round after round the
-tournament is paired by its format, and each round's games are played in parallel through
-the match runner (:func:`hasamigo.tournament.match.run_tasks` and
-:func:`~hasamigo.tournament.match.play_game`), or by any ``play`` given (the jobs runner's
-workers: :func:`hasamigo.jobs.games.program_player`), each stored as it comes. Colours are
+tournament is paired by its format, and each round's games are played
+(:func:`~hasamigo.tournament.match.play_game`) one after the other here, or by any ``play``
+given (the jobs runner's workers: :func:`hasamigo.jobs.games.program_player`), each
+stored as it comes. Colours are
 the pairing's where they are prescribed; in the knockout games (no draws) the game
 controller's fuse-ishi decides them and the draw-win right, the hider being the higher
 rank, else the elder. Each game is then replayed through
@@ -19,7 +19,6 @@ field and the Elo difference that score means, by the match command's computatio
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -36,7 +35,6 @@ from hasamigo.tournament.match import (
     game_seed,
     play_game,
     random_opening,
-    run_tasks,
 )
 from hasamigo.tournament.model import (
     Colours,
@@ -102,19 +100,19 @@ def replay(game: GameController, played: MatchGame) -> None:
 Play = Callable[[Sequence[ProgramTask]], Iterable[MatchGame]]
 
 
-def run_tournament(service: TournamentService, tournament_id: str, *, jobs: int = 1,
+def run_tournament(service: TournamentService, tournament_id: str, *,
                    random_plies: int = 0,
                    on_game: Callable[[GameView], None] | None = None,
                    on_round: Callable[[int, int], None] | None = None,
                    who: str = "hasamigo tournament run", play: Play | None = None
                    ) -> Tournament:
     """Play the tournament to its end (or on from where it stopped): pair each round,
-    play its games ``jobs`` at a time, store and enter each. ``on_round(round, games)``
-    is called when a round starts, ``on_game`` after each game. ``play``: what plays a
-    round's games (in any order; each is stored as it comes), instead of ``jobs``
-    processes here, e.g. :func:`hasamigo.jobs.games.program_player`'s workers."""
+    play its games, store and enter each. ``on_round(round, games)`` is called when a
+    round starts, ``on_game`` after each game. ``play``: what plays a round's games (in
+    any order; each is stored as it comes), instead of this process one after the other:
+    the jobs runner's workers, :func:`hasamigo.jobs.games.program_player`."""
     if play is None:
-        play = functools.partial(_play_here, jobs=jobs)
+        play = _play_here
     while True:
         t = service.tournament(tournament_id)
         if t.finished:
@@ -199,9 +197,10 @@ def league_table(t: Tournament) -> list[LeagueRow]:
     return out
 
 
-def _play_here(tasks: Sequence[ProgramTask], *, jobs: int) -> Iterator[MatchGame]:
-    """The games on ``jobs`` processes here (the default of :func:`run_tournament`)."""
-    return run_tasks(tasks, play_task, jobs=jobs)
+def _play_here(tasks: Sequence[ProgramTask]) -> Iterator[MatchGame]:
+    """The games one after the other in this process (the default of
+    :func:`run_tournament`)."""
+    return map(play_task, tasks)
 
 
 def _rounded(pair: tuple[float | None, float | None]) -> tuple[float | None, float | None]:
