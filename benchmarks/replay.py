@@ -13,8 +13,8 @@ Two games of 60 disc moves, played by a seeded random player (passes as they fal
 
 Each prefix (up to and including the Nth disc move, with the events around it) is folded
 by :func:`hasamigo.game.state.replay` REPEAT times, in five rounds; the best round's CPU
-time (``time.process_time``) is reported, the machine being shared. A fold linear in the number of events gives the same figure at every
-length.
+time (``time.process_time``) is reported, the machine being shared. A fold linear in the
+number of events gives the same figure at every length.
 """
 
 from __future__ import annotations
