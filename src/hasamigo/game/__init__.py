@@ -1,7 +1,8 @@
 """The official game procedure: a game is its setup plus an append-only list of events.
 
 :mod:`~hasamigo.game.events` are the facts (moves, passes, claims, choices, take-backs);
-:mod:`~hasamigo.game.state` folds them into board, phase, clock and result;
+:mod:`~hasamigo.game.state` folds them into board, phase, clock and result (a frozen state
+per event; the rules one module per procedure in :mod:`~hasamigo.game.procedures`);
 :class:`~hasamigo.game.controller.GameController` checks each new event against the fold
 before appending it. Clock values, results off the board and fuse-ishi are the pieces
 the fold is built from. The web app, the CLI and tournaments share the controller.

@@ -169,7 +169,7 @@ class GameController:
             return self._automatic_colour_step(at)
         if phase in (Phase.PLAYING, Phase.PLAYOUT) and not state.suspended \
                 and state.pending is None and not state.paused:
-            board = state.board
+            board = state.position
             if board.must_pass() and not self._questions_wait(board.turn):
                 return Pass(board.turn, at=at)
             return None
@@ -266,8 +266,8 @@ class GameController:
         if revision is not None and revision < state.position_revision:
             raise GameError("the position changed while this move was being chosen", "stale")
         if isinstance(move, str):
-            move = state.board.parse_move(move, cut_ok=True)
-        mover = state.board.turn if colour is None else colour
+            move = state.position.parse_move(move, cut_ok=True)
+        mover = state.position.turn if colour is None else colour
         at = self.now()
         event: Event = Pass(mover, at=at) if move.is_pass else \
             MovePlayed(mover, move.square, move.turned, at=at)  # type: ignore[arg-type]
@@ -394,7 +394,7 @@ class GameController:
     def enter(self, entry: Entry) -> list[Event]:
         """Enter a move as it was played on the board (see :mod:`hasamigo.game.entry`).
         A faulty one waits for :meth:`correct_entry` or :meth:`keep_board`."""
-        return self.append(entry.event(self.board, self.now()))
+        return self.append(entry.event(self.state.position, self.now()))
 
     def enter_move(self, square: int | str | None, colour: Color | None = None,
                    turned: Iterable[int | str] | None = None, *, by: Color | None = None
@@ -402,12 +402,12 @@ class GameController:
         """Enter "``by`` put a ``colour`` disc on ``square`` and turned ``turned``"
         (``square=None``: a pass; ``by``: the side to move; ``colour``: ``by``'s;
         ``turned``: what the disc brackets unless given, ``()`` for nothing)."""
-        return self.enter(entry_from_turned(self.board, square, colour, turned, by=by))
+        return self.enter(entry_from_turned(self.state.position, square, colour, turned, by=by))
 
     def enter_board(self, after: str, *, by: Color | None = None,
                     square: int | str | None = None) -> list[Event]:
         """Enter a move as the whole board after it (a board string, side optional)."""
-        return self.enter(entry_from_board(self.board, after, by=by, square=square))
+        return self.enter(entry_from_board(self.state.position, after, by=by, square=square))
 
     def correct_entry(self) -> list[Event]:
         """Correct the faulty move entered last: the board returns to the legal position."""
@@ -482,7 +482,7 @@ class GameController:
 
     @property
     def history(self) -> list[PlayedMove]:
-        return self.state.moves
+        return list(self.state.moves)
 
     @property
     def draw_win(self) -> Color | None:
@@ -527,10 +527,10 @@ class GameController:
         state = self.state
         if state.phase is not Phase.PLAYING or state.suspended or state.seats is None:
             return None
-        player = self.seat(state.board.turn)
+        player = self.seat(state.position.turn)
         if player.program is None:
             return None
-        return state.board.turn, player.program
+        return state.position.turn, player.program
 
     def can_undo(self, colour: Color) -> bool:
         state = self.state
