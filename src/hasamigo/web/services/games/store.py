@@ -34,7 +34,7 @@ class GroupCommit:
     survive a power cut), and with one writer thread those syncs, not the engine, bound
     the server's move rate. Appends that arrive while a commit is running wait and go in
     the next one, one transaction with a savepoint per game
-    (:meth:`~hasamigo.storage.repository.GameRepository.append_many`); every caller still
+    (:meth:`~hasamigo.storage.games.GameRecords.append_many`); every caller still
     gets its answer only after the commit that holds its events.
     """
 
