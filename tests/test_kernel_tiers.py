@@ -148,7 +148,7 @@ def test_each_program_plays_once_its_own_kernels_are_loaded(
         assert engine["clock"]["black"] == 600.0  # its move took no time on this clock
         assert client.get(engine_url + "/hints", headers=engine_auth).status_code == 200
         app: Any = client.app
-        live = app.state.games.games[engine_url.rsplit("/", 1)[1]]
+        live = app.state.services.games.games[engine_url.rsplit("/", 1)[1]]
         kinds = [e.kind for e in live.game.events]
         assert kinds.index("program-waiting") < kinds.index("program-ready") \
             < kinds.index("move")

@@ -39,8 +39,8 @@ class Quick(Player):
 
 def make_client(db: Path) -> TestClient:
     app = create_app(SETTINGS, db_url=f"sqlite:///{db}",
-                     player_factory=lambda spec, seed: Quick(seed=seed))
-    app.state.study_evaluator = lambda position: (2.0, False)
+                     player_factory=lambda spec, seed: Quick(seed=seed),
+                     study_evaluator=lambda position: (2.0, False))
     return TestClient(app)
 
 

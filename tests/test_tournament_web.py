@@ -178,7 +178,7 @@ def test_a_token_of_the_hand_signed_format_asks_to_log_in_again(client: TestClie
 
 def test_an_ended_session_is_refused(client: TestClient) -> None:
     d = create(client)
-    site = client.app.state.tournament_site  # type: ignore[attr-defined]
+    site = client.app.state.services.tournaments  # type: ignore[attr-defined]
     site.now = lambda: 4e9  # long after the session's 12 hours
     response = client.get(f"/api/tournaments/{d.id}/director", headers=d.headers)
     assert response.status_code == 401 and "ended" in error_of(response)["message"]
@@ -189,7 +189,7 @@ def test_a_login_with_an_old_password_hash_upgrades_it_and_its_session_works(
     from test_passwords import OLD
 
     d = create(client)
-    repo = client.app.state.tournament_site.service.repo  # type: ignore[attr-defined]
+    repo = client.app.state.services.tournaments.service.repo  # type: ignore[attr-defined]
     repo.set_password_hash(d.id, OLD)  # as stored before argon2 (the same PASSWORD)
     good = client.post(f"/api/tournaments/{d.id}/login", json={"password": PASSWORD})
     assert good.status_code == 200, good.text

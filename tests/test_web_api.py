@@ -663,9 +663,9 @@ def test_searches_stop_when_their_position_changes_or_the_game_is_abandoned(db: 
         _other, abandoned = create(client, colour="white")
         assert programs[1].started.wait(5)
         t.now += 61  # nobody has looked at the game for a minute: it is abandoned
-        client.portal.call(app.state.games.tick_all)  # type: ignore[attr-defined]
+        client.portal.call(app.state.services.games.tick_all)  # type: ignore[attr-defined]
         assert programs[1].cancelled.wait(5)
-        assert abandoned.id not in app.state.games.games
+        assert abandoned.id not in app.state.services.games.games
         assert abandoned.view()["phase"] == "playing"  # it reloads on demand
 
 

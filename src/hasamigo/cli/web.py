@@ -120,6 +120,7 @@ def serve(
         from hasamigo.web import Settings, create_app
         from hasamigo.web.app import UVICORN_WS
         from hasamigo.web.limits import trusted_proxies
+        from hasamigo.web.state import services_of
     except ImportError as exc:  # pragma: no cover - the web extras are dependencies
         sock.close()
         raise fail(f"the web app needs its dependencies: {exc}") from None
@@ -149,7 +150,9 @@ def serve(
         console.print(f"hasamigo: open [bold]http://{shown_host}:{shown_port}/[/] in your "
                       "browser", highlight=False)
         console.print(f"database: {url}", highlight=False)
-        progress.begin(web.state.engine)
+        services = services_of(web)
+        if services is not None:  # built by the lifespan, which runs before startup ends
+            progress.begin(services.engine)
 
     class Server(uvicorn.Server):
         """uvicorn's server, saying so once it accepts connections."""

@@ -18,8 +18,9 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from hasamigo.storage.db import Database
+from hasamigo.storage.games import ConcurrentWrite
 from hasamigo.storage.models import ReviewRow
-from hasamigo.storage.repository import ConcurrentWrite, _aware, _rowcount
+from hasamigo.storage.rows import aware, rowcount
 
 ReviewStatus = Literal["queued", "running", "done", "failed"]
 STATUSES: tuple[ReviewStatus, ...] = ("queued", "running", "done", "failed")
@@ -52,7 +53,7 @@ def _stored(row: ReviewRow) -> StoredReview:
         raise ValueError(f"review of game {row.game_id}: {len(rows)} rows stored, "
                          f"counted {row.reviewed}")
     return StoredReview(row.game_id, row.depth, row.exact_empties, rows, status, row.error,
-                        _aware(row.created_at), _aware(row.updated_at))
+                        aware(row.created_at), aware(row.updated_at))
 
 
 class ReviewRepository:
@@ -106,7 +107,7 @@ class ReviewRepository:
                 .values(reviewed=stored + 1, status="running", error=None,
                         updated_at=datetime.now(UTC))
                 .execution_options(synchronize_session=False))
-            if _rowcount(changed) == 0:
+            if rowcount(changed) == 0:
                 count = session.scalar(select(ReviewRow.reviewed)
                                        .where(ReviewRow.game_id == game_id))
                 if count is None:
@@ -132,7 +133,7 @@ class ReviewRepository:
                 .values(status=status, updated_at=datetime.now(UTC),
                         error=None if error is None else error[:ERROR_LENGTH])
                 .execution_options(synchronize_session=False))
-            if _rowcount(changed) == 0:
+            if rowcount(changed) == 0:
                 raise KeyError(game_id)
 
     def unfinished(self) -> list[str]:

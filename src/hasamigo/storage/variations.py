@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from hasamigo.errors import HasamigoError
 from hasamigo.storage.db import Database, write_lock
 from hasamigo.storage.models import GameRow, VariationRow
-from hasamigo.storage.repository import _aware
+from hasamigo.storage.rows import aware
 
 
 class TreeFull(HasamigoError):
@@ -40,7 +40,7 @@ class StoredNode:
 
 def _stored(row: VariationRow) -> StoredNode:
     return StoredNode(row.id, row.game_id, row.parent_id, row.ply, row.move,
-                      _aware(row.created_at))
+                      aware(row.created_at))
 
 
 class VariationRepository:

@@ -49,12 +49,16 @@ from hasamigo.web.routers import (
     ws,
 )
 from hasamigo.web.services.analysis import AnalysisService
+from hasamigo.web.services.compute import ComputePool
 from hasamigo.web.services.games import GameService, TimeSource
 from hasamigo.web.services.players import PlayerFactory, registry_factory
 from hasamigo.web.services.review import ReviewService
+from hasamigo.web.services.study import Evaluator, StudySite
+from hasamigo.web.services.tournaments import TournamentSite
 from hasamigo.web.services.variations import VariationService
 from hasamigo.web.services.warmup import Compiler, KernelWarmup
 from hasamigo.web.settings import Settings
+from hasamigo.web.state import AppServices
 
 log = logging.getLogger(__name__)
 HERE = Path(str(resources.files("hasamigo.web")))
@@ -68,6 +72,7 @@ def create_app(
     time_source: TimeSource = time.monotonic,
     wall_clock: TimeSource = time.time,
     engine_warmup: Compiler | None = None,
+    study_evaluator: Evaluator | None = None,
 ) -> FastAPI:
     """The web app. ``db_url`` overrides ``settings.db_url``; ``player_factory`` (spec,
     seed) → player replaces the engine package's registry (tests); ``wall_clock`` is the
@@ -76,16 +81,20 @@ def create_app(
     subprocess that compiles the kernels (when ``settings.warm_engine``): run in a thread
     with the groups to compile and a function taking the progress events of ``python -m
     hasamigo._kernels.warm --progress``, it gets every group requested, as on an empty
-    cache (tests inject a slow one); each group is loaded here once it says so."""
+    cache (tests inject a slow one); each group is loaded here once it says so.
+    ``study_evaluator`` replaces the engine's evaluation of the study's positions (tests).
+
+    Every service is built once, by the lifespan, on :class:`~hasamigo.web.state.AppServices`
+    (``app.state.services``); the settings and the templates are the app's configuration."""
     settings = settings or Settings()
     if db_url is not None:
         settings = settings.model_copy(update={"db_url": db_url})
-    db = Database(settings.db_url)
-    analysis_service = AnalysisService(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.db_url)
         await asyncio.to_thread(db.open)
+        analysis_service = AnalysisService(settings)
         service = GameService(
             GameRepository(db),
             settings,
@@ -108,12 +117,20 @@ def create_app(
                   else KernelWarmup.skipped())
         ready = warmup.ready  # the engine's: reviews and the study's evaluations wait for it
         service.kernels = warmup
-        reviews = ReviewService(ReviewRepository(db), service, settings, engine_ready=ready)
-        app.state.games = service
-        app.state.reviews = reviews
-        app.state.engine = warmup
-        app.state.engine_ready = ready
         analysis_service.warmup = warmup
+        compute = ComputePool(settings.compute_workers)
+        services = AppServices(
+            db=db,
+            games=service,
+            analysis=analysis_service,
+            reviews=ReviewService(ReviewRepository(db), service, settings, engine_ready=ready),
+            variations=VariationService(VariationRepository(db)),
+            engine=warmup,
+            compute=compute,
+            tournaments=TournamentSite(db, compute=compute),
+            study=StudySite(db, service, evaluator=study_evaluator, engine_ready=ready),
+        )
+        app.state.services = services
         try:
             if settings.warm_engine:
                 # A cold start compiles the kernels, in a subprocess (see EngineWarmup).
@@ -122,20 +139,18 @@ def create_app(
                 if not settings.warm_in_background:
                     await ready.wait()
             await service.start()
-            await reviews.start()
+            await services.reviews.start()
             yield
         finally:
-            await reviews.stop()
+            await services.reviews.stop()
             await warmup.stop()
             await service.stop()
+            compute.close()
             analysis_service.close()
             db.close()
 
     app = FastAPI(title="hasamigo", version=__version__, lifespan=lifespan)
     app.state.settings = settings
-    app.state.db = db
-    app.state.analysis = analysis_service
-    app.state.variations = VariationService(VariationRepository(db))
     app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
     i18n.install(app.state.templates.env)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

@@ -11,38 +11,58 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 
-from hasamigo.web.errors import Unauthorized
+from hasamigo.web.errors import Busy, Unauthorized
 from hasamigo.web.i18n import Lang, language_of
 from hasamigo.web.limits import trusted_proxies
 from hasamigo.web.services.analysis import AnalysisService
+from hasamigo.web.services.compute import ComputePool
 from hasamigo.web.services.games import GameService
 from hasamigo.web.services.review import ReviewService
+from hasamigo.web.services.study import StudySite
+from hasamigo.web.services.tournaments import TournamentSite
 from hasamigo.web.services.variations import VariationService
 from hasamigo.web.settings import Settings
+from hasamigo.web.state import AppServices, services_of
 
 #: the cookie that tells a browser's games apart (anonymous, random, HttpOnly)
 CLIENT_COOKIE = "hasamigo_client"
 TOKEN_LENGTH = 64
 
 
+def get_services(request: Request) -> AppServices:
+    """The app's services, built by its lifespan (503 before it has run)."""
+    services = services_of(request.app)
+    if services is None:
+        raise Busy("the server is starting")
+    return services
+
+
 def get_games(request: Request) -> GameService:
-    service: GameService = request.app.state.games
-    return service
+    return get_services(request).games
 
 
 def get_analysis(request: Request) -> AnalysisService:
-    service: AnalysisService = request.app.state.analysis
-    return service
+    return get_services(request).analysis
 
 
 def get_reviews(request: Request) -> ReviewService:
-    service: ReviewService = request.app.state.reviews
-    return service
+    return get_services(request).reviews
 
 
 def get_variations(request: Request) -> VariationService:
-    service: VariationService = request.app.state.variations
-    return service
+    return get_services(request).variations
+
+
+def get_tournaments(request: Request) -> TournamentSite:
+    return get_services(request).tournaments
+
+
+def get_study(request: Request) -> StudySite:
+    return get_services(request).study
+
+
+def get_compute(request: Request) -> ComputePool:
+    return get_services(request).compute
 
 
 def get_settings(request: Request) -> Settings:
@@ -178,10 +198,14 @@ def client_address(request: Request) -> str:
     return proxies.client(peer, request.headers.getlist("x-forwarded-for"))
 
 
+Services = Annotated[AppServices, Depends(get_services)]
 Games = Annotated[GameService, Depends(get_games)]
 Analysis = Annotated[AnalysisService, Depends(get_analysis)]
 Reviews = Annotated[ReviewService, Depends(get_reviews)]
 Variations = Annotated[VariationService, Depends(get_variations)]
+Tournaments = Annotated[TournamentSite, Depends(get_tournaments)]
+Study = Annotated[StudySite, Depends(get_study)]
+Compute = Annotated[ComputePool, Depends(get_compute)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 Templates = Annotated[Jinja2Templates, Depends(get_templates)]
 LangDep = Annotated[Lang, Depends(get_lang)]

@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 
 from hasamigo.web.services.compute import serving_lifespan
 from hasamigo.web.services.warmup import SERVER_GROUPS, GroupState, KernelWarmup
+from hasamigo.web.state import services_of
 
 #: the lifespan of the app's serving (routes prepared, compute workers stopped): here, with
 #: the server's own state, once for the app
@@ -68,8 +69,9 @@ def _groups(warmup: KernelWarmup | None) -> dict[str, GroupView]:
 async def status(request: Request) -> StatusView:
     """Whether the engine (programs' moves, hints, evaluations) is ready yet, and how far
     each group of kernels has come."""
-    warmup: KernelWarmup | None = getattr(request.app.state, "engine", None)
-    if warmup is None:  # before the lifespan has started it
+    services = services_of(request.app)
+    if services is None:  # before the lifespan has started it
         return StatusView(engine="warming", seconds=0.0, groups=_groups(None))
+    warmup = services.engine
     return StatusView(engine=warmup.state, seconds=round(warmup.seconds, 1),
                       groups=_groups(warmup))

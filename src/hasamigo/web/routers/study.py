@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request
@@ -32,7 +31,15 @@ from fastapi.responses import HTMLResponse, Response
 
 from hasamigo.study.records import StudyData
 from hasamigo.study.service import PLAY_FREQUENCIES, STRATEGIES, StudyError
-from hasamigo.web.deps import Address, AuthFirst, LangDep, Templates, session_token
+from hasamigo.web.deps import (
+    Address,
+    AuthFirst,
+    Compute,
+    LangDep,
+    Study,
+    Templates,
+    session_token,
+)
 from hasamigo.web.i18n import Lang
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas_study import (
@@ -45,32 +52,14 @@ from hasamigo.web.schemas_study import (
     NewStudy,
     NewSubject,
 )
-from hasamigo.web.services.compute import compute_pool, render_report
+from hasamigo.web.services.compute import render_report
 from hasamigo.web.services.study import StudySite
 from hasamigo.web.services.tournaments import TOKEN_LENGTH
 
 router = APIRouter()
 api = APIRouter(prefix="/api/studies", tags=["studies"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
-_lock = threading.Lock()
-
-
-def get_site(request: Request) -> StudySite:
-    """The app's :class:`StudySite`, made at first use over the app's games."""
-    state = request.app.state
-    site: StudySite | None = getattr(state, "study_site", None)
-    if site is None:
-        with _lock:
-            site = getattr(state, "study_site", None)
-            if site is None:
-                site = StudySite(state.db, state.games,
-                                 evaluator=getattr(state, "study_evaluator", None),
-                                 engine_ready=getattr(state, "engine_ready", None))
-                state.study_site = site
-    return site
-
-
-Site = Annotated[StudySite, Depends(get_site)]
+Site = Study
 #: the researcher's session token (``Authorization: Bearer <token>``), required: 401 without
 researcher_token = session_token(TOKEN_LENGTH, "the researcher's area needs the researcher's "
                                  "session: log in with the study's password")
@@ -148,13 +137,13 @@ async def export_csv(study_id: StudyId, table: Table, site: Site, token: Researc
 
 @api.get("/{study_id}/report", responses=ERRORS, response_class=HTMLResponse)
 async def report(study_id: StudyId, site: Site, token: ResearcherToken, lang: LangDep,
-                 request: Request) -> HTMLResponse:
+                 compute: Compute) -> HTMLResponse:
     """The study's report (figures and tables) as HTML, drawn in a worker process (seconds
     of matplotlib for a few dozen subjects: see :mod:`hasamigo.web.services.compute`)."""
     data = await _data(site, study_id, token)
     info = await asyncio.to_thread(site.service.info, study_id)
     try:
-        html = await compute_pool(request.app).run(render_report, data, info.name, lang)
+        html = await compute.run(render_report, data, info.name, lang)
     except ImportError:
         raise StudyError("the report is not available in this version", "not_found"
                          ) from None

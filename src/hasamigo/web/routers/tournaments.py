@@ -18,7 +18,6 @@ its thread pool.
 from __future__ import annotations
 
 import re
-import threading
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import replace
@@ -37,7 +36,14 @@ from hasamigo.tournament.service import (
     TournamentNotFound,
     as_json,
 )
-from hasamigo.web.deps import Address, AuthFirst, LangDep, Templates, session_token
+from hasamigo.web.deps import (
+    Address,
+    AuthFirst,
+    LangDep,
+    Templates,
+    Tournaments,
+    session_token,
+)
 from hasamigo.web.errors import NotFound
 from hasamigo.web.i18n import Lang
 from hasamigo.web.routers.games import ERRORS
@@ -52,34 +58,17 @@ from hasamigo.web.schemas_tournament import (
     Unpair,
     Withdrawal,
 )
-from hasamigo.web.services.compute import compute_pool
 from hasamigo.web.services.tournaments import TOKEN_LENGTH, DirectorSession, TournamentSite
 
 router = APIRouter()
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
 
-_site_lock = threading.Lock()
-
-
-def get_site(request: Request) -> TournamentSite:
-    """The app's :class:`TournamentSite`, made at first use over the app's database."""
-    state = request.app.state
-    site: TournamentSite | None = getattr(state, "tournament_site", None)
-    if site is None:
-        with _site_lock:
-            site = getattr(state, "tournament_site", None)
-            if site is None:
-                site = TournamentSite(state.db, compute=compute_pool(request.app))
-                state.tournament_site = site
-    return site
-
-
 #: the director's session token (``Authorization: Bearer <token>``), required: 401 without
 director_token = session_token(TOKEN_LENGTH, "the director's area needs the director's "
                                "session: log in with the tournament's password")
 
-Site = Annotated[TournamentSite, Depends(get_site)]
+Site = Tournaments
 DirectorToken = Annotated[str, Depends(director_token)]
 TournamentId = Annotated[str, Path(min_length=1, max_length=64,
                                    pattern=r"^[A-Za-z0-9_-]+$")]
@@ -485,4 +474,4 @@ def print_standings(request: Request, tournament_id: str, templates: Templates,
 router.include_router(api)
 router.include_router(pages)
 
-__all__ = ["director_token", "get_site", "public_entrant", "public_info", "router"]
+__all__ = ["director_token", "public_entrant", "public_info", "router"]

@@ -37,6 +37,7 @@ from hasamigo.web.schemas import (
     SyncMessage,
 )
 from hasamigo.web.services.games import GameService, LiveGame
+from hasamigo.web.state import services_of
 
 router = APIRouter()
 _client_messages: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -127,7 +128,9 @@ async def _refuse(websocket: WebSocket, send: Sender, text: str, code: int) -> N
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
-    games: GameService = websocket.app.state.games
+    services = services_of(websocket.app)
+    assert services is not None, "sockets are served once the lifespan has built the services"
+    games: GameService = services.games
     settings = games.settings
     await websocket.accept()
     send_lock = asyncio.Lock()

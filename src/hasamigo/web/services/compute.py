@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from fastapi import FastAPI
 
 from hasamigo.web.errors import Busy
+from hasamigo.web.state import services_of
 
 if TYPE_CHECKING:
     from hasamigo.study.records import StudyData
@@ -119,21 +120,6 @@ def _background() -> None:
         os.nice(10)
 
 
-def compute_pool(app: FastAPI) -> ComputePool:
-    """The app's :class:`ComputePool` (``Settings.compute_workers`` processes), made at
-    first use."""
-    state = app.state
-    with _made:
-        pool: ComputePool | None = getattr(state, "compute", None)
-        if pool is None:
-            pool = ComputePool(state.settings.compute_workers)
-            state.compute = pool
-    return pool
-
-
-_made = threading.Lock()
-
-
 def _rules_ready() -> None:
     """The rules' kernels (every game's moves and flips), loaded or compiled before the
     first request: the engine's warm-up compiles every kernel in a subprocess first, and
@@ -156,7 +142,8 @@ def _freeze() -> None:
 @contextlib.asynccontextmanager
 async def serving_lifespan(app: FastAPI) -> AsyncIterator[None]:
     """A router's lifespan (FastAPI merges it into the app's): before the first request,
-    the routes are prepared off the loop; the compute workers stop with the app.
+    the routes are prepared off the loop (the app's own lifespan, around this one, builds
+    the services and stops them, the compute workers included).
 
     FastAPI (0.165) prepares an included router's routes (their fields and validators)
     when a request first walks it, on the event loop: 0.1 to 0.5 s a router on 2 busy
@@ -169,15 +156,10 @@ async def serving_lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.settings.warm_engine:
         await asyncio.to_thread(_rules_ready)
     await asyncio.to_thread(_freeze)
-    warmup = getattr(app.state, "engine", None)
-    if warmup is not None:  # the engine's kernels and tables, once loaded, last as long
-        warmup.subscribe(lambda _warmup: gc.freeze())
-    try:
-        yield
-    finally:
-        pool: ComputePool | None = getattr(app.state, "compute", None)
-        if pool is not None:
-            pool.close()
+    services = services_of(app)
+    if services is not None:  # the engine's kernels and tables, once loaded, last as long
+        services.engine.subscribe(lambda _warmup: gc.freeze())
+    yield
 
 
 # ---- the work (run in the worker processes) ---------------------------------------------
@@ -194,5 +176,5 @@ def plan_next_round(tournament: Tournament) -> list[Pairing]:
     return tournament.pair_next_round()
 
 
-__all__ = ["ComputePool", "compute_pool", "plan_next_round", "render_report",
+__all__ = ["ComputePool", "plan_next_round", "render_report",
            "serving_lifespan"]

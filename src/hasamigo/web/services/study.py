@@ -101,8 +101,8 @@ class StudySite:
 
     async def _store(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a write on the games' writer thread: SQLite has one writer at a time, and
-        the game service queues every write there (see GameService._write)."""
-        return await self.games._write(fn, *args)
+        the game service queues every write there (see GameService.write)."""
+        return await self.games.write(fn, *args)
 
     # ---- studies and the researcher -------------------------------------------------------
     async def create(self, req: NewStudy, address: str) -> tuple[StudyInfo, str, float]:

@@ -1,0 +1,144 @@
+"""Seats and their secrets (:class:`SeatKeeper`).
+
+Creating a game hands out a seat token for the creator's seat(s) (one for both seats when
+two people share a screen) and, for a second person in another browser, a one-time join
+code exchanged for their token. Every action names the seat it acts for through its token;
+nothing is inferred from whose turn it is. Only hashes of tokens and codes are stored
+(:func:`secret_hash`)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+
+from hasamigo.game.controller import GameController
+from hasamigo.game.errors import GameError
+from hasamigo.move import BLACK, WHITE, Color
+from hasamigo.storage.repository import SeatSecret
+from hasamigo.web.errors import Forbidden, Unauthorized
+from hasamigo.web.services.games.live import LiveGame
+from hasamigo.web.services.games.store import GameStore
+
+
+def secret_hash(secret: str) -> str:
+    """What is stored of a token or join code (never the secret itself)."""
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh seat token."""
+    return secrets.token_urlsafe(24)
+
+
+def new_join_code() -> str:
+    """A fresh one-time join code."""
+    return secrets.token_urlsafe(18)
+
+
+def held_colours(game: GameController, you: frozenset[int]) -> list[Color]:
+    """The colours the seats ``you`` play (none before the colours are decided)."""
+    if game.state.seats is None:
+        return []
+    return [c for c in (BLACK, WHITE) if game.state.seat(c) in you]
+
+
+def acting_colour(game: GameController, you: frozenset[int], colour: Color | None) -> Color:
+    """The colour a seat token acts as: the one asked for (which it must hold), its only
+    colour, or (both seats on one screen) the side to move."""
+    held = held_colours(game, you)
+    if not held:
+        raise GameError("colours are not decided yet", "wrong_phase")
+    if colour is not None:
+        if colour not in held:
+            raise Forbidden(f"your seat token does not play {colour}", "not_your_seat")
+        return colour
+    return held[0] if len(held) == 1 else game.board.turn
+
+
+class SeatKeeper:
+    """Who holds which seat of the live games: tokens checked against the stored hashes
+    (the last few remembered on the game), join codes exchanged once."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.repo = store.repo
+
+    @staticmethod
+    def grants(mine: tuple[int, ...], client: str | None, *, invite: bool
+               ) -> tuple[str, str | None, list[SeatSecret]]:
+        """A new game's secrets: a token for the seats ``mine`` (kept by ``client``'s
+        browser) and, with ``invite``, a join code for the second seat. Returns the token,
+        the join code and what is stored of them."""
+        token = new_token()
+        grants = [SeatSecret("token", secret_hash(token), mine, client)]
+        join_code = None
+        if invite:
+            join_code = new_join_code()
+            grants.append(SeatSecret("join", secret_hash(join_code), (1,), None))
+        return token, join_code, grants
+
+    @staticmethod
+    def remember(live: LiveGame, token: str, seats: frozenset[int]) -> None:
+        live.seats[secret_hash(token)] = seats
+
+    async def seats_of(self, live: LiveGame, token: str | None) -> frozenset[int]:
+        """The participants ``token`` acts for in this game (empty without a token);
+        a token that is not this game's is refused (403)."""
+        if token is None:
+            return frozenset()
+        digest = secret_hash(token)
+        held = live.seats.get(digest)
+        if held is None:
+            secret = await asyncio.to_thread(self.repo.secret, live.id, digest)
+            if secret is None or secret.kind != "token":
+                await self.store.still_there(live)
+                raise Forbidden("this seat token does not belong to this game")
+            held = frozenset(secret.participants)
+            if len(live.seats) < 16:
+                live.seats[digest] = held
+        return held
+
+    async def reader(self, live: LiveGame, token: str | None) -> frozenset[int]:
+        """The seats of a caller who wants to see the game: a seat holder, or anyone for a
+        public game."""
+        you = await self.seats_of(live, token)
+        if not you and not live.public:
+            await self.store.still_there(live)  # made public, or deleted, by another process?
+        if not you and not live.public:
+            if token is None:
+                raise Unauthorized("this game is private: send your seat token "
+                                   "(Authorization: Bearer …)")
+            raise Forbidden("this game is private")
+        return you
+
+    async def actor(self, live: LiveGame, token: str | None) -> frozenset[int]:
+        """The seats of a caller who wants to act in the game."""
+        if token is None:
+            raise Unauthorized("acting in a game needs its seat token "
+                               "(Authorization: Bearer …)")
+        you = await self.seats_of(live, token)
+        if not you:  # pragma: no cover - a token always holds a seat
+            raise Forbidden("this seat token holds no seat")
+        return you
+
+    async def exchange(self, live: LiveGame, code: str, client: str | None
+                       ) -> tuple[str, frozenset[int]]:
+        """A one-time join code exchanged for a new seat token (403 for a code that is not
+        valid, or used already): the token and its seats."""
+        refused = Forbidden("this join link is not valid, or has been used already")
+        code_hash = secret_hash(code)
+        found = await asyncio.to_thread(self.repo.secret, live.id, code_hash)
+        if found is None or found.kind != "join" or found.used:
+            raise refused
+        token = new_token()
+        grant = SeatSecret("token", secret_hash(token), found.participants, client)
+        held = await self.store.write(self.repo.use_join_code, live.id, code_hash, grant)
+        if held is None:
+            raise refused
+        seats = frozenset(held)
+        live.seats[grant.secret_hash] = seats
+        return token, seats
+
+
+__all__ = ["SeatKeeper", "acting_colour", "held_colours", "secret_hash"]
