@@ -78,7 +78,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hasamigo.board import Board
-from hasamigo.errors import IllegalMoveError, IllegalReason
+from hasamigo.errors import IllegalMoveError, IllegalReason, InvalidOptionError
 from hasamigo.game.clock import ClockState
 from hasamigo.game.colours import FuseIshi, FuseIshiError, Right
 from hasamigo.game.entry import Entry, Fault, check_entry, correction, entry_from_event
@@ -560,9 +560,10 @@ def _participant_value(value: str) -> int:
 
 
 def _colour_value(value: str) -> Color:
-    if value not in ("black", "white"):
-        raise GameError("colours: a colour is 'black' or 'white'", "colours")
-    return Color(value)
+    try:
+        return Color.parse(value)
+    except InvalidOptionError as exc:
+        raise GameError(f"colours: {exc}", "colours") from exc
 
 
 # ---- moves ---------------------------------------------------------------------------

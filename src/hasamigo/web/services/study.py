@@ -74,7 +74,7 @@ def engine_evaluator(depth: int = EVAL_DEPTH) -> Evaluator:
         outcome = board.outcome()
         if outcome is not None:
             diff = outcome.disc_difference
-            return float(diff if board.turn.value == "black" else -diff), True
+            return float(diff if board.turn is Color.BLACK else -diff), True
         with lock:
             engine = engines.pop() if engines else Engine(1 << 18)
         try:
@@ -339,7 +339,7 @@ class StudySite:
             score, exact = await loop.run_in_executor(self.games.search_pool,
                                                       self.evaluator, position)
             turn = position.rsplit(" ", 1)[-1]
-            mine = score if (turn == "X") == (subject == "black") else -score
+            mine = score if turn == Color.parse(subject).symbol else -score
             await self._store(self.service.repo.put_evaluation, game_id, move_number,
                               float(mine), exact)
         except asyncio.CancelledError:
