@@ -22,7 +22,6 @@ in the main thread, which alone touches the game.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import math
 import re
 import secrets
@@ -100,15 +99,6 @@ def program_name(spec: str) -> str:
     return _PROGRAM_NAMES.get(kind, spec)
 
 
-def join_code_hash(code: str) -> str:
-    """What the database keeps of a join code: its hex SHA-256.
-
-    It must match ``hasamigo.web.services.games.secret_hash``, which the web app uses to
-    look the code up when the browser exchanges it; it is computed here so that the
-    terminal does not import the web app."""
-    return hashlib.sha256(code.encode("utf-8", "replace")).hexdigest()
-
-
 def clock_text(seconds: float | None) -> str:
     """``m:ss`` (``h:mm:ss`` from an hour), rounded up so that 0:00 means the flag fell.
 
@@ -151,10 +141,11 @@ class Saver:
     def create(self, join_seats: tuple[int, ...]) -> str:
         """Store the new game with a join code for ``join_seats``; returns the code."""
         from hasamigo.storage import SeatSecret
+        from hasamigo.storage.secrets import secret_hash  # as the web app looks it up
 
         code = secrets.token_urlsafe(18)
         self.repo.create(self.game, public=False, creator=None,
-                         secrets=[SeatSecret("join", join_code_hash(code), join_seats, None)])
+                         secrets=[SeatSecret("join", secret_hash(code), join_seats, None)])
         self.stored = len(self.game.events)
         return code
 
@@ -944,4 +935,4 @@ def play_game(*, vs: str | None, colour: str, clock: float | None, official: boo
 
 
 __all__ = ["DEFAULT_LINK_BASE", "HINT_DEPTH", "Saver", "TerminalGame", "clock_text",
-           "join_code_hash", "make_program", "play_game", "program_name"]
+           "make_program", "play_game", "program_name"]

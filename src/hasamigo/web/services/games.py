@@ -39,7 +39,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import logging
 import random
 import secrets
@@ -67,6 +66,7 @@ from hasamigo.storage.repository import (
     GameVersion,
     SeatSecret,
 )
+from hasamigo.storage.secrets import secret_hash
 from hasamigo.variants import find_variant
 from hasamigo.web.errors import (
     Busy,
@@ -92,11 +92,6 @@ if TYPE_CHECKING:
     from hasamigo.board import Board
     from hasamigo.engine.protocols.config import ConfiguredEngine
     from hasamigo.web.services.warmup import KernelWarmup
-
-
-def secret_hash(secret: str) -> str:
-    """What is stored of a token or join code (never the secret itself)."""
-    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
 
 
 class SearchCancelled(Exception):
