@@ -75,8 +75,6 @@ wall_clock: Callable[[], float] = time.time
 #: Hints search this many plies (the web app's default hint depth).
 HINT_DEPTH = 6
 
-_PROGRAM_NAMES = {"victory": "Victory", "amusement": "Amusement", "entertainer": "Entertainer",
-                  "weakest": "Weakest", "random": "Random", "greedy": "Greedy"}
 #: A square, with the discs it turns under a 挟み碁 flip rule (``c4(d4e5)``), or a pass.
 _SQUARE_OR_PASS = re.compile(r"^(?:[a-z][0-9]{1,2}(?:\([a-z0-9 ,]{0,150}\))?|pass|pa|--)$")
 _QUIT_WORDS = ("quit", "exit", "q")
@@ -92,11 +90,17 @@ def make_program(spec: str, seed: int) -> Player:
 
 
 def program_name(spec: str) -> str:
-    """A program's name as players see it: ``Victory``, ``Engine level 5``."""
+    """A program's name as players see it, from the engine package's registry:
+    ``Victory``, ``Engine level 5``, ``Engine (top level)``; an unknown spec as written."""
+    from hasamigo.engine.players import PROGRAMS
+
     kind, _, level = spec.partition(":")
-    if kind == "engine":
-        return "Engine (top level)" if level == "top" else f"Engine level {level}"
-    return _PROGRAM_NAMES.get(kind, spec)
+    program = PROGRAMS.get(spec) or PROGRAMS.get(kind)
+    if program is None:
+        return spec
+    if program.levels:
+        return f"{program.en} (top level)" if level == "top" else f"{program.en} level {level}"
+    return program.en
 
 
 def clock_text(seconds: float | None) -> str:
