@@ -257,7 +257,8 @@ def test_cli_counts_a_stand_in_losing_on_time(monkeypatch: pytest.MonkeyPatch) -
         def __init__(self, *, seed: int | None = None) -> None:
             super().__init__()
 
-    monkeypatch.setitem(players._KINDS, "dawdler", (NamedDawdler, {}))
+    monkeypatch.setitem(players.PROGRAMS, "dawdler",
+                        players.Program("dawdler", NamedDawdler, "Dawdler", "のろま"))
     result = runner.invoke(app, ["match", "random", "dawdler", "--games", "2", "--jobs", "1",
                                  "--clock", "0.01", "--json"])
     assert result.exit_code == 0, result.stderr

@@ -253,5 +253,5 @@ def test_top_level_keeps_the_6x6_value_against_random(colour: Color) -> None:
 
 def test_perfect_player_declines_far_positions_without_a_table() -> None:
     perfect = PerfectPlayer(MiniBoard, None, threads=1)
-    assert perfect.choose(MiniBoard()) is None  # 32 empties, no table: not solved live
+    assert perfect.exact(MiniBoard()) is None  # 32 empties, no table: not solved live
     perfect.close()

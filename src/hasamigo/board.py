@@ -42,7 +42,7 @@ from hasamigo.errors import (
     ParseError,
     shown,
 )
-from hasamigo.move import BLACK, PASS, PASS_TOKENS, WHITE, Color, Move
+from hasamigo.move import BLACK, COLOUR_NAMES, PASS, PASS_TOKENS, WHITE, Color, Move
 from hasamigo.squares import ASCII_DIGITS, Bitboard, Square, bits
 
 BLACK_CHARS = "Xx*●"
@@ -58,7 +58,6 @@ _SQUARE_NAME_MAX = 3
 FLIP_RULES = ("all", "one", "choose")
 #: Longest move text read with its turned discs (``c4(d4e5…)``): longer is refused unread.
 _MOVE_TEXT_MAX = 160
-_COLOUR_PREFIXES = {"black": BLACK, "b": BLACK, "x": BLACK, "white": WHITE, "w": WHITE, "o": WHITE}
 #: Column letters of the widest grid (10×10: a..j); a variant uses the first ``cols``.
 FILE_LETTERS = "abcdefghij"
 #: Grid widths with kernels: 8 (one word per side) and 10 (two words, boards up to 10×10).
@@ -851,13 +850,14 @@ class Board:
             text = move.strip()
             if ":" in text:
                 colour, _, text = text.partition(":")
-                wanted = _COLOUR_PREFIXES.get(colour.strip().lower())
-                if wanted is None:
+                try:
+                    wanted = Color.parse(colour, lenient=True)
+                except InvalidOptionError:
                     raise ParseError(
                         f"unknown colour {shown(colour)} in {shown(move)}; "
-                        f"expected one of {', '.join(_COLOUR_PREFIXES)} before the ':'",
+                        f"expected one of {', '.join(COLOUR_NAMES)} before the ':'",
                         column=1,
-                    )
+                    ) from None
                 if wanted is not self.turn:
                     name = text.strip()
                     raise IllegalMoveError(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from hasamigo.errors import InvalidSquareError, shown
+from hasamigo.errors import InvalidOptionError, InvalidSquareError, shown
 from hasamigo.squares import MAX_SQUARES, Bitboard, Square, bits, parse_square, square_name
 
 #: Tokens read as a pass (case-insensitive): GGF writes ``PA``, others ``pass`` or ``--``.
@@ -27,6 +27,43 @@ class Color(enum.Enum):
         """``X`` for black, ``O`` for white (as in board strings and OBF)."""
         return "X" if self is Color.BLACK else "O"
 
+    @classmethod
+    def parse(cls, text: str, *, lenient: bool = False) -> Color:
+        """The colour a text names: the one home of reading a colour.
+
+        Strict (the default, for our own JSON and stored events): exactly ``black`` or
+        ``white``, i.e. ``Color.value``. ``lenient`` (for what people and other programs
+        type: the CLI, a score sheet, GTP, ``Board.play("b:f5")``): surrounding spaces and
+        case do not matter, and ``b``/``x``/``黒`` and ``w``/``o``/``白`` are read too
+        (:data:`COLOUR_NAMES`). Anything else raises :class:`InvalidOptionError` naming
+        the text; each edge maps it to its own reply (a 422, a GTP refusal, …).
+
+        >>> Color.parse("white"), Color.parse(" B ", lenient=True), Color.parse("黒", lenient=True)
+        (Color.WHITE, Color.BLACK, Color.BLACK)
+        >>> Color.parse("Black")
+        Traceback (most recent call last):
+        ...
+        hasamigo.errors.InvalidOptionError: a colour is 'black' or 'white', not 'Black'
+        """
+        if not isinstance(text, str):
+            raise InvalidOptionError(f"a colour is 'black' or 'white', not {shown(text)}")
+        if lenient:
+            colour = COLOUR_NAMES.get(text.strip().casefold())
+            if colour is None:
+                raise InvalidOptionError(
+                    f"a colour is black or white ({', '.join(COLOUR_NAMES)}), not {shown(text)}")
+            return colour
+        if text == "black":
+            return cls.BLACK
+        if text == "white":
+            return cls.WHITE
+        raise InvalidOptionError(f"a colour is 'black' or 'white', not {shown(text)}")
+
+    @classmethod
+    def parse_optional(cls, text: str | None, *, lenient: bool = False) -> Color | None:
+        """:meth:`parse`, with ``None`` (an optional field left out) read as ``None``."""
+        return None if text is None else cls.parse(text, lenient=lenient)
+
     def __str__(self) -> str:
         return self.value
 
@@ -36,6 +73,13 @@ class Color(enum.Enum):
 
 BLACK = Color.BLACK
 WHITE = Color.WHITE
+
+#: The names :meth:`Color.parse` reads when lenient (after ``strip()`` and ``casefold()``):
+#: the union of what the CLI, the score sheet, GTP and ``Board.play``'s prefix accepted.
+COLOUR_NAMES: dict[str, Color] = {
+    "black": BLACK, "b": BLACK, "x": BLACK, "黒": BLACK,
+    "white": WHITE, "w": WHITE, "o": WHITE, "白": WHITE,
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,7 +106,7 @@ class MoveReview:
             forced = move.is_pass or (board.is_legal(move) and len(board.legal_moves) == 1)
             if forced:
                 best_score = played_score = None
-        return cls(int(data["ply"]), BLACK if data["colour"] == "black" else WHITE, move,
+        return cls(int(data["ply"]), Color.parse(data["colour"]), move,
                    best, best_score, played_score, bool(data["exact"]), data["move"],
                    data["best_move"], bool(forced))
 

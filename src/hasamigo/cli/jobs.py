@@ -23,6 +23,7 @@ from hasamigo.cli.workers import (
     journal_of,
 )
 from hasamigo.errors import HasamigoError
+from hasamigo.move import BLACK, WHITE
 
 
 @app.command()
@@ -98,7 +99,7 @@ def selfplay(
         raise fail_with(exc) from None
     seconds = time.perf_counter() - start
     black = [r.recorded_score for r in records]
-    tally = Counter("black" if b is not None and b > 32 else "white"
+    tally = Counter(BLACK.value if b is not None and b > 32 else WHITE.value
                     if b is not None and b < 32 else "draw" for b in black)
     kind = backend_kind(ray, ray_address)
     summary: dict[str, Any] = {

@@ -22,7 +22,6 @@ in the main thread, which alone touches the game.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import math
 import re
 import secrets
@@ -76,8 +75,6 @@ wall_clock: Callable[[], float] = time.time
 #: Hints search this many plies (the web app's default hint depth).
 HINT_DEPTH = 6
 
-_PROGRAM_NAMES = {"victory": "Victory", "amusement": "Amusement", "entertainer": "Entertainer",
-                  "weakest": "Weakest", "random": "Random", "greedy": "Greedy"}
 #: A square, with the discs it turns under a 挟み碁 flip rule (``c4(d4e5)``), or a pass.
 _SQUARE_OR_PASS = re.compile(r"^(?:[a-z][0-9]{1,2}(?:\([a-z0-9 ,]{0,150}\))?|pass|pa|--)$")
 _QUIT_WORDS = ("quit", "exit", "q")
@@ -93,20 +90,17 @@ def make_program(spec: str, seed: int) -> Player:
 
 
 def program_name(spec: str) -> str:
-    """A program's name as players see it: ``Victory``, ``Engine level 5``."""
+    """A program's name as players see it, from the engine package's registry:
+    ``Victory``, ``Engine level 5``, ``Engine (top level)``; an unknown spec as written."""
+    from hasamigo.engine.players import PROGRAMS
+
     kind, _, level = spec.partition(":")
-    if kind == "engine":
-        return "Engine (top level)" if level == "top" else f"Engine level {level}"
-    return _PROGRAM_NAMES.get(kind, spec)
-
-
-def join_code_hash(code: str) -> str:
-    """What the database keeps of a join code: its hex SHA-256.
-
-    It must match ``hasamigo.web.services.games.secret_hash``, which the web app uses to
-    look the code up when the browser exchanges it; it is computed here so that the
-    terminal does not import the web app."""
-    return hashlib.sha256(code.encode("utf-8", "replace")).hexdigest()
+    program = PROGRAMS.get(spec) or PROGRAMS.get(kind)
+    if program is None:
+        return spec
+    if program.levels:
+        return f"{program.en} (top level)" if level == "top" else f"{program.en} level {level}"
+    return program.en
 
 
 def clock_text(seconds: float | None) -> str:
@@ -151,10 +145,11 @@ class Saver:
     def create(self, join_seats: tuple[int, ...]) -> str:
         """Store the new game with a join code for ``join_seats``; returns the code."""
         from hasamigo.storage import SeatSecret
+        from hasamigo.storage.secrets import secret_hash  # as the web app looks it up
 
         code = secrets.token_urlsafe(18)
         self.repo.create(self.game, public=False, creator=None,
-                         secrets=[SeatSecret("join", join_code_hash(code), join_seats, None)])
+                         secrets=[SeatSecret("join", secret_hash(code), join_seats, None)])
         self.stored = len(self.game.events)
         return code
 
@@ -944,4 +939,4 @@ def play_game(*, vs: str | None, colour: str, clock: float | None, official: boo
 
 
 __all__ = ["DEFAULT_LINK_BASE", "HINT_DEPTH", "Saver", "TerminalGame", "clock_text",
-           "join_code_hash", "make_program", "play_game", "program_name"]
+           "make_program", "play_game", "program_name"]

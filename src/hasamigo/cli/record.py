@@ -24,13 +24,13 @@ from hasamigo.cli import JsonOpt, VariantOpt, app, console, emit_json, err_conso
 from hasamigo.cli.core import render_board
 from hasamigo.cli.helptext import Typer
 from hasamigo.errors import HasamigoError, ParseError
+from hasamigo.move import COLOUR_NAMES, Color
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from hasamigo.board import Board
     from hasamigo.game.controller import GameController
-    from hasamigo.move import Color
     from hasamigo.notation.sheet import Sheet
 
 record_app = Typer(
@@ -86,12 +86,13 @@ def check(
     fault when not ok), suggestion.transcript the whole game after the fix. Exit status 1
     when the sheet is not a legal game, 2 when it can't be read.
     """
-    from hasamigo.notation.sheet import check_sheet, colour_named, read_sheet
+    from hasamigo.notation.sheet import check_sheet, read_sheet
 
     board_cls = _variant(variant)
     text = _read_text(sheet_file)
     try:
-        sheet = read_sheet(text, board_cls, handicap=handicap, first=colour_named(first),
+        sheet = read_sheet(text, board_cls, handicap=handicap,
+                           first=Color.parse_optional(first, lenient=True),
                            source=None if sheet_file == "-" else sheet_file)
     except (HasamigoError, ValueError) as exc:
         raise fail(str(exc)) from None
@@ -163,7 +164,7 @@ def sheet(
     variant: VariantOpt = "standard",
 ) -> None:
     """A printable record sheet (HTML, A4), blank or filled with a game's move numbers."""
-    from hasamigo.notation.sheet import check_sheet, colour_named, sheet_html
+    from hasamigo.notation.sheet import check_sheet, sheet_html
 
     if lang not in ("en", "ja"):
         raise fail(f"--lang is en or ja, not {lang!r}")
@@ -171,8 +172,8 @@ def sheet(
     if blank == (game is not None):
         raise fail("give a GAME, or --blank for a blank sheet")
     try:
-        filled = None if game is None else _game_sheet(game, board_cls, handicap,
-                                                       colour_named(first), index)
+        side = Color.parse_optional(first, lenient=True)
+        filled = None if game is None else _game_sheet(game, board_cls, handicap, side, index)
         result = None
         if filled is not None:
             checked = check_sheet(filled)
@@ -272,7 +273,6 @@ class Recorder:
     def entry(self, words: list[str]) -> Any:
         from hasamigo.game.entry import entry_from_board, entry_from_turned
         from hasamigo.game.errors import GameError
-        from hasamigo.notation.sheet import colour_named
 
         board = self.game.board
         by = None
@@ -280,7 +280,7 @@ class Recorder:
             at = [w.lower() for w in words].index("by")
             if at + 1 >= len(words):
                 raise GameError("by takes a colour: by black, by white")
-            by = colour_named(words[at + 1])
+            by = Color.parse(words[at + 1], lenient=True)
             words = words[:at] + words[at + 2:]
         head = words[0].lower()
         if head == "pass":
@@ -290,8 +290,8 @@ class Recorder:
         square = board.parse_square(words[0])
         rest = words[1:]
         colour = None
-        if rest and rest[0].lower() in ("black", "white", "b", "w"):
-            colour = colour_named(rest[0])
+        if rest and rest[0].casefold() in COLOUR_NAMES:
+            colour = Color.parse(rest[0], lenient=True)
             rest = rest[1:]
         turned: list[int | str] | None = None  # what the disc brackets
         if rest and rest[0].lower() == "none":

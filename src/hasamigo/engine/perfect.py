@@ -38,8 +38,10 @@ import numpy as np
 from hasamigo._kernels.smallboard import PASS_MOVE
 from hasamigo.board import Board
 from hasamigo.engine.book import SQUARE_IMAGE, SQUARE_PREIMAGE, canonical, save_npz
+from hasamigo.engine.players.base import Kernels, Player
 from hasamigo.engine.smallboard import SOLVABLE, SmallSolver, solvable
 from hasamigo.errors import InvalidOptionError, ParseError, shown
+from hasamigo.game.clock import Clock
 from hasamigo.move import PASS, Move
 
 FORMAT = "hasamigo-perfect-1"
@@ -225,13 +227,19 @@ def _after(solver: SmallSolver, p: int, o: int, move: int) -> tuple[int, int]:
     raise RuntimeError(f"move {move} is not legal here")  # pragma: no cover
 
 
-class PerfectPlayer:
+class PerfectPlayer(Player):
     """Moves that keep the exact value of small-board positions: from ``table`` while the
     position is in it, else from the solver when at most :data:`LIVE_EMPTIES` squares are
-    empty (``None`` beyond both: the caller plays some other way)."""
+    empty. :meth:`exact` says ``None`` beyond both (the engine's top level then plays
+    some other way); as a :class:`~hasamigo.engine.players.Player`, :meth:`choose` plays a
+    random legal move there, saying so."""
+
+    name = "perfect"
+    kernels = Kernels(needs=frozenset({"smallboard"}))
 
     def __init__(self, variant: type[Board], table: PerfectTable | None, *,
-                 threads: int = 2) -> None:
+                 threads: int = 2, seed: int | None = None) -> None:
+        super().__init__(seed=seed)
         self.variant = variant
         self.table = table
         self.threads = threads
@@ -249,7 +257,7 @@ class PerfectPlayer:
                                        table_rows=LIVE_TABLE_ROWS)
         return self._solver
 
-    def choose(self, board: Board) -> tuple[Move, int, bool] | None:
+    def exact(self, board: Board) -> tuple[Move, int, bool] | None:
         """``(move, value, from the table?)`` (the value exact when solved live, kept at
         least when from the table), or ``None`` (see the class)."""
         p, o = board.pair()
@@ -261,6 +269,22 @@ class PerfectPlayer:
             return None
         value = self.solver.value(p, o, guess=self._guess(board))
         return _as_move(keeping_move(self.solver, p, o, value)), value, False
+
+    def check_board(self, variant: type[Board]) -> None:
+        if variant is not self.variant:
+            raise InvalidOptionError(f"this perfect player plays {self.variant.title}, "
+                                     f"not {variant.title}")
+        super().check_board(variant)
+
+    def _choose(self, board: Board, clock: Clock | None) -> Move:
+        chosen = self.exact(board)
+        if chosen is None:
+            self.explain("beyond the table and the live solver: a random legal move")
+            return self.rng.choice(list(board.legal_moves))
+        move, value, from_table = chosen
+        how = "table of solved positions" if from_table else "solved"
+        self.explain(f"perfect play ({how}), score {value:+d}")
+        return move
 
     def _guess(self, board: Board) -> int:
         """The value the table keeps, from the nearest earlier position in it, from the side

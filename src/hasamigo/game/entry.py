@@ -242,7 +242,7 @@ def _legal_text(board: Board, placed: Color) -> str:
 
 
 def _state_of(board: Board, black: int, white: int, sq: int) -> str:
-    return "black" if black >> sq & 1 else "white" if white >> sq & 1 else "empty"
+    return BLACK.value if black >> sq & 1 else WHITE.value if white >> sq & 1 else "empty"
 
 
 def check_entry(board: Board, entry: Entry, move_number: int) -> list[Fault]:

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from hasamigo.board import Board
-from hasamigo.errors import HasamigoError
+from hasamigo.errors import HasamigoError, InvalidOptionError
 from hasamigo.move import Color
 
 
@@ -375,9 +375,10 @@ def _bad(message: str) -> EventFormatError:
 
 
 def _dec_colour(value: Any, _variant: type[Board]) -> Color:
-    if value not in ("black", "white"):
-        raise _bad(f"a colour is 'black' or 'white', not {str(value)[:20]!r}")
-    return Color(value)
+    try:
+        return Color.parse(value)
+    except InvalidOptionError as exc:
+        raise _bad(str(exc)) from exc
 
 
 def _dec_square(value: Any, variant: type[Board]) -> int:

@@ -119,9 +119,8 @@ class GameResult:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameResult:
-        winner = data["winner"]
         return cls(int(data["black"]), int(data["white"]),
-                   None if winner is None else Color(winner),
+                   Color.parse_optional(data["winner"]),
                    Termination.from_code(data.get("termination", "normal")),
                    bool(data.get("rated", True)), bool(data.get("by_draw_win", False)))
 

@@ -57,7 +57,7 @@ def _row_result(row: dict[str, Any]) -> GameResult:
     fell: a 33–31 time-out) instead."""
     if "result" in row:
         return GameResult.from_json(row["result"])
-    winner = None if row["winner"] is None else Color(row["winner"])
+    winner = Color.parse_optional(row["winner"])
     ended = Termination.NORMAL if row.get("time_loss") is None else Termination.TIMEOUT
     return GameResult(row["black_score"], row["white_score"], winner, ended)
 
@@ -67,7 +67,7 @@ def game_result(row: dict[str, Any]) -> MatchGame:
     moves = tuple(Move.from_str(m) for m in row["moves"])
     cut = row["opening"]
     return MatchGame(row["index"], moves[:cut], moves[cut:], tuple(row["kinds"]),
-                     tuple(row["reasons"]), Color(row["a_color"]), _row_result(row),
+                     tuple(row["reasons"]), Color.parse(row["a_color"]), _row_result(row),
                      tuple(row["seconds"]))
 
 

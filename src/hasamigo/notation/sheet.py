@@ -553,7 +553,7 @@ def sheet_html(sheet: Sheet | None = None, *, lang: str = "en", black: str = "",
             if not variant.playable() >> sq & 1:
                 cells.append('<td class="cut"></td>')
             elif start.occupied >> sq & 1:
-                colour = "black" if start.black >> sq & 1 else "white"
+                colour = (BLACK if start.black >> sq & 1 else WHITE).value
                 cells.append(f'<td class="start"><span class="{colour}"></span></td>')
             else:
                 cells.append(f"<td>{'' if number is None else number}</td>")
@@ -566,18 +566,6 @@ def sheet_html(sheet: Sheet | None = None, *, lang: str = "en", black: str = "",
             f"<p class=\"note\">{t['note']}</p>\n</body>\n</html>\n")
 
 
-def colour_named(name: str | None) -> Color | None:
-    """``black``/``white`` (any case, ``b``/``w``) as a colour; ``None`` for ``None``."""
-    if name is None:
-        return None
-    text = name.strip().lower()
-    if text in ("black", "b", "x"):
-        return BLACK
-    if text in ("white", "w", "o"):
-        return WHITE
-    raise InvalidOptionError(f"a side is black or white, not {name!r}")
-
-
 __all__ = [
     "SWAP_WINDOW",
     "Sheet",
@@ -585,7 +573,6 @@ __all__ = [
     "SheetFault",
     "Suggestion",
     "check_sheet",
-    "colour_named",
     "format_sheet",
     "load_sheet",
     "read_sheet",

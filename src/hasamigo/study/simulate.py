@@ -529,7 +529,7 @@ def study_data(simulation: Simulation, *, study: str = STUDY_NAME) -> StudyData:
             felt = min(5, 1 + round(3 * result.a_points) + (abs(diff) <= CLOSE_DISCS))
             data.games.append(GameRecord(
                 study, subject, place, program, game_id,
-                "black" if result.a_color is BLACK else "white", _outcome(result.a_points),
+                result.a_color.value, _outcome(result.a_points),
                 result.a_discs, result.b_discs, len(result.moves), felt))
             for a in game.answers:
                 data.answers.append(AnswerRecord(

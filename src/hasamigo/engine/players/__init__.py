@@ -28,6 +28,8 @@ entertainer, engine:N (N = 1..10), engine:top, weakest, nboard:COMMAND, gtp:COMM
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from hasamigo.board import Board
@@ -57,21 +59,96 @@ from hasamigo.engine.players.strong import EnginePlayer, WeakestPlayer
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.squares import ASCII_DIGITS
 
-#: The named programs: class and options.
-_KINDS: dict[str, tuple[type[Player], dict[str, Any]]] = {
-    "random": (RandomPlayer, {}),
-    "greedy": (GreedyPlayer, {}),
-    "victory": (VictoryPlayer, {}),
-    "amusement": (AmusementPlayer, {}),
-    "amusement:swing": (AmusementPlayer, {"surprise": SWING}),
-    "entertainer": (EntertainerPlayer, {}),
-    "weakest": (WeakestPlayer, {}),
-}
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A program of the registry (:data:`PROGRAMS`): the one place a program is named.
+
+    ``spec`` is what :func:`make_player` reads (``engine`` is played as ``engine:N`` or
+    ``engine:top``: ``levels``); ``en``/``ja`` are its names for people, English and
+    Japanese (the terminal and the web app build their labels from them); ``offered``:
+    whether a person is offered it as an opponent (the web app's new-game form); its
+    kernel needs are its class's (:attr:`Player.kernels`, :meth:`kernel_groups`).
+
+    >>> PROGRAMS["victory"].en, PROGRAMS["victory"].ja, PROGRAMS["engine"].levels
+    ('Victory', '勝利志向', True)
+    """
+
+    spec: str
+    player: type[Player]
+    en: str
+    ja: str
+    description: str = ""
+    options: tuple[tuple[str, Any], ...] = ()
+    offered: bool = True
+    levels: bool = False
+
+    def make(self, *, seed: int | None = None, level: int | None = None) -> Player:
+        """A new player of this program (``level``: the engine's, 1..MAX_LEVEL)."""
+        make: Callable[..., Player] = self.player  # the engine's classes take a level first
+        if self.levels:
+            return make(MAX_LEVEL if level is None else level, seed=seed, **dict(self.options))
+        return make(seed=seed, **dict(self.options))
+
+    def kernel_groups(self, variant: type[Board], level: int | None = None
+                      ) -> tuple[frozenset[str], frozenset[str]]:
+        """``(needed, better)`` kernel groups of its moves on ``variant`` (see
+        :func:`program_kernels`)."""
+        if self.levels:
+            return EnginePlayer.kernel_groups(variant, level)
+        return self.player.kernel_groups(variant)
+
+
+#: Every named program, in the order people are offered them: the one registry that
+#: :func:`make_player`, the terminal (:mod:`hasamigo.cli.play`) and the web app
+#: (:mod:`hasamigo.web.services.players`) read.
+PROGRAMS: dict[str, Program] = {p.spec: p for p in (
+    Program("victory", VictoryPlayer, "Victory", "勝利志向",
+            "the paper's victory-oriented program: 5-ply minimax over weighted squares"),
+    Program("amusement", AmusementPlayer, "Amusement", "娯楽志向",
+            "the paper's amusement-oriented program: victory with an expectation move and "
+            "a surprise move in the midgame"),
+    Program("amusement:swing", AmusementPlayer, "Amusement (swing)", "娯楽志向（スイング）",
+            "amusement whose surprise is where the evaluation swings sharply",
+            options=(("surprise", SWING),), offered=False),
+    Program("entertainer", EntertainerPlayer, "Entertainer", "エンターテイナー",
+            "keeps the game close and winnable for the opponent"),
+    Program("engine", EnginePlayer, "Engine", "エンジン",
+            f"the strong engine at a level, 1..{MAX_LEVEL}", levels=True),
+    Program("weakest", WeakestPlayer, "Weakest", "最弱", "tries to lose"),
+    Program("random", RandomPlayer, "Random", "ランダム", "a legal move chosen at random"),
+    Program("greedy", GreedyPlayer, "Greedy", "欲張り", "the move that flips the most discs",
+            offered=False),
+)}
+#: the specs an error message lists, simplest first (every program of the registry)
 KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "amusement:swing", "entertainer",
                f"engine:N (N = 1..{MAX_LEVEL})", "engine:top", "weakest", "nboard:COMMAND",
                "gtp:COMMAND")
 #: the spec prefixes of external engines
 EXTERNAL_PREFIXES = ("nboard", "gtp")
+
+
+def program_of(spec: str) -> tuple[Program, int | None] | None:
+    """The registered program ``spec`` names and its level (``engine:N``, ``engine:top``;
+    ``None`` for the others), any case; ``None`` for an unknown or external spec.
+
+    >>> program_of("Engine:5")[0].spec, program_of("engine:top")[1], program_of("gtp:x")
+    ('engine', 10, None)
+    """
+    text = spec.strip().lower()
+    program = PROGRAMS.get(text)
+    if program is not None and not program.levels:
+        return program, None
+    kind, colon, number = text.partition(":")
+    program = PROGRAMS.get(kind)
+    if colon and program is not None and program.levels:
+        if number == "top":
+            return program, MAX_LEVEL
+        # ASCII digits, at most two: str.isdigit() would take '٣' and 5,000-digit text.
+        if (1 <= len(number) <= 2 and all(ch in ASCII_DIGITS for ch in number)
+                and 1 <= int(number) <= MAX_LEVEL):
+            return program, int(number)
+    return None
 
 
 def plays_every_grid(spec: str) -> bool:
@@ -81,14 +158,8 @@ def plays_every_grid(spec: str) -> bool:
     >>> plays_every_grid("greedy"), plays_every_grid("engine:5"), plays_every_grid("victory")
     (True, True, False)
     """
-    text = spec.strip().lower()
-    if text.startswith("engine:"):
-        number = text.removeprefix("engine:")
-        return number == "top" or (number.isascii() and number.isdigit()
-                                   and 1 <= int(number) <= MAX_LEVEL
-                                   and EnginePlayer.every_grid)
-    kind = _KINDS.get(text)
-    return kind is not None and kind[0].every_grid
+    found = program_of(spec)
+    return found is not None and found[0].player.every_grid
 
 
 def plays_every_rule(spec: str) -> bool:
@@ -100,11 +171,8 @@ def plays_every_rule(spec: str) -> bool:
     >>> plays_every_rule("random"), plays_every_rule("engine:5"), plays_every_rule("victory")
     (True, True, False)
     """
-    text = spec.strip().lower()
-    if text.startswith("engine:"):
-        return EnginePlayer.every_rule
-    kind = _KINDS.get(text)
-    return kind is not None and kind[0].every_rule
+    found = program_of(spec)
+    return found is not None and found[0].player.every_rule
 
 
 def program_kernels(spec: str, variant: type[Board]) -> tuple[frozenset[str], frozenset[str]]:
@@ -120,16 +188,11 @@ def program_kernels(spec: str, variant: type[Board]) -> tuple[frozenset[str], fr
     >>> sorted(program_kernels("engine:5", Board)[0]), sorted(program_kernels("random", Board)[0])
     (['engine', 'rules'], ['rules'])
     """
-    text = spec.strip().lower()
-    if text.startswith("engine:"):
-        number = text.removeprefix("engine:")
-        digits = 1 <= len(number) <= 2 and all(ch in ASCII_DIGITS for ch in number)
-        level = MAX_LEVEL if number == "top" else int(number) if digits else None
-        return EnginePlayer.kernel_groups(variant, level)
-    kind = _KINDS.get(text)
-    if kind is None:
+    found = program_of(spec)
+    if found is None:
         return Player.kernel_groups(variant)
-    return kind[0].kernel_groups(variant)
+    program, level = found
+    return program.kernel_groups(variant, level)
 
 
 def external_spec(spec: str) -> tuple[str, str] | None:
@@ -153,19 +216,10 @@ def make_player(spec: str, *, seed: int | None = None) -> Player:
         from hasamigo.engine.protocols.external import external_player
 
         return external_player(*external, seed=seed)
-    text = spec.strip().lower()
-    kind = _KINDS.get(text)
-    if kind is not None:
-        cls, options = kind
-        return cls(seed=seed, **options)
-    if text.startswith("engine:"):
-        number = text.partition(":")[2]
-        if number == "top":
-            return EnginePlayer(MAX_LEVEL, seed=seed)
-        # ASCII digits, at most two: str.isdigit() would take '٣' and 5,000-digit text.
-        if (1 <= len(number) <= 2 and all(ch in ASCII_DIGITS for ch in number)
-                and 1 <= int(number) <= MAX_LEVEL):
-            return EnginePlayer(int(number), seed=seed)
+    found = program_of(spec)
+    if found is not None:
+        program, level = found
+        return program.make(seed=seed, level=level)
     raise InvalidOptionError(f"unknown player {shown(spec)}; known: {', '.join(KNOWN_SPECS)}")
 
 
@@ -177,6 +231,7 @@ __all__ = [
     "GIFT_KINDS",
     "KNOWN_SPECS",
     "NORMAL",
+    "PROGRAMS",
     "SURPRISE",
     "AmusementPlayer",
     "Choice",
@@ -185,6 +240,7 @@ __all__ = [
     "GreedyPlayer",
     "Kernels",
     "Player",
+    "Program",
     "RandomPlayer",
     "VictoryPlayer",
     "Violation",
@@ -197,5 +253,6 @@ __all__ = [
     "plays_every_grid",
     "plays_every_rule",
     "program_kernels",
+    "program_of",
     "violations",
 ]

@@ -115,6 +115,16 @@ class Player(ABC):
     (:data:`NORMAL`, :data:`FORCED`, or a planned gift: :data:`EXPECTATION`,
     :data:`SURPRISE`, :data:`GIFT`). A player keeps state within a game; :meth:`new_game`
     resets it (players also reset by themselves when they see a shorter game than before).
+
+    The one player type of the package, the terminal and the web app (a program of
+    :data:`hasamigo.engine.players.PROGRAMS`, an external engine, the small boards'
+    :class:`~hasamigo.engine.perfect.PerfectPlayer`). An ABC rather than a
+    ``typing.Protocol``: :meth:`choose` is a template that every program must go through
+    (the board checked against what it plays, the forced pass, a shorter game resetting
+    it, the answer checked legal) and :attr:`kernels` is read from the class without
+    making a player; a protocol would describe ``choose`` but let a program skip all that.
+    Front ends only call ``choose`` (and ``cancel``/``close``), so a test's stand-in with
+    just ``choose`` still plays.
     """
 
     name: str = "player"

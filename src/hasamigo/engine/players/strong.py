@@ -34,13 +34,12 @@ budget allows (exact near the end only when that fits).
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING
 
 from hasamigo.board import Board
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
 from hasamigo.engine.book import Book, default_book
 from hasamigo.engine.limits import level as level_of
-from hasamigo.engine.perfect import PerfectPlayer, default_table
-from hasamigo.engine.perfect import usable as perfect_knows
 from hasamigo.engine.players.base import Kernels, Player
 from hasamigo.engine.players.paper import ENDGAME, move_values
 from hasamigo.engine.rules_search import RULES_LEVELS, RulesSearch
@@ -49,6 +48,9 @@ from hasamigo.engine.timing import MoveTime
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.game.clock import Clock
 from hasamigo.move import Move
+
+if TYPE_CHECKING:
+    from hasamigo.engine.perfect import PerfectPlayer
 
 TABLE_SIZE = 1 << 16
 #: the lowest level that plays from the opening book
@@ -117,12 +119,16 @@ class EnginePlayer(Player):
     def _choose(self, board: Board, clock: Clock | None) -> Move:
         if board.rules_beyond_kernels():
             return self._choose_by_rules(board, clock)
+        # imported here: the perfect player is a Player (engine.perfect imports this package)
+        from hasamigo.engine.perfect import PerfectPlayer, default_table
+        from hasamigo.engine.perfect import usable as perfect_knows
+
         if self.level == MAX_LEVEL and perfect_knows(board):
             name = type(board).name
             perfect = self._perfect.get(name)
             if perfect is None:
                 perfect = self._perfect[name] = PerfectPlayer(type(board), default_table(name))
-            chosen = perfect.choose(board)
+            chosen = perfect.exact(board)
             if chosen is not None:
                 move, value, from_table = chosen
                 how = "table of solved positions" if from_table else "solved"

@@ -48,7 +48,7 @@ from hasamigo.engine.protocols.nboard import board_ggf
 from hasamigo.engine.protocols.session import Session
 from hasamigo.errors import ExternalEngineError, HasamigoError, InvalidOptionError, shown
 from hasamigo.game.clock import Clock
-from hasamigo.move import BLACK, Color, Move
+from hasamigo.move import Move
 
 log = logging.getLogger("hasamigo.external")
 
@@ -515,11 +515,11 @@ class GTPPlayer(ExternalPlayer):
             replay.push(move)
         self._known = None  # until every move is in
         for move in played[len(known):]:
-            colour = _colour(replay.turn)
+            colour = replay.turn.value
             self._must(transport, f"play {colour} {replay.move_name(move)}", deadline)
             replay.push(move)
         self._known = played
-        colour = _colour(board.turn)
+        colour = board.turn.value
         if clock is not None:
             left = max(0, int(clock.remaining(board.turn)))
             self._must(transport, f"time_left {colour} {left} 0", deadline)
@@ -531,10 +531,6 @@ class GTPPlayer(ExternalPlayer):
             raise ExternalEngineError(f"{self.name} resigned (Othello has no resignation)")
         self.explain(f"{self.name}: genmove")
         return answer.split()[0] if answer else answer
-
-
-def _colour(colour: Color) -> str:
-    return "black" if colour is BLACK else "white"
 
 
 def external_player(protocol: str, command: str | Sequence[str], *, seed: int | None = None,

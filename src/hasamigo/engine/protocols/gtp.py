@@ -31,10 +31,8 @@ from hasamigo.board import Board
 from hasamigo.engine.core import Engine
 from hasamigo.engine.protocols.session import DEFAULT_LEVEL, Session, log, think
 from hasamigo.engine.timing import move_budget
-from hasamigo.errors import HasamigoError, shown
+from hasamigo.errors import HasamigoError, InvalidOptionError, shown
 from hasamigo.move import BLACK, PASS, WHITE, Color, Move
-
-COLOURS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 
 
 class GTPSession(Session):
@@ -111,10 +109,10 @@ class GTPSession(Session):
         return ""
 
     def _colour(self, text: str) -> Color:
-        colour = COLOURS.get(text.lower())
-        if colour is None:
-            raise _Refused(f"syntax error: not a colour: {shown(text)}")
-        return colour
+        try:
+            return Color.parse(text, lenient=True)
+        except InvalidOptionError:
+            raise _Refused(f"syntax error: not a colour: {shown(text)}") from None
 
     def _to_move(self, colour: Color) -> int:
         """Make ``colour`` the side to move, playing the other side's forced pass if it

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hasamigo.errors import InvalidOptionError
 from hasamigo.game.clock import ClockState
 from hasamigo.game.colours import FuseIshiError
 from hasamigo.game.errors import GameError
@@ -126,9 +127,10 @@ def _participant_value(value: str) -> int:
 
 
 def _colour_value(value: str) -> Color:
-    if value not in ("black", "white"):
-        raise GameError("colours: a colour is 'black' or 'white'", "colours")
-    return Color(value)
+    try:
+        return Color.parse(value)
+    except InvalidOptionError as exc:
+        raise GameError(f"colours: {exc}", "colours") from exc
 
 
 RULES: dict[type[Event], Rule] = {ColourStep: _colour_step}

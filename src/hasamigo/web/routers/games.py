@@ -56,10 +56,6 @@ ERRORS: dict[int | str, dict[str, object]] = {
 }
 
 
-def _colour(name: ColourName | None) -> Color | None:
-    return None if name is None else Color(name)
-
-
 #: where each action of a game recorded over the board goes instead (the record entry)
 RECORD_ROUTES = {"move": "entries", "take-back": "entries/undo", "resignation": "card"}
 
@@ -82,8 +78,7 @@ def summary_view(s: GameSummary) -> GameSummaryView:
         phase=s.phase, variant=s.variant, black=s.black, white=s.white, opponent=s.opponent,
         casual=s.casual, move_count=s.move_count, score=score, winner=s.winner,
         termination=s.termination, public=s.public,
-        your_colour="black" if s.your_colour == "black"
-        else "white" if s.your_colour == "white" else None,
+        your_colour=None if s.your_colour is None else Color.parse(s.your_colour).value,
     )
 
 
@@ -214,7 +209,7 @@ async def play_move(game_id: str, req: MoveRequest, games: Games, token: SeatTok
     refuse_recorded(live, "move")
     # the discs to turn travel in the move's notation, c4(d4e5), which the board checks
     move = req.move if req.turned is None else f"{req.move}({''.join(req.turned)})"
-    await games.play(live, you, move, _colour(req.colour), req.revision, wait=wait)
+    await games.play(live, you, move, Color.parse_optional(req.colour), req.revision, wait=wait)
     return games.view(live, you)
 
 
@@ -231,7 +226,7 @@ async def fuse_ishi_step(game_id: str, req: ColourStep, games: Games, token: Sea
 async def resign(game_id: str, req: ColourAction, games: Games, token: SeatToken) -> GameView:
     live, you = await games.actor(game_id, token)
     refuse_recorded(live, "resignation")
-    await games.resign(live, you, _colour(req.colour))
+    await games.resign(live, you, Color.parse_optional(req.colour))
     return games.view(live, you)
 
 
@@ -242,7 +237,7 @@ async def undo(game_id: str, games: Games, token: SeatToken,
     asks them first; their ``undo`` consents, their ``undo/decline`` refuses."""
     live, you = await games.actor(game_id, token)
     refuse_recorded(live, "take-back")
-    await games.undo(live, you, _colour(req.colour if req else None))
+    await games.undo(live, you, Color.parse_optional(req.colour if req else None))
     return games.view(live, you)
 
 
@@ -250,7 +245,7 @@ async def undo(game_id: str, games: Games, token: SeatToken,
 async def decline_undo(game_id: str, games: Games, token: SeatToken,
                        req: ColourAction | None = None) -> GameView:
     live, you = await games.actor(game_id, token)
-    await games.decline_undo(live, you, _colour(req.colour if req else None))
+    await games.decline_undo(live, you, Color.parse_optional(req.colour if req else None))
     return games.view(live, you)
 
 
@@ -260,7 +255,8 @@ async def claim_flag(game_id: str, req: ClaimRequest, games: Games, token: SeatT
     """Claim the opponent's fallen flag (or report your own: ``flagged`` = your colour).
     A program's move already computed is completed first."""
     live, you = await games.actor(game_id, token)
-    await games.claim(live, you, _colour(req.colour), _colour(req.flagged))
+    colour, flagged = Color.parse_optional(req.colour), Color.parse_optional(req.flagged)
+    await games.claim(live, you, colour, flagged)
     return games.view(live, you)
 
 
@@ -285,7 +281,7 @@ async def accept_result(game_id: str, games: Games, token: SeatToken,
                         req: ColourAction | None = None) -> GameView:
     """Accept the result; once both players have, a time-out can't be claimed."""
     live, you = await games.actor(game_id, token)
-    await games.accept(live, you, _colour(req.colour if req else None))
+    await games.accept(live, you, Color.parse_optional(req.colour if req else None))
     return games.view(live, you)
 
 

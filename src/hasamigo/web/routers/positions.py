@@ -20,7 +20,6 @@ from hasamigo.analysis.explain import position_notes
 from hasamigo.analysis.reachable import unreachable_flags
 from hasamigo.board import Board
 from hasamigo.errors import HasamigoError, InvalidOptionError, shown
-from hasamigo.move import BLACK
 from hasamigo.squares import bits
 from hasamigo.variants import find_variant
 from hasamigo.web.deps import Analysis, LangDep, SettingsDep, Templates
@@ -57,10 +56,6 @@ def analysable(board: Board) -> bool:
     return board.disc_limit is None
 
 
-def _colour(board: Board) -> str:
-    return "black" if board.turn is BLACK else "white"
-
-
 def check_position(variant: str, text: str) -> PositionCheckView:
     """What :func:`check` answers (plain Python and the rules' kernels: run off the loop)."""
     board = editor_board(variant, text)
@@ -73,10 +68,9 @@ def check_position(variant: str, text: str) -> PositionCheckView:
         variant=variant, title=board.title, board=board.to_string(),
         cells=board.to_string().split()[0], rows=board.rows, cols=board.cols,
         rings=[[board.square_name(sq) for sq in ring] for ring in board.rings],
-        turn="black" if board.turn is BLACK else "white",
+        turn=board.turn.value,
         legal=legal, must_pass=board.must_pass(), game_over=over,
-        winner=None if outcome is None or outcome.winner is None
-        else ("black" if outcome.winner is BLACK else "white"),
+        winner=None if outcome is None or outcome.winner is None else outcome.winner.value,
         counts={"black": black, "white": white, "empty": board.empties.bit_count()},
         unreachable=bool(flags),
         flags=[FlagView(code=f.code, text=f.en, text_ja=f.ja, squares=list(f.squares))
@@ -171,4 +165,4 @@ async def editor_page(
         "data": data, "board_string": position.to_string(), "variant": variant,
         "boards": boards, "bad_link": bad_link, "opponents": list(PROGRAMS),
         "engines": engines, "default_level": settings.default_level,
-        "turn": _colour(position)})
+        "turn": position.turn.value})

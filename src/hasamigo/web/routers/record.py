@@ -147,10 +147,6 @@ async def _act(games: GameService, game_id: str, token: str | None,
     return otb_view(games, live, you)
 
 
-def _colour(name: str | None) -> Color | None:
-    return None if name is None else Color(name)
-
-
 @api.post("/games", status_code=201, responses=ERRORS)
 async def create_game(req: OtbNewGame, games: Games, client: Client, address: Address
                       ) -> CreatedOtb:
@@ -175,7 +171,7 @@ async def get_game(game_id: str, games: Games, token: Token) -> OtbView:
 @api.post("/games/{game_id}/press", responses=ERRORS)
 async def press(game_id: str, req: PressRequest, games: Games, token: SeatToken) -> OtbView:
     """A clock button pressed: that side's turn ends (``passed``: with a pass)."""
-    colour = Color(req.colour)
+    colour = Color.parse(req.colour)
     return await _act(games, game_id, token, lambda g: g.press(colour, passed=req.passed))
 
 
@@ -203,18 +199,19 @@ async def late_forfeit(game_id: str, req: ParticipantRequest, games: Games, toke
 async def claim_illegal(game_id: str, req: IllegalClaimRequest, games: Games, token: SeatToken
                         ) -> OtbView:
     """``colour`` claims the opponent's last move was illegal (in byo-yomi: a time-out)."""
-    colour = Color(req.colour)
+    colour = Color.parse(req.colour)
     return await _act(games, game_id, token, lambda g: g.claim_illegal(colour))
 
 
 def _enter(game: GameController, req: EntryRequest) -> None:
     board = game.board
-    by = _colour(req.by)
+    by = Color.parse_optional(req.by)
     if req.board is not None:
         game.enter(entry_from_board(board, req.board, by=by, square=req.square))
         return
     turned: list[int | str] | None = None if req.turned is None else list(req.turned)
-    game.enter(entry_from_turned(board, req.square, _colour(req.colour), turned, by=by))
+    colour = Color.parse_optional(req.colour)
+    game.enter(entry_from_turned(board, req.square, colour, turned, by=by))
 
 
 @api.post("/games/{game_id}/entries", responses=ERRORS)
@@ -265,7 +262,7 @@ async def bracketed(game_id: str, square: str, games: Games, token: Token,
     live, _you = await games.reader(game_id, token)
     board = live.game.board
     sq = board.parse_square(square)
-    placed = _colour(colour) or board.turn
+    placed = Color.parse_optional(colour) or board.turn
     return [board.square_name(s) for line, _end in bracketed_lines(board, sq, placed)
             for s in line]
 
@@ -296,7 +293,7 @@ async def check(req: SheetCheckRequest) -> SheetCheckView:
     """Check a typed record sheet: a legal game, or the faults from the first move
     number where it fails and the likely fix."""
     # on a thread: a faulty sheet's fix is searched by replaying hundreds of candidates
-    sheet = read_sheet(req.text, handicap=req.handicap, first=_colour(req.first))
+    sheet = read_sheet(req.text, handicap=req.handicap, first=Color.parse_optional(req.first))
     result = await asyncio.to_thread(check_sheet, sheet)
     return SheetCheckView(
         ok=result.ok, transcript=result.transcript,

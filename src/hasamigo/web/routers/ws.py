@@ -76,7 +76,7 @@ async def _move(session: Session, msg: MoveMessage) -> None:
     if session.live.deleted:
         raise NotFound("this game was deleted")
     refuse_recorded(session.live, "move")
-    colour = None if msg.colour is None else Color(msg.colour)
+    colour = Color.parse_optional(msg.colour)
     await session.games.play(session.live, session.you, msg.move, colour, msg.revision)
 
 

@@ -114,7 +114,7 @@ class AnalysisService:
             lines = engine.hints(board, Limit(depth=self.settings.hint_depth))
         book = default_book()
         return HintsView(
-            side="black" if board.turn is BLACK else "white",
+            side=board.turn.value,
             depth=self.settings.hint_depth,
             hints=_per_square(board, lines),
             book=[] if book is None else [
@@ -125,7 +125,7 @@ class AnalysisService:
     async def hints(self, board: Board) -> HintsView:
         """Every legal move's score, in discs from the side to move."""
         if board.is_game_over() or board.must_pass():
-            return HintsView(side="black" if board.turn is BLACK else "white",
+            return HintsView(side=board.turn.value,
                              depth=self.settings.hint_depth, hints=[])
         return await self._run(self._hints, board.copy(), groups=analysis_groups(board))
 

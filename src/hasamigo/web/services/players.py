@@ -1,4 +1,5 @@
-"""Programs as players: the registry of the engine package, behind one small protocol.
+"""Programs as players: the engine package's registry (:data:`hasamigo.engine.players.PROGRAMS`)
+and its one :class:`~hasamigo.engine.players.Player` type, as the web app offers them.
 
 External engines play only when the settings file (:mod:`hasamigo.engine.protocols.config`)
 lists them: a game names one as ``external:KEY`` (its key in the file, so the stored game
@@ -7,38 +8,33 @@ holds no command line), and an ``nboard:``/``gtp:`` spec starts only if the file
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
-from hasamigo.board import Board
+from hasamigo.engine.players import PROGRAMS as REGISTRY
+from hasamigo.engine.players import Player
 from hasamigo.errors import InvalidOptionError, shown
-from hasamigo.game.clock import Clock
-from hasamigo.move import Move
-
-
-class Player(Protocol):
-    def choose(self, board: Board, clock: Clock | None = None) -> Move: ...
-
 
 PlayerFactory = Callable[[str, int], Player]
 
 #: the program spec of an external engine of the settings file: this, then its key
 EXTERNAL = "external:"
 
-#: what the new-game form offers, with names for people (English, Japanese)
+#: what the new-game form offers (the registry's offered programs, in its order), with
+#: names for people (English, Japanese)
 PROGRAMS: dict[str, tuple[str, str]] = {
-    "victory": ("Victory", "勝利志向"),
-    "amusement": ("Amusement", "娯楽志向"),
-    "entertainer": ("Entertainer", "エンターテイナー"),
-    "engine": ("Engine", "エンジン"),
-    "weakest": ("Weakest", "最弱"),
-    "random": ("Random", "ランダム"),
-}
+    program.spec: (program.en, program.ja) for program in REGISTRY.values() if program.offered}
 
 
 def program_name(spec: str) -> str:
+    """A program's name in both languages, as a game stores it: ``Victory 勝利志向``,
+    ``Engine Lv5 エンジン`` (an unknown kind is named by itself).
+
+    >>> program_name("victory"), program_name("engine:5"), program_name("greedy")
+    ('Victory 勝利志向', 'Engine Lv5 エンジン', 'Greedy 欲張り')
+    """
     kind, _, level = spec.partition(":")
-    en, ja = PROGRAMS.get(kind, (kind, kind))
-    if level:
+    program = REGISTRY.get(spec) or REGISTRY.get(kind)
+    en, ja = (kind, kind) if program is None else (program.en, program.ja)
+    if level and (program is None or program.levels):
         return f"{en} Lv{level} {ja}"
     return f"{en} {ja}"
 
@@ -61,3 +57,7 @@ def registry_factory(spec: str, seed: int) -> Player:
 
     player: Player = make_player(spec, seed=seed)
     return player
+
+
+__all__ = ["EXTERNAL", "PROGRAMS", "Player", "PlayerFactory", "program_name",
+           "registry_factory"]

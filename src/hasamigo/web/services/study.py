@@ -325,7 +325,7 @@ class StudySite:
             score, exact = await loop.run_in_executor(self.games.search_pool,
                                                       self.evaluator, position)
             turn = position.rsplit(" ", 1)[-1]
-            mine = score if (turn == "X") == (subject == "black") else -score
+            mine = score if turn == Color.parse(subject).symbol else -score
             await self._store(self.service.repo.put_evaluation, game_id, move_number,
                               float(mine), exact)
         except asyncio.CancelledError:

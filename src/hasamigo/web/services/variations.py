@@ -26,7 +26,6 @@ from hasamigo.analysis.variations import (
 )
 from hasamigo.board import Board
 from hasamigo.game.state import Phase
-from hasamigo.move import BLACK
 from hasamigo.notation import format_ggf
 from hasamigo.squares import bits
 from hasamigo.storage.variations import StoredNode, VariationRepository
@@ -48,7 +47,7 @@ def moves_here(board: Board) -> MovesHere:
     legal = [board.square_name(sq) for sq in bits(board.legal_moves_mask())]
     picks = {board.square_name(sq): [board.square_name(d) for d in bits(board.turn_choices(sq))]
              for sq in bits(board.legal_moves_mask()) if board.needs_choice(sq)}
-    return MovesHere(turn="black" if board.turn is BLACK else "white", legal=legal,
+    return MovesHere(turn=board.turn.value, legal=legal,
                      picks=picks, must_pass=board.must_pass(), over=board.is_game_over())
 
 
@@ -59,7 +58,7 @@ def _node_view(tree: VariationTree, placed: PlacedNode) -> NodeView:
     return NodeView(
         id=placed.id, parent=placed.node.parent, ply=placed.node.ply,
         move=board.move_name(placed.move),
-        colour="white" if board.turn is BLACK else "black",  # the side that moved
+        colour=board.turn.other.value,  # the side that moved
         cells=board.to_string().split()[0], black=black, white=white,
         flipped=[board.square_name(sq) for sq in bits(placed.turned)],
         here=moves_here(board), children=[c.id for c in placed.children],

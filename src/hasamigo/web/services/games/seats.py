@@ -9,21 +9,16 @@ nothing is inferred from whose turn it is. Only hashes of tokens and codes are s
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 
 from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.storage.repository import SeatSecret
+from hasamigo.storage.secrets import secret_hash
 from hasamigo.web.errors import Forbidden, Unauthorized
 from hasamigo.web.services.games.live import LiveGame
 from hasamigo.web.services.games.store import GameStore
-
-
-def secret_hash(secret: str) -> str:
-    """What is stored of a token or join code (never the secret itself)."""
-    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
 
 
 def new_token() -> str:
