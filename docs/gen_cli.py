@@ -84,6 +84,11 @@ def _is_option(param: Any) -> bool:
     return bool(param.param_type_name == "option")
 
 
+def _anchor(path: str) -> str:
+    """The id MkDocs gives the heading `` `PATH` `` (its toc extension's slug)."""
+    return path.replace(" ", "-")
+
+
 def _walk(command: Any, ctx: Any) -> Iterator[tuple[Any, Any]]:
     # Duck-typed: Typer builds its commands on its own copy of Click (typer._click)
     # in recent versions, on Click itself in older ones.
@@ -148,7 +153,7 @@ def render() -> str:
         if _is_group(command):
             subs = [(name, command.get_command(ctx, name))
                     for name in command.list_commands(ctx)]
-            rows = [f"- `{path} {name}`: "
+            rows = [f"- [`{path} {name}`](#{_anchor(f'{path} {name}')}): "
                     + _escape(" ".join(_plain(sub.get_short_help_str(limit=120)).split()))
                     for name, sub in subs if sub is not None and not sub.hidden]
             lines += ["**Commands**", "", *rows, ""]
