@@ -84,3 +84,18 @@ def test_every_page_is_in_the_navigation() -> None:
     for page in DOCS.glob("*.md"):
         assert f" {page.name}" in nav, page.name
     assert " cli.md" in nav  # generated at build time, not stored
+
+
+def test_the_commands_the_readme_and_pages_name_exist() -> None:
+    root = typer.main.get_command(app)
+    paths = {ctx.command_path for _, ctx in
+             _commands(root, root.context_class(root, info_name="hasamigo"))}
+    groups = {path for path in paths if any(p.startswith(path + " ") for p in paths)}
+    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    for page in pages:
+        for first, second in re.findall(r"`hasamigo ([a-z][\w-]*)(?: ([a-z][\w-]*))?",
+                                        page.read_text(encoding="utf-8")):
+            name = f"hasamigo {first}"
+            assert name in paths, (page.name, name)
+            if name in groups and second:
+                assert f"{name} {second}" in paths, (page.name, name, second)
