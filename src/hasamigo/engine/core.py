@@ -18,6 +18,11 @@ same root to :mod:`hasamigo._kernels.wide_search` (dispatched on the board's str
 ``_Grid``): the hand-set evaluation generalised to the shape, the exact solver near the
 end, its own table; no threads, no probable cuts, no trained evaluation (all measured on
 8×8 only), and the solver's cost model keeps the 8×8 speeds.
+
+Beside it: the values it answers (:mod:`hasamigo.engine.results`, re-exported here), the
+two grids (:mod:`hasamigo.engine.grid`), the search over the root moves on one thread or
+several (:mod:`hasamigo.engine.root`), the measured speed (:class:`~hasamigo.engine.timing.Speed`)
+and the search of rules the kernels do not know (:mod:`hasamigo.engine.rules_search`).
 """
 
 from __future__ import annotations
@@ -25,20 +30,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from hasamigo._kernels import wide, wide_search
 from hasamigo._kernels.hashtable import hash_clear, hash_move, hash_new
-from hasamigo._kernels.moves import legal_moves_mask
 from hasamigo._kernels.search import (
     ABORTED,
     ALL_FLAGS,
     CTL_SIZE,
     LIMIT,
     NODES,
-    PASS_MOVE,
     PROBCUT,
     PROBCUT_LEVELS,
     USE_ETC,
@@ -51,24 +53,18 @@ from hasamigo._kernels.search import (
 )
 from hasamigo.board import Board
 from hasamigo.engine.evaluation import evaluation_params, kernel_params
+from hasamigo.engine.grid import GRID8, GRID10, geometry
 from hasamigo.engine.limits import DEFAULT_DEPTH, SELECTIVITIES, Level, Limit, _whole, level
-from hasamigo.engine.rules_search import (
-    ANALYSIS_DEPTH,
-    ANALYSIS_SECONDS,
-    RulesSearch,
-    candidate_moves,
-)
-from hasamigo.engine.timing import (
-    SOLVE_NPS,
-    SOLVE_NPS_PER_SEARCH_NPS,
-    Budget,
-    fits,
-    next_iteration,
-    solve_seconds,
-)
+from hasamigo.engine.results import Analysis, MoveScore, PlayResult
+from hasamigo.engine.root import search_root
+from hasamigo.engine.rules_search import analyse_by_rules
+from hasamigo.engine.timing import Budget, Speed, fits, next_iteration
 from hasamigo.errors import InvalidOptionError, InvalidPositionError, shown
-from hasamigo.move import PASS, Move
+from hasamigo.move import Move
 from hasamigo.squares import bits
+
+__all__ = ["MODES", "SEARCH_FEATURES", "SEARCH_FLAGS", "Analysis", "Engine", "MoveScore",
+           "PlayResult", "search_flags_without"]
 
 MODES = ("exact", "wld")
 # The search features the engine asks of the 8x8 kernel: all of them. The benchmarks switch
@@ -112,9 +108,6 @@ EXACT_ASPIRATION = True
 # smaller (#49: 151 M nodes against 224 M) but cost more than it saved: the same five, 1,510 M
 # nodes against 1,439 M. Not kept.
 SELECTIVE_EMPTIES = 18
-# Searches this long (nodes and seconds) tell the engine its speed: the solver's estimate.
-SPEED_MIN_NODES = 100_000
-SPEED_MIN_SECONDS = 0.02
 
 
 def search_flags_without(names: str) -> int:
@@ -127,48 +120,6 @@ def search_flags_without(names: str) -> int:
                                      f"{', '.join(SEARCH_FEATURES)}")
         flags &= ~int(SEARCH_FEATURES[name])
     return flags
-
-
-@dataclass(frozen=True, slots=True)
-class MoveScore:
-    """One line of an analysis: a move, its score (side to move) and principal variation."""
-
-    move: Move
-    score: int
-    pv: tuple[Move, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Analysis:
-    """Result of :meth:`Engine.analyse`.
-
-    ``score`` is from the **side to move**, in discs (exact when ``exact``); in
-    ``mode='wld'`` only its sign is known and it is -1, 0 or +1. ``lines`` holds the
-    ``multipv`` best moves (all moves for hints), best first.
-    """
-
-    move: Move
-    score: int
-    pv: tuple[Move, ...]
-    depth: int
-    nodes: int
-    seconds: float
-    exact: bool
-    mode: str = "midgame"
-    lines: tuple[MoveScore, ...] = field(default=())
-
-    @property
-    def nps(self) -> float:
-        """Nodes per second (wall clock)."""
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class PlayResult:
-    """The move chosen by :meth:`Engine.play` and the analysis behind it."""
-
-    move: Move
-    analysis: Analysis
 
 
 class _Stopped(Exception):
@@ -221,12 +172,11 @@ class Engine:
         self._nodes = 0
         self._budget = 0
         self._probcut = 0  # the selective level of the current pass (0: none)
-        self._solve_nps: float | None = None  # measured speeds (nodes per wall second)
-        self._search_nps: float | None = None
+        self._speed = Speed()  # measured speeds (nodes per wall second)
         # the 10-column grid (boards up to 10×10): its own table, made at its first search
         self._wide_table: tuple[np.ndarray, np.ndarray] | None = None
         self._wide_size = table_size
-        self._grid = _GRID8  # the grid of the search in progress
+        self._grid = GRID8  # the grid of the search in progress
 
     # ---- control ------------------------------------------------------------------
     def stop(self) -> None:
@@ -350,19 +300,15 @@ class Engine:
         """Estimated seconds of a perfect solve (``'exact'`` or ``'wld'``) at ``empties``
         on this engine: the cost model of :func:`~hasamigo.engine.timing.solve_nodes` at
         the speed this engine last measured (its solves', else its searches' scaled, else a
-        default)."""
-        nps = self._solve_nps
-        if nps is None:
-            nps = (SOLVE_NPS if self._search_nps is None
-                   else self._search_nps * SOLVE_NPS_PER_SEARCH_NPS)
-        return solve_seconds(empties, mode, nps)
+        default; :class:`~hasamigo.engine.timing.Speed`)."""
+        return self._speed.solve_seconds(empties, mode)
 
     def evaluate(self, board: Board) -> int:
         """The static evaluation of ``board`` for the side to move (discs)."""
         p, o, mask = _pair(board)
         if board.stride == wide.STRIDE:
             return int(wide_search.evaluate_entry(*wide.split(p), *wide.split(o),
-                                                  _geometry(mask), self._params))
+                                                  geometry(mask), self._params))
         return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), self._params))
 
     # ---- the root -------------------------------------------------------------------
@@ -375,7 +321,7 @@ class Engine:
             ctl[LIMIT] = left
         if self._grid.wide:
             keys, vals = self._wide_tables()
-            v = wide_search.search(*wide.split(p), *wide.split(o), _geometry(mask), depth, alpha,
+            v = wide_search.search(*wide.split(p), *wide.split(o), geometry(mask), depth, alpha,
                                    beta, keys, vals, self._date, self._params, self._stop, ctl,
                                    wide_search.ALL_FLAGS)
             self._nodes += int(ctl[wide_search.NODES])
@@ -398,98 +344,9 @@ class Engine:
 
     def _root(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
               order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
-        """PVS over the root moves in ``order``; ``every``: a full window for each move.
-
-        Returns the best score and ``(score, move)`` pairs (bounds for scouted moves)."""
-        grid = self._grid
-        if self.threads > 1 and len(order) > 2 and not grid.wide:
-            return self._root_parallel(p, o, mask, depth, alpha, beta, order, every)
-        best = -grid.span - 1
-        scores: list[tuple[int, int]] = []
-        a = alpha
-        for i, sq in enumerate(order):
-            cp, co = grid.child(p, o, sq)
-            d = depth if sq == grid.pass_move else depth - 1
-            if every:
-                v = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha)
-            elif i == 0:
-                v = -self._kernel(int(cp), int(co), mask, d, -beta, -a)
-            else:
-                v = -self._kernel(int(cp), int(co), mask, d, -a - 1, -a)
-                if a < v < beta:
-                    v = -self._kernel(int(cp), int(co), mask, d, -beta, -v)
-            scores.append((v, sq))
-            if v > best:
-                best = v
-                if v > a:
-                    a = v
-                if v >= beta and not every:
-                    break
-        return best, scores
-
-    def _root_parallel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
-                       order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
-        """:meth:`_root` on :attr:`threads` threads (see the class docstring; ``every``:
-        each move with the full window). The first move is searched with the window while
-        the other threads test the next moves at once with null windows at the best score
-        so far (``alpha`` until the first answers: with the aspiration window around the
-        presearch's score, mostly the same tests it would have asked for). A test that
-        fails high is searched again with the window. The best move's pair comes first, so
-        that ties with bounds sort it ahead as one thread does."""
-        d = depth - 1  # more than two moves: none is a pass
-        first = order[0]
-        lock = threading.Lock()
-        state = {"a": alpha, "best": -self._grid.span - 1, "best_sq": first, "cut": False}
-        scores: list[tuple[int, int]] = []
-        waiting = iter(order)
-        errors: list[BaseException] = []
-
-        def work() -> None:
-            while True:
-                with lock:
-                    if state["cut"] or errors:
-                        return
-                    sq = next(waiting, None)
-                    a = state["a"]
-                if sq is None:
-                    return
-                cp, co = child_position(np.uint64(p), np.uint64(o), sq)
-                try:
-                    if every:
-                        v = -self._kernel(int(cp), int(co), mask, d, -beta, -alpha)
-                    elif sq == first:
-                        v = -self._kernel(int(cp), int(co), mask, d, -beta, -a)
-                    else:
-                        v = -self._kernel(int(cp), int(co), mask, d, -a - 1, -a)
-                        if a < v < beta:  # better than the best when it started
-                            with lock:  # (v is a lower bound: tested from the best now)
-                                low = max(v, state["a"])
-                            if low < beta:
-                                v = -self._kernel(int(cp), int(co), mask, d, -beta, -low)
-                except BaseException as exc:  # handed to the root's thread
-                    with lock:
-                        errors.append(exc)
-                    return
-                with lock:
-                    scores.append((v, sq))
-                    if v > state["best"]:
-                        state["best"], state["best_sq"] = v, sq
-                    if v > state["a"]:
-                        state["a"] = v
-                    if v >= beta and not every:
-                        state["cut"] = True
-
-        helpers = [threading.Thread(target=work, daemon=True) for _ in range(1, self.threads)]
-        for h in helpers:
-            h.start()
-        work()
-        for h in helpers:
-            h.join()
-        if errors:
-            raise errors[0]
-        best, best_sq = int(state["best"]), int(state["best_sq"])
-        pairs = [(s, m) for s, m in scores if m == best_sq][:1]
-        return best, pairs + [(s, m) for s, m in scores if m != best_sq]
+        """PVS over the root moves in ``order`` (:func:`hasamigo.engine.root.search_root`)."""
+        return search_root(self._kernel, self._grid, self.threads, p, o, mask, depth,
+                           alpha, beta, order, every)
 
     def _run(self, board: Board, limit: Limit, *, multipv: int, mode: str,
              budget: Budget | None = None, among: Iterable[Move] | None = None,
@@ -499,9 +356,9 @@ class Engine:
                                      f"{SELECTIVITIES}, not {shown(selectivity)}")
         if (board.rules_beyond_kernels() and board.disc_limit is None
                 and not board.in_placement_phase()):
-            return self._run_by_rules(board, limit, multipv, mode, budget, among)
+            return analyse_by_rules(board, limit, multipv, mode, budget, among)
         p, o, mask = _pair(board)
-        grid = _GRID10 if board.stride == wide.STRIDE else _GRID8
+        grid = GRID10 if board.stride == wide.STRIDE else GRID8
         if grid.wide:
             selectivity = 0  # probable cuts are measured on the 8×8 grid only
         only: set[int] | None = None
@@ -531,61 +388,11 @@ class Engine:
         finally:
             if timer is not None:
                 timer.cancel()
-            self._grid = _GRID8
+            self._grid = GRID8
             self._lock.release()
         if not grid.wide and window is None:  # the solver's cost model: 8×8, full window
-            self._measure(analysis, mode)
+            self._speed.measure(analysis.nodes, analysis.seconds, mode)
         return analysis
-
-    def _run_by_rules(self, board: Board, limit: Limit, multipv: int, mode: str,
-                      budget: Budget | None, among: Iterable[Move] | None) -> Analysis:
-        """The analysis of a board whose rules the kernels do not know
-        (:meth:`Board.rules_beyond_kernels`), by :mod:`hasamigo.engine.rules_search`: at
-        most :data:`~hasamigo.engine.rules_search.ANALYSIS_DEPTH` plies (the Board API is
-        slow), to the end when solving, within the limit's time (else
-        :data:`~hasamigo.engine.rules_search.ANALYSIS_SECONDS`); a solve that does not
-        finish in time answers its deepest search (``exact`` False)."""
-        t0 = time.perf_counter()
-        moves = candidate_moves(board)
-        if not moves:
-            raise InvalidPositionError("the game is over: there is nothing to search")
-        if among is not None:
-            wanted = set(among)
-            squares = {m.square for m in wanted}
-            moves = [m for m in moves if m in wanted or (m.square in squares
-                                                          and m.turned is None)]
-            if not moves:
-                raise InvalidOptionError("none of the moves to search is legal here")
-        seconds = limit.time if limit.time is not None else ANALYSIS_SECONDS
-        if budget is not None:
-            seconds = min(seconds, budget.hard)
-        empties = board.empties.bit_count()
-        exact = mode != "midgame" or (limit.depth is not None and limit.depth >= empties)
-        search = RulesSearch()
-        lines, depth, solved = search.scores(
-            board, moves, depth=min(limit.depth or DEFAULT_DEPTH, ANALYSIS_DEPTH),
-            exact=exact, seconds=max(0.01, seconds))
-        if mode == "wld" and solved:
-            lines = [(m, (v > 0) - (v < 0)) for m, v in lines]
-        # hints ask for a line per legal square: under a flip rule a square has several
-        count = len(lines) if multipv >= len(board.legal_moves) else max(1, multipv)
-        shown_lines = tuple(MoveScore(m, v, (m,)) for m, v in lines[:count])
-        best, score = lines[0]
-        return Analysis(best, score, (best,), depth, search.nodes,
-                        time.perf_counter() - t0, solved, mode, shown_lines)
-
-    def _measure(self, analysis: Analysis, mode: str) -> None:
-        """Keep a running mean of this engine's speed (solver and search apart): the
-        solver's cost estimate uses it, so that a loaded machine solves later."""
-        if analysis.nodes < SPEED_MIN_NODES or analysis.seconds < SPEED_MIN_SECONDS:
-            return
-        nps = analysis.nps
-        if mode == "midgame":
-            old = self._search_nps
-            self._search_nps = nps if old is None else (old + nps) / 2
-        else:
-            old = self._solve_nps
-            self._solve_nps = nps if old is None else (old + nps) / 2
 
     def _iterate(self, p: int, o: int, mask: int, board: Board, limit: Limit,
                  multipv: int, mode: str, budget: Budget | None = None,
@@ -747,7 +554,7 @@ class Engine:
         """The static evaluation of ``(p, o)`` on the grid of the search in progress."""
         if self._grid.wide:
             return int(wide_search.evaluate_entry(*wide.split(p), *wide.split(o),
-                                                  _geometry(mask), self._params))
+                                                  geometry(mask), self._params))
         return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), self._params))
 
     def _small_best(self, p: int, o: int, mask: int, legal: int) -> int:
@@ -760,7 +567,7 @@ class Engine:
                 cp, co = wide_search.child_position(p, o, sq)
                 ctl = np.zeros(wide_search.CTL_SIZE, dtype=np.int64)
                 keys, vals = wide_search.table_new(1 << 8)
-                v = -int(wide_search.search(*wide.split(cp), *wide.split(co), _geometry(mask),
+                v = -int(wide_search.search(*wide.split(cp), *wide.split(co), geometry(mask),
                                             64, -100, 100, keys, vals, 0, self._params,
                                             np.zeros(1, dtype=np.int64), ctl, 0))
                 if v > best:
@@ -788,47 +595,3 @@ def _pair(board: Board) -> tuple[int, int, int]:
         raise InvalidPositionError(f"the engine does not know {' nor '.join(rules)} of "
                                    f"{board.title}")
     return (*board.pair(), board.playable())
-
-
-def _legal(p: int, o: int, mask: int) -> int:
-    return int(legal_moves_mask(np.uint64(p), np.uint64(o), np.uint64(mask)))
-
-
-@dataclass(frozen=True, slots=True)
-class _Grid:
-    """What the root needs of a grid's kernels: scores run over ``-span..span``, a pass
-    is ``pass_move``; ``wide``: the 10-column grid (:mod:`hasamigo._kernels.wide_search`:
-    one thread, no probable cuts, the hand-set evaluation, its own table)."""
-
-    wide: bool
-    span: int
-    pass_move: int
-
-    def legal(self, p: int, o: int, mask: int) -> int:
-        if self.wide:
-            return int(wide.join(*wide.legal_moves_mask(*wide.split(p), *wide.split(o),
-                                                        *wide.split(mask))))
-        return _legal(p, o, mask)
-
-    def child(self, p: int, o: int, sq: int) -> tuple[int, int]:
-        if self.wide:
-            wp, wo = wide_search.child_position(p, o, sq)
-            return int(wp), int(wo)
-        cp, co = child_position(np.uint64(p), np.uint64(o), sq)
-        return int(cp), int(co)
-
-    def move(self, sq: int) -> Move:
-        return PASS if sq == self.pass_move else Move(sq)
-
-
-_GRID8 = _Grid(wide=False, span=64, pass_move=PASS_MOVE)
-_GRID10 = _Grid(wide=True, span=100, pass_move=wide_search.PASS_MOVE)
-_GEOMETRIES: dict[int, np.ndarray] = {}
-
-
-def _geometry(mask: int) -> np.ndarray:
-    """The evaluation's squares of a shape on the 10-column grid (computed once a shape)."""
-    geo = _GEOMETRIES.get(mask)
-    if geo is None:
-        geo = _GEOMETRIES[mask] = wide_search.geometry(mask)
-    return geo

@@ -26,9 +26,14 @@ best among those.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hasamigo.board import Board
+from hasamigo.engine.limits import DEFAULT_DEPTH, Limit
+from hasamigo.engine.results import Analysis, MoveScore
+from hasamigo.engine.timing import Budget
+from hasamigo.errors import InvalidOptionError, InvalidPositionError
 from hasamigo.move import BLACK, Move
 from hasamigo.squares import Bitboard, bits
 
@@ -273,3 +278,39 @@ class RulesSearch:
         self._table[key] = (lower, upper)
         return best
 
+
+def analyse_by_rules(board: Board, limit: Limit, multipv: int, mode: str,
+                     budget: Budget | None, among: Iterable[Move] | None) -> Analysis:
+    """The engine's analysis of a board whose rules the kernels do not know
+    (:meth:`Board.rules_beyond_kernels`), by :class:`RulesSearch`: at most
+    :data:`ANALYSIS_DEPTH` plies (the Board API is slow), to the end when solving, within
+    the limit's time (else :data:`ANALYSIS_SECONDS`); a solve that does not finish in time
+    answers its deepest search (``exact`` False)."""
+    t0 = time.perf_counter()
+    moves = candidate_moves(board)
+    if not moves:
+        raise InvalidPositionError("the game is over: there is nothing to search")
+    if among is not None:
+        wanted = set(among)
+        squares = {m.square for m in wanted}
+        moves = [m for m in moves if m in wanted or (m.square in squares
+                                                      and m.turned is None)]
+        if not moves:
+            raise InvalidOptionError("none of the moves to search is legal here")
+    seconds = limit.time if limit.time is not None else ANALYSIS_SECONDS
+    if budget is not None:
+        seconds = min(seconds, budget.hard)
+    empties = board.empties.bit_count()
+    exact = mode != "midgame" or (limit.depth is not None and limit.depth >= empties)
+    search = RulesSearch()
+    lines, depth, solved = search.scores(
+        board, moves, depth=min(limit.depth or DEFAULT_DEPTH, ANALYSIS_DEPTH),
+        exact=exact, seconds=max(0.01, seconds))
+    if mode == "wld" and solved:
+        lines = [(m, (v > 0) - (v < 0)) for m, v in lines]
+    # hints ask for a line per legal square: under a flip rule a square has several
+    count = len(lines) if multipv >= len(board.legal_moves) else max(1, multipv)
+    shown_lines = tuple(MoveScore(m, v, (m,)) for m, v in lines[:count])
+    best, score = lines[0]
+    return Analysis(best, score, (best,), depth, search.nodes,
+                    time.perf_counter() - t0, solved, mode, shown_lines)

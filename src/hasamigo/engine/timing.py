@@ -195,6 +195,47 @@ def next_iteration(durations: Sequence[float]) -> float:
     return last * growth
 
 
+#: Searches this long (nodes and seconds) tell an engine its speed: the solver's estimate.
+SPEED_MIN_NODES = 100_000
+SPEED_MIN_SECONDS = 0.02
+
+
+class Speed:
+    """An engine's measured speed, solver and search apart (nodes per wall second, a
+    running mean of the searches long enough to tell), and the perfect solve's estimated
+    seconds at it: so that a loaded machine solves later.
+
+    >>> speed = Speed(); speed.measure(1_000_000, 0.5, "midgame"); speed.search_nps
+    2000000.0
+    """
+
+    def __init__(self) -> None:
+        self.solve_nps: float | None = None
+        self.search_nps: float | None = None
+
+    def measure(self, nodes: int, seconds: float, mode: str) -> None:
+        """Count a finished search of ``nodes`` in ``seconds`` (``mode``: ``'midgame'``,
+        else a solve)."""
+        if nodes < SPEED_MIN_NODES or seconds < SPEED_MIN_SECONDS:
+            return
+        nps = nodes / seconds
+        if mode == "midgame":
+            old = self.search_nps
+            self.search_nps = nps if old is None else (old + nps) / 2
+        else:
+            old = self.solve_nps
+            self.solve_nps = nps if old is None else (old + nps) / 2
+
+    def solve_seconds(self, empties: int, mode: str = "exact") -> float:
+        """:func:`solve_seconds` at the solves' speed, else the searches' scaled, else
+        :data:`SOLVE_NPS`."""
+        nps = self.solve_nps
+        if nps is None:
+            nps = (SOLVE_NPS if self.search_nps is None
+                   else self.search_nps * SOLVE_NPS_PER_SEARCH_NPS)
+        return solve_seconds(empties, mode, nps)
+
+
 class MoveTime:
     """One move's time as a player spends it: the budget taken from ``clock`` when the
     move starts, and what is left of it as the player works. What is left is also read

@@ -1,0 +1,121 @@
+"""The root of a search: principal variation search over the root moves, on one thread or
+several.
+
+:class:`~hasamigo.engine.core.Engine` drives it (iterative deepening, aspiration windows)
+and hands it a :data:`ChildSearch`: one call of the compiled search on a child position,
+which counts its nodes and raises when the stop flag or the node budget ends it. The
+root itself knows no kernel, table or clock; it orders nothing (the moves come sorted)
+and returns the scores it found.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import numpy as np
+
+from hasamigo._kernels.search import child_position
+from hasamigo.engine.grid import Grid
+
+#: ``(player, opponent, mask, depth, alpha, beta) -> score`` of a child, from its mover
+ChildSearch = Callable[[int, int, int, int, int, int], int]
+
+
+def search_root(kernel: ChildSearch, grid: Grid, threads: int, p: int, o: int, mask: int,
+                depth: int, alpha: int, beta: int, order: list[int],
+                every: bool) -> tuple[int, list[tuple[int, int]]]:
+    """PVS over the root moves in ``order``; ``every``: a full window for each move.
+
+    Returns the best score and ``(score, move)`` pairs (bounds for scouted moves)."""
+    if threads > 1 and len(order) > 2 and not grid.wide:
+        return _search_root_parallel(kernel, grid, threads, p, o, mask, depth, alpha, beta,
+                                     order, every)
+    best = -grid.span - 1
+    scores: list[tuple[int, int]] = []
+    a = alpha
+    for i, sq in enumerate(order):
+        cp, co = grid.child(p, o, sq)
+        d = depth if sq == grid.pass_move else depth - 1
+        if every:
+            v = -kernel(int(cp), int(co), mask, d, -beta, -alpha)
+        elif i == 0:
+            v = -kernel(int(cp), int(co), mask, d, -beta, -a)
+        else:
+            v = -kernel(int(cp), int(co), mask, d, -a - 1, -a)
+            if a < v < beta:
+                v = -kernel(int(cp), int(co), mask, d, -beta, -v)
+        scores.append((v, sq))
+        if v > best:
+            best = v
+            if v > a:
+                a = v
+            if v >= beta and not every:
+                break
+    return best, scores
+
+
+def _search_root_parallel(kernel: ChildSearch, grid: Grid, threads: int, p: int, o: int,
+                          mask: int, depth: int, alpha: int, beta: int, order: list[int],
+                          every: bool) -> tuple[int, list[tuple[int, int]]]:
+    """:func:`search_root` on ``threads`` threads (see
+    :class:`~hasamigo.engine.core.Engine`; ``every``: each move with the full window). The
+    first move is searched with the window while the other threads test the next moves at
+    once with null windows at the best score so far (``alpha`` until the first answers:
+    with the aspiration window around the presearch's score, mostly the same tests it would
+    have asked for). A test that fails high is searched again with the window. The best
+    move's pair comes first, so that ties with bounds sort it ahead as one thread does."""
+    d = depth - 1  # more than two moves: none is a pass
+    first = order[0]
+    lock = threading.Lock()
+    state = {"a": alpha, "best": -grid.span - 1, "best_sq": first, "cut": False}
+    scores: list[tuple[int, int]] = []
+    waiting = iter(order)
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        while True:
+            with lock:
+                if state["cut"] or errors:
+                    return
+                sq = next(waiting, None)
+                a = state["a"]
+            if sq is None:
+                return
+            cp, co = child_position(np.uint64(p), np.uint64(o), sq)
+            try:
+                if every:
+                    v = -kernel(int(cp), int(co), mask, d, -beta, -alpha)
+                elif sq == first:
+                    v = -kernel(int(cp), int(co), mask, d, -beta, -a)
+                else:
+                    v = -kernel(int(cp), int(co), mask, d, -a - 1, -a)
+                    if a < v < beta:  # better than the best when it started
+                        with lock:  # (v is a lower bound: tested from the best now)
+                            low = max(v, state["a"])
+                        if low < beta:
+                            v = -kernel(int(cp), int(co), mask, d, -beta, -low)
+            except BaseException as exc:  # handed to the root's thread
+                with lock:
+                    errors.append(exc)
+                return
+            with lock:
+                scores.append((v, sq))
+                if v > state["best"]:
+                    state["best"], state["best_sq"] = v, sq
+                if v > state["a"]:
+                    state["a"] = v
+                if v >= beta and not every:
+                    state["cut"] = True
+
+    helpers = [threading.Thread(target=work, daemon=True) for _ in range(1, threads)]
+    for h in helpers:
+        h.start()
+    work()
+    for h in helpers:
+        h.join()
+    if errors:
+        raise errors[0]
+    best, best_sq = int(state["best"]), int(state["best_sq"])
+    pairs = [(s, m) for s, m in scores if m == best_sq][:1]
+    return best, pairs + [(s, m) for s, m in scores if m != best_sq]
