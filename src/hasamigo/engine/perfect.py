@@ -20,7 +20,7 @@ per move tried, all at the same bound, so the solver's table serves them all.
 
 :func:`build_table` writes it from scratch with the small-board solver from the start
 position's exact value. Positions are stored by canonical key
-(:func:`~hasamigo.engine.book.canonical`: the small boards are centred in the 8×8 grid, so
+(:func:`~hasamigo.engine.symmetry.canonical`: the small boards are centred in the 8×8 grid, so
 its eight symmetries are theirs) and the move in the key's frame.
 """
 
@@ -37,9 +37,10 @@ import numpy as np
 
 from hasamigo._kernels.smallboard import PASS_MOVE
 from hasamigo.board import Board
-from hasamigo.engine.book import SQUARE_IMAGE, SQUARE_PREIMAGE, canonical, save_npz
+from hasamigo.engine.book import save_npz
 from hasamigo.engine.players.base import Kernels, Player
 from hasamigo.engine.smallboard import SOLVABLE, SmallSolver, solvable
+from hasamigo.engine.symmetry import SQUARE_IMAGE, SQUARE_PREIMAGE, canonical
 from hasamigo.errors import InvalidOptionError, ParseError, shown
 from hasamigo.game.clock import Clock
 from hasamigo.move import PASS, Move

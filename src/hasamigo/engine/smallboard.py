@@ -7,7 +7,7 @@ an exact search cheap (Feinstein, 1993: "it helped a lot to guess that the resul
 be close"). Each test is shared out on ``threads`` threads (the kernel releases the GIL;
 all share one table): the first child of a node is searched first, then the others
 together (young brothers wait), down :data:`SPLIT_PLIES` plies (one thread: in turn); children
-that are the same position turned (:func:`~hasamigo.engine.book.canonical`: the small boards are
+that are the same position turned (:func:`~hasamigo.engine.symmetry.canonical`: the small boards are
 centred in the 8×8 grid, so its eight symmetries are theirs) are searched once.
 
 >>> from hasamigo.variants import Board4x4
@@ -32,7 +32,7 @@ from hasamigo._kernels.search import child_position
 from hasamigo._kernels.smallboard import ABORTED, CTL_SIZE, NODES, PASS_MOVE, table_new, table_probe
 from hasamigo._kernels.smallboard import solve as _solve_kernel
 from hasamigo.board import Board, Outcome
-from hasamigo.engine.book import canonical
+from hasamigo.engine.symmetry import canonical
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.move import PASS, Move
 from hasamigo.notation.transcript import write_transcript
