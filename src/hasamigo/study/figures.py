@@ -1,0 +1,228 @@
+"""The study's figures, drawn by matplotlib on a bare :class:`matplotlib.figure.Figure` (no
+pyplot state, so the web server may draw from several threads) and given as inline SVG:
+the paper's per-move graph of a subject's game and the wins, surprise and tracking charts.
+
+Labels are English or Japanese (``lang``); Japanese needs a CJK font (``fonts-noto-cjk``)
+and falls back to English when matplotlib finds none. The report
+(:mod:`hasamigo.study.report`) puts them on its page beside the tables, and re-exports
+them.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import re
+import uuid
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from hasamigo.errors import InvalidOptionError
+from hasamigo.study.records import CAN_WIN, AnswerRecord, GameRecord, StudyData
+from hasamigo.study.stats import CAN_WIN_SCORE, StudyStats
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: the "what kind of move" answers on the graph's scale (the paper: +1 surprising, −1 expected)
+MOVE_FELT_SCORE = {"surprising": 1, "unknown": 0, "expected": -1}
+#: colours: the paper's blue and orange lines, the black dotted evaluation, one per mark
+CAN_WIN_COLOUR, MOVE_FELT_COLOUR, EVALUATION_COLOUR = "#1f77b4", "#ff7f0e", "#222222"
+KIND_COLOUR = {"expectation": "#2ca02c", "surprise": "#d62728", "gift": "#9467bd"}
+KIND_LETTER = {"expectation": "E", "surprise": "S", "gift": "G"}
+_SVG_ID = re.compile(r'(\bid="|href="#|url\(#)')
+#: fonts tried, in order, for Japanese figure labels
+CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "TakaoGothic",
+             "Source Han Sans JP", "Hiragino Sans", "Yu Gothic", "Noto Sans CJK SC")
+#: the figures' labels, per language
+FIGURE_TEXT: dict[str, dict[str, str]] = {
+    "en": {"move": "move", "answer": "answer", "evaluation": "evaluation (discs)",
+           "can_win": "can you win?", "move_felt": "what kind of move?",
+           "expectation": "expectation move", "surprise": "surprise move", "gift": "gift",
+           "no_answers": "no answers", "win": "win", "unknown": "unknown", "lose": "lose",
+           "games": "games", "won": "won", "draw": "draw", "lost": "lost",
+           "rate": "“surprising” rate", "normal": "normal"},
+    "ja": {"move": "手数", "answer": "回答", "evaluation": "評価値（石差）",
+           "can_win": "いま勝てそうか", "move_felt": "どんな手だったか",
+           "expectation": "期待性の手", "surprise": "意外性の手", "gift": "ギフト",
+           "no_answers": "回答なし", "win": "勝てそう", "unknown": "わからない",
+           "lose": "負けそう", "games": "対局数", "won": "勝ち", "draw": "引き分け",
+           "lost": "負け", "rate": "「意外な手」の割合", "normal": "通常の手"},
+}
+
+
+@functools.cache
+def cjk_font() -> str | None:
+    """The name of a font matplotlib can draw Japanese with, or ``None``."""
+    from matplotlib import font_manager
+
+    installed = {entry.name for entry in font_manager.fontManager.ttflist}
+    return next((name for name in CJK_FONTS if name in installed), None)
+
+
+def _figure_text(lang: str) -> tuple[dict[str, str], dict[str, Any]]:
+    """The figure's labels and the font keyword for them: Japanese only with a CJK font."""
+    if lang not in FIGURE_TEXT:
+        raise InvalidOptionError(f"a report's language is 'en' or 'ja', not {lang!r}")
+    font = cjk_font() if lang == "ja" else None
+    if lang == "ja" and font is not None:
+        return FIGURE_TEXT["ja"], {"family": [font, "DejaVu Sans"]}
+    return FIGURE_TEXT["en"], {}
+
+
+def _svg(fig: Figure) -> str:
+    """The figure as an SVG element to put inline (no XML prologue). Its ids get a prefix
+    of their own: many figures share one page, and matplotlib names glyphs and groups
+    alike in every figure (``DejaVuSans-30``, ``axes_1``)."""
+    out = io.StringIO()
+    fig.savefig(out, format="svg", metadata={"Date": None})
+    text = out.getvalue()
+    prefix = f"f{uuid.uuid4().hex[:8]}-"
+    return _SVG_ID.sub(lambda m: m.group(1) + prefix, text[text.index("<svg"):].strip())
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def game_of(data: StudyData, subject: str, game_index: int) -> GameRecord | None:
+    """The subject's ``game_index``-th game (1-based, in the subject's order), if recorded."""
+    return next((g for g in data.games if g.subject == subject and g.index == game_index), None)
+
+
+def answers_of(data: StudyData, subject: str, game_index: int) -> list[AnswerRecord]:
+    """The answers given during that game, in the order of the moves."""
+    return sorted((a for a in data.answers
+                   if a.subject == subject and a.game_index == game_index),
+                  key=lambda a: a.move_number)
+
+
+def per_move_figure(data: StudyData, subject: str, game_index: int, *,
+                    lang: str = "en") -> str:
+    """The paper's per-move graph of one subject's game (``game_index``: 1-based place in
+    the subject's order) as an SVG string: both answers on −1…+1 over the program's moves,
+    the evaluation (subject's side) dotted on the right axis, the special moves shaded."""
+    answers = answers_of(data, subject, game_index)
+    if game_of(data, subject, game_index) is None and not answers:
+        raise InvalidOptionError(f"the study has no game {game_index} of subject {subject!r}")
+    return per_move_svg(answers, lang)
+
+
+def per_move_svg(answers: Sequence[AnswerRecord], lang: str) -> str:
+    """:func:`per_move_figure` of the game's ``answers``."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    t, font = _figure_text(lang)
+    fig = _new_figure(7.2, 2.9)
+    ax = fig.add_subplot()
+    ax.set_ylim(-1.4, 1.4)
+    ax.set_yticks([-1, 0, 1], ["−1", "0", "+1"])
+    ax.set_xlabel(t["move"], **font)
+    ax.set_ylabel(t["answer"], **font)
+    ax.grid(axis="y", color="#dddddd", linewidth=0.6)
+    if not answers:
+        ax.set_xlim(0, 60)
+        ax.text(30, 0, t["no_answers"], ha="center", va="center", color="#666666", **font)
+        return _svg(fig)
+    xs = [a.move_number for a in answers]
+    ax.set_xlim(max(0, min(xs) - 1), max(xs) + 1)
+    marked = []
+    for a in answers:
+        if a.move_kind in KIND_COLOUR:
+            ax.axvspan(a.move_number - 0.5, a.move_number + 0.5, color=KIND_COLOUR[a.move_kind],
+                       alpha=0.22, linewidth=0, zorder=0)
+            ax.text(a.move_number, 1.22, KIND_LETTER[a.move_kind], ha="center", va="center",
+                    fontsize=8, fontweight="bold", color=KIND_COLOUR[a.move_kind])
+            if a.move_kind not in marked:
+                marked.append(a.move_kind)
+    ax.plot(xs, [CAN_WIN_SCORE[a.can_win] for a in answers], color=CAN_WIN_COLOUR,
+            marker="o", markersize=3.5, linewidth=1.6, zorder=3)
+    ax.plot(xs, [MOVE_FELT_SCORE[a.move_felt] for a in answers], color=MOVE_FELT_COLOUR,
+            marker="s", markersize=3.2, linewidth=1.3, zorder=3, alpha=0.9)
+    evaluations = [math.nan if a.evaluation is None else float(a.evaluation) for a in answers]
+    ev = ax.twinx()
+    known = [abs(v) for v in evaluations if not math.isnan(v)]
+    limit = max([8.0, *known]) * 1.15
+    ev.set_ylim(-limit, limit)
+    ev.set_ylabel(t["evaluation"], **font)
+    ev.axhline(0, color="#999999", linewidth=0.5, zorder=1)
+    ev.plot(xs, evaluations, color=EVALUATION_COLOUR, linestyle=":", linewidth=1.6,
+            marker=".", markersize=3, zorder=2)
+    handles: list[Any] = [
+        Line2D([], [], color=CAN_WIN_COLOUR, marker="o", markersize=3.5, label=t["can_win"]),
+        Line2D([], [], color=MOVE_FELT_COLOUR, marker="s", markersize=3.2,
+               label=t["move_felt"]),
+        Line2D([], [], color=EVALUATION_COLOUR, linestyle=":", label=t["evaluation"]),
+    ]
+    handles += [Patch(color=KIND_COLOUR[k], alpha=0.35,
+                      label=f"{KIND_LETTER[k]}: {t[k]}") for k in marked]
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(len(handles), 3),
+               fontsize=8, frameon=False, prop=font or None)
+    return _svg(fig)
+
+
+def wins_figure(stats: StudyStats, *, lang: str = "en") -> str:
+    """Stacked bars: the subjects' wins, draws and losses against each program."""
+    from matplotlib.ticker import MaxNLocator
+
+    t, font = _figure_text(lang)
+    arms = stats.wins.arms
+    fig = _new_figure(4.6, 0.6 + 0.45 * max(2, len(arms)))
+    ax = fig.add_subplot()
+    names = [a.program for a in arms]
+    left = [0.0] * len(arms)
+    for key, values, colour in (("won", [a.wins for a in arms], "#2ca02c"),
+                                ("draw", [a.draws for a in arms], "#bbbbbb"),
+                                ("lost", [a.losses for a in arms], "#d62728")):
+        ax.barh(names, values, left=left, color=colour, label=t[key], height=0.6)
+        left = [x + v for x, v in zip(left, values, strict=True)]
+    ax.invert_yaxis()
+    ax.set_xlabel(t["games"], **font)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.legend(loc="outside right center", fontsize=8, frameon=False, prop=font or None)
+    return _svg(fig)
+
+
+def tracking_figure(data: StudyData, *, lang: str = "en") -> str:
+    """The evaluation at each "can you win" answer: one dot per answer, the mean as a bar."""
+    t, font = _figure_text(lang)
+    fig = _new_figure(4.6, 2.6)
+    ax = fig.add_subplot()
+    order = list(reversed(CAN_WIN))  # lose, unknown, win: left to right
+    for x, answer in enumerate(order):
+        values = [float(a.evaluation) for a in data.answers
+                  if a.can_win == answer and a.evaluation is not None]
+        jitter = [((i * 0.618) % 1 - 0.5) * 0.4 for i in range(len(values))]
+        ax.scatter([x + j for j in jitter], values, s=9, alpha=0.55,
+                   color=CAN_WIN_COLOUR, linewidths=0)
+        if values:
+            mean = sum(values) / len(values)
+            ax.plot([x - 0.3, x + 0.3], [mean, mean], color="#111111", linewidth=2)
+    ax.axhline(0, color="#999999", linewidth=0.5)
+    ax.set_xticks(range(len(order)), [t[a] for a in order], **font)
+    ax.set_xlim(-0.6, len(order) - 0.4)
+    ax.set_ylabel(t["evaluation"], **font)
+    return _svg(fig)
+
+
+def surprise_figure(stats: StudyStats, *, lang: str = "en") -> str:
+    """Bars: the rate of "surprising" answers after each kind of move."""
+    t, font = _figure_text(lang)
+    rows = [k for k in stats.surprise.kinds if k.answers]
+    fig = _new_figure(4.6, 2.4)
+    ax = fig.add_subplot()
+    names = [t.get(k.kind, k.kind) for k in rows]
+    colours = [KIND_COLOUR.get(k.kind, "#7f7f7f") for k in rows]
+    ax.bar(range(len(rows)), [k.rate or 0.0 for k in rows], color=colours, width=0.6)
+    for i, k in enumerate(rows):
+        ax.text(i, (k.rate or 0.0) + 0.03, f"{k.surprising}/{k.answers}", ha="center",
+                fontsize=8)
+    ax.set_xticks(range(len(rows)), names, **font)
+    ax.set_ylim(0, 1.12)
+    ax.set_ylabel(t["rate"], **font)
+    return _svg(fig)
+
