@@ -1,0 +1,306 @@
+"""The kinds of event a game is made of (:mod:`hasamigo.game.events` says what each is
+for): :class:`Event`, the base, and one frozen dataclass per kind, with the constants their
+fields take. Their JSON form is :mod:`hasamigo.game.events.codec`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from hasamigo.move import Color
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event: ``at`` is when it happened (seconds of the time source)."""
+
+    kind: ClassVar[str] = ""
+    at: float = field(kw_only=True)
+
+
+# ---- colours -------------------------------------------------------------------------
+#: The colour-decision steps. ``choose``: participant takes colour ``value``; ``draw``:
+#: random colours, ``value`` is the participant (``0``/``1``) drawn to play Black;
+#: ``hider``: the hider drawn when rank and age don't decide (``value`` ``0``/``1``);
+#: ``hide``: the hidden disc's top face (``black``/``white``), drawn by the server;
+#: ``call``: ``top``/``bottom`` with draws, ``black``/``white`` without; ``right``:
+#: ``draw-win``/``colour``; ``colour``: the colour-right holder's pick.
+COLOUR_STEPS = ("choose", "draw", "hider", "hide", "call", "right", "colour")
+
+
+@dataclass(frozen=True, slots=True)
+class ColourStep(Event):
+    """A step of deciding colours (see :data:`COLOUR_STEPS`); ``participant`` took it
+    (``None``: the server's draw)."""
+
+    kind: ClassVar[str] = "colour"
+    step: str
+    value: str
+    participant: int | None
+
+
+# ---- play ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MovePlayed(Event):
+    """A disc placed by ``colour`` on ``square`` (a grid index). Named ``Move`` in the
+    issue; ``MovePlayed`` here so as not to shadow :class:`hasamigo.Move`.
+
+    ``turned``: the discs the mover chose to turn under a 挟み碁 flip rule (a mask, as
+    :attr:`hasamigo.Move.turned`); ``None``, every bracketed disc. In JSON a list of square
+    names, ``"turned": ["d4", "e5"]``, left out when ``None`` (so events written before
+    the flip rules read as they were)."""
+
+    kind: ClassVar[str] = "move"
+    colour: Color
+    square: int
+    turned: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Event):
+    """``colour`` passes (only allowed when it has no legal move)."""
+
+    kind: ClassVar[str] = "pass"
+    colour: Color
+
+
+# ---- time ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Claim(Event):
+    """``by`` claims that ``flagged``'s flag has fallen; ``by == flagged`` is a player's
+    self-report."""
+
+    kind: ClassVar[str] = "claim"
+    by: Color
+    flagged: Color
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutChoice(Event):
+    """The time-out winner's choice: ``33-31`` or ``playout`` (勝手打ち)."""
+
+    kind: ClassVar[str] = "timeout-choice"
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
+class StopPlayout(Event):
+    """The play-out ends: the winner stopped, or (``timed_out``) the winner's own time ran
+    out, at ``at``; the count then stands."""
+
+    kind: ClassVar[str] = "stop-playout"
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Suspend(Event):
+    """The server stopped (or was last seen alive) at ``at``: the clock stops."""
+
+    kind: ClassVar[str] = "suspend"
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(Event):
+    """The server is back: the clock runs again from ``at`` for the side it ran for."""
+
+    kind: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramWaiting(Event):
+    """The program of ``participant`` cannot move yet from ``at``: the kernels it searches
+    with are being compiled or loaded (a fresh server's first run). Its clock does not run
+    until :class:`ProgramReady`; an official game does not begin, nor go on, meanwhile
+    (neither clock runs, nobody moves)."""
+
+    kind: ClassVar[str] = "program-waiting"
+    participant: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramReady(Event):
+    """The program of ``participant`` can move from ``at``: its clock runs again when it
+    is on move (an official game begins, or goes on, once no program waits)."""
+
+    kind: ClassVar[str] = "program-ready"
+    participant: int | None
+
+
+# ---- ending and taking back ------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Resign(Event):
+    kind: ClassVar[str] = "resign"
+    colour: Color
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptResult(Event):
+    """``colour`` accepts the result; once both have, a time-out can no longer be
+    claimed."""
+
+    kind: ClassVar[str] = "accept"
+    colour: Color
+
+
+@dataclass(frozen=True, slots=True)
+class UndoRequest(Event):
+    """``colour`` asks to take back its last move (two people: the other must consent)."""
+
+    kind: ClassVar[str] = "undo-request"
+    colour: Color
+
+
+@dataclass(frozen=True, slots=True)
+class UndoDecline(Event):
+    """``colour`` refuses the opponent's take-back request."""
+
+    kind: ClassVar[str] = "undo-decline"
+    colour: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Event):
+    """``colour``'s last move is taken back, with everything played after it."""
+
+    kind: ClassVar[str] = "undo"
+    colour: Color
+
+
+# ---- over the board ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class OverTheBoard(Event):
+    """The game is played on a real board with a chess clock: the server keeps the clock
+    and the record but the board is the players'. The clock stays stopped until the side
+    that does not move first presses it (rule 5: White); it is then driven by
+    :class:`ClockPress` alone, never by moves entered. ``scheduled``: the round's start
+    (a late player's clock runs from it); ``byoyomi``: a player with at most this many
+    seconds left is in 秒読み byo-yomi (0: only once the flag has fallen)."""
+
+    kind: ClassVar[str] = "over-the-board"
+    scheduled: float | None = None
+    byoyomi: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPress(Event):
+    """``colour`` presses its clock button: its turn ends (with a move on the board, or
+    with a declared pass when ``passed``) and the opponent's time runs. The first press
+    starts the game."""
+
+    kind: ClassVar[str] = "press"
+    colour: Color
+    passed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Absent(Event):
+    """Participant ``participant`` is not there at the start: their clock runs from
+    ``since`` (the scheduled start; rule 12)."""
+
+    kind: ClassVar[str] = "absent"
+    participant: int | None
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival(Event):
+    """The late participant arrives: the clock stops; they play on the time left (rule 13)."""
+
+    kind: ClassVar[str] = "arrival"
+    participant: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LateForfeit(Event):
+    """The late participant chooses a forfeit loss instead of playing (rule 13): 64–0,
+    not rated."""
+
+    kind: ClassVar[str] = "late-forfeit"
+    participant: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalClaim(Event):
+    """``by`` claims, on its own turn, that the opponent's last move was illegal (rule
+    6①): the turn goes back to the offender to correct it, or, when the offender was in
+    byo-yomi, the correction is followed by a time-out (rule 15)."""
+
+    kind: ClassVar[str] = "illegal-claim"
+    by: Color
+
+
+@dataclass(frozen=True, slots=True)
+class EnteredMove(Event):
+    """A move as it was played on the board: ``by`` moved, putting a disc on ``placed``
+    (``None``: a pass), and ``board`` is the cells afterwards (a board string's cells) —
+    so a wrong colour, wrong turns and displaced discs are all in the record. A legal one
+    is a move like any other; a faulty one waits for the recorder's decision."""
+
+    kind: ClassVar[str] = "entered-move"
+    by: Color
+    placed: int | None
+    board: str
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectEntry(Event):
+    """The recorder corrects the faulty move entered last: the board returns to the legal
+    position (the same square played properly, or the move withdrawn)."""
+
+    kind: ClassVar[str] = "correct-entry"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepBoard(Event):
+    """The recorder keeps the faulty move as it stands on the board (the players went on
+    unnoticed); the record marks the point."""
+
+    kind: ClassVar[str] = "keep-board"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultCard(Event):
+    """The result card (対戦カード) both players signed: the disc counts as written
+    (rule 18: counts that do not add up are read to the winner's disadvantage)."""
+
+    kind: ClassVar[str] = "result-card"
+    black: int
+    white: int
+
+
+# ---- the user study (the amusement paper's) ----------------------------------------------------
+#: The study's two questions after every program move, each with its answers (the order
+#: the subject sees them in): "Can you win now?" and "What kind of move did the opponent
+#: just play?" (:mod:`hasamigo.study.records` names them alike).
+STUDY_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "can_win": ("win", "unknown", "lose"),
+    "move_felt": ("surprising", "unknown", "expected"),
+}
+#: what a program reports of its move (``normal`` for a forced pass too)
+STUDY_MOVE_KINDS = ("normal", "expectation", "surprise", "gift")
+#: longest time accepted for answering one question (a subject may leave and come back)
+STUDY_ANSWER_SECONDS = 7 * 24 * 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class StudyGame(Event):
+    """The game is a user-study game: after every program move that leaves the game going,
+    the person answers :data:`STUDY_QUESTIONS` about it before moving again (the fold
+    refuses the person's move, or forced pass, until both are answered)."""
+
+    kind: ClassVar[str] = "study-game"
+
+
+@dataclass(frozen=True, slots=True)
+class StudyAnswer(Event):
+    """The subject's answer to ``question`` about the program's move number
+    ``move_number`` (1 = the game's first ply, passes counted), given ``seconds`` after
+    the question was shown; ``move_kind`` is what the program reported of that move."""
+
+    kind: ClassVar[str] = "study-answer"
+    move_number: int
+    question: str
+    answer: str
+    seconds: float
+    move_kind: str
