@@ -51,8 +51,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from hasamigo.board import Board
 from hasamigo.game.clock import Clock, ClockState
@@ -87,7 +86,7 @@ from hasamigo.game.events import (
     UndoDecline,
     UndoRequest,
 )
-from hasamigo.game.result import GameResult
+from hasamigo.game.result import GameResult, Verdict, verdict_for  # (re-exported)
 from hasamigo.game.setup import COLOUR_METHODS, GameOptions, GameSetup, Participant
 from hasamigo.game.state import (
     TIMEOUT_CHOICES,
@@ -569,23 +568,6 @@ def _initial(setup: GameSetup, game_id: str | None) -> GameState:
         if game_id is None:
             raise
         raise StoredGameError(f"the setup is refused: {exc}", game=game_id) from exc
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """A result from one participant's point of view: ``win``, ``lose`` or ``draw``."""
-
-    outcome: Literal["win", "lose", "draw"]
-    score: str
-    notes: list[str] = field(default_factory=list)
-
-
-def verdict_for(result: GameResult, colour: Color) -> Verdict:
-    """WIN / LOSE / DRAW for ``colour`` with the official score (own count first)."""
-    mine, theirs = result.counts_for(colour), result.counts_for(colour.other)
-    if result.winner is None:
-        return Verdict("draw", f"{mine}–{theirs}")
-    return Verdict("win" if result.winner is colour else "lose", f"{mine}–{theirs}")
 
 
 __all__ = [

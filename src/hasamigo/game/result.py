@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from hasamigo.board import Board, Outcome
 from hasamigo.errors import InvalidOptionError, shown
@@ -216,14 +216,33 @@ def result_card(black: int, white: int, *, squares: int = 64) -> GameResult:
     return GameResult(b, w, winner)
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A result from one participant's point of view: ``win``, ``lose`` or ``draw``."""
+
+    outcome: Literal["win", "lose", "draw"]
+    score: str
+    notes: list[str] = field(default_factory=list)
+
+
+def verdict_for(result: GameResult, colour: Color) -> Verdict:
+    """WIN / LOSE / DRAW for ``colour`` with the official score (own count first)."""
+    mine, theirs = result.counts_for(colour), result.counts_for(colour.other)
+    if result.winner is None:
+        return Verdict("draw", f"{mine}–{theirs}")
+    return Verdict("win" if result.winner is colour else "lose", f"{mine}–{theirs}")
+
+
 __all__ = [
     "WHITE",
     "GameResult",
     "Termination",
+    "Verdict",
     "both_flags_down",
     "forfeit",
     "playout_result",
     "resignation",
     "result_card",
     "timeout_win",
+    "verdict_for",
 ]

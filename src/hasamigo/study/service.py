@@ -28,7 +28,8 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from hasamigo.errors import HasamigoError
-from hasamigo.game.controller import GameController, verdict_for
+from hasamigo.game.controller import GameController
+from hasamigo.game.result import verdict_for
 from hasamigo.game.state import StudyQuestion
 from hasamigo.storage.repository import ConcurrentWrite, GameRepository
 from hasamigo.study.design import order_for, orders
