@@ -1,11 +1,18 @@
 """The board: position in absolute colours, side to move, legal moves, push/pop, outcome.
 
-Variants are subclasses with class-level metadata (see :mod:`hasamigo.variants`); the
-geometry is a mask of playable squares inside a square grid, so one set of kernels serves
-every board of a grid. The grid is 8×8 (``stride = 8``, one machine word per side, the fast
-kernels) unless a variant sets ``stride = 10``: the 10×10 grid of :mod:`hasamigo._kernels.wide`
-(two words per side) for boards up to 10×10, a square being ``row * stride + col`` either way.
-Kernels work on ``(player, opponent)``; the conversion lives in :meth:`Board.pair`.
+Variants are subclasses with class-level metadata (see :mod:`hasamigo.variants`): a shape
+and a start, and their :class:`~hasamigo.rules.Rules` (:attr:`Board.rules`), the value the
+board delegates to for what a variant plays (the grid, the flip rule, Nip's rule, rings) and
+that answers what the board supports. The geometry is a mask of playable squares inside a
+square grid, so one set of kernels serves every board of a grid. The grid is 8×8 (one
+machine word per side, the fast kernels) unless the rules say ``stride=10``: the 10×10 grid
+of :mod:`hasamigo._kernels.wide` (two words per side) for boards up to 10×10, a square being
+``row * stride + col`` either way. Kernels work on ``(player, opponent)``; the conversion
+lives in :meth:`Board.pair`.
+
+One module over 600 lines: the board's parsing, set-up, queries and move making all work
+on the same few attributes and class-level geometry, as python-chess's ``Board`` does; the
+rules it delegates to are in :mod:`hasamigo.rules`, the variants in :mod:`hasamigo.variants`.
 
 >>> board = Board()
 >>> board.play("f5")
@@ -22,9 +29,9 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import EllipsisType
-from typing import ClassVar
+from typing import Any, ClassVar, Generic, NoReturn, TypeVar
 
 import numpy as np
 
@@ -43,6 +50,8 @@ from hasamigo.errors import (
     shown,
 )
 from hasamigo.move import BLACK, COLOUR_NAMES, PASS, PASS_TOKENS, WHITE, Color, Move
+from hasamigo.rules import FLIP_RULES as FLIP_RULES  # the Board API names it here too
+from hasamigo.rules import PLAIN, STRIDES, Rules
 from hasamigo.squares import ASCII_DIGITS, Bitboard, Square, bits
 
 BLACK_CHARS = "Xx*●"
@@ -52,16 +61,13 @@ UNPLAYABLE_CHAR = "#"
 STARTS = ("cross", "parallel", "original")
 #: Longest square name read (``a1`` and, leniently, ``a01``): longer text is refused unread.
 _SQUARE_NAME_MAX = 3
-#: How the discs a move brackets are turned: ``all`` (Othello), and the house rules of
-#: Hasegawa's 挟み碁 — ``one`` (only one of them, the mover's choice) and ``choose`` (those
-#: the mover wants, at least one).
-FLIP_RULES = ("all", "one", "choose")
 #: Longest move text read with its turned discs (``c4(d4e5…)``): longer is refused unread.
 _MOVE_TEXT_MAX = 160
 #: Column letters of the widest grid (10×10: a..j); a variant uses the first ``cols``.
 FILE_LETTERS = "abcdefghij"
-#: Grid widths with kernels: 8 (one word per side) and 10 (two words, boards up to 10×10).
-STRIDES = (8, 10)
+_T = TypeVar("_T")
+#: The fields of :class:`Rules` a board reads under their old names (read-only).
+_RULE_FIELDS = ("stride", "flip_rule", "place_when_blocked", "rings")
 
 
 def _frame_mask(rows: int, cols: int, top: int, left: int, stride: int = 8) -> Bitboard:
@@ -70,6 +76,23 @@ def _frame_mask(rows: int, cols: int, top: int, left: int, stride: int = 8) -> B
         for c in range(left, left + cols):
             mask |= 1 << (r * stride + c)
     return mask
+
+
+class _RuleField(Generic[_T]):
+    """A field of the variant's :class:`Rules` read on the board or its class, read-only
+    (``Board.stride`` is ``Board.rules.stride``): the old flags' names, kept for the
+    Board API. A variant sets its ``rules``; other modules ask ``rules.kernel`` and
+    ``rules.supports(...)`` (tests/test_variant_capabilities.py)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, obj: object, owner: Any) -> _T:
+        value: _T = getattr(owner.rules, self._name)
+        return value
+
+    def __set__(self, obj: object, value: object) -> NoReturn:
+        raise AttributeError(f"{self._name} is a rule of the variant: set its rules")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,25 +167,18 @@ class Board:
     top: ClassVar[int] = 0  # grid row of the variant's row 1
     left: ClassVar[int] = 0  # grid column of the variant's column a
     cut: ClassVar[Bitboard] = 0  # squares of the frame that are not playable
-    stride: ClassVar[int] = 8  # grid width: square = row * stride + col (8, or 10 up to 10×10)
+    #: What the variant plays beyond its shape and start (see :class:`Rules`): the grid's
+    #: width, the flip rule, Nip's rule, rings; and what it supports.
+    rules: ClassVar[Rules] = PLAIN
     default_start: ClassVar[str] = "cross"
     default_disc_limit: ClassVar[int | None] = None
-    #: Nip's rule: when neither side can flip, the game goes on and the side to move
-    #: places a disc on any empty square (flipping nothing); it ends when the board is full.
-    place_when_blocked: ClassVar[bool] = False
-    #: Lines that close on themselves (a circular board's circumference), each the squares
-    #: in cyclic order: a disc placed on one brackets along it both ways, as along a row,
-    #: besides the grid's lines. Flipped in plain Python, only when a variant has one.
-    rings: ClassVar[tuple[tuple[Square, ...], ...]] = ()
-    #: How a move turns the discs it brackets (see :data:`FLIP_RULES`): ``"all"``, the
-    #: normal rule; ``"one"``, exactly one of them, any line, the mover's choice;
-    #: ``"choose"``, any non-empty subset the mover chooses. 挟み碁's house rule says the
-    #: discs one does not want turned "need not be turned"; it is read here as "at least
-    #: one is turned", so that every move still captures (placing a disc stays legal only
-    #: where it brackets at least one, as in Othello; passes and the end are unchanged).
-    #: A choice travels in :attr:`Move.turned` (``None``: every bracketed disc; under
-    #: ``"one"`` allowed only when the move brackets a single disc).
-    flip_rule: ClassVar[str] = "all"
+    #: The rules' fields, read-only (see :class:`Rules`): the grid's width (a square is
+    #: ``row * stride + col``), Nip's rule, the rings, the flip rule (a choice of turned
+    #: discs travels in :attr:`Move.turned`).
+    stride = _RuleField[int]()
+    place_when_blocked = _RuleField[bool]()
+    rings = _RuleField[tuple[tuple[Square, ...], ...]]()
+    flip_rule = _RuleField[str]()
 
     black: Bitboard
     white: Bitboard
@@ -210,12 +226,20 @@ class Board:
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        # A subclass written the older way (``stride = 10`` in its body) has its flags
+        # folded into its rules, and the read-only field inherited again.
+        legacy = {name: cls.__dict__[name] for name in _RULE_FIELDS
+                  if name in cls.__dict__ and not isinstance(cls.__dict__[name], _RuleField)}
+        if legacy:
+            for name in legacy:
+                delattr(cls, name)
+            cls.rules = replace(cls.rules, **legacy)
         cls._init_geometry()
 
     @classmethod
     def _init_geometry(cls) -> None:
-        n = cls.stride
-        if n not in STRIDES or not (
+        n = cls.rules.stride
+        if not (
             cls.rows >= 1 and cls.top + cls.rows <= n and cls.cols >= 1 and cls.left + cls.cols <= n
         ):
             # A mistake in a subclass's definition, not in user input: a plain ValueError.
@@ -231,24 +255,15 @@ class Board:
         cls._centre_mask = sum(
             1 << cls.local_square(mid_c + dc, mid_r + dr) for dr in (0, 1) for dc in (0, 1)
         )
-        for ring in cls.rings:
+        for ring in cls.rules.rings:
             if len(set(ring)) != len(ring) or any(not cls._playable >> sq & 1 for sq in ring):
                 raise ValueError(f"{cls.__name__}: a ring must be distinct playable squares")
 
     @classmethod
     def rules_beyond_kernels(cls) -> list[str]:
         """The rules of this variant that the search kernels do not know, in words (none
-        for most): Nip's placing anywhere, a ring's flips, a 挟み碁 flip rule. Only players
-        of the Board API play such a board."""
-        rules = []
-        if cls.place_when_blocked:
-            rules.append("Nip's rule (placing anywhere when both sides are blocked)")
-        if cls.rings:
-            rules.append("the flips along the circle")
-        if cls.flip_rule != "all":
-            rules.append(f"挟み碁's flip rule {cls.flip_rule!r} (the mover chooses the discs "
-                         "to turn)")
-        return rules
+        for most): :meth:`Rules.beyond_kernels`."""
+        return cls.rules.beyond_kernels()
 
     @classmethod
     def playable(cls) -> Bitboard:
@@ -266,24 +281,26 @@ class Board:
             raise InvalidSquareError(
                 f"no square at column {shown(col)}, row {shown(row)} on {cls.title}"
             )
-        return (cls.top + row) * cls.stride + cls.left + col
+        return (cls.top + row) * cls.rules.stride + cls.left + col
 
     @classmethod
     def square_name(cls, sq: Square) -> str:
         """Name of a grid square in this variant's own coordinates (6×6: a1..f6; 10×10:
         a1..j10)."""
-        if not (isinstance(sq, int) and 0 <= sq < cls.stride**2 and cls.playable() >> sq & 1):
+        n = cls.rules.stride
+        if not (isinstance(sq, int) and 0 <= sq < n * n and cls.playable() >> sq & 1):
             raise InvalidSquareError(f"square {shown(sq)} is not on {cls.title}")
-        row, col = divmod(sq, cls.stride)
+        row, col = divmod(sq, n)
         return f"{FILE_LETTERS[col - cls.left]}{row - cls.top + 1}"
 
     @classmethod
     def grid_name(cls, sq: Square) -> str:
         """Name of any grid square for a message, cut or outside the frame too: the grid's
         own coordinates (on the 8×8 grid the standard names), ``#N`` off the grid."""
-        if not (isinstance(sq, int) and 0 <= sq < cls.stride**2):
+        n = cls.rules.stride
+        if not (isinstance(sq, int) and 0 <= sq < n * n):
             return f"#{sq}"
-        row, col = divmod(sq, cls.stride)
+        row, col = divmod(sq, n)
         return f"{FILE_LETTERS[col]}{row + 1}"
 
     @classmethod
@@ -551,7 +568,7 @@ class Board:
         returned is stable; a few stable discs in unusual edge shapes may be missed (see
         :mod:`hasamigo._kernels.stability`). ``None`` where it is not computed: beyond the
         8×8 grid, and on boards with :attr:`rings` (a ring's flips are not in the kernel)."""
-        if self.stride != 8 or self.rings:
+        if not self.rules.supports("stability"):
             return None
         p, o = self.pair(color)
         return int(stable_discs_entry(np.uint64(p), np.uint64(o), self._playable_u64))
@@ -573,7 +590,7 @@ class Board:
     def moves_mask(self, color: Color) -> Bitboard:
         """Squares where ``color`` could play now if it were to move."""
         mask = self._flip_moves(color)
-        if not mask and self.place_when_blocked and not self._flip_moves(color.other):
+        if not mask and self.rules.place_when_blocked and not self._flip_moves(color.other):
             return self.empties  # Nip: both blocked, so anywhere empty
         return mask
 
@@ -584,43 +601,15 @@ class Board:
         if self.in_placement_phase():
             return self._centre() & ~self.occupied
         p, o = self.pair(color)
-        if self.stride == 8:
+        rules = self.rules
+        if rules.stride == 8:
             mask = int(legal_moves_mask(np.uint64(p), np.uint64(o), self._playable_u64))
         else:
             lo, hi = wide.legal_moves_mask(*wide.split(p), *wide.split(o), *self._playable_words)
             mask = int(wide.join(lo, hi))
-        if self.rings:
-            mask |= self._ring_moves(p, o)
+        if rules.rings:
+            mask |= rules.ring_moves(p, o)
         return mask
-
-    def _ring_moves(self, p: Bitboard, o: Bitboard) -> Bitboard:
-        """Empty squares of the :attr:`rings` where ``p`` brackets ``o`` along a ring."""
-        occupied, mask = p | o, 0
-        for ring in self.rings:
-            for sq in ring:
-                if not occupied >> sq & 1 and self._ring_flips(p, o, sq):
-                    mask |= 1 << sq
-        return mask
-
-    def _ring_flips(self, p: Bitboard, o: Bitboard, sq: Square) -> Bitboard:
-        """Discs of ``o`` that ``p`` brackets along the :attr:`rings` through the empty
-        ``sq``: each way round, a run of ``o`` up to a disc of ``p``. The walk stops short
-        of ``sq`` itself, so a ring all of ``o`` but ``sq`` brackets nothing."""
-        flipped = 0
-        for ring in self.rings:
-            if sq not in ring:
-                continue
-            n, at = len(ring), ring.index(sq)
-            for step in (1, -1):
-                run = 0
-                for k in range(1, n):
-                    point = ring[(at + step * k) % n]
-                    if not o >> point & 1:
-                        if p >> point & 1:
-                            flipped |= run
-                        break
-                    run |= 1 << point
-        return flipped
 
     def legal_moves_mask(self) -> Bitboard:
         """Bitboard of the squares the side to move may play (0 when it must pass)."""
@@ -655,13 +644,14 @@ class Board:
         p, o = self.pair()
         if (p | o) >> move.square & 1 or not self.playable() >> move.square & 1:
             return 0
-        if self.stride == 8:
+        rules = self.rules
+        if rules.stride == 8:
             flipped = int(flips_at(np.uint64(p), np.uint64(o), move.square))
         else:
             lo, hi = wide.flips_at(*wide.split(p), *wide.split(o), move.square)
             flipped = int(wide.join(lo, hi))
-        if self.rings:
-            flipped |= self._ring_flips(p, o, move.square)
+        if rules.rings:
+            flipped |= rules.ring_flips(p, o, move.square)
         return flipped
 
     def is_legal(self, move: Move | str) -> bool:
@@ -683,34 +673,22 @@ class Board:
     def needs_choice(self, square: Square) -> bool:
         """Whether a move on ``square`` must say which discs it turns: under ``"one"`` when
         it brackets more than one (under ``"choose"`` a bare square turns them all)."""
-        return self.flip_rule == "one" and self.turn_choices(square).bit_count() > 1
+        return self.rules.needs_choice(self.turn_choices(square))
 
     def move_choices(self) -> Iterator[Move]:
         """Every distinct legal move, each choice of turned discs a move of its own (as
         ``perft`` counts them): the legal moves under the normal rule. A choice that turns
         every bracketed disc is the bare square."""
-        if self.flip_rule == "all":
+        rules = self.rules
+        if not rules.supports("choose_turned"):
             yield from self.legal_moves
             return
         for move in list(self.legal_moves):
             bracketed = 0 if move.square is None else self.flips(move)
-            if bracketed.bit_count() <= 1 or self.in_placement_phase():
+            if self.in_placement_phase():
                 yield move
-            elif self.flip_rule == "one":
-                for sq in bits(bracketed):
-                    yield Move(move.square, 1 << sq)
             else:
-                squares = list(bits(bracketed))
-                full = (1 << len(squares)) - 1
-                for pick in range(1, full + 1):
-                    if pick == full:
-                        yield move
-                        continue
-                    chosen = 0
-                    for i, sq in enumerate(squares):
-                        if pick >> i & 1:
-                            chosen |= 1 << sq
-                    yield Move(move.square, chosen)
+                yield from rules.choices(move, bracketed)
 
     def turned_by(self, move: Move) -> Bitboard:
         """The discs a legal ``move`` turns for the side to move: those it chose
@@ -727,7 +705,7 @@ class Board:
         bracketed = 0 if self.in_placement_phase() else self.flips(move)
         name = self.square_name(move.square)
         if move.turned is None:
-            if self.flip_rule == "one" and bracketed.bit_count() > 1:
+            if self.rules.needs_choice(bracketed):
                 first = next(bits(bracketed))
                 return (f"{name} brackets {self._squares_text(bracketed)}; the rule turns "
                         f"one of them: say which, e.g. {name}({self.square_name(first)})")
@@ -739,13 +717,11 @@ class Board:
                        else "; it turns nothing"))
         if not turned:
             return f"{name} must turn at least one of {self._squares_text(bracketed)}"
-        if self.flip_rule == "all" and turned != bracketed:
-            return (f"every bracketed disc is turned ({self._squares_text(bracketed)}); "
-                    "this board has no choice of discs")
-        if self.flip_rule == "one" and turned.bit_count() != 1:
-            return (f"one disc is turned, not {turned.bit_count()} "
-                    f"({self._squares_text(turned)}): one of {self._squares_text(bracketed)}")
-        return None
+        problem = self.rules.turn_problem(turned, bracketed)
+        if problem is None:
+            return None
+        return problem.format(turned=self._squares_text(turned),
+                              bracketed=self._squares_text(bracketed))
 
     def _illegal_reason(self, move: Move) -> IllegalReason | None:
         mask = self.legal_moves_mask()
@@ -787,7 +763,7 @@ class Board:
         if (self.disc_limit is None and not self.in_placement_phase()
                 and not self.rules_beyond_kernels()):
             p, o = self.pair()
-            if self.stride == 8:
+            if self.rules.stride == 8:
                 return int(_perft_kernel(np.uint64(p), np.uint64(o), self._playable_u64, depth))
             words = (*wide.split(p), *wide.split(o), *self._playable_words)
             return int(wide.perft(*words, depth))

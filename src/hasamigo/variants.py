@@ -1,8 +1,10 @@
 """Board variants: geometries within the 8×8 grid and, for boards larger than 8×8, within
-the 10×10 grid (``stride = 10``); historical starts and the disc limit.
+the 10×10 grid (``Rules(stride=10)``); historical starts and the disc limit; Nip's rule,
+the circular board's ring and 挟み碁's flip rules.
 
-Each variant is a :class:`~hasamigo.board.Board` subclass with class-level metadata;
-:func:`find_variant` looks one up by name or alias.
+Each variant is a :class:`~hasamigo.board.Board` subclass with class-level metadata, its
+shape and start, composed with its :class:`~hasamigo.rules.Rules` (``rules``), which the
+board delegates to; :func:`find_variant` looks one up by name or alias, options included.
 
 >>> find_variant("mini").square_count()
 36
@@ -14,8 +16,9 @@ Each variant is a :class:`~hasamigo.board.Board` subclass with class-level metad
 
 from __future__ import annotations
 
-from hasamigo.board import FLIP_RULES, Board
+from hasamigo.board import Board
 from hasamigo.errors import InvalidOptionError, shown
+from hasamigo.rules import FLIP_RULES, Rules
 from hasamigo.squares import A1, A2, A7, A8, B1, B8, G1, G8, H1, H2, H7, H8, Square, parse_square
 
 
@@ -97,7 +100,7 @@ class GrandBoard(Board):
     aliases = ("10x10", "grand-othello")
     title = "Grand Othello 10×10"
     rows = cols = 10
-    stride = 10
+    rules = Rules(stride=10)
 
 
 class EightStarsBoard(Board):
@@ -120,7 +123,7 @@ class EightStarsBoard(Board):
     aliases = ("eight-stars-othello", "88", "88-othello")
     title = "Eight Stars Othello (88 squares)"
     rows = cols = 10
-    stride = 10
+    rules = Rules(stride=10)
     cut = _grid_squares(
         10, "a1", "b1", "a2", "i1", "j1", "j2", "a9", "a10", "b10", "j9", "i10", "j10"
     )
@@ -144,7 +147,7 @@ class Hasegawa8x9Board(Board):
     title = "Hasegawa's 8×9 board"
     rows = 8
     cols = 9
-    stride = 10
+    rules = Rules(stride=10)
 
 
 class Hasegawa9x10Board(Board):
@@ -160,7 +163,7 @@ class Hasegawa9x10Board(Board):
     title = "Hasegawa's 9×10 board"
     rows = 9
     cols = 10
-    stride = 10
+    rules = Rules(stride=10)
 
 
 class NipOctagonBoard(Board):
@@ -182,7 +185,7 @@ class NipOctagonBoard(Board):
     aliases = ("nip", "nip-game")
     title = "Nip (octagonal board, 52 squares)"
     cut = OctagonBoard.cut
-    place_when_blocked = True
+    rules = Rules(place_when_blocked=True)
 
 
 #: The circumference of :class:`NipCircleBoard`: the octagon's 20 outermost squares,
@@ -222,8 +225,7 @@ class NipCircleBoard(Board):
     aliases = ("circular-nip", "nip-round", "round-nip")
     title = "Nip (circular board, 52 points)"
     cut = OctagonBoard.cut
-    place_when_blocked = True
-    rings = (NIP_CIRCLE_RING,)
+    rules = Rules(place_when_blocked=True, rings=(NIP_CIRCLE_RING,))
 
 
 VARIANTS: tuple[type[Board], ...] = (
@@ -255,50 +257,61 @@ assert set(RULE_TITLES) == set(FLIP_RULES) - {"all"}
 NIP_OPTION = "nip"
 NIP_TITLE = "Nip's rule (placing anywhere when both are blocked)"
 
-_WITH_OPTIONS: dict[tuple[type[Board], bool, str], type[Board]] = {}
+_WITH_OPTIONS: dict[tuple[type[Board], Rules], type[Board]] = {}
 
 
 def with_options(base: type[Board], *, nip: bool = False, flip_rule: str = "all"
                  ) -> type[Board]:
     """``base`` played with Nip's rule (``nip``) and/or under the 挟み碁 flip rule
-    ``flip_rule`` (``"one"`` or ``"choose"``; ``"all"``: the normal rule): a subclass named
-    ``base.name`` followed by ``+nip`` and ``+rule``, made once and kept, so that the same
-    name always gives the same class (``base`` itself when it already plays so).
+    ``flip_rule`` (``"one"`` or ``"choose"``; ``"all"``: the normal rule): ``base``'s shape
+    and start composed with ``base.rules.with_options(...)``, named ``base.name`` followed
+    by ``+nip`` and ``+rule``, made once and kept, so that the same name always gives the
+    same variant (``base`` itself when it already plays so).
 
     >>> v = with_options(find_variant("8x9"), flip_rule="one")
     >>> v.name, v.title, v is find_variant("hasegawa-8x9+one")
     ('hasegawa-8x9+one', "Hasegawa's 8×9 board, 挟み碁 rule: one disc turned", True)
-    >>> find_variant("standard+nip").place_when_blocked
+    >>> find_variant("standard+nip").rules.supports("place_anywhere")
     True
     """
     if flip_rule != "all" and flip_rule not in RULE_TITLES:
         raise InvalidOptionError(
             f"unknown flip rule {shown(flip_rule)}; known: {', '.join(RULE_TITLES)}")
-    add_nip = nip and not base.place_when_blocked
-    add_rule = flip_rule != "all" and flip_rule != base.flip_rule
-    if add_rule and base.flip_rule != "all":
+    rules = base.rules.with_options(nip=nip, flip_rule=flip_rule) if (
+        flip_rule == "all" or base.rules.turning in ("all", flip_rule)) else None
+    if rules is None:
         raise InvalidOptionError(f"{base.title} already has a flip rule")
-    if not add_nip and not add_rule:
+    if rules == base.rules:
         return base
-    made = _WITH_OPTIONS.get((base, add_nip, flip_rule))
+    key = (base, rules)
+    made = _WITH_OPTIONS.get(key)
     if made is None:
-        suffix = (f"+{NIP_OPTION}" if add_nip else "") + (f"+{flip_rule}" if add_rule else "")
+        add_nip = rules.supports("place_anywhere") and not base.rules.supports("place_anywhere")
+        added_rule = rules.turning if rules.turning != base.rules.turning else None
+        suffix = (f"+{NIP_OPTION}" if add_nip else "") + (f"+{added_rule}" if added_rule else "")
         words = ([NIP_TITLE] if add_nip else []) + (
-            [f"挟み碁 rule: {RULE_TITLES[flip_rule]}"] if add_rule else [])
-        attributes: dict[str, object] = {
-            "__doc__": f"{base.title} with {'; '.join(words)}.",
-            "__module__": __name__,
-            "name": base.name + suffix,
-            "aliases": tuple(alias + suffix for alias in base.aliases),
-            "title": ", ".join([base.title, *words]),
-        }
-        if add_nip:
-            attributes["place_when_blocked"] = True
-        if add_rule:
-            attributes["flip_rule"] = flip_rule
-        made = type(f"{base.__name__}_{suffix.replace('+', '_')}", (base,), attributes)
-        _WITH_OPTIONS[(base, add_nip, flip_rule)] = made
+            [f"挟み碁 rule: {RULE_TITLES[added_rule]}"] if added_rule else [])
+        made = _WITH_OPTIONS[key] = _composed(base, rules, suffix, words)
     return made
+
+
+def _composed(base: type[Board], rules: Rules, suffix: str, words: list[str]) -> type[Board]:
+    """The variant of ``base``'s shape and start under ``rules``: a subclass (the Board API
+    and the registry take variants as classes) that changes nothing but the rules and the
+    names."""
+
+    composed_rules = rules  # read by the class body (a name it assigns is its own)
+
+    class Composed(base):  # type: ignore[valid-type,misc]  # a base chosen at run time
+        __doc__ = f"{base.title} with {'; '.join(words)}."
+        rules = composed_rules
+        name = base.name + suffix
+        aliases = tuple(alias + suffix for alias in base.aliases)
+        title = ", ".join([base.title, *words])
+
+    Composed.__name__ = Composed.__qualname__ = f"{base.__name__}_{suffix.replace('+', '_')}"
+    Composed.__module__ = __name__
+    return Composed
 
 
 def find_variant(name: str) -> type[Board]:
