@@ -304,6 +304,25 @@ class Board:
         return f"{FILE_LETTERS[col]}{row + 1}"
 
     @classmethod
+    def grid_size(cls) -> int:
+        """Squares of the grid (64; 100 on the 10-wide grid): every square is below it."""
+        return cls.rules.stride ** 2
+
+    @classmethod
+    def step(cls, sq: Square, dr: int, dc: int) -> Square | None:
+        """The grid square ``dr`` rows and ``dc`` columns from ``sq`` (cut or not), or
+        ``None`` off the grid."""
+        n = cls.rules.stride
+        row, col = divmod(sq, n)
+        row, col = row + dr, col + dc
+        return row * n + col if 0 <= row < n and 0 <= col < n else None
+
+    @classmethod
+    def ring_names(cls) -> list[list[str]]:
+        """The :attr:`rings`' squares by name, each in cyclic order (none on most boards)."""
+        return [[cls.square_name(sq) for sq in ring] for ring in cls.rules.rings]
+
+    @classmethod
     def parse_square(cls, name: str, *, cut_ok: bool = False) -> Square:
         """Grid index of a square named in this variant's coordinates, case-insensitive.
 

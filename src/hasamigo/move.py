@@ -87,8 +87,8 @@ class Move:
     """A move; ``square`` is ``None`` for a pass.
 
     ``turned`` is the mask of the discs the mover chose to turn under a 挟み碁 flip rule
-    (``Board.flip_rule`` ``"one"`` or ``"choose"``); ``None``, the normal case, turns
-    every bracketed disc. A pass turns nothing. Whether the choice is allowed is the
+    (``"one"`` or ``"choose"``, in ``Board.rules``); ``None``, the normal case, turns every
+    bracketed disc. A pass turns nothing. Whether the choice is allowed is the
     board's to say (``Board.push``); here it is only checked to be a set of grid squares.
 
     ``square`` is a grid index: 0..63 on the 8×8 grid, up to 99 on the 10×10 grid of the
