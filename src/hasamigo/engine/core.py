@@ -14,7 +14,7 @@ perfect solve starts only when its estimated cost (from the empties and the node
 second this engine has measured) fits the target.
 
 Boards on the 10-column grid (Grand Othello and its shapes, up to 10×10) go through the
-same root to :mod:`hasamigo._kernels.wide_search` (dispatched on the board's stride, see
+same root to :mod:`hasamigo._kernels.wide_search` (dispatched on the board's grid, ``rules.supports("bitboard")``, see
 ``_Grid``): the hand-set evaluation generalised to the shape, the exact solver near the
 end, its own table; no threads, no probable cuts, no trained evaluation (all measured on
 8×8 only), and the solver's cost model keeps the 8×8 speeds.
@@ -61,6 +61,7 @@ from hasamigo.engine.rules_search import analyse_by_rules
 from hasamigo.engine.timing import Budget, Speed, fits, next_iteration
 from hasamigo.errors import InvalidOptionError, InvalidPositionError, shown
 from hasamigo.move import Move
+from hasamigo.rules import Kernel
 from hasamigo.squares import bits
 
 __all__ = ["MODES", "SEARCH_FEATURES", "SEARCH_FLAGS", "Analysis", "Engine", "MoveScore",
@@ -248,7 +249,7 @@ class Engine:
         if not (_whole(alpha) and _whole(beta) and -64 <= alpha < beta <= 64):
             raise InvalidOptionError(f"the window must be whole numbers with -64 <= alpha < "
                                      f"beta <= 64, not ({shown(alpha)}, {shown(beta)})")
-        if board.stride == wide.STRIDE or board.rules_beyond_kernels():
+        if board.rules.kernel is not Kernel.BITBOARD:
             raise InvalidOptionError(f"a windowed solve of {board.title} is not offered: "
                                      "only boards within 8×8 of the usual flips")
         return self._run(board, Limit(depth=64), multipv=1, mode="exact",
@@ -263,7 +264,7 @@ class Engine:
 
     def play_level(self, board: Board, number: int) -> PlayResult:
         """Play at a level of :data:`~hasamigo.engine.limits.LEVELS` (1 weakest)."""
-        lv: Level = level(number, board.stride)
+        lv: Level = level(number, board.rules)
         empties = board.empties.bit_count()
         if empties <= lv.exact_from:
             analysis = self.solve(board, "exact")
@@ -306,7 +307,7 @@ class Engine:
     def evaluate(self, board: Board) -> int:
         """The static evaluation of ``board`` for the side to move (discs)."""
         p, o, mask = _pair(board)
-        if board.stride == wide.STRIDE:
+        if not board.rules.supports("bitboard"):
             return int(wide_search.evaluate_entry(*wide.split(p), *wide.split(o),
                                                   geometry(mask), self._params))
         return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), self._params))
@@ -358,7 +359,7 @@ class Engine:
                 and not board.in_placement_phase()):
             return analyse_by_rules(board, limit, multipv, mode, budget, among)
         p, o, mask = _pair(board)
-        grid = GRID10 if board.stride == wide.STRIDE else GRID8
+        grid = GRID8 if board.rules.supports("bitboard") else GRID10
         if grid.wide:
             selectivity = 0  # probable cuts are measured on the 8×8 grid only
         only: set[int] | None = None

@@ -34,6 +34,7 @@ import numbers
 from dataclasses import dataclass
 
 from hasamigo.errors import InvalidOptionError, shown
+from hasamigo.rules import PLAIN, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +130,9 @@ WIDE_LEVELS: dict[int, Level] = {
 }
 
 
-def level(number: int, stride: int = 8) -> Level:
-    """The :class:`Level` numbered 1 (weakest) to ``MAX_LEVEL``, on the grid of width
-    ``stride`` (10: :data:`WIDE_LEVELS`); :class:`InvalidOptionError` for any other number."""
+def level(number: int, rules: Rules = PLAIN) -> Level:
+    """The :class:`Level` numbered 1 (weakest) to ``MAX_LEVEL``, on the grid of ``rules``
+    (beyond 8×8: :data:`WIDE_LEVELS`); :class:`InvalidOptionError` for any other number."""
     if not _whole(number) or number not in LEVELS:
         raise InvalidOptionError(f"levels run from 1 to {MAX_LEVEL}, not {shown(number)}")
-    return WIDE_LEVELS[number] if stride == 10 else LEVELS[number]
+    return LEVELS[number] if rules.supports("bitboard") else WIDE_LEVELS[number]

@@ -70,9 +70,10 @@ class _Shape:
     c_of: dict[int, int]
 
 
-def _inside(cls: type[Board], r: int, c: int) -> bool:
-    n = cls.stride
-    return 0 <= r < n and 0 <= c < n and bool(cls.playable() >> (r * n + c) & 1)
+def _near(cls: type[Board], sq: int, dr: int, dc: int) -> int | None:
+    """The playable square ``dr`` rows and ``dc`` columns from ``sq``, or ``None``."""
+    near = cls.step(sq, dr, dc)
+    return near if near is not None and cls.playable() >> near & 1 else None
 
 
 _SHAPES: dict[type[Board], _Shape] = {}
@@ -87,29 +88,26 @@ def shape(cls: type[Board]) -> _Shape:
 
 
 def _shape(cls: type[Board]) -> _Shape:
-    n = cls.stride
-    on_ring = set().union(*map(set, cls.rings)) if cls.rings else set()
+    on_ring = cls.rules.ring_squares
     weights, corners = {}, []
     for sq in bits(cls.playable()):
-        r, c = divmod(sq, n)
         axes = ((0, 1), (1, 0), (1, 1), (1, -1))
-        ends = all(not _inside(cls, r + dr, c + dc) or not _inside(cls, r - dr, c - dc)
+        ends = all(_near(cls, sq, dr, dc) is None or _near(cls, sq, -dr, -dc) is None
                    for dr, dc in axes)
         if ends and sq not in on_ring:
             corners.append(sq)
-        edge = any(not _inside(cls, r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1),
-                                                                   (-1, 0)))
+        edge = any(_near(cls, sq, dr, dc) is None for dr, dc in ((0, 1), (1, 0), (0, -1),
+                                                                 (-1, 0)))
         weights[sq] = EDGE if edge else 0
     x_of: dict[int, int] = {}
     c_of: dict[int, int] = {}
     for corner in corners:
         weights[corner] = CORNER
-        r, c = divmod(corner, n)
         for dr in (-1, 0, 1):
             for dc in (-1, 0, 1):
-                sq = (r + dr) * n + c + dc
-                if (dr or dc) and _inside(cls, r + dr, c + dc) and sq not in corners:
-                    (x_of if dr and dc else c_of)[sq] = corner
+                near = _near(cls, corner, dr, dc) if dr or dc else None
+                if near is not None and near not in corners:
+                    (x_of if dr and dc else c_of)[near] = corner
     return _Shape(weights, tuple(corners), x_of, c_of)
 
 
@@ -132,9 +130,9 @@ def evaluate(board: Board) -> int:
 
 def candidate_moves(board: Board) -> list[Move]:
     """The moves the search weighs (see the module docstring), a pass when forced."""
-    if board.flip_rule == "all":
+    if not board.rules.supports("choose_turned"):
         return list(board.legal_moves)
-    if board.flip_rule == "one":
+    if board.rules.supports("one_turned"):
         return list(board.move_choices())
     out = []
     for move in list(board.legal_moves):

@@ -144,14 +144,14 @@ class Player(ABC):
     def kernel_groups(cls, variant: type[Board]) -> tuple[frozenset[str], frozenset[str]]:
         """``(needed, better)``: the kernel groups its moves on ``variant`` need, the
         board's own included, and those it plays better with once they are loaded."""
-        if variant.stride == 8:
+        if variant.rules.supports("bitboard"):
             return frozenset({"rules"}) | cls.kernels.needs, cls.kernels.better
         return frozenset({"wide-rules"}) | cls.kernels.wide, cls.kernels.better_wide
 
     def check_board(self, variant: type[Board]) -> None:
         """Refuse, with :class:`~hasamigo.errors.InvalidOptionError`, a board this player
         cannot play (before a game starts, so that nothing is stored for it)."""
-        if variant.stride != 8 and not self.every_grid:
+        if not variant.rules.supports("bitboard") and not self.every_grid:
             raise InvalidOptionError(
                 f"{self.name} plays only boards within the 8×8 grid, not {variant.title}; "
                 "on that board play against random, greedy or the engine")

@@ -1,6 +1,6 @@
 """The simplest players: uniformly random, and greedy (most discs flipped).
 
-Both play every board and rule, 挟み碁's flip rules too (``Board.flip_rule``): random
+Both play every board and rule, 挟み碁's flip rules too (``Board.rules``): random
 picks a legal square uniformly, then a random choice of the discs it turns (one disc
 under ``"one"``, a non-empty subset under ``"choose"``); greedy turns as many discs as
 it can: every disc of the move bracketing most under ``"choose"`` (as under the normal
@@ -22,10 +22,10 @@ def _random_choice(board: Board, sq: int, rng: random.Random) -> Move:
     """A move on ``sq`` with a random choice of turned discs under the board's flip rule
     (the bare square, every disc turned, under the normal rule or with nothing to choose)."""
     bracketed = board.turn_choices(sq)
-    if board.flip_rule == "all" or bracketed.bit_count() <= 1:
+    if not board.rules.supports("choose_turned") or bracketed.bit_count() <= 1:
         return Move(sq)
     discs = list(bits(bracketed))
-    if board.flip_rule == "one":
+    if board.rules.supports("one_turned"):
         return Move(sq, 1 << rng.choice(discs))
     chosen = 0
     while not chosen:  # a uniform non-empty subset
@@ -52,7 +52,7 @@ class GreedyPlayer(Player):
     every_grid = every_rule = True
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
-        if board.flip_rule == "one":  # every move turns exactly one disc
+        if board.rules.supports("one_turned"):  # every move turns exactly one disc
             sq = self.rng.choice(squares_of(board))
             self.explain("greedy: turns 1 (one disc per move)")
             return _random_choice(board, sq, self.rng)

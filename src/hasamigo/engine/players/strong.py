@@ -86,7 +86,7 @@ class EnginePlayer(Player):
         know (it searches through the Board API), the small boards' solver too at the top
         level on a board it plays perfectly."""
         if variant.rules_beyond_kernels():
-            return frozenset({"rules" if variant.stride == 8 else "wide-rules"}), frozenset()
+            return frozenset({variant.rules.move_kernels}), frozenset()
         needs, better = super().kernel_groups(variant)
         if level == MAX_LEVEL and variant.name in SOLVABLE:
             needs |= {"smallboard"}
@@ -135,7 +135,7 @@ class EnginePlayer(Player):
                 self.explain(f"engine level {self.level}: perfect play ({how}), "
                              f"score {value:+d}")
                 return move
-        if self.book is not None and board.stride == 8:
+        if self.book is not None and board.rules.supports("bitboard"):
             known = self.book.choose(board, self.rng)
             if known is not None:
                 how = ("book" if known.in_book else f"book leaf, depth {known.depth}")
@@ -144,7 +144,7 @@ class EnginePlayer(Player):
         if clock is None:
             result = self.engine.play_level(board, self.level)
         else:
-            lv = level_of(self.level, board.stride)
+            lv = level_of(self.level, board.rules)
             timer = MoveTime(clock, board.turn, board.empties.bit_count(),
                              solve_from=lv.wld_from)
             result = self.engine.play_timed(board, timer.left(), depth=lv.depth,
@@ -192,11 +192,11 @@ class WeakestPlayer(Player):
         """Whether the engine's kernels for ``board``'s grid are loaded (always, unless a
         front end loading them in the background says otherwise)."""
         ready = self.kernels_ready
-        return ready is None or ready("engine" if board.stride == 8 else "wide")
+        return ready is None or ready(board.rules.search_kernels)
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
         if not self.engine_loaded(board):
-            if board.stride == 8:
+            if board.rules.supports("bitboard"):
                 return self._choose_by_squares(board, clock)
             return self._choose_by_rules(board, clock)
         empties = board.empties.bit_count()
