@@ -94,13 +94,12 @@ class Note:
 # ---- geometry ----------------------------------------------------------------------------
 def neighbours(board: Board, sq: int) -> Bitboard:
     """The playable squares next to ``sq`` (the eight directions)."""
-    n = board.stride
-    r, c = divmod(sq, n)
     out = 0
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
-            if (dr or dc) and 0 <= r + dr < n and 0 <= c + dc < n:
-                out |= 1 << ((r + dr) * n + c + dc)
+            near = board.step(sq, dr, dc) if dr or dc else None
+            if near is not None:
+                out |= 1 << near
     return out & board.playable()
 
 

@@ -59,16 +59,15 @@ def _names(board: Board, mask: Bitboard) -> tuple[str, ...]:
 
 def _grow(board: Board, seed: Bitboard, within: Bitboard) -> Bitboard:
     """The squares of ``within`` joined to ``seed`` by chains of neighbours (8 directions)."""
-    n = board.stride
     reached, frontier = seed & within, seed & within
     while frontier:
         grown = 0
         for sq in bits(frontier):
-            r, c = divmod(sq, n)
             for dr in (-1, 0, 1):
                 for dc in (-1, 0, 1):
-                    if (dr or dc) and 0 <= r + dr < n and 0 <= c + dc < n:
-                        grown |= 1 << ((r + dr) * n + c + dc)
+                    near = board.step(sq, dr, dc) if dr or dc else None
+                    if near is not None:
+                        grown |= 1 << near
         frontier = grown & within & ~reached
         reached |= frontier
     return reached
@@ -101,7 +100,7 @@ def unreachable_flags(board: Board) -> list[Flag]:
             f"{count} disc{'s' * (count != 1)} on the board: a game has at least the "
             f"{needed} of the start.",
             f"盤上の石は{count}個。対局中は初期配置の{needed}個より減らない。"))
-    if board.place_when_blocked or board.rings:
+    if not board.rules.supports("adjacent_growth"):
         return flags
     joined = _grow(board, start_discs & board.occupied, board.occupied)
     apart = board.occupied & ~joined

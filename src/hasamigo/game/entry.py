@@ -108,7 +108,7 @@ def _listed(names: Iterable[str]) -> str:
 
 
 def _check_square(board: Board, square: int) -> None:
-    if not (isinstance(square, int) and 0 <= square < board.stride**2
+    if not (isinstance(square, int) and 0 <= square < board.grid_size()
             and board.playable() >> square & 1):
         raise InvalidSquareError(f"square {square!r} is not on {board.title}")
 
@@ -212,13 +212,10 @@ def bracketed_lines(board: Board, square: int, colour: Color) -> Iterator[tuple[
     move turns (for the side to move it equals :meth:`Board.flips`)."""
     mine, theirs = board.discs(colour), board.discs(colour.other)
     playable = board.playable()
-    n = board.stride  # the grid's width: 8, or 10 for the boards larger than 8×8
-    row0, col0 = divmod(square, n)
     for dr, dc in _DIRECTIONS:
         line: list[int] = []
-        row, col = row0 + dr, col0 + dc
-        while 0 <= row < n and 0 <= col < n:
-            sq = row * n + col
+        sq = board.step(square, dr, dc)
+        while sq is not None:
             if not playable >> sq & 1:
                 break
             if theirs >> sq & 1:
@@ -227,7 +224,7 @@ def bracketed_lines(board: Board, square: int, colour: Color) -> Iterator[tuple[
                 if mine >> sq & 1 and line:
                     yield line, sq
                 break
-            row, col = row + dr, col + dc
+            sq = board.step(sq, dr, dc)
 
 
 def _legal_text(board: Board, placed: Color) -> str:

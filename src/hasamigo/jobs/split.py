@@ -43,6 +43,7 @@ from hasamigo.errors import InvalidOptionError
 from hasamigo.jobs.runner import Backend, Journal, run_job
 from hasamigo.jobs.solve import warm_solver, worker_engine
 from hasamigo.move import BLACK, PASS, Move
+from hasamigo.rules import Kernel
 
 SPAN = 64  # scores are disc differences: -64..64
 ORDER_DEPTH = 12  # the short search that orders the root's moves
@@ -94,7 +95,7 @@ def split_solve(board: Board, *, backend: Backend, table_size: int = 1 << 22,
     """
     if board.is_game_over():
         raise InvalidOptionError("the game is over: there is nothing to solve")
-    if board.stride != 8 or board.rules_beyond_kernels():
+    if board.rules.kernel is not Kernel.BITBOARD:
         raise InvalidOptionError(f"a position of {board.title} is not split among workers: "
                                  "only boards within 8×8 of the usual flips are")
     start = time.perf_counter()

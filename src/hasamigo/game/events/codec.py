@@ -142,7 +142,7 @@ def _dec_optional_square(value: Any, variant: type[Board]) -> int | None:
 
 
 def _enc_turned(value: int, variant: type[Board]) -> list[str]:
-    return [variant.square_name(sq) for sq in range(variant.stride ** 2) if value >> sq & 1]
+    return [variant.square_name(sq) for sq in range(variant.grid_size()) if value >> sq & 1]
 
 
 def _dec_turned(value: Any, variant: type[Board]) -> int:
