@@ -291,7 +291,7 @@ def read_ggf(path: str | os.PathLike[str], *, validate: bool = True, strict: boo
 def _type_of_variant(variant: type[Board]) -> str:
     if (variant.rows != variant.cols or variant.cut or variant.default_disc_limit is not None
             or variant.default_start == "original" or variant.rows not in _SIZES
-            or variant.flip_rule != "all"):
+            or not variant.rules.supports("square_notation")):
         raise ValueError(f"GGF cannot hold a game of {variant.title}")
     return str(variant.rows)
 

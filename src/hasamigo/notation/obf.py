@@ -35,6 +35,11 @@ _SCORE_LIMIT = 64
 _SCORE_DIGITS = 3
 
 
+def _holds(variant: type[Board]) -> bool:
+    """Whether OBF holds positions of ``variant``: the 8×8 grid, a move a square alone."""
+    return variant.rules.supports("bitboard") and variant.rules.supports("square_notation")
+
+
 @dataclass
 class ObfPosition:
     """A position with its answers: ``(move, score)``, the score for the side to move."""
@@ -62,7 +67,7 @@ def parse_obf(line: str, *, board_cls: type[Board] = Board, source: str | None =
     def fail(message: str, column: int) -> ParseError:
         return ParseError(message, source=source, line=line_number, column=column)
 
-    if board_cls.stride != 8 or board_cls.flip_rule != "all":
+    if not _holds(board_cls):
         raise InvalidOptionError(f"OBF holds positions of the 8×8 grid under the normal flip "
                                  f"rule, not of {board_cls.title}")
     text, _, comment = line.rstrip("\r\n").partition("%")
@@ -110,7 +115,7 @@ def _parse_answer(part: str, board: Board, fail: Callable[[str, int], ParseError
 
 def format_obf(position: ObfPosition) -> str:
     """The OBF line of ``position`` (moves upper-case, scores signed), without a newline."""
-    if position.board.stride != 8 or position.board.flip_rule != "all":
+    if not _holds(type(position.board)):
         raise ValueError(f"OBF cannot hold a position of {position.board.title}")
     parts = [position.board.to_string() + ";"]
     for move, score in position.answers:

@@ -154,7 +154,7 @@ def _check_options(variant: type[Board], handicap: int) -> None:
     if variant.default_start == "original":
         raise InvalidOptionError(f"{variant.title} starts by placing discs: it has no record "
                                  "sheet here")
-    if variant.flip_rule != "all":
+    if not variant.rules.supports("square_notation"):
         raise InvalidOptionError(f"a record sheet numbers squares, not the discs each move "
                                  f"chose to turn: {variant.title} has no record sheet here")
     if not isinstance(handicap, int) or isinstance(handicap, bool) or not 0 <= handicap <= 4:
