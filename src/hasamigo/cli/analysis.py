@@ -87,7 +87,7 @@ def review(
         check_reviewable(start)
     except HasamigoError as exc:
         raise fail_with(exc) from None
-    ready_kernels("rules", "engine", *(["wide"] if start.stride != 8 else []))
+    ready_kernels("rules", "engine", *([] if start.rules.supports("bitboard") else ["wide"]))
     progress = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=err_console, disable=as_json,
                         transient=True)

@@ -79,8 +79,8 @@ def board_summary(board: Board) -> dict[str, Any]:
             "score": str(outcome),
         },
         "moves": [board.move_name(m) for m in board.move_stack],
-        **({"flip_rule": board.flip_rule, "turn_choices": _turn_choices(board)}
-           if board.flip_rule != "all" else {}),
+        **({"flip_rule": board.rules.turning, "turn_choices": _turn_choices(board)}
+           if board.rules.supports("choose_turned") else {}),
     }
 
 
@@ -204,8 +204,8 @@ def show(
     names = [board.move_name(m) for m in board.legal_moves]
     if names:
         console.print("legal moves: " + " ".join(names), highlight=False)
-    if board.flip_rule != "all" and names:
-        how = "one of" if board.flip_rule == "one" else "any of (at least one)"
+    if board.rules.supports("choose_turned") and names:
+        how = "one of" if board.rules.supports("one_turned") else "any of (at least one)"
         for square, discs in _turn_choices(board).items():
             if len(discs) > 1:
                 console.print(f"  {square} turns {how} {' '.join(discs)}: "

@@ -219,14 +219,14 @@ def legal_text(board: Board) -> str:
     names = []
     for move in board.legal_moves:
         name = board.move_name(move)
-        if move.square is not None and board.flip_rule != "all":
+        if move.square is not None and board.rules.supports("choose_turned"):
             choices = board.turn_choices(move.square)
             if choices.bit_count() > 1:
                 discs = " ".join(board.square_name(sq) for sq in bits(choices))
-                how = "one of" if board.flip_rule == "one" else "any of"
+                how = "one of" if board.rules.supports("one_turned") else "any of"
                 name += f" (turn {how} {discs})"
         names.append(name)
-    return "legal: " + ("; " if board.flip_rule != "all" else " ").join(names)
+    return "legal: " + ("; " if board.rules.supports("choose_turned") else " ").join(names)
 
 
 def _describe_move(view: Screen, event: MovePlayed) -> str | None:

@@ -408,7 +408,7 @@ class TerminalGame:
             ("f5", "play a move (a square; the legal ones are listed above the prompt)"),
             *([("c4(d4)", "under a 挟み碁 flip rule: the square, then the discs it turns "
                           "in parentheses (c4(d4e5) to turn two under 'choose')")]
-              if self.game.board.flip_rule != "all" else []),
+              if self.game.board.rules.supports("choose_turned") else []),
             ("hint", "the engine's best moves with their scores (casual games)"),
             ("undo", "take back your last move" + (" and the program's reply"
                                                     if self.screen.against_program else "")

@@ -67,7 +67,7 @@ def check_position(variant: str, text: str) -> PositionCheckView:
     return PositionCheckView(
         variant=variant, title=board.title, board=board.to_string(),
         cells=board.to_string().split()[0], rows=board.rows, cols=board.cols,
-        rings=[[board.square_name(sq) for sq in ring] for ring in board.rings],
+        rings=board.ring_names(),
         turn=board.turn.value,
         legal=legal, must_pass=board.must_pass(), game_over=over,
         winner=None if outcome is None or outcome.winner is None else outcome.winner.value,
@@ -120,7 +120,7 @@ def _programs(board: type[Board], engines: list[tuple[str, str]]) -> list[str]:
     keys = [(key, "engine:5" if key == "engine" else key) for key in PROGRAMS]
     keys += [(f"{EXTERNAL}{key}", f"{EXTERNAL}{key}") for key, _ in engines]
     for key, spec in keys:
-        if board.stride != 8 and not plays_every_grid(spec):
+        if not board.rules.supports("bitboard") and not plays_every_grid(spec):
             continue
         if board.rules_beyond_kernels() and not plays_every_rule(spec):
             continue
@@ -156,7 +156,7 @@ async def editor_page(
         boards.append({
             "name": name, "title": cls.title, "rows": cls.rows, "cols": cls.cols,
             "start": start.to_string().split()[0],
-            "rings": [[cls.square_name(sq) for sq in ring] for ring in cls.rings],
+            "rings": cls.ring_names(),
             "analysable": analysable(start), "programs": _programs(cls, engines)})
     data = {"variant": variant, "board": position.to_string(), "boards": boards,
             "default_level": settings.default_level}

@@ -49,7 +49,7 @@ def reviewable_board(board: Board) -> None:
     """Refuse (:class:`InvalidOptionError`) a board the engine cannot review: those
     :func:`check_reviewable` names, and boards with a ring (its kernels flip no rings)."""
     check_reviewable(board)
-    if board.rings:
+    if board.rules.supports("ring_flips"):
         raise InvalidOptionError(f"the engine cannot review games of {board.title}: its "
                                  "search knows no flips along a ring")
 

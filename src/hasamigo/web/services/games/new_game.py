@@ -55,7 +55,7 @@ def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetu
                                          "on this server")
             spec, name = f"{EXTERNAL}{engine.key}", engine.name
         board = find_variant(variant)
-        if board.stride != 8 and not plays_every_grid(spec):
+        if not board.rules.supports("bitboard") and not plays_every_grid(spec):
             raise InvalidOptionError(f"{name} does not play on {board.title} yet: play "
                                      "the engine, Weakest, Random or a person there")
         rules = board.rules_beyond_kernels()

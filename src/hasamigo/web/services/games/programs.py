@@ -137,7 +137,7 @@ class ProgramRunner:
         """Wait for the board's own kernels (the 10-column grid's load when a game is first
         made on it: a second or two of compile the first time, in a subprocess)."""
         if self.kernels is not None:
-            await self.kernels.wait("rules" if variant.stride == 8 else "wide-rules")
+            await self.kernels.wait(variant.rules.move_kernels)
 
     def programs_missing(self, game: GameController) -> dict[int, frozenset[str]]:
         """The game's programs whose kernels are not all loaded: participant -> the groups
