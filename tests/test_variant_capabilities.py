@@ -131,15 +131,15 @@ def test_the_old_flags_read_the_rules_and_cannot_be_set() -> None:
     board = variant()
     assert board.flip_rule == "choose"
     with pytest.raises(AttributeError, match="rule of the variant"):
-        board.flip_rule = "all"  # type: ignore[misc]
+        board.flip_rule = "all"
 
 
 def test_a_subclass_declaring_flags_the_old_way_gets_them_as_rules() -> None:
     class Wide6(Board):
         name = "test-wide-6"
         rows = cols = 6
-        stride = 10  # type: ignore[assignment]
-        flip_rule = "one"  # type: ignore[assignment]
+        stride = 10
+        flip_rule = "one"
 
     assert Wide6.rules == Rules(stride=10, flip_rule="one")
     assert "stride" not in Wide6.__dict__ and Wide6.stride == 10
