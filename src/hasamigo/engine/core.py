@@ -14,10 +14,10 @@ perfect solve starts only when its estimated cost (from the empties and the node
 second this engine has measured) fits the target.
 
 Boards on the 10-column grid (Grand Othello and its shapes, up to 10×10) go through the
-same root to :mod:`hasamigo._kernels.wide_search` (dispatched on the board's grid, ``rules.supports("bitboard")``, see
-``_Grid``): the hand-set evaluation generalised to the shape, the exact solver near the
-end, its own table; no threads, no probable cuts, no trained evaluation (all measured on
-8×8 only), and the solver's cost model keeps the 8×8 speeds.
+same root to :mod:`hasamigo._kernels.wide_search` (dispatched on the board's grid as its
+rules tell, see ``_Grid``): the hand-set evaluation generalised to the shape, the exact
+solver near the end, its own table; no threads, no probable cuts, no trained evaluation
+(all measured on 8×8 only), and the solver's cost model keeps the 8×8 speeds.
 
 Beside it: the values it answers (:mod:`hasamigo.engine.results`, re-exported here), the
 two grids (:mod:`hasamigo.engine.grid`), the search over the root moves on one thread or
