@@ -151,3 +151,9 @@ def test_rules_are_checked() -> None:
         Rules(stride=9)
     with pytest.raises(ValueError):
         Rules(flip_rule="some")
+
+
+def test_the_rules_page_names_every_feature() -> None:
+    page = (SRC.parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert all(f"`{feature}`" in page for feature in FEATURES)
+    assert all(f"`{kernel.value}`" in page for kernel in Kernel)
