@@ -16,9 +16,6 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "hasamigo"
 LIMIT = 600
 #: the words a long module's docstring says why with
 MARKER = "over 600 lines"
-#: Modules let off while another change is reshaping them (none now: the board says why
-#: in its docstring since the variants' rules moved out of it).
-TEMPORARY: frozenset[str] = frozenset()
 
 
 def lines_of(text: str) -> int:
@@ -34,7 +31,7 @@ def says_why(text: str) -> bool:
 
 def too_long(path: Path, text: str) -> bool:
     """Whether the module at ``path`` (relative to ``src/hasamigo``) breaks the rule."""
-    if "_kernels" in path.parts or path.as_posix() in TEMPORARY:
+    if "_kernels" in path.parts:
         return False
     return lines_of(text) > LIMIT and not says_why(text)
 
@@ -48,16 +45,6 @@ def test_no_module_is_over_600_lines_without_saying_why() -> None:
             found.append(f"{relative}: {lines_of(text)} lines")
     assert not found, (f"modules over {LIMIT} lines (split them, or say why in the module "
                        f"docstring with the words {MARKER!r}):\n" + "\n".join(found))
-
-
-@pytest.mark.parametrize("name", sorted(TEMPORARY))
-def test_the_temporary_exceptions_are_still_needed(name: str) -> None:
-    """An entry of :data:`TEMPORARY` that exists no more, or is within the limit, or says
-    why, is to be dropped from it."""
-    path = SRC / name
-    assert path.exists(), f"{name} is gone: drop it from TEMPORARY"
-    text = path.read_text(encoding="utf-8")
-    assert lines_of(text) > LIMIT and not says_why(text), f"drop {name} from TEMPORARY"
 
 
 BODY = "x = 1\n" * LIMIT
