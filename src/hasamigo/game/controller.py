@@ -451,13 +451,18 @@ class GameController:
             "result": None if result is None else {
                 "black": result.black, "white": result.white,
                 "winner": None if result.winner is None else result.winner.value,
-                "termination": result.termination.name.lower(), "rated": result.rated},
+                "termination": result.termination.code, "rated": result.rated},
         }
 
     # ---- queries ---------------------------------------------------------------------
     @property
     def board(self) -> Board:
         return self.state.board
+
+    @property
+    def variant(self) -> type[Board]:
+        """The game's variant (its board class), without building the board."""
+        return type(self.state.root)
 
     @property
     def phase(self) -> Phase:

@@ -108,17 +108,17 @@ def summary_columns(game: GameController) -> dict[str, Any]:
     result = state.result
     return {
         "phase": state.phase.value,
-        "variant": type(game.board).name,
+        "variant": game.variant.name,
         "black": black,
         "white": white,
         "opponent": next((p.program for p in game.participants if p.program), None)
         or "person",
         "casual": game.options.casual,
-        "move_count": len(state.moves),
+        "move_count": state.move_count,
         "result_black": None if result is None else result.black,
         "result_white": None if result is None else result.white,
         "winner": None if result is None or result.winner is None else result.winner.value,
-        "termination": None if result is None else result.termination.name.lower(),
+        "termination": None if result is None else result.termination.code,
         "event_count": len(game.events),
         "program_to_move": game.program_to_move() is not None,
     }
@@ -154,7 +154,7 @@ class GameRecords:
             with self.db.session() as session, session.begin():
                 session.add(row)
                 session.flush()  # the game row first: events and seats refer to it
-                session.add_all(_event_rows(game_id, game.events, 1, type(game.board)))
+                session.add_all(_event_rows(game_id, game.events, 1, game.variant))
                 session.add_all(seats)
         except IntegrityError as exc:
             raise ConcurrentWrite(f"game {game_id} exists already") from exc
@@ -332,7 +332,7 @@ def _append(session: Session, game: GameController, stored: int) -> int:
         raise _lost_race(game, stored)
     if last < stored:
         raise ValueError(f"game {game_id} has {last} events stored, not {stored}")
-    session.add_all(_event_rows(game_id, events[stored:], stored + 1, type(game.board)))
+    session.add_all(_event_rows(game_id, events[stored:], stored + 1, game.variant))
     session.flush()
     announce(session, game_id)
     return len(events)

@@ -181,7 +181,7 @@ def game_answers(study_id: str, subject: str, index: int, program: str, game: Ga
     if study is None or game.id is None:
         return []
     out = []
-    variant = type(game.board)
+    variant = game.variant
     for q in study.questions:
         can_win, felt = q.answer("can_win"), q.answer("move_felt")
         if can_win is None or felt is None:

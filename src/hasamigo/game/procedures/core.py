@@ -315,6 +315,11 @@ class GameState(Queries):
     # ---- programs that cannot move yet: their kernels load (see hasamigo.game.state) ----
     waiting: frozenset[int] = frozenset()
 
+    @property
+    def move_count(self) -> int:
+        """How many moves and passes the record holds (constant time: the last ply's number)."""
+        return 0 if self.last is None else self.last.number
+
     @cached_property
     def moves(self) -> tuple[PlayedMove, ...]:
         """The record: every move and pass, first first (derived from :attr:`last`)."""

@@ -145,7 +145,7 @@ class ProgramRunner:
         kernels = self.kernels
         if kernels is None:
             return {}
-        variant = type(game.board)
+        variant = game.variant
         missing = {}
         for index, participant in enumerate(game.participants):
             if participant.program is None:
