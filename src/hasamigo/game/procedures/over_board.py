@@ -296,12 +296,20 @@ def _entered_move(state: Draft, event: EnteredMove) -> None:
     play(state, event.by, PASS if entry.square is None else Move(entry.square), event.at)
 
 
-def _correct_entry(state: Draft, event: CorrectEntry) -> None:
+def _decide_pending(state: Draft, verdict: str) -> PendingEntry:
+    """Close the faulty entry waiting for the arbiter, its faults decided ``verdict``
+    ('corrected' or 'kept'), and hand it back."""
     pending = state.pending
     if pending is None:
-        raise GameError("there is no faulty move to correct", "wrong_phase")
+        verb = "correct" if verdict == "corrected" else "keep"
+        raise GameError(f"there is no faulty move to {verb}", "wrong_phase")
     state.pending = None
-    state.faults += tuple(DecidedFault(f, "corrected") for f in pending.faults)
+    state.faults += tuple(DecidedFault(f, verdict) for f in pending.faults)
+    return pending
+
+
+def _correct_entry(state: Draft, event: CorrectEntry) -> None:
+    pending = _decide_pending(state, "corrected")
     entry = pending.entry
     fixed = correction(state.position, entry)
     if fixed is None:  # withdrawn: the side to move plays again
@@ -327,11 +335,7 @@ def _as_played(state: Draft, entry: Entry) -> Snapshot:
 
 
 def _keep_board(state: Draft, event: KeepBoard) -> None:
-    pending = state.pending
-    if pending is None:
-        raise GameError("there is no faulty move to keep", "wrong_phase")
-    state.pending = None
-    state.faults += tuple(DecidedFault(f, "kept") for f in pending.faults)
+    pending = _decide_pending(state, "kept")
     entry = pending.entry
     move = PASS if entry.square is None else Move(entry.square)
     after_ply(state, entry.by, move, _as_played(state, entry), event.at)
