@@ -63,6 +63,11 @@ class SubjectRecord:
     more_fun_why: str = ""
     what_makes_fun: str = ""
     finished_at: str | None = None
+    #: the study's protocol (:mod:`hasamigo.study.protocol`): ``paper`` or ``extended``
+    protocol: str = "extended"
+    #: the paper protocol's after question 「あなたの知っているオセロゲームの戦略はあるか」
+    #: (free text; the extended protocol asks ``strategies`` before, as keys)
+    strategies_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,27 +88,67 @@ class GameRecord:
     moves: int = 0
     felt: int | None = None
     felt_note: str = ""
+    #: the paper protocol's after question 「それぞれ対戦した勝敗結果」: the result as the
+    #: subject reported it (``win`` / ``lose`` / ``draw``), beside the real ``outcome``
+    reported_outcome: Outcome | None = None
+    #: treatment fidelity: the game's move number (1 = the first disc placed, passes not
+    #: counted, as :func:`hasamigo.engine.players.move_number`) at which the program played
+    #: its expectation move / its surprise move; ``None``: not played (or the program has
+    #: none); ``gifts``: the entertainer's gift moves
+    expectation_at: int | None = None
+    surprise_at: int | None = None
+    gifts: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class AnswerRecord:
-    """The two answers given right after one program move."""
+    """The answers given at one question time: right after a program move (``timing``
+    ``program-move``, the extended protocol: ``move_number`` is the program's move) or
+    right after a subject move (``subject-move``, the paper's 「被験者が１手打つごとに」:
+    ``move_number`` is the subject's move, and ``move_felt`` is about the program's move
+    before it, ``about_move``; ``None`` when there was none, at Black's first move)."""
 
     study: str
     subject: str
     game_index: int
     program: str
     game_id: str
-    move_number: int  # the number of the program's move just played (1 = the game's first)
-    program_move: str  # its square (``a1``…), or ``pass``
-    move_kind: MoveKind
-    position: str  # the board string the subject then faced (``hasamigo.Board.to_string``)
+    move_number: int  # the ply the questions follow (1 = the game's first, passes counted)
+    program_move: str  # the program's move the answers are about (``a1``…, ``pass``; "": none)
+    move_kind: MoveKind  # what the program reported of that move (``normal`` when none)
+    position: str  # the board string after ``move_number`` (``hasamigo.Board.to_string``)
     can_win: CanWin
-    move_felt: MoveFelt
+    move_felt: MoveFelt | None
     seconds: float  # from the question shown to the answer given
     evaluation: float | None = None
     exact: bool = False
     answered_at: str | None = None
+    #: ``subject-move`` (the paper's timing) or ``program-move`` (the extended protocol's)
+    timing: str = "program-move"
+    #: the ply number of the program's move ``move_felt`` is about (``None``: none)
+    about_move: int | None = None
+    #: the subject's moves played so far (this one included at ``subject-move``): the
+    #: x-axis of the paper's Figure 7 (「手数」 of one side)
+    subject_moves: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StudyMeta:
+    """What the study was, for whoever reads its data later: its protocol and settings,
+    how many subjects withdrew (their data is gone), and the software that wrote it."""
+
+    study: str
+    name: str
+    protocol: str  # ``paper`` or ``extended`` (:mod:`hasamigo.study.protocol`)
+    arms: tuple[str, ...]
+    surprise_window: str = "midgame"  # ``midgame`` (the paper's reading) or ``moves``
+    clock_minutes: float | None = None
+    languages: tuple[str, ...] = ("ja", "en")
+    created_at: str | None = None
+    archived_at: str | None = None
+    withdrawn: int = 0
+    software_version: str = ""
+    exported_at: str | None = None
 
 
 R = TypeVar("R", SubjectRecord, GameRecord, AnswerRecord)
@@ -111,11 +156,13 @@ R = TypeVar("R", SubjectRecord, GameRecord, AnswerRecord)
 
 @dataclass(slots=True)
 class StudyData:
-    """A study's three tables."""
+    """A study's three tables, and what the study was (``meta``; ``None`` for data made
+    without a stored study, as older exports)."""
 
     subjects: list[SubjectRecord] = field(default_factory=list)
     games: list[GameRecord] = field(default_factory=list)
     answers: list[AnswerRecord] = field(default_factory=list)
+    meta: StudyMeta | None = None
 
     # ---- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -228,6 +275,7 @@ __all__ = [
     "MoveKind",
     "Outcome",
     "StudyData",
+    "StudyMeta",
     "SubjectRecord",
     "arms_of",
     "columns",
