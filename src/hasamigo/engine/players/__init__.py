@@ -23,7 +23,8 @@ after its flag fell; without one (``None``) each plays exactly as it always has.
 ... except ValueError as exc:
 ...     print(exc)
 unknown player 'nobody'; known: random, greedy, victory, amusement, amusement:swing,
-entertainer, engine:N (N = 1..10), engine:top, weakest, nboard:COMMAND, gtp:COMMAND
+amusement:moves, amusement:swing:moves, entertainer, engine:N (N = 1..10), engine:top,
+weakest, nboard:COMMAND, gtp:COMMAND
 """
 
 from __future__ import annotations
@@ -49,14 +50,19 @@ from hasamigo.engine.players.base import (
 from hasamigo.engine.players.entertainer import EntertainerPlayer
 from hasamigo.engine.players.naturalness import Violation, move_losses, violations
 from hasamigo.engine.players.paper import (
+    MIDGAME_WINDOW,
+    MOVES_WINDOW,
     SWING,
+    WORST,
     AmusementPlayer,
     VictoryPlayer,
     phase,
+    planned_moves_at,
 )
 from hasamigo.engine.players.simple import GreedyPlayer, RandomPlayer
 from hasamigo.engine.players.strong import EnginePlayer, WeakestPlayer
 from hasamigo.errors import InvalidOptionError, shown
+from hasamigo.move import Color
 from hasamigo.squares import ASCII_DIGITS
 
 
@@ -111,6 +117,14 @@ PROGRAMS: dict[str, Program] = {p.spec: p for p in (
     Program("amusement:swing", AmusementPlayer, "Amusement (swing)", "娯楽志向（スイング）",
             "amusement whose surprise is where the evaluation swings sharply",
             options=(("surprise", SWING),), offered=False),
+    Program("amusement:moves", AmusementPlayer, "Amusement (moves 30-35)",
+            "娯楽志向（30〜35手目）",
+            "amusement whose surprise comes at moves 30-35 whatever the phase",
+            options=(("window", MOVES_WINDOW),), offered=False),
+    Program("amusement:swing:moves", AmusementPlayer, "Amusement (swing, moves 30-35)",
+            "娯楽志向（スイング・30〜35手目）",
+            "amusement:swing whose surprise comes at moves 30-35 whatever the phase",
+            options=(("surprise", SWING), ("window", MOVES_WINDOW)), offered=False),
     Program("entertainer", EntertainerPlayer, "Entertainer", "エンターテイナー",
             "keeps the game close and winnable for the opponent"),
     Program("engine", EnginePlayer, "Engine", "エンジン",
@@ -121,7 +135,8 @@ PROGRAMS: dict[str, Program] = {p.spec: p for p in (
             offered=False),
 )}
 #: the specs an error message lists, simplest first (every program of the registry)
-KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "amusement:swing", "entertainer",
+KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "amusement:swing", "amusement:moves",
+               "amusement:swing:moves", "entertainer",
                f"engine:N (N = 1..{MAX_LEVEL})", "engine:top", "weakest", "nboard:COMMAND",
                "gtp:COMMAND")
 #: the spec prefixes of external engines
@@ -208,6 +223,24 @@ def external_spec(spec: str) -> tuple[str, str] | None:
     return None
 
 
+def treatment_of(spec: str, board: Board, colour: Color) -> tuple[int | None, int | None]:
+    """``(expectation_at, surprise_at)``: the move numbers (:func:`move_number`) at which
+    the program ``spec``, playing ``colour``, played the amusement program's expectation
+    move and surprise move in ``board``'s record; ``None`` for each not played, and for
+    every program without them. Read from the record by the program's own rules
+    (:func:`~hasamigo.engine.players.paper.planned_moves_at`), as the program itself does.
+
+    >>> treatment_of("victory", Board(), Color.BLACK)
+    (None, None)
+    """
+    found = program_of(spec)
+    if found is None or not issubclass(found[0].player, AmusementPlayer):
+        return None, None
+    options = dict(found[0].options)
+    return planned_moves_at(board, colour, options.get("surprise", WORST),
+                            options.get("window", MIDGAME_WINDOW))
+
+
 def make_player(spec: str, *, seed: int | None = None) -> Player:
     """The player named by ``spec`` (see the module docstring), seeded for reproducibility;
     :class:`~hasamigo.errors.InvalidOptionError` listing the known specs otherwise."""
@@ -254,5 +287,6 @@ __all__ = [
     "plays_every_rule",
     "program_kernels",
     "program_of",
+    "treatment_of",
     "violations",
 ]

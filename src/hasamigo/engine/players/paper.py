@@ -36,6 +36,9 @@ midgame", §3.3):
 * surprise move — at the program's first turn with move number in :data:`SURPRISE_WINDOW`
   (and at least two legal moves), the move worst for itself by the same minimax (「ミニマック
   ス法を用いて，プログラム側にとって最悪な手（悪手）を探し，そこに打つ」, §3.3).
+  The midgame ends at two corners taken, so a player who takes corners early may never
+  meet it (4 of 4 games against Greedy had none): ``amusement:moves``
+  (:data:`MOVES_WINDOW`, a user study's setting) plays it in the window whatever the phase.
 
 ``amusement:swing`` (:data:`SWING`) is the paper's own future work (§5: 「１番の悪手を打つだけで
 なく，手を打つ前後で評価値が大きく変化しているときにその手を打つ」, "not just the worst move:
@@ -109,6 +112,11 @@ SWING_MIN = 100
 #: The surprise rules of :class:`AmusementPlayer`: the paper's, and its future work.
 WORST = "worst"
 SWING = "swing"
+#: The surprise move's window: the paper's reading, only in the midgame phase (which ends
+#: when two corners are taken, so against a player who takes corners early it may never
+#: come), or the move numbers alone, "moves 30-35 whatever the phase" (a study setting).
+MIDGAME_WINDOW = "midgame"
+MOVES_WINDOW = "moves"
 #: Under a clock, the expected cost of a search two plies deeper than one that took t
 #: seconds: t times this (measured on 300 WTHOR positions, 3 -> 5 plies: median 9,
 #: 90th percentile 40, max 111; 5 plies took at most 16 ms). The kernel cannot be stopped,
@@ -371,12 +379,15 @@ def _offers_corner(board: Board, number: int) -> bool:
                for sq in stars(board).values())
 
 
-def _surprise_due(board: Board, number: int, rule: str) -> bool:
+def _surprise_due(board: Board, number: int, rule: str, window: str = MIDGAME_WINDOW
+                  ) -> bool:
     """Whether the surprise move is due at this turn (the program to move on ``board``, not
-    had it yet): in the midgame, in the window, with a choice; for :data:`SWING`, also a
-    sharp swing on offer or the window's last turn."""
+    had it yet): in the window (and the midgame, unless ``window`` is
+    :data:`MOVES_WINDOW`), with a choice; for :data:`SWING`, also a sharp swing on offer
+    or the window's last turn."""
     low, high = (scaled(n, board) for n in SURPRISE_WINDOW)
-    if not (low <= number <= high and phase(board) == MIDGAME
+    if not (low <= number <= high
+            and (window == MOVES_WINDOW or phase(board) == MIDGAME)
             and board.legal_moves_mask().bit_count() >= 2):
         return False
     if rule == WORST:
@@ -384,29 +395,44 @@ def _surprise_due(board: Board, number: int, rule: str) -> bool:
     return number >= high - 1 or max(swing_drops(board).values()) >= SWING_MIN
 
 
-def planned_moves_done(board: Board, rule: str = WORST) -> tuple[bool, bool]:
-    """Whether the side to move on ``board`` has already had its expectation move and its
-    surprise move in this game, read from the record alone (so a take-back, a reload or a
-    server restart can't make either fire twice, nor lose one).
+def planned_moves_at(board: Board, colour: Color, rule: str = WORST,
+                     window: str = MIDGAME_WINDOW) -> tuple[int | None, int | None]:
+    """The move numbers (:func:`move_number`) at which ``colour``, playing the amusement
+    program with surprise ``rule`` and ``window``, played its expectation move and its
+    surprise move in ``board``'s record (``None``: not, or not yet), read from the record
+    alone (so a take-back, a reload or a server restart can't make either fire twice, nor
+    lose one; and a study reads from it whether the treatment happened).
 
-    Each is due at a turn the rules of :class:`AmusementPlayer` (surprise ``rule``) name
-    exactly: the expectation move at its first midgame turn from move
-    :data:`EXPECTATION_FROM` with a star move that hands over a corner; the surprise move
-    at its first other turn it is due (:func:`_surprise_due`). So replaying the record with
-    the same rules finds them without remembering anything.
+    Each is due at a turn the rules of :class:`AmusementPlayer` name exactly: the
+    expectation move at its first midgame turn from move :data:`EXPECTATION_FROM` with a
+    star move that hands over a corner; the surprise move at its first other turn it is
+    due (:func:`_surprise_due`). So replaying the record with the same rules finds them
+    without remembering anything.
+
+    >>> from hasamigo.move import BLACK
+    >>> planned_moves_at(Board(), BLACK)
+    (None, None)
     """
-    me = board.turn
     work = board.root()
-    expectation = surprise = False
+    expectation: int | None = None
+    surprise: int | None = None
     for move in board.move_stack:
-        if work.turn is me and not move.is_pass:
+        if work.turn is colour and not move.is_pass:
             number = move_number(work)
-            if not expectation and _offers_corner(work, number):
-                expectation = True
-            elif not surprise and _surprise_due(work, number, rule):
-                surprise = True
+            if expectation is None and _offers_corner(work, number):
+                expectation = number
+            elif surprise is None and _surprise_due(work, number, rule, window):
+                surprise = number
         work.push(move)
     return expectation, surprise
+
+
+def planned_moves_done(board: Board, rule: str = WORST, window: str = MIDGAME_WINDOW
+                       ) -> tuple[bool, bool]:
+    """Whether the side to move on ``board`` has already had its expectation move and its
+    surprise move in this game (:func:`planned_moves_at`)."""
+    expectation, surprise = planned_moves_at(board, board.turn, rule, window)
+    return expectation is not None, surprise is not None
 
 
 class AmusementPlayer(VictoryPlayer):
@@ -420,18 +446,23 @@ class AmusementPlayer(VictoryPlayer):
     name = "amusement"
 
     def __init__(self, *, seed: int | None = None, depth: int = SEARCH_PLIES,
-                 surprise: str = WORST) -> None:
+                 surprise: str = WORST, window: str = MIDGAME_WINDOW) -> None:
         if surprise not in (WORST, SWING):
             raise ValueError(f"surprise rule {surprise!r}: expected {WORST!r} or {SWING!r}")
+        if window not in (MIDGAME_WINDOW, MOVES_WINDOW):
+            raise ValueError(f"surprise window {window!r}: expected {MIDGAME_WINDOW!r} or "
+                             f"{MOVES_WINDOW!r}")
         super().__init__(seed=seed, depth=depth)
         self.surprise = surprise
-        if surprise == SWING:
-            self.name = f"amusement:{SWING}"
+        self.window = window
+        self.name = "amusement" + (f":{SWING}" if surprise == SWING else "") + (
+            f":{MOVES_WINDOW}" if window == MOVES_WINDOW else "")
         self.expectation_done = False
         self.surprise_done = False
 
     def _choose(self, board: Board, clock: Clock | None) -> Move:
-        self.expectation_done, self.surprise_done = planned_moves_done(board, self.surprise)
+        self.expectation_done, self.surprise_done = planned_moves_done(board, self.surprise,
+                                                                       self.window)
         number = move_number(board)
         values = self._values(board, clock)
         if not self.expectation_done and _offers_corner(board, number):
@@ -441,7 +472,8 @@ class AmusementPlayer(VictoryPlayer):
             self.explain(f"expectation move: offers the corner {board.square_name(offers[sq])}",
                          EXPECTATION)
             return Move(sq)
-        if not self.surprise_done and _surprise_due(board, number, self.surprise):
+        if not self.surprise_done and _surprise_due(board, number, self.surprise,
+                                                    self.window):
             self.surprise_done = True
             if self.surprise == SWING:
                 drops = swing_drops(board)
@@ -462,7 +494,9 @@ __all__ = [
     "ENDGAME_EMPTIES",
     "EXPECTATION_FROM",
     "MIDGAME_WEIGHTS",
+    "MIDGAME_WINDOW",
     "MOBILITY_WEIGHT",
+    "MOVES_WINDOW",
     "OPENING_WEIGHTS",
     "SEARCH_PLIES",
     "SURPRISE_WINDOW",
@@ -475,6 +509,7 @@ __all__ = [
     "move_number",
     "move_values",
     "phase",
+    "planned_moves_at",
     "planned_moves_done",
     "scaled",
     "square_total",
