@@ -88,7 +88,8 @@ def per_move_shares(data: StudyData) -> PooledAnswers:
     """
     axis = move_axis(data.answers)
     programs = []
-    for program in study_arms(data):
+    arms = dict.fromkeys([*study_arms(data), *(a.program for a in data.answers)])
+    for program in arms:
         answers = [a for a in data.answers if a.program == program]
         by_move: dict[int, list[AnswerRecord]] = {}
         for a in answers:
