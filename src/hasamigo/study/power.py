@@ -34,6 +34,8 @@ from scipy import stats as _scipy
 MAX_SUBJECTS = 500
 ALPHA = 0.05
 TARGET = 0.8
+#: the scan looks at the cap once it has passed this many subjects
+_LOOK_AHEAD = 40
 #: scipy's relative tolerance when it compares two tables' probabilities (two-sided tests)
 _TIES = 1 + 1e-7
 
@@ -113,14 +115,14 @@ def mcnemar_power(n: int, p_b: float, p_c: float, *, alpha: float = ALPHA,
 
 def _scan(power_at: Callable[[int], float], test: str, alternative: str, target: float,
           cap: int) -> Needed:
-    if power_at(cap) < target:  # one look at the end spares the scan a hopeless search
-        return Needed(test, alternative, None, None,
-                      f"more than {cap} subjects", cap)
     for n in range(2, cap + 1):
+        if n == _LOOK_AHEAD + 1 and power_at(cap) < target:
+            # past the small studies, one look at the end spares a hopeless scan
+            break
         power = power_at(n)
         if power >= target:
             return Needed(test, alternative, n, power, cap=cap)
-    raise AssertionError("unreachable: the power at the cap reached the target")
+    return Needed(test, alternative, None, None, f"more than {cap} subjects", cap)
 
 
 def fisher_needed(p_a: float, p_b: float, *, one_sided: bool, alpha: float = ALPHA,
