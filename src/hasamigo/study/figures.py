@@ -127,6 +127,7 @@ def per_move_svg(answers: Sequence[AnswerRecord], lang: str, axis: str | None = 
     default :func:`~hasamigo.study.pooled.move_axis` of these answers)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
 
     t, font = _figure_text(lang)
     fig = _new_figure(7.2, 2.9)
@@ -143,6 +144,7 @@ def per_move_svg(answers: Sequence[AnswerRecord], lang: str, axis: str | None = 
         return _svg(fig)
     xs = [x_of(a, axis) for a in answers]
     ax.set_xlim(max(0, min(xs) - 1), max(xs) + 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     marked = []
     for x, a in zip(xs, answers, strict=True):
         if a.move_kind in KIND_COLOUR:
@@ -247,6 +249,7 @@ def pooled_figure(pooled: PooledAnswers, *, lang: str = "en") -> str:
     one panel per program: the share of 「勝てそう」 (blue) and of 「意外な手」 (orange) at
     each move, the mean evaluation black dotted on the right axis."""
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
 
     t, font = _figure_text(lang)
     rows = max(1, len(pooled.programs))
@@ -273,6 +276,7 @@ def pooled_figure(pooled: PooledAnswers, *, lang: str = "en") -> str:
                      for m in program.moves], color=EVALUATION_COLOUR, linestyle=":",
                 linewidth=1.5)
         ev.set_ylabel(t["evaluation"], fontsize=8, **font)
+    axes[-1].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[-1].set_xlabel(t["subject_moves" if pooled.axis == SUBJECT_MOVES else "move"],
                         **font)
     handles: list[Any] = [
