@@ -56,7 +56,7 @@ from hasamigo.study.report_text import (
     html_table,
     labels,
     program_name,
-    test_line,
+    significance_line,
 )
 from hasamigo.study.stats import StudyStats, analyse, wins_by_program
 from hasamigo.study.subgroups import Group, apply_where, group_by, parse_where
@@ -128,7 +128,7 @@ def protocol_question(data: StudyData, key: str) -> dict[str, Choice] | None:
 def _fun_section(stats: StudyStats, t: dict[str, str], lang: str) -> str:
     fun = stats.fun
     rows = [[program_name(c.program, lang), str(c.count),
-             fmt_rate(c.count / fun.n if fun.n else None), test_line(c.result, t)]
+             fmt_rate(c.count / fun.n if fun.n else None), significance_line(c.result, t)]
             for c in fun.choices]
     note = t["fun_note"].format(n=fun.n, k=len(fun.choices), none=fun.no_answer,
                                 other=fun.other)
@@ -149,7 +149,7 @@ def _surprise_section(stats: StudyStats, t: dict[str, str], lang: str) -> str:
     return (f"<h2>{t['surprise']}</h2>"
             + html_table([t["kind"], t["answers"], t["surprising"], t["rate"]], rows,
                      numeric=(1, 2, 3))
-            + test_line(s.result, t) + figure
+            + significance_line(s.result, t) + figure
             + f'<p class="note">{t["surprise_note"]}</p>')
 
 
@@ -163,7 +163,7 @@ def _tracking_section(data: StudyData, stats: StudyStats, t: dict[str, str],
     return (f"<h2>{t['tracking']}</h2>"
             + html_table([t["answer"], t["n"], t["mean"], t["median"]], rows,
                      numeric=(1, 2, 3))
-            + test_line(tr.result, t) + figure
+            + significance_line(tr.result, t) + figure
             + '<p class="note">' + t["tracking_note"].format(
                 n=tr.n, answers=count_of(t, "answers", tr.n), missing=tr.missing) + "</p>")
 

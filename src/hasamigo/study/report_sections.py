@@ -28,7 +28,7 @@ from hasamigo.study.report_text import (
     fmt_rate,
     html_table,
     program_name,
-    test_line,
+    significance_line,
 )
 from hasamigo.study.significance import FISHER, FISHER_ONE, MCNEMAR, Significance
 from hasamigo.study.stats import PairTest, WinsTable, wins_by_program
@@ -106,7 +106,7 @@ def wins_section(chosen: WinsTable, everyone: WinsTable | None, where: str,
     parts = [f"<h2>{t['wins']}</h2>",
              html_table(head, rows, numeric=(1, 2, 3, 4, 5, 6)), figure]
     if not chosen.pairs:
-        parts.append(test_line(Significance(FISHER, sum(a.games for a in chosen.arms),
+        parts.append(significance_line(Significance(FISHER, sum(a.games for a in chosen.arms),
                                             "odds ratio", None, None,
                                             "fewer than two programs"), t))
     others = {(p.a, p.b): p for p in everyone.pairs} if everyone is not None else {}
@@ -123,11 +123,11 @@ def wins_section(chosen: WinsTable, everyone: WinsTable | None, where: str,
             test_head.append(t["all_subjects"])
         test_rows = []
         for i, (result, holm_p) in enumerate(pair.tests()):
-            row = [html.escape(t.get(result.test, result.test)), test_line(result, t)]
+            row = [html.escape(t.get(result.test, result.test)), significance_line(result, t)]
             if many:
                 row.append(fmt_p(holm_p))
             if pair_all is not None:
-                row.append(test_line(pair_all.tests()[i][0], t))
+                row.append(significance_line(pair_all.tests()[i][0], t))
             test_rows.append(row)
         parts.append(html_table(test_head, test_rows, numeric=(2,) if many else ()))
         parts.append('<p class="note">' + t["h1"].format(
@@ -267,12 +267,12 @@ def power_section(wins: WinsTable, t: dict[str, str], lang: str) -> str:
     """Subjects needed, per test and side, at the first pair's observed effect."""
     parts = [f"<h2>{t['power']}</h2>"]
     if not wins.pairs:
-        return parts[0] + test_line(Significance(FISHER, 0, "odds ratio", None, None,
+        return parts[0] + significance_line(Significance(FISHER, 0, "odds ratio", None, None,
                                                  "fewer than two programs"), t)
     pair = wins.pairs[0]
     (aw, an), (bw, bn) = pair.table
     if not aw + an or not bw + bn:
-        return parts[0] + test_line(pair.result, t)
+        return parts[0] + significance_line(pair.result, t)
     ra, rb = aw / (aw + an), bw / (bw + bn)
     paired = pair.paired
     pb = paired.b_only / paired.pairs if paired.pairs else 0.0

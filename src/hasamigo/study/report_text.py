@@ -291,7 +291,7 @@ def fmt_rate(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.0f}%"
 
 
-def test_line(result: Significance, t: dict[str, str]) -> str:
+def significance_line(result: Significance, t: dict[str, str]) -> str:
     """One line: the test, n, the statistic and p — or why it was not run."""
     name = html.escape(t.get(result.test, result.test))
     if not result.tested:
@@ -342,5 +342,5 @@ __all__ = [
     "html_table",
     "labels",
     "program_name",
-    "test_line",
+    "significance_line",
 ]
