@@ -146,10 +146,13 @@ def test_wins_table(report_en: str) -> None:
     wins = _section(report_en, "Wins per program")
     assert _row(wins, "victory")[:7] == ["victory", "4", "0", "0", "4", "0", "0%"]
     assert _row(wins, "amusement")[:7] == ["amusement", "4", "3", "0", "1", "0", "75%"]
-    # 0/4 against 3/4: Fisher two-sided p = 0.143
-    assert "0/4 – 3/1" in wins
+    # 0/4 against 3/4: Fisher two-sided p = 0.143, one-sided 0.0714; McNemar b = 3, c = 0
+    assert "0/4 – 3/4" in wins
     assert "Fisher&#x27;s exact test, two-sided: n = 8" in wins and "p = 0.143" in wins
-    assert "a draw counts as not a win" in wins
+    assert "Fisher&#x27;s exact test, one-sided: n = 8" in wins and "p = 0.0714" in wins
+    assert "McNemar&#x27;s exact test, two-sided: n = 3, proportion = 1.00, p = 0.250" in wins
+    assert "none of the four tests reaches p ≤ 0.05" in wins
+    assert "A draw counts as not a win" in wins
     assert wins.count("<svg") == 1
 
 
@@ -195,7 +198,7 @@ def test_both_languages_headings(report_en: str, report_ja: str) -> None:
 def test_user_text_is_escaped(report_en: str) -> None:
     assert "<script>" not in report_en
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in report_en
-    assert report_en.count("&lt;script&gt;") == 2  # a "why" and a game's note
+    assert report_en.count("&lt;script&gt;") == 2  # a "why" and a game's note (free text)
     assert "<title>Pilot &lt;1&gt;</title>" in report_en
     assert "more surprises &amp; a win" in report_en
 
@@ -252,7 +255,7 @@ def test_cli_writes_the_report(tmp_path: Path) -> None:
                                  "--out", str(out), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {"out": str(out), "subjects": 2, "games": 4,
-                                         "answers": 120}
+                                         "answers": 120, "where": ""}
     assert "<h1>User study report</h1>" in out.read_text(encoding="utf-8")
 
 
@@ -297,7 +300,8 @@ def test_three_arms_and_gifts() -> None:
     data.subjects[:] = [replace(s, order=(*s.order, "entertainer")) for s in data.subjects]
     page = build_report(data, title="three", lang="en")
     wins = _section(page, "Wins per program")
-    assert "Holm-adjusted p" in wins and wins.count("Fisher&#x27;s exact test") == 3
+    assert "Holm-adjusted p" in wins
+    assert wins.count("Fisher&#x27;s exact test, two-sided: n =") == 3  # one per pair
     assert _row(wins, "entertainer")[1:4] == ["2", "0", "2"]
     assert "G 25 (gift)" in page
     fun = _section(page, "Which game was more fun")

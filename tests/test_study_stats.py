@@ -16,6 +16,7 @@ from hasamigo.study.stats import (
     fisher,
     fun_preference,
     holm,
+    mcnemar,
     spearman,
     surprise_rates,
     wins_by_program,
@@ -51,6 +52,30 @@ def test_fisher_textbook_case() -> None:
 def test_fisher_matches_the_hypergeometric_sum(table: tuple[tuple[int, int], tuple[int, int]]
                                                ) -> None:
     assert fisher(table).p == pytest.approx(hypergeometric_p(table))
+
+
+@pytest.mark.parametrize("table", [((0, 6), (4, 2)), ((3, 3), (3, 3)), ((8, 1), (2, 7)),
+                                   ((2, 6), (6, 2))])
+def test_fisher_one_sided_is_the_lower_tail(table: tuple[tuple[int, int], tuple[int, int]]
+                                            ) -> None:
+    (a, b), (c, d) = table
+    row1, col1, n = a + b, a + c, a + b + c + d
+    lower = sum(comb(col1, x) * comb(n - col1, row1 - x) for x in range(max(0, row1 + col1 - n),
+                                                                        a + 1)) / comb(n, row1)
+    result = fisher(table, "less")
+    assert result.p == pytest.approx(lower) and result.test.endswith("one-sided")
+    with pytest.raises(ValueError, match="two-sided, less or greater"):
+        fisher(table, "fewer")
+
+
+@pytest.mark.parametrize(("b", "c"), [(4, 0), (0, 4), (5, 2), (3, 3), (1, 0)])
+def test_mcnemar_is_the_binomial_test_of_the_discordant_pairs(b: int, c: int) -> None:
+    n = b + c
+    upper = sum(comb(n, k) for k in range(b, n + 1)) / 2 ** n
+    lower = sum(comb(n, k) for k in range(b + 1)) / 2 ** n
+    assert mcnemar(b, c, "greater").p == pytest.approx(upper)
+    assert mcnemar(b, c).p == pytest.approx(min(1.0, 2 * min(upper, lower)))
+    assert mcnemar(b, c).n == n and mcnemar(b, c).statistic == pytest.approx(b / n)
 
 
 def test_fisher_on_the_papers_wins() -> None:

@@ -70,7 +70,7 @@ def test_counts_of_one_are_singular_in_the_study_report_and_the_tournament(
     assert client.post(f"/api/studies/{study}/subjects", json={}).status_code == 201
     auth = {"Authorization": f"Bearer {token}"}
     report = client.get(f"/api/studies/{study}/report", headers=auth).text
-    assert "1 subject, 0 games, 0 answers after program moves." in report
+    assert "1 subject, 0 games, 0 answers during the games." in report
     assert "1 subjects" not in report
     japanese = client.get(f"/api/studies/{study}/report?lang=ja", headers=auth).text
     assert "被験者 1 人、対局 0 局" in japanese

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hasamigo.errors import InvalidOptionError
+from hasamigo.study.pooled import SUBJECT_MOVES, PooledAnswers, move_axis, x_of
 from hasamigo.study.records import CAN_WIN, AnswerRecord, GameRecord, StudyData
 from hasamigo.study.stats import CAN_WIN_SCORE, StudyStats
 
@@ -37,18 +38,25 @@ CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "Ta
              "Source Han Sans JP", "Hiragino Sans", "Yu Gothic", "Noto Sans CJK SC")
 #: the figures' labels, per language
 FIGURE_TEXT: dict[str, dict[str, str]] = {
-    "en": {"move": "move", "answer": "answer", "evaluation": "evaluation (discs)",
+    "en": {"move": "move", "subject_moves": "the subject's moves", "answer": "answer",
+           "evaluation": "evaluation (discs)",
            "can_win": "can you win?", "move_felt": "what kind of move?",
            "expectation": "expectation move", "surprise": "surprise move", "gift": "gift",
            "no_answers": "no answers", "win": "win", "unknown": "unknown", "lose": "lose",
            "games": "games", "won": "won", "draw": "draw", "lost": "lost",
-           "rate": "“surprising” rate", "normal": "normal"},
-    "ja": {"move": "手数", "answer": "回答", "evaluation": "評価値（石差）",
+           "rate": "“surprising” rate", "normal": "normal",
+           "share": "share of answers", "can_win_share": "“I think I can win”",
+           "surprising_share": "“a surprising move”",
+           "mean_evaluation": "mean evaluation (discs)"},
+    "ja": {"move": "手数（全体）", "subject_moves": "手数", "answer": "回答",
+           "evaluation": "評価値（石差）",
            "can_win": "いま勝てそうか", "move_felt": "どんな手だったか",
            "expectation": "期待性の手", "surprise": "意外性の手", "gift": "ギフト",
            "no_answers": "回答なし", "win": "勝てそう", "unknown": "わからない",
            "lose": "負けそう", "games": "対局数", "won": "勝ち", "draw": "引き分け",
-           "lost": "負け", "rate": "「意外な手」の割合", "normal": "通常の手"},
+           "lost": "負け", "rate": "「意外な手」の割合", "normal": "通常の手",
+           "share": "回答の割合", "can_win_share": "「勝てそう」",
+           "surprising_share": "「意外な手」", "mean_evaluation": "評価値の平均（石差）"},
 }
 
 
@@ -102,46 +110,54 @@ def answers_of(data: StudyData, subject: str, game_index: int) -> list[AnswerRec
 
 def per_move_figure(data: StudyData, subject: str, game_index: int, *,
                     lang: str = "en") -> str:
-    """The paper's per-move graph of one subject's game (``game_index``: 1-based place in
-    the subject's order) as an SVG string: both answers on −1…+1 over the program's moves,
-    the evaluation (subject's side) dotted on the right axis, the special moves shaded."""
+    """The paper's Figure 7 of one subject's game (``game_index``: 1-based place in the
+    subject's order) as an SVG string: blue 「いま勝てそうですか」 (+1 / 0 / −1), orange
+    「相手はどんな手を打ってきましたか」 (+1 surprising … −1 expected; a gap where it was not
+    asked), the evaluation (subject's side) black dotted on the right axis, over the
+    subject's moves (the paper's 手数; :func:`hasamigo.study.pooled.move_axis`), the
+    program's special moves shaded and lettered where the subject answered about them."""
     answers = answers_of(data, subject, game_index)
     if game_of(data, subject, game_index) is None and not answers:
         raise InvalidOptionError(f"the study has no game {game_index} of subject {subject!r}")
-    return per_move_svg(answers, lang)
+    return per_move_svg(answers, lang, move_axis(data.answers))
 
 
-def per_move_svg(answers: Sequence[AnswerRecord], lang: str) -> str:
-    """:func:`per_move_figure` of the game's ``answers``."""
+def per_move_svg(answers: Sequence[AnswerRecord], lang: str, axis: str | None = None) -> str:
+    """:func:`per_move_figure` of the game's ``answers`` (``axis``: the x field, by
+    default :func:`~hasamigo.study.pooled.move_axis` of these answers)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
 
     t, font = _figure_text(lang)
     fig = _new_figure(7.2, 2.9)
     ax = fig.add_subplot()
     ax.set_ylim(-1.4, 1.4)
     ax.set_yticks([-1, 0, 1], ["−1", "0", "+1"])
-    ax.set_xlabel(t["move"], **font)
+    axis = axis or move_axis(answers)
+    ax.set_xlabel(t["subject_moves" if axis == SUBJECT_MOVES else "move"], **font)
     ax.set_ylabel(t["answer"], **font)
     ax.grid(axis="y", color="#dddddd", linewidth=0.6)
     if not answers:
         ax.set_xlim(0, 60)
         ax.text(30, 0, t["no_answers"], ha="center", va="center", color="#666666", **font)
         return _svg(fig)
-    xs = [a.move_number for a in answers]
+    xs = [x_of(a, axis) for a in answers]
     ax.set_xlim(max(0, min(xs) - 1), max(xs) + 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     marked = []
-    for a in answers:
+    for x, a in zip(xs, answers, strict=True):
         if a.move_kind in KIND_COLOUR:
-            ax.axvspan(a.move_number - 0.5, a.move_number + 0.5, color=KIND_COLOUR[a.move_kind],
+            ax.axvspan(x - 0.5, x + 0.5, color=KIND_COLOUR[a.move_kind],
                        alpha=0.22, linewidth=0, zorder=0)
-            ax.text(a.move_number, 1.22, KIND_LETTER[a.move_kind], ha="center", va="center",
+            ax.text(x, 1.22, KIND_LETTER[a.move_kind], ha="center", va="center",
                     fontsize=8, fontweight="bold", color=KIND_COLOUR[a.move_kind])
             if a.move_kind not in marked:
                 marked.append(a.move_kind)
     ax.plot(xs, [CAN_WIN_SCORE[a.can_win] for a in answers], color=CAN_WIN_COLOUR,
             marker="o", markersize=3.5, linewidth=1.6, zorder=3)
-    ax.plot(xs, [MOVE_FELT_SCORE[a.move_felt] for a in answers], color=MOVE_FELT_COLOUR,
+    ax.plot(xs, [math.nan if a.move_felt is None else MOVE_FELT_SCORE[a.move_felt]
+                 for a in answers], color=MOVE_FELT_COLOUR,
             marker="s", markersize=3.2, linewidth=1.3, zorder=3, alpha=0.9)
     evaluations = [math.nan if a.evaluation is None else float(a.evaluation) for a in answers]
     ev = ax.twinx()
@@ -226,3 +242,48 @@ def surprise_figure(stats: StudyStats, *, lang: str = "en") -> str:
     ax.set_ylabel(t["rate"], **font)
     return _svg(fig)
 
+
+
+def pooled_figure(pooled: PooledAnswers, *, lang: str = "en") -> str:
+    """The answers pooled over subjects (:func:`hasamigo.study.pooled.per_move_shares`),
+    one panel per program: the share of 「勝てそう」 (blue) and of 「意外な手」 (orange) at
+    each move, the mean evaluation black dotted on the right axis."""
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
+
+    t, font = _figure_text(lang)
+    rows = max(1, len(pooled.programs))
+    fig = _new_figure(7.2, 0.6 + 2.1 * rows)
+    axes = fig.subplots(rows, 1, sharex=True, squeeze=False)[:, 0]
+    limit = max([8.0, *(abs(m.mean_evaluation) for p in pooled.programs for m in p.moves
+                        if m.mean_evaluation is not None)]) * 1.15
+    for ax, program in zip(axes, pooled.programs, strict=False):
+        xs = [m.move for m in program.moves]
+        ax.set_ylim(-0.05, 1.1)
+        ax.set_ylabel(t["share"], **font)
+        ax.set_title(f"{program.program} (n = {program.subjects})", fontsize=9)
+        ax.grid(axis="y", color="#dddddd", linewidth=0.6)
+        ax.plot(xs, [math.nan if m.can_win_share is None else m.can_win_share
+                     for m in program.moves], color=CAN_WIN_COLOUR, marker="o",
+                markersize=3, linewidth=1.5)
+        ax.plot(xs, [math.nan if m.surprising_share is None else m.surprising_share
+                     for m in program.moves], color=MOVE_FELT_COLOUR, marker="s",
+                markersize=3, linewidth=1.2)
+        ev = ax.twinx()
+        ev.set_ylim(-limit, limit)
+        ev.axhline(0, color="#999999", linewidth=0.5)
+        ev.plot(xs, [math.nan if m.mean_evaluation is None else m.mean_evaluation
+                     for m in program.moves], color=EVALUATION_COLOUR, linestyle=":",
+                linewidth=1.5)
+        ev.set_ylabel(t["evaluation"], fontsize=8, **font)
+    axes[-1].xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[-1].set_xlabel(t["subject_moves" if pooled.axis == SUBJECT_MOVES else "move"],
+                        **font)
+    handles: list[Any] = [
+        Line2D([], [], color=CAN_WIN_COLOUR, marker="o", label=t["can_win_share"]),
+        Line2D([], [], color=MOVE_FELT_COLOUR, marker="s", label=t["surprising_share"]),
+        Line2D([], [], color=EVALUATION_COLOUR, linestyle=":", label=t["mean_evaluation"]),
+    ]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8,
+               frameon=False, prop=font or None)
+    return _svg(fig)

@@ -6,13 +6,20 @@ small (the paper had 6 subjects), so a table that cannot be tested (a zero margi
 values, a constant column) is not an error: its :class:`Significance` has ``p = None`` and
 a ``reason`` the report prints ("too few to test: …").
 
-The tests, all two-sided:
+The tests (two-sided unless said):
 
-* **wins** — per pair of arms, Fisher's exact test on the 2×2 table (subject won / did
-  not win) × (arm A / arm B); **a draw counts as "did not win"**, unfinished games are left
-  out. With three arms every pair is tested and Holm's step-down adjustment is given
-  beside the raw ``p``. (Each subject plays every arm, so the arms are not independent
-  samples; Fisher's test ignores the pairing, as the paper's comparison does.)
+* **wins** — per pair of arms (A before B in the study's order, :func:`study_arms`),
+  Fisher's exact test on the 2×2 table (subject won / did not win) × (arm A / arm B),
+  two-sided and one-sided (H1: subjects win *more against B* than against A, the paper's
+  hypothesis with A = victory, B = amusement); **a draw counts as "did not win"**,
+  unfinished games are left out. Each subject plays every arm, so the arms are not
+  independent samples: Fisher's test ignores the pairing (as the paper's comparison
+  seems to), McNemar's exact test uses it — the binomial test of the discordant subjects
+  (won against B only: ``b``; against A only: ``c``), two- and one-sided. For the paper's
+  6 subjects (0/6 against victory, 4/6 against amusement) Fisher's one-sided ``p`` is
+  28/924 = 0.030, two-sided 0.061; McNemar's (``b`` = 4, ``c`` = 0) 0.0625 and 0.125.
+  With three arms every pair is tested and Holm's step-down adjustment is given beside
+  the raw ``p``, per test.
 * **more fun** — per arm, an exact binomial test of the number of subjects who named it
   against ``1/k`` of those who named any arm (``k`` arms; even preference). With two arms
   both rows give the same ``p``, the usual sign test.
@@ -27,15 +34,10 @@ tests pool them all and say so in the report.
 
 from __future__ import annotations
 
-import math
 import statistics
-import warnings
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
-
-from scipy import stats as _scipy
 
 from hasamigo.study.records import (
     CAN_WIN,
@@ -45,141 +47,28 @@ from hasamigo.study.records import (
     StudyData,
     arms_of,
 )
+from hasamigo.study.significance import (  # re-exported: the tests on plain numbers
+    BINOMIAL,
+    FISHER,
+    FISHER_ONE,
+    MCNEMAR,
+    MCNEMAR_ONE,
+    SPEARMAN,
+    Significance,
+    Table2x2,
+    as_json,
+    binomial,
+    fisher,
+    holm,
+    mcnemar,
+    spearman,
+    untested,
+)
 
 #: the move kinds the programs play on purpose (the paper's 期待性・意外性, the entertainer's gifts)
 SPECIAL_KINDS: tuple[MoveKind, ...] = ("expectation", "surprise", "gift")
 #: the "can you win" answers as numbers, the paper's graph's scale
 CAN_WIN_SCORE: dict[CanWin, int] = {"win": 1, "unknown": 0, "lose": -1}
-
-Table2x2 = tuple[tuple[int, int], tuple[int, int]]
-
-FISHER = "Fisher's exact test, two-sided"
-BINOMIAL = "exact binomial test, two-sided"
-SPEARMAN = "Spearman's rank correlation, two-sided"
-
-
-@dataclass(frozen=True, slots=True)
-class Significance:
-    """One test's result: ``p`` is ``None`` when it could not be run (``reason`` says why).
-
-    >>> Significance(FISHER, 13, "odds ratio", 12.0, 0.1026).tested
-    True
-    >>> Significance(FISHER, 0, "odds ratio", None, None, "no games").tested
-    False
-    """
-
-    test: str
-    n: int
-    statistic_name: str
-    statistic: float | None
-    p: float | None
-    reason: str = ""
-
-    @property
-    def tested(self) -> bool:
-        return self.p is not None
-
-
-def _untested(test: str, n: int, statistic_name: str, reason: str) -> Significance:
-    return Significance(test, n, statistic_name, None, None, f"too few to test: {reason}")
-
-
-def _plain(value: Any) -> Any:
-    """``value`` with tuples as lists and an infinite odds ratio as ``"inf"`` (JSON has no
-    infinity)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    return value
-
-
-def _json(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: _plain(v) for k, v in row.items()}
-
-
-def _finite(value: Any) -> float | None:
-    number = float(value)
-    return number if math.isfinite(number) else None
-
-
-# ---- the tests, on plain numbers ----------------------------------------------------------
-def fisher(table: Table2x2) -> Significance:
-    """Fisher's exact test (two-sided) on a 2×2 table of counts; the statistic is the
-    sample odds ratio (``inf`` when a cell off the diagonal is 0).
-
-    >>> round(fisher(((6, 2), (1, 4))).p, 4)
-    0.1026
-    >>> fisher(((3, 0), (2, 0))).reason
-    'too few to test: a row or column of the table is empty'
-    """
-    (a, b), (c, d) = table
-    n = a + b + c + d
-    if min(a, b, c, d) < 0:
-        raise ValueError(f"a table of counts has no negative cells: {table}")
-    if 0 in (a + b, c + d, a + c, b + d):
-        return _untested(FISHER, n, "odds ratio", "a row or column of the table is empty")
-    result = _scipy.fisher_exact([[a, b], [c, d]], alternative="two-sided")
-    return Significance(FISHER, n, "odds ratio", float(result.statistic),
-                        min(1.0, float(result.pvalue)))
-
-
-def binomial(k: int, n: int, p: float = 0.5) -> Significance:
-    """The exact binomial test (two-sided) of ``k`` successes in ``n`` against ``p``; the
-    statistic is the observed proportion ``k/n``.
-
-    >>> binomial(4, 6).p
-    0.6875
-    >>> binomial(0, 0).tested
-    False
-    """
-    if n <= 0:
-        return _untested(BINOMIAL, 0, "proportion", "no answers")
-    result = _scipy.binomtest(k, n, p, alternative="two-sided")
-    return Significance(BINOMIAL, n, "proportion", k / n, min(1.0, float(result.pvalue)))
-
-
-def spearman(xs: Sequence[float], ys: Sequence[float]) -> Significance:
-    """Spearman's rank correlation (two-sided) between paired values; the statistic is rho.
-
-    >>> round(spearman([1, 2, 3, 4], [1, 3, 2, 4]).statistic, 2)
-    0.8
-    >>> spearman([0, 0, 0], [1, 2, 3]).reason
-    'too few to test: one of the two variables is constant'
-    """
-    n = len(xs)
-    if n != len(ys):
-        raise ValueError(f"paired values of unequal lengths ({n}, {len(ys)})")
-    if n < 3:
-        return _untested(SPEARMAN, n, "rho", f"{n} pair{'s' * (n != 1)} (at least 3 needed)")
-    if len(set(xs)) < 2 or len(set(ys)) < 2:
-        return _untested(SPEARMAN, n, "rho", "one of the two variables is constant")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        result = _scipy.spearmanr(xs, ys)
-    rho, p = _finite(result.statistic), _finite(result.pvalue)
-    if rho is None or p is None:
-        return _untested(SPEARMAN, n, "rho", "the correlation is undefined")
-    return Significance(SPEARMAN, n, "rho", rho, min(1.0, p))
-
-
-def holm(ps: Sequence[float | None]) -> tuple[float | None, ...]:
-    """Holm's step-down adjustment of the p-values given (``None`` stays ``None`` and does
-    not count as a test).
-
-    >>> [round(p, 6) for p in holm([0.01, 0.04, 0.03])]
-    [0.03, 0.06, 0.06]
-    """
-    tested = sorted((p, i) for i, p in enumerate(ps) if p is not None)
-    m = len(tested)
-    out: list[float | None] = [None] * len(ps)
-    running = 0.0
-    for rank, (p, i) in enumerate(tested):
-        running = max(running, min(1.0, (m - rank) * p))
-        out[i] = running
-    return tuple(out)
 
 
 # ---- wins per program ---------------------------------------------------------------------
@@ -203,47 +92,122 @@ class ArmWins:
 
 
 @dataclass(frozen=True, slots=True)
+class Paired:
+    """One pair of arms, subject by subject: of the ``pairs`` subjects with a finished game
+    against each, how many won against both, against A only (``c``), against B only
+    (``b``) and neither; ``unpaired`` subjects had no such pair of games."""
+
+    both: int
+    a_only: int
+    b_only: int
+    neither: int
+    unpaired: int
+
+    @property
+    def pairs(self) -> int:
+        return self.both + self.a_only + self.b_only + self.neither
+
+
+@dataclass(frozen=True, slots=True)
 class PairTest:
-    """Two arms compared: ``table`` is ((A wins, A not), (B wins, B not)); ``p_holm`` the
-    Holm-adjusted ``p`` over all the pairs of the study."""
+    """Two arms compared: ``table`` is ((A wins, A not), (B wins, B not)); ``result`` the
+    two-sided Fisher test, ``one_sided`` Fisher's test of H1 "subjects win more against
+    B"; ``mcnemar`` and ``mcnemar_one_sided`` the paired tests on ``paired``. Each ``*_holm``
+    is the Holm-adjusted ``p`` of that test over all the pairs of the study."""
 
     a: str
     b: str
     table: Table2x2
     result: Significance
     p_holm: float | None
+    one_sided: Significance
+    one_sided_holm: float | None
+    paired: Paired
+    mcnemar: Significance
+    mcnemar_holm: float | None
+    mcnemar_one_sided: Significance
+    mcnemar_one_sided_holm: float | None
+
+    def tests(self) -> tuple[tuple[Significance, float | None], ...]:
+        """The four tests with their Holm-adjusted ``p``: Fisher one- and two-sided,
+        McNemar one- and two-sided."""
+        return ((self.one_sided, self.one_sided_holm), (self.result, self.p_holm),
+                (self.mcnemar_one_sided, self.mcnemar_one_sided_holm),
+                (self.mcnemar, self.mcnemar_holm))
 
 
 @dataclass(frozen=True, slots=True)
 class WinsTable:
-    """Wins per program and the pairwise Fisher tests (a draw counts as "not a win")."""
+    """Wins per program and the tests of every pair (a draw counts as "not a win")."""
 
     arms: tuple[ArmWins, ...]
     pairs: tuple[PairTest, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return _json({"arms": [asdict(a) | {"games": a.games, "win_rate": a.win_rate}
+        return as_json({"arms": [asdict(a) | {"games": a.games, "win_rate": a.win_rate}
                                 for a in self.arms],
                        "pairs": [asdict(p) for p in self.pairs],
-                       "draws": "count as not a win"})
+                       "draws": "count as not a win",
+                       "one_sided": "H1: subjects win more against b than against a"})
+
+
+def study_arms(data: StudyData) -> list[str]:
+    """The arms in the study's order: its settings' (``meta.arms``) when known, then any
+    other program met in the data (:func:`~hasamigo.study.records.arms_of`). The order
+    sets the one-sided tests' direction, so it must not hang on which subject came first
+    in a counterbalanced design."""
+    arms = dict.fromkeys(data.meta.arms if data.meta is not None else ())
+    arms.update(dict.fromkeys(arms_of(data)))
+    return list(arms)
+
+
+def _won(data: StudyData) -> dict[tuple[str, str], bool | None]:
+    """(subject, arm) → won the one finished game against that arm; ``None`` when the
+    subject has several (a design the paired test does not fit)."""
+    out: dict[tuple[str, str], bool | None] = {}
+    for g in data.games:
+        if g.outcome is None:
+            continue
+        key = (g.subject, g.program)
+        out[key] = None if key in out else g.outcome == "win"
+    return out
+
+
+def paired_wins(data: StudyData, a: str, b: str) -> Paired:
+    """Each subject's results against ``a`` and ``b`` side by side (finished games only)."""
+    won = _won(data)
+    counts = {"both": 0, "a_only": 0, "b_only": 0, "neither": 0}
+    subjects = dict.fromkeys([s.subject for s in data.subjects]
+                             + [g.subject for g in data.games])
+    unpaired = 0
+    for subject in subjects:
+        wa, wb = won.get((subject, a)), won.get((subject, b))
+        if wa is None or wb is None:
+            unpaired += 1
+            continue
+        key = ("both" if wb else "a_only") if wa else ("b_only" if wb else "neither")
+        counts[key] += 1
+    return Paired(unpaired=unpaired, **counts)
 
 
 def wins_by_program(data: StudyData) -> WinsTable:
-    """The subjects' wins, draws and losses per program, and Fisher's exact test for every
-    pair of programs on (won, did not win).
+    """The subjects' wins, draws and losses per program, and for every pair of programs
+    Fisher's exact test (two- and one-sided) on (won, did not win) and McNemar's exact
+    test (two- and one-sided) on the subjects' paired results.
 
     >>> from hasamigo.study.records import GameRecord as G
-    >>> games = [G("s", f"p{i}", 1, arm, "g", "black", outcome)
+    >>> games = [G("s", f"p{i // 2}", 1, arm, "g", "black", outcome)
     ...          for i, (arm, outcome) in enumerate([("victory", "lose"), ("amusement", "win"),
     ...                                              ("victory", "draw"), ("amusement", "win")])]
     >>> table = wins_by_program(StudyData([], games, []))
     >>> [(a.program, a.wins, a.draws, a.losses) for a in table.arms]
     [('victory', 0, 1, 1), ('amusement', 2, 0, 0)]
-    >>> table.pairs[0].table, round(table.pairs[0].result.p, 3)
-    (((0, 2), (2, 0)), 0.333)
+    >>> pair = table.pairs[0]
+    >>> pair.table, round(pair.result.p, 3), round(pair.one_sided.p, 3), pair.paired.b_only
+    (((0, 2), (2, 0)), 0.333, 0.167, 2)
     """
     arms = []
-    for arm in arms_of(data):
+    for arm in study_arms(data):
         games = [g for g in data.games if g.program == arm]
         arms.append(ArmWins(arm,
                             wins=sum(g.outcome == "win" for g in games),
@@ -253,10 +217,17 @@ def wins_by_program(data: StudyData) -> WinsTable:
     tables: list[tuple[ArmWins, ArmWins, Table2x2]] = [
         (a, b, ((a.wins, a.games - a.wins), (b.wins, b.games - b.wins)))
         for a, b in combinations(arms, 2)]
-    results = [fisher(t) for _, _, t in tables]
-    adjusted = holm([r.p for r in results])
-    pairs = tuple(PairTest(a.program, b.program, t, r, adj)
-                  for (a, b, t), r, adj in zip(tables, results, adjusted, strict=True))
+    paired = [paired_wins(data, a.program, b.program) for a, b, _ in tables]
+    families = [[fisher(t) for _, _, t in tables],
+                [fisher(t, "less") for _, _, t in tables],
+                [mcnemar(p.b_only, p.a_only) for p in paired],
+                [mcnemar(p.b_only, p.a_only, "greater") for p in paired]]
+    adjusted = [holm([r.p for r in family]) for family in families]
+    pairs = tuple(
+        PairTest(a.program, b.program, t, families[0][i], adjusted[0][i],
+                 families[1][i], adjusted[1][i], paired[i], families[2][i], adjusted[2][i],
+                 families[3][i], adjusted[3][i])
+        for i, (a, b, t) in enumerate(tables))
     return WinsTable(tuple(arms), pairs)
 
 
@@ -283,7 +254,7 @@ class FunTest:
     expected_share: float | None
 
     def to_json(self) -> dict[str, Any]:
-        return _json(asdict(self))
+        return as_json(asdict(self))
 
 
 def fun_preference(data: StudyData) -> FunTest:
@@ -296,7 +267,7 @@ def fun_preference(data: StudyData) -> FunTest:
     >>> [(c.program, c.count, c.result.p) for c in test.choices]
     [('victory', 2, 0.6875), ('amusement', 4, 0.6875)]
     """
-    arms = list(arms_of(data))
+    arms = study_arms(data)
     named = [s.more_fun for s in data.subjects if s.more_fun]
     counted = [name for name in named if name in arms]
     n, k = len(counted), len(arms)
@@ -305,7 +276,7 @@ def fun_preference(data: StudyData) -> FunTest:
     for arm in arms:
         count = counted.count(arm)
         if k < 2:
-            result = _untested(BINOMIAL, n, "proportion", "fewer than two programs")
+            result = untested(BINOMIAL, n, "proportion", "fewer than two programs")
         else:
             result = binomial(count, n, 1 / k)
         choices.append(FunChoice(arm, count, result))
@@ -339,7 +310,7 @@ class SurpriseTest:
     result: Significance
 
     def to_json(self) -> dict[str, Any]:
-        return _json(asdict(self))
+        return as_json(asdict(self))
 
 
 def surprise_rates(data: StudyData) -> SurpriseTest:
@@ -390,7 +361,7 @@ class TrackingTest:
     result: Significance
 
     def to_json(self) -> dict[str, Any]:
-        return _json(asdict(self))
+        return as_json(asdict(self))
 
 
 def can_win_tracking(data: StudyData) -> TrackingTest:
@@ -446,6 +417,9 @@ __all__ = [
     "BINOMIAL",
     "CAN_WIN_SCORE",
     "FISHER",
+    "FISHER_ONE",
+    "MCNEMAR",
+    "MCNEMAR_ONE",
     "SPEARMAN",
     "SPECIAL_KINDS",
     "AnswerEvaluation",
@@ -454,6 +428,7 @@ __all__ = [
     "FunTest",
     "KindRate",
     "PairTest",
+    "Paired",
     "Significance",
     "StudyStats",
     "SurpriseTest",
@@ -465,7 +440,10 @@ __all__ = [
     "fisher",
     "fun_preference",
     "holm",
+    "mcnemar",
+    "paired_wins",
     "spearman",
+    "study_arms",
     "surprise_rates",
     "wins_by_program",
 ]

@@ -163,11 +163,13 @@ async def serving_lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 # ---- the work (run in the worker processes) ---------------------------------------------
-def render_report(data: StudyData, title: str, lang: str) -> str:
-    """The study's report as HTML (:func:`hasamigo.study.report.build_report`)."""
+def render_report(data: StudyData, title: str, lang: str, where: str | None = None,
+                  group_by: str | None = None) -> str:
+    """The study's report as HTML (:func:`hasamigo.study.report.build_report`), for the
+    subjects ``where`` keeps (:mod:`hasamigo.study.subgroups`), split by ``group_by``."""
     from hasamigo.study.report import build_report
 
-    return str(build_report(data, title=title, lang=lang))
+    return str(build_report(data, title=title, lang=lang, where=where, group_by=group_by))
 
 
 def plan_next_round(tournament: Tournament) -> list[Pairing]:
