@@ -34,15 +34,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from hasamigo.game.events import PROGRAM_MOVE, SUBJECT_MOVE
+
 PAPER = "paper"
 EXTENDED = "extended"
 PROTOCOLS = (PAPER, EXTENDED)
 DEFAULT_PROTOCOL = PAPER
 
-#: when the in-game questions are asked: after each subject move (the paper's) or after
-#: each program move (the extended protocol's); the game events' ``timing``
-SUBJECT_MOVE = "subject-move"
-PROGRAM_MOVE = "program-move"
+#: when the in-game questions are asked: after each subject move (the paper's,
+#: :data:`SUBJECT_MOVE`) or after each program move (the extended protocol's,
+#: :data:`PROGRAM_MOVE`): the game's :class:`~hasamigo.game.events.StudyGame` ``timing``
 Timing = Literal["subject-move", "program-move"]
 
 #: the surprise move's window, a study setting: the paper's reading (only in the midgame

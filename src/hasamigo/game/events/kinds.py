@@ -6,7 +6,7 @@ fields take. Their JSON form is :mod:`hasamigo.game.events.codec`'s.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from hasamigo.move import Color
 
@@ -284,8 +284,8 @@ STUDY_ANSWER_SECONDS = 7 * 24 * 3600.0
 #: when the questions are asked: after every program move (the first study's timing, and
 #: that of a stored :class:`StudyGame` without one) or after every move of the subject
 #: (the amusement paper's 「被験者が１手打つごとに」)
-PROGRAM_MOVE = "program-move"
-SUBJECT_MOVE = "subject-move"
+PROGRAM_MOVE: Final = "program-move"
+SUBJECT_MOVE: Final = "subject-move"
 STUDY_TIMINGS = (PROGRAM_MOVE, SUBJECT_MOVE)
 
 
