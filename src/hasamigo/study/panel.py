@@ -239,9 +239,9 @@ class SimAnswer:
     seconds: float
     evaluation: float
     exact: bool
-    timing: Timing = "program-move"
-    about_move: int | None = None
-    subject_moves: int = 0
+    timing: Timing
+    about_move: int | None
+    subject_moves: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,9 +280,9 @@ def _evaluation(engine: Engine, board: Board, subject: Color) -> tuple[float, bo
 
 
 def simulated_answers(result: MatchGame, member: str, seed: int,
-                      timing: Timing = "program-move") -> tuple[SimAnswer, ...]:
+                      timing: Timing = "subject-move") -> tuple[SimAnswer, ...]:
     """The answers the member (``result``'s A) gives in a game, at the question times of
-    ``timing`` (see the module docstring)."""
+    ``timing`` (see the module docstring; the default is the paper's)."""
     if timing not in (SUBJECT_MOVE, PROGRAM_MOVE):
         raise ValueError(f"timing {timing!r}: expected {SUBJECT_MOVE!r} or {PROGRAM_MOVE!r}")
     rng = random.Random(f"hasamigo-study-answers:{seed}")
