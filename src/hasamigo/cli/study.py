@@ -5,7 +5,7 @@ real study's commands and its report register on :data:`study_app` from
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -21,6 +21,9 @@ from hasamigo.cli.workers import (
     backend_for,
     workers_of,
 )
+
+if TYPE_CHECKING:
+    from hasamigo.study.simulate import Simulation
 
 study_app = Typer(help="The user study of the amusement paper: run it, simulate it, "
                              "report it.", no_args_is_help=True)
@@ -40,6 +43,20 @@ def _names(text: str | None, known: tuple[str, ...], option: str, what: str) -> 
     return names
 
 
+def _one(text: str, known: tuple[str, ...], option: str, what: str) -> str:
+    """One of ``known`` (typer's usage error naming ``option`` otherwise)."""
+    name = text.strip().lower()
+    if name not in known:
+        raise typer.BadParameter(f"unknown {what} {text[:30]!r}; known: {', '.join(known)}",
+                                 param_hint=option)
+    return name
+
+
+#: how the human output names each surprise window
+WINDOW_WORDS = {"midgame": "moves 30-35 in the midgame phase only, the paper's reading",
+                "moves": "moves 30-35 whatever the phase"}
+
+
 @study_app.command("simulate")
 def study_simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1,
@@ -50,6 +67,14 @@ def study_simulate(
                            "amusement:swing, entertainer).")] = None,
     players: Annotated[str | None, typer.Option(
         "--players", help="Comma-separated panel players (default: the whole panel).")] = None,
+    protocol: Annotated[str, typer.Option(
+        "--protocol", help="When the simulated subjects answer (with --out): paper (after "
+                           "each of their own moves, the paper's) or extended (after each "
+                           "program move).")] = "paper",
+    window: Annotated[str, typer.Option(
+        "--window", help="The amusement programs' surprise window: midgame (moves 30-35 "
+                         "in the midgame phase, the paper's reading) or moves (moves 30-35 "
+                         "whatever the phase).")] = "midgame",
     out: Annotated[Path | None, typer.Option(
         "--out", help="Also simulate the subjects' answers and write the study's exports "
                       "(subjects.csv, games.csv, answers.csv, study.json) and report.html "
@@ -66,17 +91,24 @@ def study_simulate(
     The paper: weak humans won 0/6 against victory and 4/6 against amusement. Its claim is
     a direction, tested per panel player: Fisher's exact test, one-sided, that the player
     wins more often against each amusement program than against victory (a draw is a
-    non-win). JSON: {rows: [{player, program, games, player_win_pct,
-    naturalness_violations}], tests: [{player, program, baseline, test, wins, games,
-    baseline_wins, baseline_games, player_win_pct, baseline_win_pct, odds_ratio, p_value,
-    direction_holds}]} (win % counts a draw as half); with --out also written: ["path", …].
+    non-win). Treatment fidelity: the share of games in which each program played its
+    expectation move, its surprise move and (the entertainer) a gift, over all games and
+    per panel player. JSON: {protocol, surprise_window, rows: [{player, program, games,
+    player_win_pct, naturalness_violations}], tests: [{player, program, baseline, test,
+    wins, games, baseline_wins, baseline_games, player_win_pct, baseline_win_pct,
+    odds_ratio, p_value, direction_holds}], fidelity: {program: {games, expectation_pct,
+    surprise_pct, gift_pct}}, fidelity_by_member: {program: {player: {…}}}} (win % counts
+    a draw as half); with --out also written: ["path", …].
     """
     from hasamigo.jobs import JobError
     from hasamigo.jobs.games import study_player
+    from hasamigo.study.protocol import PROTOCOLS, SURPRISE_WINDOWS
     from hasamigo.study.simulate import PANEL, PROGRAMS, run_simulation, write_study
 
     chosen_programs = _names(programs, PROGRAMS, "--programs", "program")
     panel = _names(players, tuple(PANEL), "--players", "panel player")
+    protocol = _one(protocol, PROTOCOLS, "--protocol", "protocol")
+    window = _one(window, SURPRISE_WINDOWS, "--window", "surprise window")
     backend = backend_for(workers_of(workers, jobs), ray, ray_address)
     progress = _progress(not as_json)
     try:
@@ -84,6 +116,7 @@ def study_simulate(
             task = progress.add_task("study", total=games * len(panel) * len(chosen_programs))
             sim = run_simulation(games, seed=seed, play=study_player(backend), panel=panel,
                                  programs=chosen_programs, answers=out is not None,
+                                 protocol=protocol, window=window,
                                  on_game=lambda _: progress.advance(task))
     except JobError as exc:  # a game whose workers kept dying
         raise fail(str(exc), code=1) from None
@@ -111,5 +144,22 @@ def study_simulate(
                           f"{t.baseline_wins}/{t.baseline_games}",
                           f"{t.score_pct:.1f} ({t.baseline_score_pct:.1f})", f"{t.p_value:.3g}")
         console.print(tests)
+    _print_fidelity(sim)
     for path in written:
         console.print(f"wrote {path}")
+
+
+def _print_fidelity(sim: Simulation) -> None:
+    """The treatment fidelity table: per program, all games then each panel player."""
+    fidelity, by_member = sim.fidelity(), sim.fidelity_by_member()
+    table = Table("program", "player", "games", "expectation %", "surprise %", "gift %",
+                  title=f"Treatment fidelity: games in which each was played (surprise "
+                        f"window: {sim.window}, {WINDOW_WORDS.get(sim.window, sim.window)})")
+    for program, overall in fidelity.items():
+        for player, f in (("all", overall), *by_member[program].items()):
+            table.add_row(program, player, str(f.games), f"{f.expectation_pct:.1f}",
+                          f"{f.surprise_pct:.1f}", f"{f.gift_pct:.1f}",
+                          end_section=player == list(by_member[program])[-1])
+    console.print(table)
+    console.print(f"protocol: {sim.protocol}; surprise window: {sim.window} "
+                  f"({WINDOW_WORDS.get(sim.window, sim.window)})", highlight=False)
