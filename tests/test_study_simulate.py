@@ -257,12 +257,7 @@ def test_cli_json_shape() -> None:
     assert {"player", "p_value"} <= set(data["tests"][0])
 
 
-@pytest.mark.parametrize("protocol", [
-    "extended",
-    pytest.param("paper", marks=pytest.mark.xfail(
-        strict=True, reason="the report's per-move figure cannot plot a move_felt of None "
-        "(the paper protocol's answer at Black's first move) until figures.py reads it")),
-])
+@pytest.mark.parametrize("protocol", ["extended", "paper"])
 def test_cli_writes_the_study_exports(tmp_path: Path, protocol: str) -> None:
     out = tmp_path / "sim"
     result = runner.invoke(app, ["study", "simulate", "--games", "2", "--jobs", "1", "--json",
