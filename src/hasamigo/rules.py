@@ -4,10 +4,10 @@
 are numbered on (8 or 10 wide), how a move turns the discs it brackets (``all``, or 挟み碁's
 ``one`` and ``choose``), what it brackets (a Fairy Othello word, :data:`WORDS`), whether the
 bracketed discs are removed instead (挟み碁's capture), Nip's placing anywhere when both
-sides are blocked, and the rings of a circular board. The board reads these through :attr:`Board.rules
-<hasamigo.board.Board.rules>`; everyone else asks the rules what they allow instead of
-reading the flags: :attr:`Rules.kernel` (which kernels serve the board) and
-:meth:`Rules.supports` (a feature of :data:`FEATURES`).
+sides are blocked, and the rings of a circular board. The board reads these through
+:attr:`Board.rules <hasamigo.board.Board.rules>`; everyone else asks the rules what they
+allow instead of reading the flags: :attr:`Rules.kernel` (which kernels serve the board)
+and :meth:`Rules.supports` (a feature of :data:`FEATURES`).
 
 >>> Rules().kernel, Rules(stride=10).kernel, Rules(flip_rule="one").kernel
 (<Kernel.BITBOARD: 'bitboard'>, <Kernel.WIDE: 'wide'>, <Kernel.RULES: 'rules'>)
