@@ -35,7 +35,7 @@ from hasamigo.engine.results import Analysis, MoveScore
 from hasamigo.engine.timing import Budget
 from hasamigo.errors import InvalidOptionError, InvalidPositionError
 from hasamigo.move import BLACK, WHITE, Move
-from hasamigo.squares import Bitboard, bits
+from hasamigo.squares import bits
 
 CORNER, X_SQUARE, C_SQUARE, EDGE, MOBILITY = 20, -8, -4, 2, 2
 WIN = 10_000  # beyond any evaluation: scores of finished games are kept below it
