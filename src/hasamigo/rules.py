@@ -314,20 +314,20 @@ class Rules:
                                      f"{', '.join(list(WORDS)[1:])}")
         if word != OTHELLO_WORD and self.word not in (OTHELLO_WORD, word):
             raise InvalidOptionError("a board has one Fairy Othello word")
-        made = replace(self, place_when_blocked=self.place_when_blocked or nip,
-                       flip_rule=self.flip_rule if flip_rule == "all" else flip_rule,
-                       word=self.word if word == OTHELLO_WORD else word,
-                       capture=self.capture or capture)
-        if made.rings and made.word != OTHELLO_WORD:
+        nip = self.place_when_blocked or nip
+        flip_rule = self.flip_rule if flip_rule == "all" else flip_rule
+        word = self.word if word == OTHELLO_WORD else word
+        capture = self.capture or capture
+        if self.rings and word != OTHELLO_WORD:
             raise InvalidOptionError("a circular board's ring brackets as Othello does: "
                                      "no Fairy Othello word on it")
-        if made.capture and (made.word != OTHELLO_WORD or made.flip_rule != "all"
-                             or made.place_when_blocked or made.rings):
+        if capture and (word != OTHELLO_WORD or flip_rule != "all" or nip or self.rings):
             raise InvalidOptionError(
                 "挟み碁's capture brackets as Othello does, places anywhere and takes every "
                 "bracketed stone: it goes with no Fairy Othello word, flip rule (+one, "
                 "+choose), Nip's rule or ring")
-        return made
+        return replace(self, place_when_blocked=nip, flip_rule=flip_rule, word=word,
+                       capture=capture)
 
     # ---- the behaviour the board delegates -----------------------------------------------
     def ring_moves(self, p: Bitboard, o: Bitboard) -> Bitboard:
