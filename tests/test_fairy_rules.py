@@ -188,11 +188,19 @@ def test_random_greedy_and_the_engine_play_every_word_to_the_end(word: str) -> N
     assert "by the rules of" in (engine.last_reason or "")
 
 
-def test_greedy_turns_the_most_discs_the_word_allows() -> None:
-    board = find_variant("standard+osore")()
+@pytest.mark.parametrize("word", ["osore", "esero"])
+def test_greedy_plays_for_the_largest_lead_the_word_allows(word: str) -> None:
+    """Under オソレ a move turns the mover's own discs: greedy turns the fewest; under エセロ
+    the other side's disc is placed and its discs turned: greedy turns the most."""
+    board = find_variant(f"standard+{word}")()
+    board.play("e3" if word == "osore" else "d3")
+    rng = random.Random(1)
+    for _ in range(6):
+        board.push(rng.choice(list(board.legal_moves)))
     move = make_player("greedy", seed=0).choose(board)
-    most = max(board.flips(m).bit_count() for m in board.legal_moves)
-    assert board.flips(move).bit_count() == most
+    turned = {m: board.flips(m).bit_count() for m in board.legal_moves}
+    assert len(set(turned.values())) > 1, board.to_string()  # a real choice
+    assert turned[move] == (min if word == "osore" else max)(turned.values())
 
 
 def test_records_of_othellos_flips_refuse_a_word() -> None:

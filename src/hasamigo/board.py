@@ -791,8 +791,9 @@ class Board:
         """Leaves ``depth`` plies ahead: a pass is a ply, a finished game one leaf.
 
         Uses the compiled kernel with bulk counting; variants whose rules the kernel does
-        not know (original start, disc limit, Nip's rule, rings, a 挟み碁 flip rule) are
-        walked move by move, each choice of turned discs counted as a move of its own.
+        not know (original start, disc limit, Nip's rule, rings, a 挟み碁 flip rule or its
+        capture, a Fairy Othello word) are walked move by move, each choice of turned
+        discs counted as a move of its own.
         """
         if not (isinstance(depth, numbers.Integral) and depth >= 0):
             raise InvalidOptionError(f"perft depth must be a whole number >= 0, not {shown(depth)}")
