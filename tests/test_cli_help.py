@@ -137,7 +137,8 @@ def test_help_reads_as_text(command: Any, path: list[str], columns: str) -> None
 def test_the_help_keeps_the_texts_words() -> None:
     """reST literals and roles become their words, and a docstring's paragraphs stay."""
     variants = next(c for c, p in COMMANDS if p == ["variants"])
-    assert "(a suffix of the name: hasegawa-8x9+one, standard+choose)." in variants.help
+    assert "挟み碁's flip rules (hasegawa-8x9+one, standard+choose)," in variants.help
+    assert "Fairy Othello's words (standard+osere)." in variants.help
     assert variants.help.count("\n\n") == 1
 
 

@@ -1,7 +1,7 @@
 """A variant's rules have one home (:class:`hasamigo.rules.Rules`, held by the board as
 ``rules``) and one capability query (``rules.kernel``, ``rules.supports(...)``): no module
 outside the board, the variants and the rules reads the flags (``flip_rule``, ``stride``,
-``rings``, ``place_when_blocked``) to decide what a board allows."""
+``rings``, ``place_when_blocked``, ``word``, ``capture``) to decide what a board allows."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "hasamigo"
 #: the modules that own the rules: the rules themselves, the board that delegates to them
 #: and the variants that declare them
 OWNERS = {"rules.py", "board.py", "variants.py"}
-FLAGS = {"flip_rule", "stride", "rings", "place_when_blocked"}
+FLAGS = {"flip_rule", "stride", "rings", "place_when_blocked", "word", "capture"}
 #: reads of a flag's name that are not a board's flag, and why
 NOT_A_BOARD = {
     ("web/services/games/new_game.py", "req.flip_rule"): "the new-game form's field",
@@ -79,6 +79,14 @@ EXPECTED: dict[str, tuple[Kernel, set[str]]] = {
                                             "place_anywhere"}),
     "nip-circle+choose": (Kernel.RULES, {"bitboard", "choose_turned", "place_anywhere",
                                          "ring_flips"}),
+    # Fairy Othello's words bracket otherwise: no stable discs, no records' notation
+    "standard+osere": (Kernel.RULES, {"bitboard", "fairy_word", "adjacent_growth"}),
+    "grand+esore": (Kernel.RULES, {"fairy_word", "adjacent_growth"}),
+    "standard+one+osoro": (Kernel.RULES, {"bitboard", "choose_turned", "one_turned",
+                                          "fairy_word", "adjacent_growth"}),
+    # 挟み碁's capture places anywhere and takes stones: no growth from one group either
+    "standard+capture": (Kernel.RULES, {"bitboard", "capture"}),
+    "hasegawa-8x9+capture": (Kernel.RULES, {"capture"}),
 }
 
 
@@ -151,6 +159,12 @@ def test_rules_are_checked() -> None:
         Rules(stride=9)
     with pytest.raises(ValueError):
         Rules(flip_rule="some")
+    with pytest.raises(ValueError, match="word"):
+        Rules(word="otello")
+    with pytest.raises(ValueError, match="capture"):
+        Rules(capture=True, flip_rule="one")
+    with pytest.raises(ValueError, match="ring"):
+        Rules(word="osere", rings=((0, 1, 2),))
 
 
 def test_the_rules_page_names_every_feature() -> None:

@@ -200,6 +200,9 @@ class Board:
                 f"unknown start {shown(self.start)}; expected one of {', '.join(STARTS)}"
             )
         limit = self.default_disc_limit if disc_limit is ... else disc_limit
+        if limit is None and self.rules.capture:
+            raise InvalidOptionError("挟み碁's capture is played with stones in hand (a disc "
+                                     "limit): without one a game need not end")
         if limit is not None and not (
             isinstance(limit, int) and not isinstance(limit, bool) and limit > 0
         ):
@@ -252,6 +255,9 @@ class Board:
         cls._playable_u64 = np.uint64(cls._playable & ((1 << 64) - 1))
         cls._playable_words = wide.split(cls._playable)
         mid_r, mid_c = cls.rows // 2 - 1, cls.cols // 2 - 1
+        if cls.rules.capture and "default_disc_limit" not in cls.__dict__:
+            # 挟み碁's capture: half the board's squares a side (see hasamigo.rules)
+            cls.default_disc_limit = cls._playable.bit_count() // 2
         cls._centre_mask = sum(
             1 << cls.local_square(mid_c + dc, mid_r + dr) for dr in (0, 1) for dc in (0, 1)
         )
@@ -610,7 +616,7 @@ class Board:
         """Squares where ``color`` could play now if it were to move."""
         mask = self._flip_moves(color)
         if not mask and self.rules.place_when_blocked and not self._flip_moves(color.other):
-            return self.empties  # Nip: both blocked, so anywhere empty
+            mask = self.empties  # Nip: both blocked, so anywhere empty
         return mask
 
     def _flip_moves(self, color: Color) -> Bitboard:
@@ -621,6 +627,10 @@ class Board:
             return self._centre() & ~self.occupied
         p, o = self.pair(color)
         rules = self.rules
+        if rules.capture:  # 挟み碁's capture: anywhere empty, as in Go
+            return self.empties
+        if not rules.othello_brackets:
+            return rules.word_moves(p, o, self._playable)
         if rules.stride == 8:
             mask = int(legal_moves_mask(np.uint64(p), np.uint64(o), self._playable_u64))
         else:
@@ -663,14 +673,21 @@ class Board:
         p, o = self.pair()
         if (p | o) >> move.square & 1 or not self.playable() >> move.square & 1:
             return 0
+        return self._bracketed(p, o, move.square)
+
+    def _bracketed(self, p: Bitboard, o: Bitboard, sq: Square) -> Bitboard:
+        """Discs that ``p`` brackets (of ``o`` under Othello's word) by placing on the
+        empty playable ``sq``: the kernels, the rings, or the Fairy Othello word."""
         rules = self.rules
+        if not rules.othello_brackets:
+            return rules.word_flips(p, o, sq, self._playable)
         if rules.stride == 8:
-            flipped = int(flips_at(np.uint64(p), np.uint64(o), move.square))
+            flipped = int(flips_at(np.uint64(p), np.uint64(o), sq))
         else:
-            lo, hi = wide.flips_at(*wide.split(p), *wide.split(o), move.square)
+            lo, hi = wide.flips_at(*wide.split(p), *wide.split(o), sq)
             flipped = int(wide.join(lo, hi))
         if rules.rings:
-            flipped |= rules.ring_flips(p, o, move.square)
+            flipped |= rules.ring_flips(p, o, sq)
         return flipped
 
     def is_legal(self, move: Move | str) -> bool:
@@ -774,8 +791,9 @@ class Board:
         """Leaves ``depth`` plies ahead: a pass is a ply, a finished game one leaf.
 
         Uses the compiled kernel with bulk counting; variants whose rules the kernel does
-        not know (original start, disc limit, Nip's rule, rings, a 挟み碁 flip rule) are
-        walked move by move, each choice of turned discs counted as a move of its own.
+        not know (original start, disc limit, Nip's rule, rings, a 挟み碁 flip rule or its
+        capture, a Fairy Othello word) are walked move by move, each choice of turned
+        discs counted as a move of its own.
         """
         if not (isinstance(depth, numbers.Integral) and depth >= 0):
             raise InvalidOptionError(f"perft depth must be a whole number >= 0, not {shown(depth)}")
@@ -821,16 +839,13 @@ class Board:
             )
         self._snapshots.append((self.black, self.white, self.turn, *self._hand))
         if move.square is not None:
-            bit = 1 << move.square
-            flipped = self.turned_by(move)
+            mine, theirs = self.rules.applied(*self.pair(), move.square, self.turned_by(move))
             if self.turn is BLACK:
-                self.black |= bit | flipped
-                self.white &= ~flipped
+                self.black, self.white = mine, theirs
                 if self.disc_limit is not None:
                     self._hand = (self._hand[0] - 1, self._hand[1])
             else:
-                self.white |= bit | flipped
-                self.black &= ~flipped
+                self.white, self.black = mine, theirs
                 if self.disc_limit is not None:
                     self._hand = (self._hand[0], self._hand[1] - 1)
         self.turn = self.turn.other

@@ -2,16 +2,87 @@
 
 :class:`Rules` holds what a variant plays beyond its shape and start: the grid its squares
 are numbered on (8 or 10 wide), how a move turns the discs it brackets (``all``, or 挟み碁's
-``one`` and ``choose``), Nip's placing anywhere when both sides are blocked, and the rings
-of a circular board. The board reads these through :attr:`Board.rules
-<hasamigo.board.Board.rules>`; everyone else asks the rules what they allow instead of
-reading the flags: :attr:`Rules.kernel` (which kernels serve the board) and
-:meth:`Rules.supports` (a feature of :data:`FEATURES`).
+``one`` and ``choose``), what it brackets (a Fairy Othello word, :data:`WORDS`), whether the
+bracketed discs are removed instead (挟み碁's capture), Nip's placing anywhere when both
+sides are blocked, and the rings of a circular board. The board reads these through
+:attr:`Board.rules <hasamigo.board.Board.rules>`; everyone else asks the rules what they
+allow instead of reading the flags: :attr:`Rules.kernel` (which kernels serve the board)
+and :meth:`Rules.supports` (a feature of :data:`FEATURES`).
 
 >>> Rules().kernel, Rules(stride=10).kernel, Rules(flip_rule="one").kernel
 (<Kernel.BITBOARD: 'bitboard'>, <Kernel.WIDE: 'wide'>, <Kernel.RULES: 'rules'>)
 >>> Rules(flip_rule="choose").supports("choose_turned"), Rules().supports("choose_turned")
 (True, False)
+>>> Rules(word="osere").kernel, Rules(capture=True).supports("capture")
+(<Kernel.RULES: 'rules'>, True)
+
+**Fairy Othello** (小谷善行, 1983; the 2024 ja.wikipedia text in the seeds, 派生ゲーム):
+Kotani read the name オセロ on purpose as words, 「-Own(自分の石を打つ) Set-Enemy(相手の石を
+裏返す) Reset-Own(自分の石はそのまま)」, and recombined them into dozens of rule sets. A
+:class:`Word` here is that reading: three syllables, each a part — what is placed (オ -Own,
+エ -Enemy), what is turned (セ Set-Enemy, ソ Set-Own) and what closes the bracket and stays
+(ロ Reset-Own, レ Reset-Enemy) — so eight words, spelt in romaji as option names. The seed
+gives two whole: オセロ (Othello) and **オセレ**, 「自分の石 (Own) と相手の石 (Reset-Enemy)
+に挟まれた相手の石 (Set-Enemy) を裏返す」. No source at hand lists Kotani's others (the
+search for his published list found none), so the other six are **our readings** of the
+same three parts, each written out as a flip rule below (``own`` and ``enemy`` are the
+mover's and the other side's colours; a "run" is the unbroken line of discs of the turned
+colour starting next to the placed disc, in any of the eight directions):
+
+======  ======  ======================================================================
+word    source  reading as a flip rule
+======  ======  ======================================================================
+osero   seed    an own disc is placed; a run of enemy discs closed by an own disc turns
+                to own (Othello)
+osere   seed    an own disc is placed; a run of enemy discs closed by an enemy disc
+                turns to own, all of it but that closing disc, which stays
+osoro   ours    an own disc is placed; a run of own discs closed by an own disc turns to
+                enemy, all but the closing disc
+osore   ours    an own disc is placed; a run of own discs closed by an enemy disc turns
+                to enemy
+esero   ours    an enemy disc is placed; a run of enemy discs closed by an own disc turns
+                to own
+esere   ours    an enemy disc is placed; a run of enemy discs closed by an enemy disc
+                turns to own, all but the closing disc
+esoro   ours    an enemy disc is placed; a run of own discs closed by an own disc turns
+                to enemy, all but the closing disc
+esore   ours    an enemy disc is placed; a run of own discs closed by an enemy disc turns
+                to enemy
+======  ======  ======================================================================
+
+Where the turned and the closing colour are the same (osere, osoro, esere, esoro), every
+disc of the run is bracketed by a later one of the same colour, so the run's last disc is
+the closer and the others turn: a run of one turns nothing. Every word is offered: a move
+must turn at least one disc, as in Othello, under every word (none makes that impossible:
+each has a move from the cross start); a side without one passes, and the game ends when
+neither side has one. Under the ソ words a move turns the mover's own discs, so every move
+costs its mover: a game of making the least bad move (our reading, playable to the end like
+the others). The scoring is Othello's.
+
+**挟み碁's capture** (``capture``; the same seed, 挟み碁: 「相手の石を挟んだら取れるという
+簡易ルール」, the game Hasegawa played with Go stones before discs were turned): the
+bracketed stones are removed, their squares empty again, as in Go. The seed gives no more
+(「挟み碁には「挟んだら裏返す」という基本原理以外に定まったルールはなかった」), so the rest is
+**our reading**, chosen so that a game is a game and ends:
+
+- a move places a stone of one's own on any empty square, as in Go, and takes every
+  enemy stone it brackets along the eight lines as in Othello (an own stone beyond a run
+  of enemy stones), none if it brackets none; a stone placed between enemy stones is not
+  taken;
+- each side has half the board's squares in stones (32 on 8×8, the cross start's two
+  included: 30 in hand), taken stones are not given back, and a side whose hand is empty
+  passes; the game ends when neither side has a stone to place (60 plies from the cross
+  start);
+- the stones on the board decide, written as Othello writes a result (the empty squares
+  to the winner). With the same number of stones placed a side, a side's stones on the
+  board are 32 less the stones the other took: counting stones and counting captures give
+  the same winner.
+
+Why not "a move must capture", as a move must flip in Othello: from the cross start every
+game then ends within four plies (the stones that could bracket are taken at once); and
+without a stock of stones, placing anywhere never ends (random games were seen to run
+past 3,000 plies, taking back and forth). Capture brackets as Othello does: it does not
+go with another word, a flip rule (which stones to take), Nip's rule or a ring.
 """
 
 from __future__ import annotations
@@ -28,8 +99,64 @@ from hasamigo.squares import Bitboard, Square, bits
 #: Hasegawa's 挟み碁 — ``one`` (only one of them, the mover's choice) and ``choose`` (those
 #: the mover wants, at least one).
 FLIP_RULES = ("all", "one", "choose")
+#: The parts of a Fairy Othello word, by syllable (romaji): what is placed, what is
+#: turned, what closes the bracket; ``True`` is the mover's own colour.
+PLACED = {"o": True, "e": False}  # オ -Own, エ -Enemy
+TURNED = {"se": False, "so": True}  # セ Set-Enemy, ソ Set-Own
+CLOSER = {"ro": True, "re": False}  # ロ Reset-Own, レ Reset-Enemy
+_KANA = {"o": "オ", "e": "エ", "se": "セ", "so": "ソ", "ro": "ロ", "re": "レ"}
+#: The word of Othello itself, the default.
+OTHELLO_WORD = "osero"
+#: The words the seed gives whole; the others are the project's readings.
+SEED_WORDS = ("osero", "osere")
 #: Grid widths with kernels: 8 (one word per side) and 10 (two words, boards up to 10×10).
 STRIDES = (8, 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A Fairy Othello word (see the module docstring): its name in romaji (``osere``),
+    in kana (``オセレ``), and its three parts, ``True`` for the mover's own colour.
+
+    >>> WORDS["osere"].kana, WORDS["osere"].reading
+    ('オセレ', '-Own Set-Enemy Reset-Enemy')
+    """
+
+    name: str
+    placed_own: bool
+    turns_own: bool
+    closer_own: bool
+
+    @property
+    def kana(self) -> str:
+        return "".join(_KANA[part] for part in _syllables(self.name))
+
+    @property
+    def reading(self) -> str:
+        """The word as Kotani's parts: ``-Own Set-Enemy Reset-Own`` for Othello."""
+        whose = {True: "Own", False: "Enemy"}
+        return (f"-{whose[self.placed_own]} Set-{whose[self.turns_own]} "
+                f"Reset-{whose[self.closer_own]}")
+
+    @property
+    def from_seed(self) -> bool:
+        """Whether the seed gives this word whole (else it is the project's reading)."""
+        return self.name in SEED_WORDS
+
+
+def _syllables(name: str) -> tuple[str, str, str]:
+    return name[:1], name[1:3], name[3:5]
+
+
+#: The eight words by name, Othello's first.
+WORDS: dict[str, Word] = {
+    a + b + c: Word(a + b + c, PLACED[a], TURNED[b], CLOSER[c])
+    for a in PLACED for b in TURNED for c in CLOSER
+}
+#: A word's kana spelling (``オセレ``) to its name.
+KANA_WORDS = {word.kana: name for name, word in WORDS.items()}
+#: The eight directions on a grid, as (rows, columns).
+_DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
 
 
 class Kernel(StrEnum):
@@ -55,7 +182,11 @@ FEATURES: dict[str, str] = {
                       "a disc on any empty square",
     "ring_flips": "flips along a ring (a circular board's circumference)",
     "adjacent_growth": "every disc is placed next to one already on the board, so the "
-                       "discs stay one group (no Nip's rule, no ring)",
+                       "discs stay one group (no Nip's rule, no ring, no capture)",
+    "fairy_word": "a Fairy Othello word other than Othello's says what a move places, "
+                  "turns and brackets with (オセレ and the others of WORDS)",
+    "capture": "挟み碁's capture: a stone goes on any empty square and the stones it "
+               "brackets are removed; stones in hand (a disc limit) end the game",
 }
 
 
@@ -70,13 +201,17 @@ class Rules:
     "need not be turned"; it is read here as "at least one is turned", so that every move
     still captures; a choice travels in :attr:`Move.turned`. ``place_when_blocked``:
     Nip's rule. ``rings``: lines that close on themselves, each the squares in cyclic
-    order; a disc placed on one brackets along it both ways, as along a row.
+    order; a disc placed on one brackets along it both ways, as along a row. ``word``: the
+    Fairy Othello word (a key of :data:`WORDS`) that says what a move places and which
+    discs it brackets. ``capture``: the bracketed discs are removed instead of turned.
     """
 
     stride: int = 8
     flip_rule: str = "all"
     place_when_blocked: bool = False
     rings: tuple[tuple[Square, ...], ...] = ()
+    word: str = OTHELLO_WORD
+    capture: bool = False
 
     def __post_init__(self) -> None:
         # A mistake in a variant's definition, not user input: a plain ValueError.
@@ -85,6 +220,14 @@ class Rules:
                              f"not {self.stride!r}")
         if self.flip_rule not in FLIP_RULES:
             raise ValueError(f"unknown flip rule {self.flip_rule!r}")
+        if self.word not in WORDS:
+            raise ValueError(f"unknown Fairy Othello word {self.word!r}")
+        if self.rings and self.word != OTHELLO_WORD:
+            raise ValueError("a ring brackets as Othello does: no other word on it")
+        if self.capture and (self.word != OTHELLO_WORD or self.flip_rule != "all"
+                             or self.place_when_blocked or self.rings):
+            raise ValueError("capture brackets as Othello does, places anywhere and takes "
+                             "every bracketed stone: no word, flip rule, Nip's rule or ring")
 
     # ---- the capability query -----------------------------------------------------------
     @property
@@ -100,16 +243,20 @@ class Rules:
         if feature not in FEATURES:
             raise ValueError(f"unknown feature {feature!r}; known: {', '.join(FEATURES)}")
         bitboard = self.stride == 8
+        othello = self.word == OTHELLO_WORD and not self.capture  # Othello's brackets
         return {
             "bitboard": bitboard,
             "engine": not self.beyond_kernels(),
-            "stability": bitboard and not self.rings,
-            "square_notation": self.flip_rule == "all",
+            "stability": bitboard and not self.rings and othello,
+            "square_notation": self.flip_rule == "all" and othello,
             "choose_turned": self.flip_rule != "all",
             "one_turned": self.flip_rule == "one",
             "place_anywhere": self.place_when_blocked,
             "ring_flips": bool(self.rings),
-            "adjacent_growth": not self.place_when_blocked and not self.rings,
+            "adjacent_growth": not self.place_when_blocked and not self.rings
+                               and not self.capture,
+            "fairy_word": self.word != OTHELLO_WORD,
+            "capture": self.capture,
         }[feature]
 
     def beyond_kernels(self) -> list[str]:
@@ -124,6 +271,11 @@ class Rules:
         if self.flip_rule != "all":
             words.append(f"挟み碁's flip rule {self.flip_rule!r} (the mover chooses the discs "
                          "to turn)")
+        if self.word != OTHELLO_WORD:
+            word = WORDS[self.word]
+            words.append(f"Fairy Othello's {word.kana} ({word.reading})")
+        if self.capture:
+            words.append("挟み碁's capture (stones placed anywhere, bracketed stones taken)")
         return words
 
     @property
@@ -146,17 +298,36 @@ class Rules:
         """The squares on any ring."""
         return frozenset(sq for ring in self.rings for sq in ring)
 
-    def with_options(self, *, nip: bool = False, flip_rule: str = "all") -> Rules:
-        """These rules with Nip's rule (``nip``) and/or the flip rule ``flip_rule``
-        (``"all"`` keeps the current one); :class:`InvalidOptionError` for an unknown
-        rule or a second flip rule."""
+    def with_options(self, *, nip: bool = False, flip_rule: str = "all",
+                     word: str = OTHELLO_WORD, capture: bool = False) -> Rules:
+        """These rules with Nip's rule (``nip``), the flip rule ``flip_rule`` (``"all"``
+        keeps the current one), the Fairy Othello ``word`` (``"osero"`` keeps the current
+        one) and/or 挟み碁's ``capture``; :class:`InvalidOptionError` for an unknown rule,
+        a second flip rule or word, or a word or capture on a ring."""
         if flip_rule not in FLIP_RULES:
             raise InvalidOptionError(f"unknown flip rule {shown(flip_rule)}; known: "
                                      f"{', '.join(FLIP_RULES[1:])}")
         if flip_rule != "all" and self.flip_rule not in ("all", flip_rule):
             raise InvalidOptionError("a board has one flip rule")
-        return replace(self, place_when_blocked=self.place_when_blocked or nip,
-                       flip_rule=self.flip_rule if flip_rule == "all" else flip_rule)
+        if word not in WORDS:
+            raise InvalidOptionError(f"unknown Fairy Othello word {shown(word)}; known: "
+                                     f"{', '.join(list(WORDS)[1:])}")
+        if word != OTHELLO_WORD and self.word not in (OTHELLO_WORD, word):
+            raise InvalidOptionError("a board has one Fairy Othello word")
+        nip = self.place_when_blocked or nip
+        flip_rule = self.flip_rule if flip_rule == "all" else flip_rule
+        word = self.word if word == OTHELLO_WORD else word
+        capture = self.capture or capture
+        if self.rings and word != OTHELLO_WORD:
+            raise InvalidOptionError("a circular board's ring brackets as Othello does: "
+                                     "no Fairy Othello word on it")
+        if capture and (word != OTHELLO_WORD or flip_rule != "all" or nip or self.rings):
+            raise InvalidOptionError(
+                "挟み碁's capture brackets as Othello does, places anywhere and takes every "
+                "bracketed stone: it goes with no Fairy Othello word, flip rule (+one, "
+                "+choose), Nip's rule or ring")
+        return replace(self, place_when_blocked=nip, flip_rule=flip_rule, word=word,
+                       capture=capture)
 
     # ---- the behaviour the board delegates -----------------------------------------------
     def ring_moves(self, p: Bitboard, o: Bitboard) -> Bitboard:
@@ -187,6 +358,76 @@ class Rules:
                         break
                     run |= 1 << point
         return flipped
+
+    # ---- Fairy Othello's words and 挟み碁's capture -------------------------------------
+    @property
+    def othello_brackets(self) -> bool:
+        """Whether a move brackets as in Othello (the word オセロ): the board's kernels
+        find the moves and the bracketed discs; else :meth:`word_flips` does."""
+        return self.word == OTHELLO_WORD
+
+    def word_flips(self, p: Bitboard, o: Bitboard, sq: Square, playable: Bitboard
+                   ) -> Bitboard:
+        """The discs the mover (``p``; the other side ``o``) brackets by placing on the
+        empty ``sq`` under :attr:`word`: along each of the eight lines, the run of the
+        turned colour next to ``sq``, closed by a disc of the closing colour (when the two
+        colours are the same, the run's last disc closes it); see the module docstring."""
+        word = WORDS[self.word]
+        run_of = p if word.turns_own else o
+        closer = p if word.closer_own else o
+        closed_by_run = word.turns_own == word.closer_own
+        n = self.stride
+        row0, col0 = divmod(sq, n)
+        flipped = 0
+        for dr, dc in _DIRECTIONS:
+            row, col, run, last = row0 + dr, col0 + dc, 0, 0
+            while 0 <= row < n and 0 <= col < n:
+                point = row * n + col
+                if not playable >> point & 1 or not run_of >> point & 1:
+                    break
+                run |= 1 << point
+                last = point
+                row, col = row + dr, col + dc
+            if not run:
+                continue
+            if closed_by_run:  # the run's last disc closes it
+                flipped |= run & ~(1 << last)
+            elif 0 <= row < n and 0 <= col < n and playable >> (row * n + col) & 1 \
+                    and closer >> (row * n + col) & 1:
+                flipped |= run
+        return flipped
+
+    def word_moves(self, p: Bitboard, o: Bitboard, playable: Bitboard) -> Bitboard:
+        """The empty squares of ``playable`` where the mover ``p`` brackets something under
+        :attr:`word` (only squares next to a disc of the turned colour can)."""
+        run_of = p if WORDS[self.word].turns_own else o
+        n, mask = self.stride, 0
+        empty = playable & ~(p | o)
+        for sq in bits(empty):
+            row, col = divmod(sq, n)
+            if not any(0 <= row + dr < n and 0 <= col + dc < n
+                       and run_of >> ((row + dr) * n + col + dc) & 1
+                       for dr, dc in _DIRECTIONS):
+                continue
+            if self.word_flips(p, o, sq, playable):
+                mask |= 1 << sq
+        return mask
+
+    def applied(self, p: Bitboard, o: Bitboard, sq: Square | None, turned: Bitboard
+                ) -> tuple[Bitboard, Bitboard]:
+        """The mover's and the other side's discs after a move on ``sq`` (``None``: a
+        pass) that turns ``turned``: the placed disc is the word's colour; the turned
+        discs change colour, or are removed under :attr:`capture` (``turned`` may be
+        empty there: a stone placed that brackets nothing)."""
+        if sq is None:
+            return p, o
+        if self.capture:
+            p, o = p & ~turned, o & ~turned
+        else:  # the turned discs are all of one colour: each changes side
+            p, o = p ^ turned, o ^ turned
+        if WORDS[self.word].placed_own:
+            return p | 1 << sq, o
+        return p, o | 1 << sq
 
     def choices(self, move: Move, bracketed: Bitboard) -> Iterator[Move]:
         """Every complete move on ``move``'s square that brackets ``bracketed``, each

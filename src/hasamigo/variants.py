@@ -1,6 +1,6 @@
 """Board variants: geometries within the 8×8 grid and, for boards larger than 8×8, within
 the 10×10 grid (``Rules(stride=10)``); historical starts and the disc limit; Nip's rule,
-the circular board's ring and 挟み碁's flip rules.
+the circular board's ring, 挟み碁's flip rules and capture, and Fairy Othello's words.
 
 Each variant is a :class:`~hasamigo.board.Board` subclass with class-level metadata, its
 shape and start, composed with its :class:`~hasamigo.rules.Rules` (``rules``), which the
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from hasamigo.board import Board
 from hasamigo.errors import InvalidOptionError, shown
-from hasamigo.rules import FLIP_RULES, Rules
+from hasamigo.rules import FLIP_RULES, KANA_WORDS, OTHELLO_WORD, WORDS, Rules
 from hasamigo.squares import A1, A2, A7, A8, B1, B8, G1, G8, H1, H2, H7, H8, Square, parse_square
 
 
@@ -256,28 +256,46 @@ assert set(RULE_TITLES) == set(FLIP_RULES) - {"all"}
 #: move places a disc anywhere (:attr:`Board.place_when_blocked`).
 NIP_OPTION = "nip"
 NIP_TITLE = "Nip's rule (placing anywhere when both are blocked)"
+#: 挟み碁's first rule as an option of any board without a ring (``+capture``): stones
+#: placed anywhere, the bracketed ones taken (:class:`~hasamigo.rules.Rules`, ``capture``).
+CAPTURE_OPTION = "capture"
+CAPTURE_TITLE = "挟み碁's capture (bracketed stones taken; stones in hand)"
+#: The Fairy Othello words a variant name may end with (``+osere``; in kana too,
+#: ``+オセレ``), Othello's own excepted, and the words each adds to the title.
+WORD_TITLES = {
+    name: f"Fairy Othello {word.kana} ({word.reading}; "
+          f"{'as the seed gives it' if word.from_seed else 'our reading'})"
+    for name, word in WORDS.items() if name != OTHELLO_WORD
+}
 
 _WITH_OPTIONS: dict[tuple[type[Board], Rules], type[Board]] = {}
 
 
-def with_options(base: type[Board], *, nip: bool = False, flip_rule: str = "all"
-                 ) -> type[Board]:
-    """``base`` played with Nip's rule (``nip``) and/or under the 挟み碁 flip rule
-    ``flip_rule`` (``"one"`` or ``"choose"``; ``"all"``: the normal rule): ``base``'s shape
+def with_options(base: type[Board], *, nip: bool = False, flip_rule: str = "all",
+                 word: str = OTHELLO_WORD, capture: bool = False) -> type[Board]:
+    """``base`` played with Nip's rule (``nip``), under the 挟み碁 flip rule ``flip_rule``
+    (``"one"`` or ``"choose"``; ``"all"``: the normal rule), the Fairy Othello ``word``
+    (``"osere"``…; ``"osero"``: Othello's) and/or 挟み碁's ``capture``: ``base``'s shape
     and start composed with ``base.rules.with_options(...)``, named ``base.name`` followed
-    by ``+nip`` and ``+rule``, made once and kept, so that the same name always gives the
-    same variant (``base`` itself when it already plays so).
+    by ``+nip``, ``+rule``, ``+word`` and ``+capture``, made once and kept, so that the
+    same name always gives the same variant (``base`` itself when it already plays so).
 
     >>> v = with_options(find_variant("8x9"), flip_rule="one")
     >>> v.name, v.title, v is find_variant("hasegawa-8x9+one")
     ('hasegawa-8x9+one', "Hasegawa's 8×9 board, 挟み碁 rule: one disc turned", True)
     >>> find_variant("standard+nip").rules.supports("place_anywhere")
     True
+    >>> find_variant("standard+オセレ").name, find_variant("6x6+capture").default_disc_limit
+    ('standard+osere', 18)
     """
     if flip_rule != "all" and flip_rule not in RULE_TITLES:
         raise InvalidOptionError(
             f"unknown flip rule {shown(flip_rule)}; known: {', '.join(RULE_TITLES)}")
-    rules = base.rules.with_options(nip=nip, flip_rule=flip_rule) if (
+    if word != OTHELLO_WORD and word not in WORD_TITLES:
+        raise InvalidOptionError(
+            f"unknown Fairy Othello word {shown(word)}; known: {', '.join(WORD_TITLES)}")
+    rules = base.rules.with_options(nip=nip, flip_rule=flip_rule, word=word,
+                                    capture=capture) if (
         flip_rule == "all" or base.rules.turning in ("all", flip_rule)) else None
     if rules is None:
         raise InvalidOptionError(f"{base.title} already has a flip rule")
@@ -286,19 +304,24 @@ def with_options(base: type[Board], *, nip: bool = False, flip_rule: str = "all"
     key = (base, rules)
     made = _WITH_OPTIONS.get(key)
     if made is None:
-        add_nip = rules.supports("place_anywhere") and not base.rules.supports("place_anywhere")
-        added_rule = rules.turning if rules.turning != base.rules.turning else None
-        suffix = (f"+{NIP_OPTION}" if add_nip else "") + (f"+{added_rule}" if added_rule else "")
-        words = ([NIP_TITLE] if add_nip else []) + (
-            [f"挟み碁 rule: {RULE_TITLES[added_rule]}"] if added_rule else [])
-        made = _WITH_OPTIONS[key] = _composed(base, rules, suffix, words)
+        added = []  # (suffix, title words) in name order
+        if rules.supports("place_anywhere") and not base.rules.supports("place_anywhere"):
+            added.append((NIP_OPTION, NIP_TITLE))
+        if rules.turning != base.rules.turning:
+            added.append((rules.turning, f"挟み碁 rule: {RULE_TITLES[rules.turning]}"))
+        if rules.word != base.rules.word:
+            added.append((rules.word, WORD_TITLES[rules.word]))
+        if rules.capture and not base.rules.capture:
+            added.append((CAPTURE_OPTION, CAPTURE_TITLE))
+        suffix = "".join(f"+{option}" for option, _ in added)
+        made = _WITH_OPTIONS[key] = _composed(base, rules, suffix, [t for _, t in added])
     return made
 
 
 def _composed(base: type[Board], rules: Rules, suffix: str, words: list[str]) -> type[Board]:
     """The variant of ``base``'s shape and start under ``rules``: a subclass (the Board API
     and the registry take variants as classes) that changes nothing but the rules and the
-    names."""
+    names (and, under capture, the stones in hand: :class:`Board` gives them)."""
 
     composed_rules = rules  # read by the class body (a name it assigns is its own)
 
@@ -318,26 +341,34 @@ def find_variant(name: str) -> type[Board]:
     """The board class registered under ``name`` or one of its aliases (case-insensitive);
     :class:`~hasamigo.errors.InvalidOptionError` listing the known names otherwise.
 
-    A name may end with options: ``+nip`` (Nip's rule) and a 挟み碁 flip rule, ``+one``
-    or ``+choose`` (``standard+one``, ``8x9+nip+choose``): the variant played so
+    A name may end with options: ``+nip`` (Nip's rule), a 挟み碁 flip rule, ``+one`` or
+    ``+choose`` (``standard+one``, ``8x9+nip+choose``), a Fairy Othello word (``+osere``,
+    or in kana ``+オセレ``) and ``+capture`` (挟み碁's first rule): the variant played so
     (:func:`with_options`).
     """
     key = name.strip().lower() if isinstance(name, str) else ""
     base_key, *options = (part.strip() for part in key.split("+"))
+    options = [KANA_WORDS.get(option, option) for option in options]
     for variant in VARIANTS:
         if base_key == variant.name or base_key in variant.aliases:
-            rules = [o for o in options if o != NIP_OPTION]
-            if any(o not in RULE_TITLES for o in rules) or len(rules) > 1 or (
-                    options.count(NIP_OPTION) > 1):
+            rules = [o for o in options if o in RULE_TITLES]
+            words = [o for o in options if o in WORD_TITLES]
+            unknown = [o for o in options if o not in RULE_TITLES and o not in WORD_TITLES
+                       and o not in (NIP_OPTION, CAPTURE_OPTION)]
+            if unknown or len(rules) > 1 or len(words) > 1 or len(options) != len(set(options)):
                 raise InvalidOptionError(
-                    f"unknown options in {shown(name)}: a board may end with +{NIP_OPTION} "
-                    f"and one flip rule (known flip rules: {', '.join(RULE_TITLES)}; as in "
-                    f"{variant.name}+one)"
+                    f"unknown options in {shown(name)}: a board may end with +{NIP_OPTION}, "
+                    f"one flip rule (known flip rules: {', '.join(RULE_TITLES)}; as in "
+                    f"{variant.name}+one), one Fairy Othello word ({', '.join(WORD_TITLES)}) "
+                    f"and +{CAPTURE_OPTION}"
                 )
             return with_options(variant, nip=NIP_OPTION in options,
-                                flip_rule=rules[0] if rules else "all")
+                                flip_rule=rules[0] if rules else "all",
+                                word=words[0] if words else OTHELLO_WORD,
+                                capture=CAPTURE_OPTION in options)
     known = ", ".join(v.name for v in VARIANTS)
     raise InvalidOptionError(
         f"unknown variant {shown(name)}; known: {known} "
-        f"(each may end with +{NIP_OPTION} and a flip rule: +{', +'.join(RULE_TITLES)})"
+        f"(each may end with +{NIP_OPTION}, a flip rule: +{', +'.join(RULE_TITLES)}, a "
+        f"Fairy Othello word: +{', +'.join(WORD_TITLES)}, and +{CAPTURE_OPTION})"
     )

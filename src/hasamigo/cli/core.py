@@ -317,13 +317,23 @@ def convert(
 
 @app.command()
 def variants(as_json: JsonOpt = False) -> None:
-    """List the board variants, and the 挟み碁 flip rules any of them may be played under
-    (a suffix of the name: ``hasegawa-8x9+one``, ``standard+choose``).
+    """List the board variants, and the rules any of them may be played under (a suffix
+    of the name): 挟み碁's flip rules (``hasegawa-8x9+one``, ``standard+choose``), Nip's
+    rule, 挟み碁's capture (``standard+capture``) and Fairy Othello's words
+    (``standard+osere``).
 
-    JSON: a list of {name, aliases, title, squares, start, disc_limit, flip_rules}, where
-    flip_rules maps each rule's suffix to what it means.
+    JSON: a list of {name, aliases, title, squares, start, disc_limit, flip_rules, options,
+    words}, where flip_rules, options and words map each suffix to what it means.
     """
-    from hasamigo.variants import NIP_OPTION, NIP_TITLE, RULE_TITLES, VARIANTS
+    from hasamigo.variants import (
+        CAPTURE_OPTION,
+        CAPTURE_TITLE,
+        NIP_OPTION,
+        NIP_TITLE,
+        RULE_TITLES,
+        VARIANTS,
+        WORD_TITLES,
+    )
 
     rows = [
         {
@@ -334,7 +344,8 @@ def variants(as_json: JsonOpt = False) -> None:
             "start": v.default_start,
             "disc_limit": v.default_disc_limit,
             "flip_rules": {f"+{rule}": words for rule, words in RULE_TITLES.items()},
-            "options": {f"+{NIP_OPTION}": NIP_TITLE},
+            "options": {f"+{NIP_OPTION}": NIP_TITLE, f"+{CAPTURE_OPTION}": CAPTURE_TITLE},
+            "words": {f"+{word}": words for word, words in WORD_TITLES.items()},
         }
         for v in VARIANTS
     ]
@@ -351,3 +362,9 @@ def variants(as_json: JsonOpt = False) -> None:
         console.print(f"  +{rule:<7} {words}: {_RULE_HELP[rule]}", highlight=False)
     console.print(f"  +{NIP_OPTION:<7} {NIP_TITLE}, on any variant (as in standard+nip; "
                   "with a flip rule: hasegawa-8x9+nip+one)", highlight=False)
+    console.print(f"  +{CAPTURE_OPTION:<7} {CAPTURE_TITLE}: a stone goes on any empty square, "
+                  "half the squares a side (as in standard+capture; no ring)", highlight=False)
+    console.print("Fairy Othello's words (小谷善行), in romaji or kana (standard+osere, "
+                  "standard+オセレ; docs/rules.md reads each):", highlight=False)
+    for word, words in WORD_TITLES.items():
+        console.print(f"  +{word:<7} {words}", highlight=False)

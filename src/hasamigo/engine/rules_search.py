@@ -1,6 +1,6 @@
 """The engine on rules its kernels do not know (:meth:`Board.rules_beyond_kernels`):
-Nip's placing anywhere when both sides are blocked, the circular Nip board's ring, and
-挟み碁's flip rules.
+Nip's placing anywhere when both sides are blocked, the circular Nip board's ring,
+挟み碁's flip rules and capture, and Fairy Othello's words.
 
 The bitboard kernels cannot play these rules (a ring is no shift of the grid, Nip turns a
 blocked position into a move anywhere, and a flip rule makes each square several moves),
@@ -34,8 +34,8 @@ from hasamigo.engine.limits import DEFAULT_DEPTH, Limit
 from hasamigo.engine.results import Analysis, MoveScore
 from hasamigo.engine.timing import Budget
 from hasamigo.errors import InvalidOptionError, InvalidPositionError
-from hasamigo.move import BLACK, Move
-from hasamigo.squares import Bitboard, bits
+from hasamigo.move import BLACK, WHITE, Move
+from hasamigo.squares import bits
 
 CORNER, X_SQUARE, C_SQUARE, EDGE, MOBILITY = 20, -8, -4, 2, 2
 WIN = 10_000  # beyond any evaluation: scores of finished games are kept below it
@@ -168,7 +168,7 @@ class RulesSearch:
 
     def __init__(self) -> None:
         self.nodes = 0
-        self._table: dict[tuple[Bitboard, Bitboard, object, int], tuple[int, int]] = {}
+        self._table: dict[tuple[object, ...], tuple[int, int]] = {}
         self._deadline = float("inf")
 
     def best(self, board: Board, *, depth: int, exact_from: int, seconds: float) -> RulesResult:
@@ -245,7 +245,10 @@ class RulesSearch:
             return _final(board)
         if depth <= 0:
             return evaluate(board)
-        key = (board.black, board.white, board.turn, depth)
+        # the stones in hand too: under 挟み碁's capture the same discs come back with
+        # fewer stones to place (a different game from there)
+        key = (board.black, board.white, board.turn, depth, board.in_hand(BLACK),
+               board.in_hand(WHITE))
         known = self._table.get(key)
         if known is not None:
             lower, upper = known

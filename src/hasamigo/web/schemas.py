@@ -51,10 +51,15 @@ class NewGame(Request):
     variant: Literal["8x8", "6x6", "4x4", "grand", "eight-stars", "hasegawa-8x9",
                      "hasegawa-9x10", "nip-circle"] = "8x8"
     start: Literal["cross", "parallel", "original"] = "cross"
-    flip_rule: Literal["all", "one", "choose"] = Field(
-        default="all", description="挟み碁's flip rule: 'all' turns every bracketed disc "
-        "(Othello); 'one' only one of them, 'choose' those the mover wants (at least one), "
-        "the mover's choice; the game's variant is then named with it (hasegawa-8x9+one)")
+    flip_rule: Literal["all", "one", "choose", "capture", "osere", "osoro", "osore",
+                       "esero", "esere", "esoro", "esore"] = Field(
+        default="all", description="how a move treats the discs it brackets: 'all' turns "
+        "every bracketed disc (Othello); 挟み碁's 'one' only one of them, 'choose' those the "
+        "mover wants (at least one), the mover's choice, and 'capture' takes them off the "
+        "board (stones placed anywhere, 30 a side); a Fairy Othello word ('osere', the "
+        "seed's オセレ, and our readings 'osoro'…'esore') says what is placed, turned and "
+        "brackets (docs/rules.md); the game's variant is then named with it "
+        "(hasegawa-8x9+one, standard+osere)")
     casual: bool = True
     draws_allowed: bool = True
     position: str | None = Field(

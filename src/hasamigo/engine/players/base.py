@@ -133,7 +133,8 @@ class Player(ABC):
     every_grid: bool = False
     #: Whether it plays rules the search kernels do not know (Nip's placing anywhere when
     #: both sides are blocked, a ring's flips, 挟み碁's flip rules ``"one"`` and
-    #: ``"choose"``: :meth:`Board.rules_beyond_kernels`): players that use nothing but
+    #: ``"choose"`` and its capture, Fairy Othello's words:
+    #: :meth:`Board.rules_beyond_kernels`): players that use nothing but
     #: the :class:`Board` API (and choose the discs they turn), and the engine, which
     #: then searches through that API.
     every_rule: bool = False

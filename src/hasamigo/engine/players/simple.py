@@ -5,6 +5,10 @@ picks a legal square uniformly, then a random choice of the discs it turns (one 
 under ``"one"``, a non-empty subset under ``"choose"``); greedy turns as many discs as
 it can: every disc of the move bracketing most under ``"choose"`` (as under the normal
 rule), and under ``"one"``, where every move turns exactly one, a random move and disc.
+Under a Fairy Othello word, where a move may place the other side's disc or turn the
+mover's own, greedy plays the move that leaves it the largest lead in discs (the same
+move as the most flipped under Othello's word); under 挟み碁's capture it takes the most
+stones.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import random
 from hasamigo.board import Board
 from hasamigo.engine.players.base import Player, squares_of
 from hasamigo.game.clock import Clock
-from hasamigo.move import Move
+from hasamigo.move import BLACK, Move
 from hasamigo.squares import bits
 
 
@@ -56,8 +60,26 @@ class GreedyPlayer(Player):
             sq = self.rng.choice(squares_of(board))
             self.explain("greedy: turns 1 (one disc per move)")
             return _random_choice(board, sq, self.rng)
+        if board.rules.supports("fairy_word"):
+            return self._choose_by_lead(board)
         scored = [(board.flips(Move(sq)).bit_count(), sq) for sq in squares_of(board)]
         most = max(n for n, _ in scored)
         sq = self.rng.choice([sq for n, sq in scored if n == most])
         self.explain(f"greedy: flips {most}")
+        return Move(sq)
+
+    def _choose_by_lead(self, board: Board) -> Move:
+        """The move after which the mover leads by the most discs (a Fairy Othello word:
+        the discs turned need not be the mover's gain)."""
+        work = board.copy(stack=False)
+        me = board.turn
+        scored = []
+        for sq in squares_of(board):
+            work.push(Move(sq))
+            black, white = work.counts()
+            work.pop()
+            scored.append((black - white if me is BLACK else white - black, sq))
+        best = max(n for n, _ in scored)
+        sq = self.rng.choice([sq for n, sq in scored if n == best])
+        self.explain(f"greedy: leads by {best} after it")
         return Move(sq)

@@ -29,14 +29,19 @@ def _context(request: Request, lang: str, **extra: Any) -> dict[str, Any]:
 async def new_game_page(request: Request, templates: Templates, lang: LangDep,
                         settings: SettingsDep) -> Response:
     from hasamigo.engine.protocols.config import configured_engines
+    from hasamigo.rules import WORDS
 
     opponents = [*PROGRAMS, "person"]
+    # Fairy Othello's words that are the project's readings (オセロ is the normal rule and
+    # オセレ, the seed's, has its own line): by option name, with kana and parts
+    fairy_words = [(name, f"{w.kana} ({w.reading})") for name, w in WORDS.items()
+                   if not w.from_seed]
     # the external engines of the settings file: offered by key and display name
     engines = [(e.key, e.name) for e in await asyncio.to_thread(configured_engines)]
     return templates.TemplateResponse(
         request, "new_game.html",
         _context(request, lang, opponents=opponents, engines=engines,
-                 default_level=settings.default_level),
+                 default_level=settings.default_level, fairy_words=fairy_words),
     )
 
 
