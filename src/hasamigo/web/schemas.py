@@ -143,7 +143,12 @@ class ResultView(BaseModel):
     white: int
     winner: ColourName | None
     termination: str
-    score: str
+    score: str = Field(description="the counts under the game's own scoring ('38.5–25.5')")
+    score_black: float = Field(description="score's Black count (may be x.5)")
+    score_white: float = Field(description="score's White count (may be x.5)")
+    scoring: str = Field(description="the scoring of score: jof-2014, jof-pre-2014, discs")
+    today: str | None = Field(description="the counts with the empties to the winner "
+                              "(jof-2014), when score gives others")
     by_draw_win: bool
     rated: bool
 
