@@ -9,11 +9,12 @@ from __future__ import annotations
 import base64
 import datetime
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from test_web_api import make_client
+from test_web_api import Seat, make_client
 
 from hasamigo import BLACK, WHITE, Board
 from hasamigo.errors import InvalidOptionError
@@ -193,7 +194,7 @@ def test_a_game_of_today_shows_one_score(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> TestClient:
+def client(tmp_path: Path) -> Iterator[TestClient]:
     with make_client(tmp_path / "scoring.db") as c:
         yield c
 
@@ -211,3 +212,21 @@ def test_the_imported_1990_game_and_its_record_sheet_use_the_old_scoring(
                        headers={"Authorization": f"Bearer {game['seat_token']}"})
     assert sheet.status_code == 200, sheet.text
     assert "<td>34.5</td>" in sheet.text and "<td>29.5</td>" in sheet.text
+
+
+def test_a_new_game_takes_its_scoring_and_refuses_an_unknown_one(client: TestClient) -> None:
+    """Two people on one screen, set up one move before :data:`ENDS_WITH_EMPTIES` ends."""
+    board = Board()
+    moves = parse_transcript(ENDS_WITH_EMPTIES)
+    for move in moves[:-1]:
+        board.push(move)
+    last = board.move_name(moves[-1])
+    made = client.post("/api/games", json={
+        "opponent": "person", "scoring": "discs", "clock_minutes": None,
+        "colour": "black" if board.turn is BLACK else "white", "position": board.to_string()})
+    assert made.status_code == 201, made.text
+    seat = Seat(client, made.json()["id"], made.json()["seat_token"])
+    result = seat.move(last).json()["result"]
+    assert (result["score"], result["scoring"], result["today"]) == ("32–27", "discs", "37–27")
+    refused = client.post("/api/games", json={"opponent": "person", "scoring": "1990"})
+    assert refused.status_code == 422

@@ -73,6 +73,11 @@ class NewGame(Request):
                              "for me as soon as it falls")
     program_claims: bool = Field(default=True, description="the program claims my fallen "
                                  "flag, as an opponent would")
+    scoring: Literal["jof-2014", "jof-pre-2014", "discs"] | None = Field(
+        default=None, description="how a board that ends with empties is counted: "
+        "'jof-2014' empties to the winner, 'jof-pre-2014' the JOF rule before 1 June 2014 "
+        "(the discs' difference, empties split; a wipe-out 64–0), 'discs' the board as it "
+        "stands; none: the JOF rule of the day the game ends")
 
 
 #: A square's name in a move request (``f5``, ``j10``).
