@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from test_web_api import Seat, make_client
 
-from hasamigo import BLACK, WHITE, Board
+from hasamigo import BLACK, PASS, WHITE, Board
 from hasamigo.errors import InvalidOptionError
 from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
@@ -230,3 +230,42 @@ def test_a_new_game_takes_its_scoring_and_refuses_an_unknown_one(client: TestCli
     assert (result["score"], result["scoring"], result["today"]) == ("32–27", "discs", "37–27")
     refused = client.post("/api/games", json={"opponent": "person", "scoring": "1990"})
     assert refused.status_code == 422
+
+
+def test_a_ggf_game_dated_1999_is_counted_by_the_old_rule() -> None:
+    from hasamigo.notation import parse_ggf
+    from hasamigo.notation.transcript import write_transcript
+
+    moves = parse_transcript(ENDS_WITH_EMPTIES)
+    board = Board()
+    plies = []
+    for move in moves:
+        if not move.is_pass and board.must_pass():
+            board.push(PASS)
+            plies.append(("W" if board.turn is BLACK else "B") + "[PA]")
+        plies.append(("B" if board.turn is BLACK else "W") + f"[{board.move_name(move)}]")
+        board.push(move)
+    assert write_transcript(board.move_stack).replace("pass", "") == \
+        ENDS_WITH_EMPTIES.replace("pass", "")
+    [record] = parse_ggf("(;GM[Othello]PB[Ann]PW[Bo]DT[1999.07.04_10:00:00]"
+                         + "".join(plies) + ";)")
+    game = game_of_record(record, at=datetime.datetime(2026, 1, 1).timestamp())
+    assert game.result is not None and str(game.result) == "34.5–29.5"
+    assert result_view(game.result).today == "37–27"
+
+
+def test_the_record_sheet_command_counts_by_its_date_or_its_scoring() -> None:
+    from typer.testing import CliRunner
+
+    from hasamigo.cli import app
+
+    runner = CliRunner()
+    old = runner.invoke(app, ["record", "sheet", ENDS_WITH_EMPTIES, "--date", "1990-05-01"])
+    assert old.exit_code == 0, old.output
+    assert "<td>34.5</td>" in old.stdout and "<td>29.5</td>" in old.stdout
+    today = runner.invoke(app, ["record", "sheet", ENDS_WITH_EMPTIES])
+    assert "<td>37</td>" in today.stdout and "<td>27</td>" in today.stdout
+    plain = runner.invoke(app, ["record", "sheet", ENDS_WITH_EMPTIES, "--scoring", "discs"])
+    assert "<td>32</td>" in plain.stdout and "<td>27</td>" in plain.stdout
+    bad = runner.invoke(app, ["record", "sheet", ENDS_WITH_EMPTIES, "--scoring", "old"])
+    assert bad.exit_code == 2 and "a scoring is" in bad.output
