@@ -16,7 +16,8 @@ board's own count of a position with no move left; :meth:`GameResult.from_outcom
 the one place a result is made from it.
 
 **Scoring as of a date.** A board that ends with empty squares is counted by the rule of
-the game's day (:func:`scoring_for`) or by one chosen for the game (:class:`Scoring`):
+the game's day (:func:`scoring_for`: today's for a game played here, its record's date for
+an imported one) or by one chosen for the game (:class:`Scoring`):
 
 * ``jof-2014`` (the JOF rules from 1 June 2014, and the international rule before that):
   the empties go to the winner; a tie shares the board (32–32);

@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import datetime
 import math
 import re
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from hasamigo.board import Board
 from hasamigo.errors import HasamigoError, InvalidOptionError
 from hasamigo.game.clock import DEFAULT_SECONDS
 from hasamigo.game.errors import GameError
-from hasamigo.game.result import Scoring, scoring_for
+from hasamigo.game.result import Scoring
 from hasamigo.variants import find_variant
 
 #: How colours are decided: a choice by the first participant, a random draw, fuse-ishi.
@@ -117,8 +116,11 @@ class GameOptions:
     method. ``position`` is a board string to start from (casual set-up positions).
     ``program_claims``: a program claims its opponent's fallen flag, as a player would.
     ``scoring`` counts a board that ends with empties (a :class:`~hasamigo.game.result.Scoring`
-    code: ``jof-2014``, ``jof-pre-2014``, ``discs``); ``None``: the JOF rule of the day the
-    game ends (:meth:`scoring_at`)."""
+    code: ``jof-2014``, ``jof-pre-2014``, ``discs``); ``None`` is the rule of the game's
+    date, which for a game played here is today's, ``jof-2014`` (:attr:`counted_by`): an
+    imported game is given its record's (:func:`hasamigo.game.imported.record_scoring`).
+    The clock a game is played on is not read for it, so a game kept on a test's clock
+    near 1970 is not counted by the rule of 1970."""
 
     variant: str = "standard"
     start: str | None = None
@@ -164,12 +166,10 @@ class GameOptions:
         except (HasamigoError, ValueError) as exc:
             raise GameError(str(exc)) from exc
 
-    def scoring_at(self, instant: float) -> Scoring:
-        """The game's scoring when it ends at ``instant`` (seconds since the epoch): the
-        chosen one, else the JOF's on that day (UTC)."""
-        if self.scoring is not None:
-            return Scoring.from_code(self.scoring)
-        return scoring_for(datetime.datetime.fromtimestamp(instant, datetime.UTC).date())
+    @property
+    def counted_by(self) -> Scoring:
+        """The game's scoring: the chosen one, else today's rule."""
+        return Scoring.JOF_2014 if self.scoring is None else Scoring.from_code(self.scoring)
 
     def to_json(self) -> dict[str, Any]:
         """The options; ``scoring`` only when chosen, so setups stored before it existed

@@ -77,7 +77,7 @@ class NewGame(Request):
         default=None, description="how a board that ends with empties is counted: "
         "'jof-2014' empties to the winner, 'jof-pre-2014' the JOF rule before 1 June 2014 "
         "(the discs' difference, empties split; a wipe-out 64–0), 'discs' the board as it "
-        "stands; none: the JOF rule of the day the game ends")
+        "stands; none: today's rule, jof-2014")
 
 
 #: A square's name in a move request (``f5``, ``j10``).
