@@ -115,6 +115,7 @@ def test_a_draw_is_one_result_in_the_match_the_web_and_the_tournament(
     assert game.result == played.result
     assert result_view(game.result).model_dump() == {
         "black": 32, "white": 32, "winner": None, "termination": "normal", "score": "32–32",
+        "score_black": 32, "score_white": 32, "scoring": "jof-2014", "today": None,
         "by_draw_win": False, "rated": True}
     assert through_the_tournament(service, game) == played.result
 

@@ -671,7 +671,9 @@ def test_searches_stop_when_their_position_changes_or_the_game_is_abandoned(db: 
 
 def test_the_solved_boards_page_replays_each_perfect_line(client: TestClient) -> None:
     """The stored perfect lines replay to the published values (4×4 3–13, 6×6 16–20), the
-    page carries every position of them, and it tells the 8×8 fact in both languages."""
+    page carries every position of them, and it quotes 8×8's published draw, with its
+    line, in both languages."""
+    from hasamigo.engine.known import TAKIZAWA_LINE
     from hasamigo.engine.smallboard import SOLVED_LINES
     from hasamigo.notation import parse_transcript
 
@@ -686,8 +688,9 @@ def test_the_solved_boards_page_replays_each_perfect_line(client: TestClient) ->
     assert page.status_code == 200
     assert "Perfect play: Black 16 – 20 White" in page.text
     assert "Perfect play: Black 3 – 13 White" in page.text
-    assert "Takizawa" in page.text
+    assert "Takizawa" in page.text and "Quoted, not proven here" in page.text
+    assert TAKIZAWA_LINE in page.text  # 8×8's published line, replayed by the slider
     assert page.text.count('"cells"') == sum(
         len(parse_transcript(line, find_variant(name)())) + 1
-        for name, line in SOLVED_LINES.items())
+        for name, line in SOLVED_LINES.items()) + 61
     assert "滝沢" in client.get("/solved", cookies={"lang": "ja"}).text

@@ -35,7 +35,7 @@ from typing import Any
 
 from hasamigo.board import Board
 from hasamigo.engine.rules_search import shape
-from hasamigo.game.openings import normalise, opening_name
+from hasamigo.game.openings import ENCYCLOPEDIA, normalise, opening_name
 from hasamigo.move import BLACK, Color, Move
 from hasamigo.squares import Bitboard, bits
 
@@ -59,9 +59,10 @@ RULES: dict[str, tuple[str, str]] = {
 #: regions and tempo are noted from this many empties on
 PARITY_EMPTIES = 16
 #: White's second moves after f5 (in f5-first form) and the openings each leads to
-SECOND_MOVES = {"d6": ("perpendicular", "縦取り", "Rabbit 兎 or Tiger 虎"),
-                "f6": ("diagonal", "斜め取り", "Cow 牛"),
-                "f4": ("parallel", "並び取り", "Mouse 鼠")}
+#: (their Japanese names are the openings' own: :data:`hasamigo.game.openings.ENCYCLOPEDIA`)
+SECOND_MOVES = {"d6": ("perpendicular", ENCYCLOPEDIA["f5d6"], "Rabbit 兎 or Tiger 虎"),
+                "f6": ("diagonal", ENCYCLOPEDIA["f5f6"], "Cow 牛"),
+                "f4": ("parallel", ENCYCLOPEDIA["f5f4"], "Mouse 鼠")}
 #: the four main openings' families by their first moves (f5-first form)
 FAMILIES = (("f5d6c5", "Rabbit", "兎"), ("f5d6c3", "Tiger", "虎"), ("f5f6", "Cow", "牛"),
             ("f5f4", "Mouse", "鼠"))

@@ -510,7 +510,8 @@ def _exact(samples: Any, limit: int | None, band: tuple[int, int], cache: Path, 
 
 @app.command("solve-board")
 def solve_board(
-    board: Annotated[str, typer.Argument(help="The board to solve: 4x4 or 6x6.")],
+    board: Annotated[str, typer.Argument(help="The board to solve: 4x4 or 6x6; 8x8 quotes "
+                                         "its published result.")],
     threads: Annotated[int, typer.Option(min=1, max=64, help="Search threads (one shared "
                                          "table).")] = 2,
     table: Annotated[Path | None, typer.Option(
@@ -519,11 +520,15 @@ def solve_board(
         "an existing table is resumed.")] = None,
     plies: Annotated[int | None, typer.Option(
         min=1, max=30, help="Plies the table covers (default: as the shipped table).")] = None,
+    verify: Annotated[bool, typer.Option("--verify", help="8x8: solve the published line's "
+                                         "positions from its end back, for --minutes.")] = False,
+    minutes: Annotated[float, typer.Option(min=0.1, max=600, help="--verify's time.")] = 5.0,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a small board from its start with no stored knowledge: the perfect-play
     result under the official count (empties to the winner), one perfect line, the nodes
-    and the CPU time (of every thread).
+    and the CPU time (of every thread). 8x8 is not solved here: its published result
+    (a draw, Takizawa 2023) is quoted with its line and source (hasamigo.engine.known).
 
     6×6 takes minutes (--table adds about a minute). JSON: {board, black, white, line,
     nodes, seconds} (line: a transcript in the board's own square names, passes written as
@@ -531,10 +536,14 @@ def solve_board(
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+    from hasamigo.cli.known import published, show_published
     from hasamigo.engine.perfect import DEFAULT_PLIES, PerfectTable, build_table
     from hasamigo.engine.smallboard import solvable, solver_for
     from hasamigo.engine.smallboard import solve_board as solve_start
 
+    if (quoted := published(board)) is not None:
+        show_published(quoted, verify=verify, minutes=minutes, as_json=as_json)
+        return
     try:
         variant = solvable(board)
         old = PerfectTable.load(table) if table is not None and table.exists() else None

@@ -162,8 +162,15 @@ def sheet(
     handicap: HandicapOpt = 0,
     first: FirstOpt = None,
     variant: VariantOpt = "standard",
+    scoring: Annotated[str | None, typer.Option(
+        "--scoring", help="How a board that ends with empties is counted: jof-2014 (empties "
+        "to the winner), jof-pre-2014 (the JOF rule before 1 June 2014: empties split, a "
+        "wipe-out 64-0) or discs. Default: the JOF rule of --date, else jof-2014.")] = None,
 ) -> None:
     """A printable record sheet (HTML, A4), blank or filled with a game's move numbers."""
+    from hasamigo.game.imported import record_scoring
+    from hasamigo.game.result import Scoring, score_board
+    from hasamigo.notation.record import GameRecord
     from hasamigo.notation.sheet import check_sheet, sheet_html
 
     if lang not in ("en", "ja"):
@@ -172,9 +179,11 @@ def sheet(
     if blank == (game is not None):
         raise fail("give a GAME, or --blank for a blank sheet")
     try:
+        counted = record_scoring(GameRecord(date=date)) if scoring is None \
+            else Scoring.from_code(scoring)
         side = Color.parse_optional(first, lenient=True)
         filled = None if game is None else _game_sheet(game, board_cls, handicap, side, index)
-        result = None
+        result: tuple[float, float] | None = None
         if filled is not None:
             checked = check_sheet(filled)
             if not checked.ok:
@@ -183,7 +192,10 @@ def sheet(
             for move in checked.moves:
                 end.push(move)
             outcome = end.outcome()
-            result = None if outcome is None else (outcome.black, outcome.white)
+            if outcome is not None:
+                score = score_board(outcome.black_discs, outcome.white_discs, counted,
+                                    squares=end.square_count())
+                result = (score.black, score.white)
         page = sheet_html(filled, lang=lang, black=black, white=white, event=event,
                           date=date, result=result, variant=board_cls, handicap=handicap)
     except (HasamigoError, ValueError, OSError) as exc:
@@ -341,7 +353,8 @@ def _result_text(record: dict[str, Any]) -> str:
     if result is None:
         return "unfinished"
     who = "a draw" if result["winner"] is None else f"{result['winner']} wins"
-    return f"{result['black']}–{result['white']}, {who} ({result['termination']})"
+    score = result.get("score") or f"{result['black']}–{result['white']}"
+    return f"{score}, {who} ({result['termination']})"
 
 
 @record_app.command("enter")

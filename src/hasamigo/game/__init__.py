@@ -22,11 +22,15 @@ from hasamigo.game.colours import (
 from hasamigo.game.errors import GameError, StoredGameError
 from hasamigo.game.result import (
     GameResult,
+    Score,
+    Scoring,
     Termination,
     both_flags_down,
     forfeit,
     playout_result,
     resignation,
+    score_board,
+    scoring_for,
     timeout_win,
 )
 
@@ -41,6 +45,8 @@ __all__ = [
     "GameError",
     "GameResult",
     "Right",
+    "Score",
+    "Scoring",
     "StoredGameError",
     "Termination",
     "at_random",
@@ -49,5 +55,7 @@ __all__ = [
     "forfeit",
     "playout_result",
     "resignation",
+    "score_board",
+    "scoring_for",
     "timeout_win",
 ]

@@ -455,7 +455,8 @@ class GameController:
             "pending": None if state.pending is None
             else [f.to_json() for f in state.pending.faults],
             "result": None if result is None else {
-                "black": result.black, "white": result.white,
+                "black": result.black, "white": result.white, "score": str(result),
+                "scoring": result.score.scoring.code,
                 "winner": None if result.winner is None else result.winner.value,
                 "termination": result.termination.code, "rated": result.rated},
         }

@@ -14,7 +14,10 @@ position, which its two players may play on; nothing is invented to end it.
 
 Every event is dated at the game's date when the file gives a whole one (GGF ``DT``: a
 day, with its time of day if written, read as UTC; or seconds since the epoch), else at
-``at`` (the import).
+``at`` (the import). The game is counted by the JOF's scoring of its date
+(:func:`record_scoring`: a year alone, as WTHOR gives, is enough), so a game of 1990 that
+ends with empties is scored as it was then (``jof-pre-2014``); its result also gives the
+count with the empties to the winner (``score_under``), which the pages show beside it.
 
 >>> from hasamigo.notation import parse_ggf
 >>> [record] = parse_ggf("(;GM[Othello]PB[Ann]PW[Bo]DT[2003.12.15_12:33:18.MST]"
@@ -36,6 +39,7 @@ from datetime import UTC, datetime
 from hasamigo.errors import HasamigoError
 from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
+from hasamigo.game.result import Scoring, scoring_for
 from hasamigo.game.setup import NAME_LENGTH, GameOptions, GameSetup, Participant
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.notation.record import GameRecord
@@ -45,6 +49,7 @@ DEFAULT_NAMES = {BLACK: "Black", WHITE: "White"}
 _DAY = re.compile(r"([0-9]{4})[.\-/]([0-9]{1,2})[.\-/]([0-9]{1,2})"
                   r"(?:[_T ]([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?)?")
 _EPOCH = re.compile(r"[0-9]{9,10}")
+_YEAR = re.compile(r"([0-9]{4})(?![0-9])")
 #: dates before this (or a day after the import) are taken for noise, not a date
 _EARLIEST = datetime(1970, 1, 2, tzinfo=UTC).timestamp()
 
@@ -66,7 +71,8 @@ def imported_setup(record: GameRecord, names: tuple[str, str] | None = None) -> 
         black = f"{black[:NAME_LENGTH - 8]} (Black)"
         white = f"{white[:NAME_LENGTH - 8]} (White)"
     options = GameOptions(variant=record.variant.name, position=record.start,
-                          clock_seconds=None, casual=True)
+                          clock_seconds=None, casual=True,
+                          scoring=record_scoring(record).code)
     return GameSetup((Participant(black), Participant(white)), options, "black")
 
 
@@ -88,6 +94,23 @@ def game_date(text: str, *, now: float | None = None) -> float | None:
     else:
         return None
     return instant if _EARLIEST <= instant <= latest else None
+
+
+def record_scoring(record: GameRecord) -> Scoring:
+    """The JOF's scoring on the record's date (:func:`~hasamigo.game.result.scoring_for`):
+    a whole date (GGF ``DT``) or a year alone (WTHOR, or a date :func:`game_date` takes for
+    noise but whose year is plain); no date at all is today's rule.
+
+    >>> [record_scoring(GameRecord(date=d)).code for d in ("1990", "2014.05.31")]
+    ['jof-pre-2014', 'jof-pre-2014']
+    >>> record_scoring(GameRecord(date="2014")).code, record_scoring(GameRecord()).code
+    ('jof-2014', 'jof-2014')
+    """
+    instant = game_date(record.date)
+    if instant is not None:
+        return scoring_for(datetime.fromtimestamp(instant, UTC).date())
+    year = _YEAR.match(record.date.strip())
+    return scoring_for(None if year is None else int(year.group(1)))
 
 
 def game_of_record(record: GameRecord, *, at: float, game_id: str | None = None,
@@ -117,4 +140,5 @@ def game_of_record(record: GameRecord, *, at: float, game_id: str | None = None,
     return game
 
 
-__all__ = ["DEFAULT_NAMES", "game_date", "game_of_record", "imported_setup", "player_name"]
+__all__ = ["DEFAULT_NAMES", "game_date", "game_of_record", "imported_setup", "player_name",
+           "record_scoring"]

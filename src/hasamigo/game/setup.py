@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from hasamigo.board import Board
-from hasamigo.errors import HasamigoError
+from hasamigo.errors import HasamigoError, InvalidOptionError
 from hasamigo.game.clock import DEFAULT_SECONDS
 from hasamigo.game.errors import GameError
+from hasamigo.game.result import Scoring
 from hasamigo.variants import find_variant
 
 #: How colours are decided: a choice by the first participant, a random draw, fuse-ishi.
@@ -113,7 +114,13 @@ class GameOptions:
     games allow take-backs (official games do not); ``draws_allowed=False`` gives the
     draw-win right (引き分け勝ち) to one side, decided by fuse-ishi, whatever the colour
     method. ``position`` is a board string to start from (casual set-up positions).
-    ``program_claims``: a program claims its opponent's fallen flag, as a player would."""
+    ``program_claims``: a program claims its opponent's fallen flag, as a player would.
+    ``scoring`` counts a board that ends with empties (a :class:`~hasamigo.game.result.Scoring`
+    code: ``jof-2014``, ``jof-pre-2014``, ``discs``); ``None`` is the rule of the game's
+    date, which for a game played here is today's, ``jof-2014`` (:attr:`counted_by`): an
+    imported game is given its record's (:func:`hasamigo.game.imported.record_scoring`).
+    The clock a game is played on is not read for it, so a game kept on a test's clock
+    near 1970 is not counted by the rule of 1970."""
 
     variant: str = "standard"
     start: str | None = None
@@ -123,8 +130,14 @@ class GameOptions:
     draws_allowed: bool = True
     position: str | None = None
     program_claims: bool = True
+    scoring: str | None = None
 
     def __post_init__(self) -> None:
+        if self.scoring is not None:
+            try:
+                Scoring.from_code(self.scoring)
+            except InvalidOptionError as exc:
+                raise GameError(str(exc)) from exc
         if self.clock_seconds is not None and not (
                 isinstance(self.clock_seconds, (int, float))
                 and math.isfinite(self.clock_seconds)
@@ -153,11 +166,20 @@ class GameOptions:
         except (HasamigoError, ValueError) as exc:
             raise GameError(str(exc)) from exc
 
+    @property
+    def counted_by(self) -> Scoring:
+        """The game's scoring: the chosen one, else today's rule."""
+        return Scoring.JOF_2014 if self.scoring is None else Scoring.from_code(self.scoring)
+
     def to_json(self) -> dict[str, Any]:
-        return {"variant": self.variant, "start": self.start, "handicap": self.handicap,
-                "clock_seconds": self.clock_seconds, "casual": self.casual,
-                "draws_allowed": self.draws_allowed, "position": self.position,
-                "program_claims": self.program_claims}
+        """The options; ``scoring`` only when chosen, so setups stored before it existed
+        and those that leave it to the date read and write alike."""
+        data: dict[str, Any] = {
+            "variant": self.variant, "start": self.start, "handicap": self.handicap,
+            "clock_seconds": self.clock_seconds, "casual": self.casual,
+            "draws_allowed": self.draws_allowed, "position": self.position,
+            "program_claims": self.program_claims}
+        return data if self.scoring is None else data | {"scoring": self.scoring}
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +231,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "birth_year": (int, type(None)), "auto_claim": (bool,), "variant": (str,),
     "start": (str, type(None)), "handicap": (int,), "clock_seconds": (int, float, type(None)),
     "casual": (bool,), "draws_allowed": (bool,), "position": (str, type(None)),
-    "program_claims": (bool,),
+    "program_claims": (bool,), "scoring": (str, type(None)),
 }
 
 

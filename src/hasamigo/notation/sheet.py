@@ -518,11 +518,12 @@ p.note { font-size: 9.5pt; color: #444; margin-top: 5mm; }
 
 def sheet_html(sheet: Sheet | None = None, *, lang: str = "en", black: str = "",
                white: str = "", event: str = "", date: str = "", round_: str = "",
-               result: tuple[int, int] | None = None, variant: type[Board] = Board,
+               result: tuple[float, float] | None = None, variant: type[Board] = Board,
                handicap: int = 0) -> str:
     """A printable record sheet as a standalone HTML page (A4), headings in ``lang``
     (``en`` or ``ja``): blank without ``sheet``, else filled with its numbers; names,
-    event, date, round and the result (disc counts) fill the boxes above the grid."""
+    event, date, round and the result (disc counts under the game's scoring, written as
+    given: ``38.5`` under the JOF rule before June 2014) fill the boxes above the grid."""
     if lang not in _LABELS:
         raise InvalidOptionError(f"a sheet's language is 'en' or 'ja', not {lang!r}")
     t = _LABELS[lang]

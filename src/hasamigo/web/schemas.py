@@ -78,6 +78,11 @@ class NewGame(Request):
                              "for me as soon as it falls")
     program_claims: bool = Field(default=True, description="the program claims my fallen "
                                  "flag, as an opponent would")
+    scoring: Literal["jof-2014", "jof-pre-2014", "discs"] | None = Field(
+        default=None, description="how a board that ends with empties is counted: "
+        "'jof-2014' empties to the winner, 'jof-pre-2014' the JOF rule before 1 June 2014 "
+        "(the discs' difference, empties split; a wipe-out 64–0), 'discs' the board as it "
+        "stands; none: today's rule, jof-2014")
 
 
 #: A square's name in a move request (``f5``, ``j10``).
@@ -148,7 +153,12 @@ class ResultView(BaseModel):
     white: int
     winner: ColourName | None
     termination: str
-    score: str
+    score: str = Field(description="the counts under the game's own scoring ('38.5–25.5')")
+    score_black: float = Field(description="score's Black count (may be x.5)")
+    score_white: float = Field(description="score's White count (may be x.5)")
+    scoring: str = Field(description="the scoring of score: jof-2014, jof-pre-2014, discs")
+    today: str | None = Field(description="the counts with the empties to the winner "
+                              "(jof-2014), when score gives others")
     by_draw_win: bool
     rated: bool
 

@@ -7,7 +7,7 @@ from typing import Literal
 from hasamigo.board import Board
 from hasamigo.game.controller import GameController
 from hasamigo.game.openings import opening_name
-from hasamigo.game.result import GameResult
+from hasamigo.game.result import GameResult, Scoring
 from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.squares import bits
@@ -34,10 +34,14 @@ TERMINATIONS = {
 
 
 def result_view(result: GameResult) -> ResultView:
-    """A game's result as the API shows it (the one place a :class:`ResultView` is made)."""
+    """A game's result as the API shows it (the one place a :class:`ResultView` is made):
+    the score under the game's scoring, and today's count beside it when that differs."""
+    score, today = result.score, str(result.score_under(Scoring.JOF_2014))
     return ResultView(
         black=result.black, white=result.white, winner=_name(result.winner),
-        termination=TERMINATIONS[result.termination.name], score=str(result),
+        termination=TERMINATIONS[result.termination.name], score=str(score),
+        score_black=score.black, score_white=score.white, scoring=score.scoring.code,
+        today=None if today == str(score) else today,
         by_draw_win=result.by_draw_win, rated=result.rated,
     )
 

@@ -419,7 +419,8 @@ def check_end(state: Draft, at: float) -> None:
         finish(state, playout_result(board, winner_of_timeout(state)), at)
     else:
         draw_win = None if state.setup.options.draws_allowed else state.draw_win
-        finish(state, GameResult.from_outcome(outcome, draw_win=draw_win), at)
+        scoring = state.setup.options.counted_by
+        finish(state, GameResult.from_outcome(outcome, draw_win=draw_win, scoring=scoring), at)
 
 
 def finish(state: Draft, result: GameResult, at: float) -> None:

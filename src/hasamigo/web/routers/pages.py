@@ -45,22 +45,30 @@ async def new_game_page(request: Request, templates: Templates, lang: LangDep,
     )
 
 
+def _line(name: str, line: str) -> tuple[Any, list[dict[str, Any]]]:
+    """The board at the end of ``line`` played from ``name``'s start, and the positions
+    on the way (the start first) as the page's slider shows them."""
+    from hasamigo.notation import parse_transcript
+    from hasamigo.variants import find_variant
+
+    board = find_variant(name)()
+    positions = [{"cells": board.to_string().split()[0], "move": None}]
+    for move in parse_transcript(line, board):
+        positions.append({"cells": "", "move": board.move_name(move)})
+        board.push(move)
+        positions[-1]["cells"] = board.to_string().split()[0]
+    return board, positions
+
+
 @functools.cache
 def _solved_lines() -> list[dict[str, Any]]:
     """Each solved board: its name, size, result and the positions of its perfect line
     (replayed once per process: the lines are constants)."""
     from hasamigo.engine.smallboard import SOLVED_LINES
-    from hasamigo.notation import parse_transcript
-    from hasamigo.variants import find_variant
 
     boards = []
     for name, line in SOLVED_LINES.items():
-        board = find_variant(name)()
-        positions = [{"cells": board.to_string().split()[0], "move": None}]
-        for move in parse_transcript(line, board):
-            positions.append({"cells": "", "move": board.move_name(move)})
-            board.push(move)
-            positions[-1]["cells"] = board.to_string().split()[0]
+        board, positions = _line(name, line)
         outcome = board.outcome()
         assert outcome is not None
         boards.append({"name": name, "title": board.title, "rows": board.rows,
@@ -69,11 +77,25 @@ def _solved_lines() -> list[dict[str, Any]]:
     return boards
 
 
+@functools.cache
+def _published_line() -> dict[str, Any]:
+    """8×8's published perfect line (quoted: :mod:`hasamigo.engine.known`), replayed."""
+    from hasamigo.engine.known import PUBLISHED
+
+    result = PUBLISHED["8x8"]
+    _board, positions = _line("standard", result.line)
+    return {"name": "8x8", "rows": 8, "cols": 8, "black": result.black,
+            "white": result.white, "source": result.source, "url": result.url,
+            "positions": positions}
+
+
 @router.get("/solved", response_class=HTMLResponse)
 async def solved_page(request: Request, templates: Templates, lang: LangDep) -> Response:
-    """What is known of perfect play: the small boards solved here, 8×8 believed a draw."""
+    """What is known of perfect play: the small boards solved here, 8×8's published draw
+    quoted with its line."""
     return templates.TemplateResponse(
-        request, "solved.html", _context(request, lang, boards=_solved_lines()))
+        request, "solved.html", _context(request, lang, boards=_solved_lines(),
+                                         published=_published_line()))
 
 
 async def _exists(games: GameService, game_id: str) -> bool:

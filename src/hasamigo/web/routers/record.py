@@ -282,9 +282,9 @@ async def filled_sheet(game_id: str, games: Games, token: Token, lang: Lang = "e
                                handicap=game.options.handicap)
     except HasamigoError as exc:
         raise GameError(f"this game has no record sheet: {exc}") from exc
-    result = state.result
+    score = None if state.result is None else state.result.score  # the game's own scoring
     page = sheet_html(sheet, lang=lang, black=names[0], white=names[1],
-                      result=None if result is None else (result.black, result.white))
+                      result=None if score is None else (score.black, score.white))
     return HTMLResponse(page)
 
 

@@ -69,7 +69,7 @@ def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetu
         variant=variant, start=start, handicap=req.handicap,
         clock_seconds=None if req.clock_minutes is None else req.clock_minutes * 60.0,
         casual=req.casual, draws_allowed=req.draws_allowed, position=req.position,
-        program_claims=req.program_claims,
+        program_claims=req.program_claims, scoring=req.scoring,
     )
     return GameSetup((first, second), options, req.colour)
 

@@ -94,6 +94,14 @@ export function forCount(T, key, n) {
   return (n === 1 && T[`${key}.one`]) || T[key];
 }
 
+// A result's scoring, after its other notes (" · …"): the game's scoring when it is not
+// today's JOF rule, and the count with the empties to the winner when that differs.
+export function scoringNote(T, r) {
+  let note = r.scoring && r.scoring !== "jof-2014" ? ` · ${T[`scoring.${r.scoring}`] || r.scoring}` : "";
+  if (r.today) note += ` · ${T["scoring.today"]} ${r.today}`;
+  return note;
+}
+
 export function formatClock(seconds) {
   const s = Math.max(0, seconds);
   const m = Math.floor(s / 60);

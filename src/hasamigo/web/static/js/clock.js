@@ -5,7 +5,7 @@
 // the winner chooses 33–31 or play-out (勝手打ち); both flags down is a draw (the draw-win
 // holder's win). The server's game controller keeps the time: every press is an event,
 // and this page only counts down between the server's readings.
-import { api, formatClock, isPrivateRefusal, seatToken, strings } from "./api.js";
+import { api, formatClock, isPrivateRefusal, scoringNote, seatToken, strings } from "./api.js";
 
 const T = strings();
 const $ = (id) => document.getElementById(id);
@@ -159,7 +159,7 @@ function render() {
     if (r.by_draw_win) notes.push(T.draw_win);
     if (!r.rated) notes.push(T["record.not_rated"]);
     if (view.card) notes.push(`${T["record.card.in"]} ${view.card[0]}–${view.card[1]}`);
-    $("result-detail").textContent = notes.join(" · ");
+    $("result-detail").textContent = notes.join(" · ") + scoringNote(T, r);
   }
   $("card-form").hidden = view.card !== null || g.phase !== "over";
   tick();

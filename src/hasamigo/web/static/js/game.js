@@ -11,7 +11,7 @@
 // of ours is on its way (`pending`). A refused move re-syncs quietly; the person hears of
 // it only if their square is no longer playable in the position now shown.
 import {
-  ApiError, api, escapeHtml, formatClock, isPrivateRefusal, joinLink, moveItems, seatToken,
+  ApiError, api, escapeHtml, formatClock, isPrivateRefusal, joinLink, moveItems, scoringNote, seatToken,
   strings, wireDownloads,
 } from "./api.js";
 import { BoardView } from "./board.js";
@@ -505,9 +505,11 @@ function renderResult() {
   else { word = T.wins.replace("{name}", colourName(r.winner)); cls = "win"; }  // both seats here, or watching
   $("result-word").textContent = word;
   box.dataset.outcome = cls;
-  $("result-score").innerHTML = `<span class="disc-icon black"></span> ${Number(r.black)} – ${Number(r.white)} <span class="disc-icon white"></span>`;
+  // the counts under the game's own scoring (halves under the JOF rule before June 2014)
+  $("result-score").innerHTML = `<span class="disc-icon black"></span> ${Number(r.score_black)} – ${Number(r.score_white)} <span class="disc-icon white"></span>`;
   let detail = T[`term.${r.termination}`] || r.termination;
   if (r.by_draw_win) detail += ` · ${T.draw_win}`;
+  detail += scoringNote(T, r);
   $("result-detail").textContent = detail;
 }
 

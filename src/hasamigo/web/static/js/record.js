@@ -4,7 +4,7 @@
 // the server names every fault and the recorder corrects the move or keeps the board.
 // The server decides everything; this page only shows the game and sends the entries.
 import {
-  api, escapeHtml, isPrivateRefusal, keepSeatToken, moveItems, seatToken, strings,
+  api, escapeHtml, isPrivateRefusal, keepSeatToken, moveItems, scoringNote, seatToken, strings,
 } from "./api.js";
 import { BoardView, squareName } from "./board.js";
 
@@ -215,7 +215,7 @@ function startEntry(root) {
     $("move-count").textContent = g.moves.length ? `(${g.moves.filter((m) => m !== "pass").length})` : "";
     const r = g.result;
     $("result").textContent = r
-      ? `${r.score} ${r.winner ? T.wins.replace("{name}", colourName(r.winner)) : T.draw} (${T[`term.${r.termination}`] || r.termination})${view.card ? ` · ${T["record.card.in"]} ${view.card[0]}–${view.card[1]}` : ""}`
+      ? `${r.score} ${r.winner ? T.wins.replace("{name}", colourName(r.winner)) : T.draw} (${T[`term.${r.termination}`] || r.termination}${scoringNote(T, r)})${view.card ? ` · ${T["record.card.in"]} ${view.card[0]}–${view.card[1]}` : ""}`
       : "";
     $("card-form").hidden = view.card !== null || view.pending.length > 0
       || g.phase === "colours" || g.phase === "timeout-choice";

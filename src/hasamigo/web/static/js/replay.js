@@ -7,7 +7,7 @@
 // replay then shows that line (the main line up to where it branches, then its moves)
 // until "Back to the main line" or a jump to a main-line position.
 import {
-  ApiError, api, escapeHtml, isPrivateRefusal, moveItems, seatToken, strings, wireDownloads,
+  ApiError, api, escapeHtml, isPrivateRefusal, moveItems, scoringNote, seatToken, strings, wireDownloads,
 } from "./api.js";
 import { BoardView } from "./board.js";
 import { drawGraph } from "./graph.js";
@@ -198,7 +198,7 @@ function describe(game) {
     `<i class="disc-icon black"></i> ${name("black")} – <i class="disc-icon white"></i> ${name("white")}`;
   const r = game.result;
   $("replay-result").innerHTML = r
-    ? `<strong>${escapeHtml(r.score)}</strong> <span class="muted">${escapeHtml(T[`term.${r.termination}`] || r.termination)}</span>`
+    ? `<strong>${escapeHtml(r.score)}</strong> <span class="muted">${escapeHtml((T[`term.${r.termination}`] || r.termination) + scoringNote(T, r))}</span>`
     : `<span class="tag live">${escapeHtml(T.in_progress)}</span> <a href="/games/${encodeURIComponent(gameId)}">${escapeHtml(T["library.continue"])}</a>`;
 }
 

@@ -1,0 +1,273 @@
+"""Scoring as of a date (:mod:`hasamigo.game.result`): the JOF's rule from 1 June 2014
+(empties to the winner), the rule before it (a wipe-out is the whole board, otherwise the
+discs' difference, written with the empties split) and the plain count; chosen by the
+game's date or by its options, kept through JSON, and shown by an imported game of 1990,
+its record sheet and its entered record."""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from test_web_api import Seat, make_client
+
+from hasamigo import BLACK, PASS, WHITE, Board
+from hasamigo.errors import InvalidOptionError
+from hasamigo.game.controller import GameController
+from hasamigo.game.errors import GameError
+from hasamigo.game.imported import game_of_record, imported_setup, record_scoring
+from hasamigo.game.result import (
+    GameResult,
+    Score,
+    Scoring,
+    Termination,
+    forfeit,
+    score_board,
+    scoring_for,
+    timeout_win,
+    verdict_for,
+)
+from hasamigo.game.setup import GameOptions, GameSetup, Participant
+from hasamigo.notation import parse_transcript, read_wthor, write_wthor
+from hasamigo.notation.record import GameRecord
+from hasamigo.web.views import result_view
+
+#: 図8 of the 2024 encyclopedia (othello-wikipedia-ja-2024.txt, 「双方打てずの終局(63対1)」),
+#: its discs as the seed's diagram lists them, row 1 first: Black on c3, d4-g4, d5-h5, e6,
+#: g6, f7 and g8; White on e8 alone.
+FIGURE_8 = ("--------"
+            "--------"
+            "--X-----"
+            "---XXXX-"
+            "---XXXXX"
+            "----X-X-"
+            "-----X--"
+            "----O-X-") + " X"
+#: a random game (seed 1 of a search for a game ending with empties, both colours on the
+#: board) that ends with 32 black discs, 27 white and 5 empty squares
+ENDS_WITH_EMPTIES = ("c4c3e6f4g4f6d6h4e3c5g3e7b2h2g6g7d7h6b3d2b5c7d8b4e2a5g5b1c2f5h8h5g2"
+                     "c8a2e1a4a3c1h7b8f8g8a1f7d3f2d1h3f1h1g1e8f3c6")
+
+
+def test_figure_8_scores_63_1_today_and_38_5_25_5_before_june_2014() -> None:
+    """図8: the diagram shows 14 black discs and 1 white (e8), so 64 − 15 = 49 squares are
+    empty and neither side can move. Today (jof-2014) the 49 empties go to the winner:
+    14 + 49 = 63 against 1, 「63対1(62石差)」 as the seed's text says. Before 1 June 2014
+    (note 2) a game that is not a wipe-out records the difference of the discs on the
+    board, 14 − 1 = 13, 「13石差」, written as counts with the 49 empties split,
+    14 + 24.5 = 38.5 against 1 + 24.5 = 25.5, 「38.5対25.5」. The plain count is 14–1 (the
+    literal reading of the 2014 announcement's quotation, which note 2 doubts was ever
+    the rule)."""
+    board = Board.from_string(FIGURE_8)
+    assert board.counts() == (14, 1) and board.empties.bit_count() == 49
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is BLACK
+    today = GameResult.from_outcome(outcome)
+    old = GameResult.from_outcome(outcome, scoring=Scoring.JOF_PRE_2014)
+    assert str(today) == "63–1" and today.score.difference == 62
+    assert str(old) == "38.5–25.5" and old.score == Score(38.5, 25.5, Scoring.JOF_PRE_2014)
+    assert old.score.difference == 13 and isinstance(old.score.difference, int)
+    assert str(old.score_under(Scoring.DISCS)) == "14–1"
+    # the winner, the points and the stored counts are the same under every scoring
+    assert old.winner is today.winner is BLACK and old.points_of(BLACK) == 1.0
+    assert (old.black, old.white) == (today.black, today.white) == (63, 1)
+    assert verdict_for(old, WHITE).score == "25.5–38.5"
+
+
+@pytest.mark.parametrize(("black", "white", "today", "pre", "discs"), [
+    (20, 0, "64–0", "64–0", "20–0"),  # a wipe-out is the whole board's difference
+    (0, 13, "0–64", "0–64", "0–13"),
+    (20, 20, "32–32", "32–32", "20–20"),  # a tie shares the board under both JOF rules
+    (33, 30, "34–30", "33.5–30.5", "33–30"),  # one empty square split: still 3 discs
+    (40, 24, "40–24", "40–24", "40–24"),  # a full board is counted alike
+])
+def test_each_scoring_on_wipe_outs_ties_and_nearly_full_boards(
+        black: int, white: int, today: str, pre: str, discs: str) -> None:
+    assert str(score_board(black, white, Scoring.JOF_2014)) == today
+    assert str(score_board(black, white, Scoring.JOF_PRE_2014)) == pre
+    assert str(score_board(black, white, Scoring.DISCS)) == discs
+
+
+def test_a_board_that_cannot_hold_the_discs_and_an_unknown_scoring_are_refused() -> None:
+    with pytest.raises(InvalidOptionError, match="jof-2014, jof-pre-2014, discs"):
+        Scoring.from_code("jof-2013")
+    with pytest.raises(ValueError, match="do not fit"):
+        score_board(40, 30, Scoring.JOF_PRE_2014)
+    with pytest.raises(GameError, match="a scoring is"):
+        GameOptions(scoring="old")
+
+
+def test_the_scoring_of_a_day_changes_on_1_june_2014() -> None:
+    assert scoring_for(datetime.date(2014, 5, 31)) is Scoring.JOF_PRE_2014
+    assert scoring_for(datetime.date(2014, 6, 1)) is Scoring.JOF_2014
+    assert scoring_for(1990) is Scoring.JOF_PRE_2014 and scoring_for(2013) is Scoring.JOF_PRE_2014
+    assert scoring_for(2014) is Scoring.JOF_2014 and scoring_for(None) is Scoring.JOF_2014
+    assert record_scoring(GameRecord(date="2014.05.31_23:00:00")) is Scoring.JOF_PRE_2014
+    assert record_scoring(GameRecord(date="1965")) is Scoring.JOF_PRE_2014
+    # GGS's epoch seconds: 2014-05-27 23:49:27 UTC, then 2014-06-01 00:00:00 UTC
+    assert record_scoring(GameRecord(date="1401234567")) is Scoring.JOF_PRE_2014
+    assert record_scoring(GameRecord(date="1401580800")) is Scoring.JOF_2014
+
+
+def test_a_result_keeps_its_scoring_and_discs_through_json_and_old_ones_read_as_today() -> None:
+    outcome = Board.from_string(FIGURE_8).outcome()
+    assert outcome is not None
+    old = GameResult.from_outcome(outcome, scoring=Scoring.JOF_PRE_2014)
+    data = json.loads(json.dumps(old.to_json()))
+    assert data["scoring"] == "jof-pre-2014" and data["discs"] == [14, 1]
+    again = GameResult.from_json(data)
+    assert again == old and again.discs == (14, 1) and str(again) == "38.5–25.5"
+    stored_before = {"black": 63, "white": 1, "winner": "black", "termination": "normal",
+                     "rated": True, "by_draw_win": False}
+    read = GameResult.from_json(stored_before)
+    assert read.scoring is Scoring.JOF_2014 and read.discs is None and str(read) == "63–1"
+    # with no discs kept, no other scoring can be made up: the counts stay as stored
+    assert str(read.score_under(Scoring.JOF_PRE_2014)) == "63–1"
+    assert read.score_under(Scoring.JOF_PRE_2014).scoring is Scoring.JOF_2014
+
+
+def test_results_not_counted_on_the_board_are_written_as_they_are() -> None:
+    """A forfeit and a time-out are not a board's count: no scoring changes them."""
+    for result in (forfeit(BLACK), timeout_win(WHITE)):
+        old = GameResult(result.black, result.white, result.winner, result.termination,
+                         scoring=Scoring.JOF_PRE_2014, discs=(10, 5))
+        assert str(old) == str(result) and old.termination is not Termination.NORMAL
+
+
+def _finish(game: GameController, transcript: str) -> None:
+    for move in parse_transcript(transcript):
+        if not move.is_pass:
+            game.play(None, move)
+
+
+def test_a_game_is_scored_by_its_options_and_a_game_played_here_by_todays_rule() -> None:
+    """Without a chosen scoring a game played here is counted by today's rule, whatever
+    its clock says (tests keep games on clocks near 1970)."""
+    people = (Participant("Ann"), Participant("Bob"))
+    for chosen, day, expected in ((None, 1990, "37–27"), (None, 2026, "37–27"),
+                                  ("discs", 2026, "32–27"), ("jof-pre-2014", 2026, "34.5–29.5"),
+                                  ("jof-2014", 1990, "37–27")):
+        now = datetime.datetime(day, 5, 1, tzinfo=datetime.UTC).timestamp()
+        setup = GameSetup(people, GameOptions(clock_seconds=None, scoring=chosen))
+        game = GameController.new(setup, time_source=lambda now=now: now)
+        _finish(game, ENDS_WITH_EMPTIES)
+        result = game.result
+        assert result is not None and result.discs == (32, 27), chosen
+        assert str(result) == expected and (result.black, result.white) == (37, 27)
+    assert GameOptions(scoring="discs").to_json()["scoring"] == "discs"
+    assert "scoring" not in GameOptions().to_json()  # left to the date: stored as before
+    assert GameSetup.from_json(GameSetup(people, GameOptions(scoring="jof-pre-2014"))
+                               .to_json()).options.scoring == "jof-pre-2014"
+
+
+def _wthor_1990(tmp_path: Path) -> Path:
+    """A WTHOR archive of 1990 holding one game, written by the project's own writer."""
+    path = tmp_path / "WTH_1990.wtb"
+    record = GameRecord(moves=parse_transcript(ENDS_WITH_EMPTIES), date="1990")
+    assert write_wthor(path, [record]) == 1
+    return path
+
+
+def test_a_wthor_game_of_1990_shows_the_old_score_beside_todays(tmp_path: Path) -> None:
+    """The game ends with 32 black discs, 27 white and 5 empty squares: 34.5–29.5 (5 discs)
+    by the JOF rule of 1990, 37–27 with the empties to the winner."""
+    [record] = read_wthor(_wthor_1990(tmp_path), players=[])
+    assert record.date == "1990" and record.recorded_score == 37
+    assert imported_setup(record).options.scoring == "jof-pre-2014"
+    game = game_of_record(record, at=datetime.datetime(2026, 1, 1).timestamp())
+    assert game.result is not None
+    view = result_view(game.result)
+    assert (view.score, view.scoring, view.today) == ("34.5–29.5", "jof-pre-2014", "37–27")
+    assert (view.score_black, view.score_white, view.black, view.white) == (34.5, 29.5, 37, 27)
+    assert game.entered_record()["result"]["score"] == "34.5–29.5"
+
+
+def test_a_game_of_today_shows_one_score(tmp_path: Path) -> None:
+    record = GameRecord(moves=parse_transcript(ENDS_WITH_EMPTIES), date="2019.03.02")
+    game = game_of_record(record, at=datetime.datetime(2026, 1, 1).timestamp())
+    assert game.result is not None
+    view = result_view(game.result)
+    assert (view.score, view.scoring, view.today) == ("37–27", "jof-2014", None)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with make_client(tmp_path / "scoring.db") as c:
+        yield c
+
+
+def test_the_imported_1990_game_and_its_record_sheet_use_the_old_scoring(
+        client: TestClient, tmp_path: Path) -> None:
+    data = base64.b64encode(_wthor_1990(tmp_path).read_bytes()).decode()
+    response = client.post("/api/games/import", json={"format": "wthor", "data": data})
+    assert response.status_code == 201, response.text
+    game = response.json()
+    result = game["result"]
+    assert (result["score"], result["today"], result["scoring"]) == \
+        ("34.5–29.5", "37–27", "jof-pre-2014")
+    sheet = client.get(f"/api/record/games/{game['id']}/sheet",
+                       headers={"Authorization": f"Bearer {game['seat_token']}"})
+    assert sheet.status_code == 200, sheet.text
+    assert "<td>34.5</td>" in sheet.text and "<td>29.5</td>" in sheet.text
+
+
+def test_a_new_game_takes_its_scoring_and_refuses_an_unknown_one(client: TestClient) -> None:
+    """Two people on one screen, set up one move before :data:`ENDS_WITH_EMPTIES` ends."""
+    board = Board()
+    moves = parse_transcript(ENDS_WITH_EMPTIES)
+    for move in moves[:-1]:
+        board.push(move)
+    last = board.move_name(moves[-1])
+    made = client.post("/api/games", json={
+        "opponent": "person", "scoring": "discs", "clock_minutes": None,
+        "colour": "black" if board.turn is BLACK else "white", "position": board.to_string()})
+    assert made.status_code == 201, made.text
+    seat = Seat(client, made.json()["id"], made.json()["seat_token"])
+    result = seat.move(last).json()["result"]
+    assert (result["score"], result["scoring"], result["today"]) == ("32–27", "discs", "37–27")
+    refused = client.post("/api/games", json={"opponent": "person", "scoring": "1990"})
+    assert refused.status_code == 422
+
+
+def test_a_ggf_game_dated_1999_is_counted_by_the_old_rule() -> None:
+    from hasamigo.notation import parse_ggf
+    from hasamigo.notation.transcript import write_transcript
+
+    moves = parse_transcript(ENDS_WITH_EMPTIES)
+    board = Board()
+    plies = []
+    for move in moves:
+        if not move.is_pass and board.must_pass():
+            board.push(PASS)
+            plies.append(("W" if board.turn is BLACK else "B") + "[PA]")
+        plies.append(("B" if board.turn is BLACK else "W") + f"[{board.move_name(move)}]")
+        board.push(move)
+    assert write_transcript(board.move_stack).replace("pass", "") == \
+        ENDS_WITH_EMPTIES.replace("pass", "")
+    [record] = parse_ggf("(;GM[Othello]PB[Ann]PW[Bo]DT[1999.07.04_10:00:00]"
+                         + "".join(plies) + ";)")
+    game = game_of_record(record, at=datetime.datetime(2026, 1, 1).timestamp())
+    assert game.result is not None and str(game.result) == "34.5–29.5"
+    assert result_view(game.result).today == "37–27"
+
+
+def test_the_record_sheet_command_counts_by_its_date_or_its_scoring() -> None:
+    from typer.testing import CliRunner
+
+    from hasamigo.cli import app
+
+    runner = CliRunner()
+    old = runner.invoke(app, ["record", "sheet", ENDS_WITH_EMPTIES, "--date", "1990-05-01"])
+    assert old.exit_code == 0, old.output
+    assert "<td>34.5</td>" in old.stdout and "<td>29.5</td>" in old.stdout
+    today = runner.invoke(app, ["record", "sheet", ENDS_WITH_EMPTIES])
+    assert "<td>37</td>" in today.stdout and "<td>27</td>" in today.stdout
+    plain = runner.invoke(app, ["record", "sheet", ENDS_WITH_EMPTIES, "--scoring", "discs"])
+    assert "<td>32</td>" in plain.stdout and "<td>27</td>" in plain.stdout
+    bad = runner.invoke(app, ["record", "sheet", ENDS_WITH_EMPTIES, "--scoring", "old"])
+    assert bad.exit_code == 2 and "a scoring is" in bad.output
