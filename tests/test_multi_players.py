@@ -90,3 +90,26 @@ def test_a_finished_game_has_no_move_to_choose() -> None:
     play_out(board, {c: make_multi_player("random", seed=c) for c in board.seats})
     with pytest.raises(InvalidOptionError, match="the game is over"):
         GreedyMulti(0).choose(board)
+
+
+def test_the_benchmark_tallies_every_seat() -> None:
+    """``benchmarks/multi_players.py`` on a few games: every seat counted, the shares of
+    first places summing to the games."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "multi_players.py"
+    spec = importlib.util.spec_from_file_location("multi_players_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclass looks its module up
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        del sys.modules[spec.name]
+    tallies = bench.match("rolit", ["paranoid:1", "paranoid:1", "maxn:1", "maxn:1"], 6, 0)
+    assert set(tallies) == {"paranoid:1", "maxn:1"}
+    assert all(t.seats == 12 for t in tallies.values())
+    assert abs(sum(t.wins for t in tallies.values()) - 6) < 1e-9
+    assert sum(t.discs for t in tallies.values()) == 6 * 64
