@@ -166,7 +166,7 @@ def make_seats(board: MultiBoard, specs: list[str], seed: int | None) -> dict[in
 def play_multi_command(
     seat: Annotated[list[str] | None, typer.Option(
         "--seat", help="A seat, 2 to 4 times, in turn order: person or person:NAME, or a "
-        "program: random, greedy, search (paranoid, depth 3), paranoid:N, maxn:N. "
+        "program: random, greedy, search (max-n, depth 3), maxn:N, paranoid:N. "
         "Default: one person and three search programs.")] = None,
     game: Annotated[str, typer.Option(
         "--game", help="rolit (Goliath's rules) or othello4 (4人対戦オセロ, our reading: "
