@@ -245,3 +245,10 @@ def test_moves_made_with_their_colours() -> None:
     assert [(board.colour_name(c), str(m)) for c, m in board.replay()] == [("green", "c5")]
     assert board.move_stack == [Move.from_str("c5")]
     assert board.colour_name(board.turn) == "blue"
+
+
+def test_the_turn_order_starts_with_the_first_to_move() -> None:
+    board = MultiBoard("rolit", players=3, first="green")
+    assert board.turn_order() == (2, 0, 1)
+    board.play(board.legal_moves()[0])
+    assert board.turn_order() == (2, 0, 1) and board.turn == 0

@@ -416,11 +416,17 @@ class MultiBoard:
         return (f"<MultiBoard {self.rules.name} seats="
                 f"{','.join(self.colour_name(c) for c in self.seats)} moves={moves!r}>")
 
+    def turn_order(self) -> tuple[int, ...]:
+        """The seats' colours in turn order from the one that moved first (the side to
+        move, before any move): the order a record numbers the seats in."""
+        first = self._undo[0][1] if self._undo else self.turn_index
+        return self.seats[first:] + self.seats[:first]
+
     def replay(self) -> Iterator[tuple[int, Move]]:
         """The moves made, each with the colour that made it."""
-        first = self._undo[0][1] if self._undo else self.turn_index
+        order = self.turn_order()
         for i, move in enumerate(self.move_stack):
-            yield self.seats[(first + i) % len(self.seats)], move
+            yield order[i % len(order)], move
 
 
 __all__ = ["MAX_COLOURS", "MULTI_GAMES", "OTHELLO4", "ROLIT", "MultiBoard", "MultiRules",

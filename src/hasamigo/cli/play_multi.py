@@ -227,11 +227,7 @@ def write_record(path: Path | None, board: MultiBoard, seats: dict[int, Seat]) -
         return
     from hasamigo.notation.multi_record import MultiRecord, write_multi_records
 
-    made = list(board.replay())
-    first = made[0][0] if made else board.turn
-    at = board.seats.index(first)
-    order = board.seats[at:] + board.seats[:at]
-    names = tuple(seats[c].name for c in order)
+    names = tuple(seats[c].name for c in board.turn_order())
     date = datetime.now(UTC).strftime("%Y-%m-%d %H:%MZ")
     record = MultiRecord.from_board(board, names=names, date=date,
                                     place="hasamigo play-multi")

@@ -77,10 +77,7 @@ class MultiRecord:
         first to move; the result if the game is over."""
         if len(names) > len(board.seats):
             raise InvalidOptionError(f"{len(names)} names for {len(board.seats)} seats")
-        made = list(board.replay())
-        first = made[0][0] if made else board.turn
-        at = board.seats.index(first)
-        seats = board.seats[at:] + board.seats[:at]
+        seats = board.turn_order()
         result = (tuple(board.scores()[c] for c in seats) if board.is_game_over() else None)
         kept = list(names)
         while kept and kept[-1] is None:  # as a record reads back: no PLn for nobody
@@ -215,7 +212,7 @@ def _parse_one(reader: _Reader) -> MultiRecord:
         start = MultiBoard(rules, seats=seats, first=seats[0] if seats else None)
     except HasamigoError as exc:
         raise reader.error(f"SE: {exc}", at) from None
-    if seats != start.seats[start.turn_index:] + start.seats[:start.turn_index]:
+    if seats != start.turn_order():
         raise reader.error(f"SE: the colours go in turn order (clockwise: "
                            f"{' '.join(rules.colours)}) from the first to move", at)
     names: list[str | None] = [None] * len(seats)
