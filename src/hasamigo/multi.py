@@ -138,7 +138,7 @@ class MultiRules:
     colours: tuple[str, str, str, str]  # in clockwise (turn) order
     symbols: str  # one letter per colour, for the board picture and the record
     when_blocked: str
-    default_seats: dict[int, tuple[int, ...]]  # number of players -> their colours
+    default_seats: tuple[tuple[int, ...], ...]  # the colours of 2, 3 and 4 players
     source: str  # where the rules come from, in a line
 
     def __post_init__(self) -> None:
@@ -162,13 +162,14 @@ class MultiRules:
 
 ROLIT = MultiRules(
     name="rolit", title="Rolit", colours=("red", "yellow", "green", "blue"), symbols="RYGB",
-    when_blocked="adjacent", default_seats={2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)},
+    when_blocked="adjacent", default_seats=((0, 2), (0, 1, 2), (0, 1, 2, 3)),
     source="Goliath's instructions (https://www.ultraboardgames.com/rolit/game-rules.php)")
 OTHELLO4 = MultiRules(
     name="othello4", title="4人対戦オセロ (our reading)",
     colours=("black", "red", "white", "blue"), symbols="XRWB",
-    when_blocked="pass", default_seats={2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)},
-    source="the &GP article of 2021-09-14 on Rolit's start (no rule sheet found)")
+    when_blocked="pass", default_seats=((0, 2), (0, 1, 2), (0, 1, 2, 3)),
+    source="no rule sheet found: the &GP article of 2021-09-14 "
+           "(https://news.infoseek.co.jp/article/goodspress_398515/) on Rolit's start")
 #: The multi-player games by name.
 MULTI_GAMES: dict[str, MultiRules] = {ROLIT.name: ROLIT, OTHELLO4.name: OTHELLO4}
 
@@ -211,10 +212,10 @@ class MultiBoard:
         self.rules = game if isinstance(game, MultiRules) else find_multi_game(game)
         if seats is None:
             count = 4 if players is None else players
-            if count not in self.rules.default_seats:
+            if not (isinstance(count, int) and 2 <= count <= MAX_COLOURS):
                 raise InvalidOptionError(f"{self.rules.title} is for 2 to 4 players, "
                                          f"not {shown(count)}")
-            chosen = self.rules.default_seats[count]
+            chosen = self.rules.default_seats[count - 2]
         else:
             chosen = tuple(self._colour(c) for c in seats)
             if len(set(chosen)) != len(chosen) or not 2 <= len(chosen) <= MAX_COLOURS:
