@@ -1,8 +1,8 @@
 """The layers of ``src/hasamigo``: imports point one way, from the front ends (``cli``,
 ``web``) down through the services (``tournament``, ``study``, ``jobs``, ``analysis``,
 ``storage``) and the game's procedure (``game``) and the engine (``engine``) to the core
-(``squares``, ``move``, ``errors``, ``board``, ``rules``, ``variants``, ``notation``), whose
-moves are the compiled kernels (``_kernels``).
+(``squares``, ``move``, ``errors``, ``board``, ``rules``, ``variants``, ``notation``,
+``multi``), whose moves are the compiled kernels (``_kernels``; ``multi`` moves in Python).
 
 The same rules are given to ruff (TID251, the ``ruff.toml`` beside each layer's modules) so
 an editor flags a wrong import as it is written; this test reads every import (at module
@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "hasamigo"
 
-CORE = ("squares", "move", "errors", "board", "rules", "variants", "notation",
+CORE = ("squares", "move", "errors", "board", "rules", "variants", "notation", "multi",
         # beside the core, importing nothing above it: the password hashes (tournament,
         # study) and the settings' base (storage, web)
         "passwords", "settings")

@@ -26,6 +26,7 @@ from hasamigo.squares import Bitboard, Square, SquareSet, parse_square, square_n
 
 if TYPE_CHECKING:
     from hasamigo.board import Board, LegalMoves, Outcome
+    from hasamigo.multi import MultiBoard
     from hasamigo.variants import VARIANTS, find_variant
 
 #: the one place the version is written: pyproject.toml reads it (``[tool.setuptools.dynamic]``)
@@ -35,6 +36,7 @@ __version__ = "0.1.0"
 #: which a command's ``--help`` or a web page that never touches a board should not pay
 _LAZY = {"Board": "hasamigo.board", "LegalMoves": "hasamigo.board",
          "Outcome": "hasamigo.board", "VARIANTS": "hasamigo.variants",
+         "MultiBoard": "hasamigo.multi",
          "find_variant": "hasamigo.variants"}
 
 
@@ -69,6 +71,7 @@ __all__ = [
     "InvalidSquareError",
     "LegalMoves",
     "Move",
+    "MultiBoard",
     "Outcome",
     "ParseError",
     "Square",

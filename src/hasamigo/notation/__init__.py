@@ -18,6 +18,14 @@ from pathlib import Path
 from hasamigo.errors import InvalidOptionError
 from hasamigo.notation._text import read_text
 from hasamigo.notation.ggf import format_ggf, parse_ggf, read_ggf, write_ggf
+from hasamigo.notation.multi_record import (
+    MultiRecord,
+    format_multi_record,
+    parse_multi_record,
+    parse_multi_records,
+    read_multi_records,
+    write_multi_records,
+)
 from hasamigo.notation.obf import ObfPosition, format_obf, parse_obf, read_obf, write_obf
 from hasamigo.notation.record import GameRecord
 from hasamigo.notation.sheet import (
@@ -98,22 +106,27 @@ def write_games(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> 
 __all__ = [
     "FORMATS",
     "GameRecord",
+    "MultiRecord",
     "ObfPosition",
     "Sheet",
     "SheetCheck",
     "check_sheet",
     "detect_format",
     "format_ggf",
+    "format_multi_record",
     "format_obf",
     "format_sheet",
     "format_transcripts",
     "load_sheet",
     "parse_ggf",
+    "parse_multi_record",
+    "parse_multi_records",
     "parse_obf",
     "parse_transcript",
     "parse_wthor",
     "read_games",
     "read_ggf",
+    "read_multi_records",
     "read_obf",
     "read_sheet",
     "read_text",
@@ -123,6 +136,7 @@ __all__ = [
     "sheet_of_moves",
     "write_games",
     "write_ggf",
+    "write_multi_records",
     "write_obf",
     "write_transcript",
     "write_wthor",
