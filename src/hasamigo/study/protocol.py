@@ -41,9 +41,9 @@ DEFAULT_PROTOCOL = PAPER
 
 #: when the in-game questions are asked: after each subject move (the paper's) or after
 #: each program move (the extended protocol's); the game events' ``timing``
-SUBJECT_MOVE = "subject-move"
-PROGRAM_MOVE = "program-move"
 Timing = Literal["subject-move", "program-move"]
+SUBJECT_MOVE: Timing = "subject-move"
+PROGRAM_MOVE: Timing = "program-move"
 
 #: the surprise move's window, a study setting: the paper's reading (only in the midgame
 #: phase, which ends at two corners taken) or the move numbers alone ("moves 30-35
