@@ -24,7 +24,9 @@ One home for the procedure:
   and exports still work.
 
 The data leaves the database under **pseudonyms** (``S01``, ``S02``… by arrival,
-:func:`pseudonym`): a subject's code is their login and stays in the database.
+:func:`pseudonym`): a subject's code is their login and stays in the database. When the
+last subject to arrive withdraws, the next one takes their arrival number (their row of
+the design, and so their pseudonym), so that the counterbalancing stays complete.
 
 Nothing is kept in memory: every answer is committed before the next question is asked,
 so a subject who comes back with the code goes on where they were (:meth:`StudyService.step`).
