@@ -58,6 +58,7 @@ from hasamigo.game.clock import Clock, ClockState
 from hasamigo.game.entry import Entry, entry_from_board, entry_from_turned
 from hasamigo.game.errors import GameError, StoredGameError
 from hasamigo.game.events import (
+    PROGRAM_MOVE,
     Absent,
     AcceptResult,
     Arrival,
@@ -188,9 +189,12 @@ class GameController:
         return None
 
     def _questions_wait(self, colour: Color) -> bool:
-        """``colour`` is a study's subject who owes answers (its forced pass waits too)."""
+        """A study's question is asked that ``colour`` must wait for: its own as the
+        subject, or, at the subject-move timing, the subject's before the program goes on
+        (a forced pass waits too)."""
         study = self.state.study
-        return study is not None and study.subject is colour and study.asked is not None
+        return study is not None and study.asked is not None and (
+            study.subject is colour or study.after_subject)
 
     def _automatic_colour_step(self, at: float) -> Event | None:
         pending = self.state.pending_colour_step()
@@ -335,18 +339,20 @@ class GameController:
         return self.state.waiting
 
     # ---- the user study --------------------------------------------------------------------
-    def declare_study(self) -> list[Event]:
+    def declare_study(self, timing: str = PROGRAM_MOVE) -> list[Event]:
         """Make this game (one person against a program, before its first move) a study
-        game: after every program move the person answers the study's questions before
-        moving again (see :mod:`hasamigo.game.state`)."""
-        return self.append(StudyGame(at=self.now()))
+        game: the person answers the study's questions after every program move
+        (``timing`` :data:`~hasamigo.game.events.PROGRAM_MOVE`) or after every move of
+        their own (:data:`~hasamigo.game.events.SUBJECT_MOVE`, the paper's; see
+        :mod:`hasamigo.game.procedures.study`)."""
+        return self.append(StudyGame(timing=timing, at=self.now()))
 
     def answer(self, move_number: int, question: str, answer: str, *, seconds: float,
                move_kind: str = "normal") -> list[Event]:
-        """The subject's ``answer`` to ``question`` about the program's move number
+        """The subject's ``answer`` to ``question`` asked after move number
         ``move_number``, ``seconds`` after it was shown; ``move_kind``: what the program
-        reported of that move. Once both questions are answered, a forced pass of the
-        subject follows by itself."""
+        reported of the move the answer is about (:attr:`StudyQuestion.about`). Once the
+        questions are answered, a forced pass that waited for them follows by itself."""
         return self.append(StudyAnswer(move_number, question, answer, float(seconds),
                                        move_kind, at=self.now()))
 
@@ -532,7 +538,7 @@ class GameController:
         if state.phase is not Phase.PLAYING or state.suspended or state.seats is None:
             return None
         player = self.seat(state.position.turn)
-        if player.program is None:
+        if player.program is None or self._questions_wait(state.position.turn):
             return None
         return state.position.turn, player.program
 

@@ -17,6 +17,7 @@ from hasamigo.game.events.kinds import (
     STUDY_ANSWER_SECONDS,
     STUDY_MOVE_KINDS,
     STUDY_QUESTIONS,
+    STUDY_TIMINGS,
     Absent,
     AcceptResult,
     Arrival,
@@ -195,6 +196,12 @@ def _dec_answer_seconds(value: Any, variant: type[Board]) -> float:
     return seconds
 
 
+def _dec_timing(value: Any, _variant: type[Board]) -> str | None:
+    if value is not None and value not in STUDY_TIMINGS:
+        raise _bad(f"a study's timing is one of {', '.join(STUDY_TIMINGS)}")
+    return None if value is None else str(value)
+
+
 def _dec_move_kind(value: Any, _variant: type[Board]) -> str:
     if value not in STUDY_MOVE_KINDS:
         raise _bad(f"a program's move kind is one of {', '.join(STUDY_MOVE_KINDS)}")
@@ -227,11 +234,12 @@ FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "seconds": (lambda v, _b: v, _dec_answer_seconds),
     "move_kind": (lambda v, _b: v, _dec_move_kind),
     "turned": (_enc_turned, _dec_turned),
+    "timing": (lambda v, _b: v, _dec_timing),
 }
 
 #: Fields left out of the JSON when ``None`` (their default): fields added after events
 #: of their kind were stored, which must stay readable without them.
-OMITTED_WHEN_NONE = frozenset({"turned"})
+OMITTED_WHEN_NONE = frozenset({"turned", "timing"})
 
 
 def event_to_json(event: Event, variant: type[Board]) -> dict[str, Any]:

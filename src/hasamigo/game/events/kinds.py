@@ -270,9 +270,9 @@ class ResultCard(Event):
 
 
 # ---- the user study (the amusement paper's) ----------------------------------------------------
-#: The study's two questions after every program move, each with its answers (the order
-#: the subject sees them in): "Can you win now?" and "What kind of move did the opponent
-#: just play?" (:mod:`hasamigo.study.records` names them alike).
+#: The study's two questions, each with its answers (the order the subject sees them in):
+#: "Can you win now?" and "What kind of move did the opponent play?"
+#: (:mod:`hasamigo.study.records` names them alike; :mod:`hasamigo.study.protocol` words them).
 STUDY_QUESTIONS: dict[str, tuple[str, ...]] = {
     "can_win": ("win", "unknown", "lose"),
     "move_felt": ("surprising", "unknown", "expected"),
@@ -281,22 +281,34 @@ STUDY_QUESTIONS: dict[str, tuple[str, ...]] = {
 STUDY_MOVE_KINDS = ("normal", "expectation", "surprise", "gift")
 #: longest time accepted for answering one question (a subject may leave and come back)
 STUDY_ANSWER_SECONDS = 7 * 24 * 3600.0
+#: when the questions are asked: after every program move (the first study's timing, and
+#: that of a stored :class:`StudyGame` without one) or after every move of the subject
+#: (the amusement paper's 「被験者が１手打つごとに」)
+PROGRAM_MOVE = "program-move"
+SUBJECT_MOVE = "subject-move"
+STUDY_TIMINGS = (PROGRAM_MOVE, SUBJECT_MOVE)
 
 
 @dataclass(frozen=True, slots=True)
 class StudyGame(Event):
-    """The game is a user-study game: after every program move that leaves the game going,
-    the person answers :data:`STUDY_QUESTIONS` about it before moving again (the fold
-    refuses the person's move, or forced pass, until both are answered)."""
+    """The game is a user-study game. With ``timing`` :data:`PROGRAM_MOVE` (``None``, as
+    stored before there was a choice, reads so): after every program move that leaves the
+    game going, the person answers :data:`STUDY_QUESTIONS` about it before moving again.
+    With :data:`SUBJECT_MOVE`: after every move the person plays (the last one too), the
+    questions are answered before the program moves (see
+    :mod:`hasamigo.game.procedures.study`)."""
 
     kind: ClassVar[str] = "study-game"
+    timing: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class StudyAnswer(Event):
-    """The subject's answer to ``question`` about the program's move number
-    ``move_number`` (1 = the game's first ply, passes counted), given ``seconds`` after
-    the question was shown; ``move_kind`` is what the program reported of that move."""
+    """The subject's answer to ``question`` asked after the move number ``move_number``
+    (1 = the game's first ply, passes counted: the program's move, or with the
+    :data:`SUBJECT_MOVE` timing the subject's), given ``seconds`` after the question was
+    shown; ``move_kind`` is what the program reported of the program move the answer is
+    about (``normal`` when there was none)."""
 
     kind: ClassVar[str] = "study-answer"
     move_number: int
