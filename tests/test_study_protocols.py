@@ -34,13 +34,14 @@ def _service(path: Path) -> StudyService:
     return StudyService(StudyRepository(db), GameRepository(db))
 
 
-def _play(service: StudyService, spec: str, game_id: str) -> GameController:
+def _play(service: StudyService, spec: str, game_id: str,
+          timing: str = "subject-move") -> GameController:
     """A study game to its end, every question answered (both players play the first
-    legal move)."""
+    legal move), the questions asked at ``timing``."""
     setup = GameSetup((Participant("Subject"), Participant(spec, program=spec)),
                       GameOptions(clock_seconds=None, casual=False), "random")
     game = GameController.new(setup, game_id=game_id)
-    game.declare_study()
+    game.declare_study(timing)
     service.games.create(game)
     stored = len(game.events)
     while True:
@@ -48,7 +49,7 @@ def _play(service: StudyService, spec: str, game_id: str) -> GameController:
         assert study is not None
         asked = study.asked
         if asked is not None:
-            for question in getattr(asked, "asks", ("can_win", "move_felt")):
+            for question in asked.asks:
                 answer = "unknown" if question == "can_win" else "surprising"
                 game.answer(asked.move_number, question, answer, seconds=1.0)
             continue
@@ -110,6 +111,23 @@ def test_the_paper_protocol_asks_its_items_and_no_question_after_each_game(
     assert [g.reported_outcome for g in data.games] == ["lose", "win"]
     assert all(g.felt is None for g in data.games)
     assert data.meta is not None and data.meta.protocol == "paper"
+    for record in data.games:
+        stored = service.games.load(record.game_id)
+        assert stored is not None
+        game = stored.game
+        subject = game.study.subject  # type: ignore[union-attr]
+        mine = [p for p in game.history if p.colour is subject and not p.move.is_pass]
+        answers = [a for a in data.answers if a.game_id == record.game_id]
+        # after every subject move exactly one in-game answer, in order
+        assert [a.subject_moves for a in answers] == list(range(1, len(mine) + 1))
+        assert all(a.timing == "subject-move" and a.can_win == "unknown" for a in answers)
+        for a in answers:
+            assert game.history[a.move_number - 1].colour is subject
+            if a.about_move is None:  # Black's first move: no program move to ask about
+                assert (a.move_number, a.move_felt, a.program_move) == (1, None, "")
+            else:
+                assert a.about_move < a.move_number and a.move_felt == "surprising"
+                assert game.history[a.about_move - 1].colour is subject.other
 
 
 def test_the_extended_protocol_refuses_the_paper_items(tmp_path: Path) -> None:
@@ -121,7 +139,7 @@ def test_the_extended_protocol_refuses_the_paper_items(tmp_path: Path) -> None:
         service.answer_before(info.id, code, strength=3)
     service.answer_before(info.id, code, strength=3, play_frequency="never", strategies=[])
     for index, program in enumerate(service.subject(info.id, code).order, 1):
-        _play(service, program, f"e{index}")
+        _play(service, program, f"e{index}", "program-move")
         service.add_game(info.id, code, index, f"e{index}")
         service.answer_felt(info.id, code, index, 3)
     with pytest.raises(StudyError, match="extended protocol does not ask reported_outcome"):

@@ -12,24 +12,20 @@ The in-game questions are asked at one of two timings (:mod:`hasamigo.study.prot
   first move (``None`` in the data).
 
 The game layer says which (:class:`~hasamigo.game.state.StudyProgress` ``timing``, the
-question's ``about`` and ``asks``); a game stored before the timings existed has neither,
-and its questions were asked after the program's moves, about them.
+question's ``about`` and ``asks``); a game stored before the timings existed reads as the
+program-move timing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
 
 from hasamigo.engine.players import treatment_of
 from hasamigo.game.controller import GameController
 from hasamigo.game.result import verdict_for
-from hasamigo.study.protocol import PROGRAM_MOVE
 from hasamigo.study.records import AnswerRecord, GameRecord, Outcome
 
-#: the in-game questions, in the order the data keeps them
-IN_GAME = ("can_win", "move_felt")
 GIFT = "gift"
 
 
@@ -42,30 +38,6 @@ def iso(moment: datetime | float | None) -> str | None:
     return moment.astimezone(UTC).isoformat()
 
 
-def timing_of(game: GameController) -> str:
-    """When the game's questions are asked: ``subject-move`` or ``program-move`` (games
-    without a declared timing: the program's moves)."""
-    return str(getattr(game.study, "timing", PROGRAM_MOVE))
-
-
-def about_of(question: Any) -> int | None:
-    """The ply number of the program's move a question's ``move_felt`` is about
-    (``None``: none, at Black's first move); a question without ``about`` is about its
-    own move (the program-move timing)."""
-    return getattr(question, "about", question.move_number)  # type: ignore[no-any-return]
-
-
-def asks_of(question: Any) -> tuple[str, ...]:
-    """The questions asked at a question time (both, or only ``can_win`` when there is no
-    program move to be asked about)."""
-    return tuple(getattr(question, "asks", IN_GAME))
-
-
-def answered(question: Any) -> bool:
-    """Are all the questions asked at this time answered?"""
-    return all(question.answer(k) is not None for k in asks_of(question))
-
-
 def game_answers(study_id: str, subject: str, index: int, program: str, game: GameController,
                  evaluations: Mapping[tuple[str, int], tuple[float, bool]]
                  ) -> list[AnswerRecord]:
@@ -76,14 +48,13 @@ def game_answers(study_id: str, subject: str, index: int, program: str, game: Ga
     out = []
     variant = game.variant
     history = game.history
-    timing = timing_of(game)
     for q in study.questions:
-        if not answered(q):
+        if not q.complete:
             continue
         can_win = q.answer("can_win")
         assert can_win is not None
-        felt = q.answer("move_felt") if "move_felt" in asks_of(q) else None
-        about = about_of(q)
+        felt = q.answer("move_felt") if "move_felt" in q.asks else None
+        about = q.about
         program_move = ""
         if about is not None and 1 <= about <= len(history):
             move = history[about - 1].move
@@ -100,7 +71,7 @@ def game_answers(study_id: str, subject: str, index: int, program: str, game: Ga
             round(max(a.seconds for a in given), 3),
             None if evaluation is None else evaluation[0],
             False if evaluation is None else evaluation[1],
-            iso(max(a.at for a in given)), timing, about, subject_moves))
+            iso(max(a.at for a in given)), study.timing, about, subject_moves))
     return out
 
 
@@ -110,7 +81,7 @@ def gifts_of(game: GameController) -> int:
     study = game.study
     if study is None:
         return 0
-    moves = {about_of(q) for q in study.questions
+    moves = {q.about for q in study.questions
              if any(a.move_kind == GIFT for a in q.answers)}
     return len(moves - {None})
 
@@ -140,5 +111,4 @@ def game_record(study_id: str, subject: str, index: int, program: str, game: Gam
                       gifts_of(game))
 
 
-__all__ = ["about_of", "answered", "asks_of", "game_answers", "game_record", "gifts_of", "iso",
-           "timing_of"]
+__all__ = ["game_answers", "game_record", "gifts_of", "iso"]

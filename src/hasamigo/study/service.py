@@ -45,7 +45,7 @@ from hasamigo.game.controller import GameController
 from hasamigo.game.state import StudyQuestion
 from hasamigo.storage.repository import ConcurrentWrite, GameRepository
 from hasamigo.study.design import order_for, orders
-from hasamigo.study.game_data import answered, game_answers, game_record, iso
+from hasamigo.study.game_data import game_answers, game_record, iso
 from hasamigo.study.protocol import PAPER
 from hasamigo.study.records import StudyData, StudyMeta, SubjectRecord
 from hasamigo.study.settings import (
@@ -288,7 +288,7 @@ class StudyService:
             asked = None if game.study is None else game.study.asked
             games.append(GameProgress(
                 index, program, row.game_id, game.result is not None and asked is None,
-                row.felt, len(questions), sum(answered(q) for q in questions), asked))
+                row.felt, len(questions), sum(q.complete for q in questions), asked))
         step: Step
         current: int | None = None
         if subject.consented_at is None:
