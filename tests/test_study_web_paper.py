@@ -187,3 +187,33 @@ def test_the_report_takes_bounded_options(client: TestClient) -> None:
     # until the report takes the options (another branch) they are refused, not ignored
     assert response.status_code in (200, 400), response.text
     assert client.get(url, headers=auth).status_code == 200
+
+
+def test_the_pages_show_the_protocol_in_its_own_words(client: TestClient) -> None:
+    paper, token = new_study(client)
+    extended, _ = new_study(client, protocol="extended", surprise_window="moves")
+    code = ok(client.post(f"/api/studies/{paper}/subjects", json={}), 201)["code"]
+    ja = client.get(f"/studies/{paper}/s/{code}?lang=ja").text
+    # the paper's words as written, and none of the extended protocol's
+    for words in ("いま勝てそうですか", "勝てそう", "負けそう", "相手はどんな手を打ってきましたか",
+                  "意外な手", "予想通り", "それぞれ対戦した勝敗結果", "どちらがおもしろかったか",
+                  "それはどこがおもしろかったか", "あなたの知っているオセロゲームの戦略はあるか",
+                  "あなたの思うボードゲームのおもしろさとは何か", "強い", "やや弱い", "弱い"):
+        assert words in ja, words
+    assert "知っている戦略は？" not in ja and 'id="felt"' not in ja
+    assert 'data-protocol="paper"' in ja and 'data-timing="subject-move"' in ja
+    assert 'id="withdraw-button"' in ja
+    en = client.get(f"/studies/{paper}/s/{code}?lang=en").text
+    assert "Do you think you can win now?" in en and "いま勝てそうですか" not in en
+    subject = ok(client.post(f"/api/studies/{extended}/subjects", json={}), 201)["code"]
+    page = client.get(f"/studies/{extended}/s/{subject}?lang=en").text
+    assert "How often do you play?" in page and 'id="felt"' in page
+    assert 'data-timing="program-move"' in page
+    research = client.get(f"/studies/{extended}/research?lang=en").text
+    assert 'data-window="moves"' in research and 'id="export-zip"' in research
+    assert 'id="report-where"' in research and 'id="archive-study"' in research
+    ok(client.post(f"/api/studies/{paper}/archive",
+                   headers={"Authorization": f"Bearer {token}"}))
+    assert 'id="archived-note"' in client.get(f"/studies/{paper}?lang=en").text
+    form = client.get("/studies?lang=en").text
+    assert 'id="study-protocol"' in form and 'value="amusement:swing"' in form

@@ -30,7 +30,8 @@ import io
 import json
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -205,9 +206,12 @@ class StudyData:
     def files(self) -> dict[str, str]:
         """The export bundle, name → text: the CSV tables (:meth:`to_csv`),
         ``data_dictionary.csv`` (every column of every table: its type, meaning and codes,
-        :mod:`hasamigo.study.dictionary`) and ``study.json`` (everything)."""
+        :mod:`hasamigo.study.dictionary`) and ``study.json`` (everything); ``meta`` gets
+        its ``exported_at`` now when it has none."""
         from hasamigo.study.dictionary import dictionary_csv
 
+        if self.meta is not None and self.meta.exported_at is None:
+            self.meta = replace(self.meta, exported_at=datetime.now(UTC).isoformat())
         out = self.to_csv()
         out["data_dictionary.csv"] = dictionary_csv()
         out["study.json"] = json.dumps(self.to_json(), ensure_ascii=False, indent=1)

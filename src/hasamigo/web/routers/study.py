@@ -40,10 +40,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from hasamigo.engine.players import PROGRAMS
 from hasamigo.study.protocol import PROTOCOL_BY_NAME, SURPRISE_WINDOWS
 from hasamigo.study.records import StudyData
 from hasamigo.study.service import PLAY_FREQUENCIES, STRATEGIES, StudyError
-from hasamigo.study.settings import MAX_ARMS, known_arms
+from hasamigo.study.settings import MAX_ARMS
 from hasamigo.web.deps import (
     Address,
     AuthFirst,
@@ -320,8 +321,16 @@ def _context(request: Request, lang: Lang, **extra: Any) -> dict[str, Any]:
     return {"request": request, "lang": lang,
             "other_lang": "en" if lang == "ja" else "ja", "strategies": STRATEGIES,
             "frequencies": PLAY_FREQUENCIES, "protocols": PROTOCOL_BY_NAME,
-            "windows": SURPRISE_WINDOWS, "known_arms": known_arms(), "max_arms": MAX_ARMS,
+            "windows": SURPRISE_WINDOWS, "arm_choices": _arm_choices(lang), "max_arms": MAX_ARMS,
             **extra}
+
+
+def _arm_choices(lang: Lang) -> list[tuple[str, str]]:
+    """The programs the create form offers to tick, ``(spec, name)`` in the page's
+    language: the registry's, but the engine (its levels are typed, ``engine:N``) and the
+    window variants (the study's window chooses them)."""
+    return [(p.spec, p.ja if lang == "ja" else p.en) for p in PROGRAMS.values()
+            if not p.levels and not p.spec.endswith(":moves")]
 
 
 @pages.get("/studies", response_class=HTMLResponse)
