@@ -169,7 +169,11 @@ def test_the_researcher_changes_archives_withdraws_and_exports(client: TestClien
     assert ok(client.get(url))["archived"] is True
     base = f"{url}/subjects/{stay['code']}"
     for attempt in (client.post(f"{url}/subjects", json={}), client.post(f"{base}/consent"),
-                    client.post(f"{base}/withdraw", json={"confirm": True})):
+                    client.post(f"{base}/withdraw", json={"confirm": True}),
+                    client.post(f"{base}/moves", json={"move": "d3"}),
+                    client.post(f"{base}/answers", json={"move_number": 1,
+                                                         "question": "can_win",
+                                                         "answer": "win", "seconds": 1})):
         assert "archived" in refused(attempt, 409)["message"]
     assert client.get(f"{url}/export.zip", headers=auth).status_code == 200
     assert ok(client.post(f"{url}/unarchive", headers=auth))["study"]["archived_at"] is None
