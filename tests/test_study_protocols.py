@@ -308,3 +308,36 @@ def test_revision_0009_adds_the_archive_and_withdrawn_columns(tmp_path: Path) ->
     columns_now = {c["name"] for c in sa.inspect(db.engine).get_columns("studies")}
     assert {"archived_at", "withdrawn"}.isdisjoint(columns_now)
     db.close()
+
+
+def test_the_command_line_withdraws_archives_and_exports_the_bundle(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from hasamigo.cli import app
+
+    runner = CliRunner()
+    service = _service(tmp_path / "cli.db")
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    study = service.create("CLI", StudySettings(), "secret-pw").id
+    stay = _paper_subject(service, study)
+    leave = _paper_subject(service, study)
+    refused = runner.invoke(app, ["study", "withdraw", study, leave, "--db", db])
+    assert refused.exit_code == 2 and service.subject(study, leave)
+    done = runner.invoke(app, ["study", "withdraw", study, leave, "--yes", "--db", db,
+                               "--json"])
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.output)
+    assert (result["study_withdrawn"], len(result["games"])) == (1, 2)
+    archived = runner.invoke(app, ["study", "archive", study, "--db", db, "--json"])
+    assert json.loads(archived.output)["archived_at"]
+    blocked = runner.invoke(app, ["study", "withdraw", study, stay, "--yes", "--db", db])
+    assert blocked.exit_code == 2 and "archived" in blocked.output
+    out = tmp_path / "out"
+    exported = runner.invoke(app, ["study", "export", study, "-o", str(out), "--db", db])
+    assert exported.exit_code == 0, exported.output
+    assert {p.name for p in out.iterdir()} >= {"study.csv", "data_dictionary.csv",
+                                               "study.json"}
+    assert json.loads((out / "study.json").read_text())["study"]["withdrawn"] == 1
+    reopened = runner.invoke(app, ["study", "archive", study, "--reopen", "--db", db,
+                                   "--json"])
+    assert json.loads(reopened.output)["archived_at"] is None
