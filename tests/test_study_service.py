@@ -49,7 +49,7 @@ def test_a_subject_goes_through_the_whole_study_and_a_restart_loses_nothing(
         tmp_path: Path) -> None:
     path = tmp_path / "study.db"
     service = _service(path)
-    info = service.create("Pilot", StudySettings(), "secret-pw")
+    info = service.create("Pilot", StudySettings(protocol="extended"), "secret-pw")
     assert service.check_password(info.id, "secret-pw")
     assert not service.check_password(info.id, "wrong")
     subject = service.new_subject(info.id, "en")
@@ -90,7 +90,8 @@ def test_a_subject_goes_through_the_whole_study_and_a_restart_loses_nothing(
     data = service.data(info.id)
     again = _service(path).data(info.id)  # a new process on the same file
     assert again.to_json() == data.to_json()
-    mine = next(s for s in data.subjects if s.subject == code)
+    assert code not in str(data.to_json())  # the login code stays in the database
+    mine = next(s for s in data.subjects if s.subject == "S01")
     assert (mine.strength, mine.strategies, mine.more_fun) == (2, ("corners", "mobility"),
                                                                 "amusement")
     assert [g.program for g in data.games] == ["victory", "amusement"]
@@ -112,8 +113,18 @@ def test_bad_studies_and_codes_are_refused(tmp_path: Path) -> None:
     service = _service(tmp_path / "s.db")
     with pytest.raises(StudyError):
         StudySettings(arms=("victory",))
+    with pytest.raises(StudyError, match="external engine"):
+        StudySettings(arms=("victory", "nboard:edax"))
+    with pytest.raises(StudyError, match="unknown program"):
+        StudySettings(arms=("victory", "chess"))
+    with pytest.raises(StudyError, match="differ"):
+        StudySettings(arms=("victory", "Victory"))
     with pytest.raises(StudyError):
-        StudySettings(arms=("victory", "engine:5"))
+        StudySettings(arms=tuple(f"engine:{n}" for n in range(1, 8)))
+    with pytest.raises(StudyError):
+        StudySettings(protocol="mine")
+    with pytest.raises(StudyError):
+        StudySettings(surprise_window="always")
     with pytest.raises(StudyError):
         StudySettings(languages=("fr",))
     with pytest.raises(StudyError):

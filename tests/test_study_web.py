@@ -105,7 +105,7 @@ def play_game(client: TestClient, base: str, state: dict[str, Any]) -> dict[str,
 
 def test_a_subject_completes_the_study_and_the_researcher_exports_it(
         client: TestClient, db: Path) -> None:
-    study, token = new_study(client)
+    study, token = new_study(client, protocol="extended")
     auth = {"Authorization": f"Bearer {token}"}
     first = ok(client.post(f"/api/studies/{study}/subjects", json={"language": "en"}), 201)
     second = ok(client.post(f"/api/studies/{study}/subjects", json={}), 201)
@@ -149,6 +149,8 @@ def test_a_subject_completes_the_study_and_the_researcher_exports_it(
     # the subject closes the tab and comes back (a new server on the same file too)
     again = ok(client.get(f"/api/studies/{study}/subjects/{code.lower()}"))
     assert again["question"] == {"move_number": number, "move": again["question"]["move"],
+                                 "about": number, "about_move": again["question"]["move"],
+                                 "asks": ["can_win", "move_felt"],
                                  "answered": {"can_win": "win"}}
     with make_client(db) as other:
         resumed = ok(other.get(base))
@@ -173,8 +175,11 @@ def test_a_subject_completes_the_study_and_the_researcher_exports_it(
     progress = ok(client.get(f"/api/studies/{study}/progress", headers=auth))
     steps = {s["code"]: s["step"] for s in progress["subjects"]}
     assert steps == {code: "done", second["code"]: "consent"}
+    assert [s["pseudonym"] for s in progress["subjects"]] == ["S01", "S02"]
     data = ok(client.get(f"/api/studies/{study}/export.json", headers=auth))
-    assert set(data) == {"subjects", "games", "answers"}
+    assert set(data) == {"study", "subjects", "games", "answers"}
+    assert data["study"]["protocol"] == "extended" and data["study"]["exported_at"]
+    assert code not in str(data) and data["subjects"][0]["subject"] == "S01"
     assert [g["program"] for g in data["games"]] == ["victory", "amusement"]
     answers = data["answers"]
     assert answers[0]["can_win"] == "win" and answers[0]["move_felt"] == "surprising"
@@ -214,13 +219,18 @@ def test_bad_input_is_bounded_and_refused(client: TestClient) -> None:
                  {"name": "", "password": "long enough"},
                  {"name": "x" * 121, "password": "long enough"},
                  {"name": "x", "password": "long enough", "arms": ["victory"]},
-                 {"name": "x", "password": "long enough", "arms": ["victory", "engine"]},
+                 {"name": "x", "password": "long enough", "arms": ["victory", "a b"]},
+                 {"name": "x", "password": "long enough", "arms": ["victory"] * 7},
+                 {"name": "x", "password": "long enough", "protocol": "mine"},
+                 {"name": "x", "password": "long enough", "surprise_window": "late"},
                  {"name": "x", "password": "long enough", "languages": ["fr"]},
                  {"name": "x", "password": "long enough", "clock_minutes": 0},
                  {"name": "x", "password": "long enough", "extra": 1}):
         refused(client.post("/api/studies", json=body), 422)
-    refused(client.post("/api/studies", json={"name": "x", "password": "long enough",
-                                              "arms": ["victory", "victory"]}), 400)
+    for arms in (["victory", "victory"], ["victory", "engine"], ["victory", "nboard:edax"],
+                 ["victory", "chess"]):
+        refused(client.post("/api/studies", json={"name": "x", "password": "long enough",
+                                                  "arms": arms}), 400)
     study, _ = new_study(client, languages=["ja"], arms=["victory", "amusement",
                                                          "entertainer"])
     refused(client.post(f"/api/studies/{study}/subjects", json={"language": "en"}), 400)

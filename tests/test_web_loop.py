@@ -70,7 +70,7 @@ def _study_game(games: GameRepository, program: str, game_id: str, rng: random.R
 def make_study(db: Database, rng: random.Random) -> str:
     games = GameRepository(db)
     service = StudyService(StudyRepository(db), games)
-    study = service.create("Load", StudySettings(), RESEARCHER).id
+    study = service.create("Load", StudySettings(protocol="extended"), RESEARCHER).id
     for n in range(SUBJECTS):
         code = service.new_subject(study, "en").code
         service.consent(study, code)

@@ -163,3 +163,60 @@ def _print_fidelity(sim: Simulation) -> None:
     console.print(table)
     console.print(f"protocol: {sim.protocol}; surprise window: {sim.window} "
                   f"({WINDOW_WORDS.get(sim.window, sim.window)})", highlight=False)
+
+
+# ---- the researcher's data: withdrawal and archive (the stored study's) ---------------------
+@study_app.command("withdraw")
+def study_withdraw(
+    study: Annotated[str, typer.Argument(help="The study's id.")],
+    code: Annotated[str, typer.Argument(help="The subject's code (their login).")],
+    yes: Annotated[bool, typer.Option("--yes", help="Confirm: the subject's answers and "
+                                                    "games are deleted for good.")] = False,
+    db: Annotated[str | None, typer.Option("--db", help="Database URL (as for serve).")
+                  ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A subject withdraws (on their request): they, their answers and their games are
+    deleted; the study counts the withdrawal. Refused in an archived study.
+
+    JSON: {withdrawn: code, games: [game id, …], study_withdrawn}
+    """
+    from hasamigo.cli.study_run import _service  # registered beside it (no cycle)
+
+    if not yes:
+        raise typer.BadParameter("withdrawing deletes the subject's data for good: add --yes",
+                                 param_hint="--yes")
+    with _service(db) as service:
+        games = service.withdraw(study, code)
+        count = service.info(study).withdrawn
+    if as_json:
+        emit_json({"withdrawn": code.strip().upper(), "games": games,
+                   "study_withdrawn": count})
+        return
+    console.print(f"subject {code.strip().upper()} withdrawn ({len(games)} games deleted; "
+                  f"{count} withdrawn in all)", highlight=False)
+
+
+@study_app.command("archive")
+def study_archive(
+    study: Annotated[str, typer.Argument(help="The study's id.")],
+    reopen: Annotated[bool, typer.Option("--reopen", help="Re-open the study instead.")
+                      ] = False,
+    db: Annotated[str | None, typer.Option("--db", help="Database URL (as for serve).")
+                  ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Archive a study (read-only: no new subjects, answers, moves or withdrawals; its
+    report and exports stay), or re-open it with --reopen.
+
+    JSON: the study ({id, name, arms, protocol, surprise_window, …, archived_at, withdrawn})
+    """
+    from hasamigo.cli.study_run import _service  # registered beside it (no cycle)
+
+    with _service(db) as service:
+        info = service.reopen(study) if reopen else service.archive(study)
+    if as_json:
+        emit_json(info.to_json())
+        return
+    state = "re-opened" if info.archived_at is None else f"archived at {info.archived_at:%c}"
+    console.print(f"study {info.id} {state}", highlight=False)

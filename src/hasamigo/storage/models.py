@@ -248,8 +248,9 @@ class TournamentAuditRow(Base):
 # subject with the counterbalanced order and the questionnaires, which game is which of the
 # subject's, and the strong engine's evaluations computed after the answers.
 class StudyRow(Base):
-    """A study: its name, settings (programs, clock, languages) and the researcher's
-    password (a salted argon2id hash, or an older PBKDF2 one)."""
+    """A study: its name, settings (programs, protocol, surprise window, clock,
+    languages), the researcher's password (a salted argon2id hash, or an older PBKDF2
+    one), when it was archived and how many subjects withdrew."""
 
     __tablename__ = "studies"
 
@@ -258,6 +259,10 @@ class StudyRow(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # revision 0009: archived (read-only) since, and how many subjects withdrew (their
+    # rows and games are deleted; only the count stays)
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    withdrawn: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class StudySubjectRow(Base):

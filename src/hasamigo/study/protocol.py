@@ -183,8 +183,10 @@ EXTENDED_PROTOCOL = Protocol(
                  )),
     ),
     after_game=(
-        Question("felt", "この対局はどうでしたか？", "How did this game feel?", tuple(
-            Choice(str(n), f"{n}", f"{n}") for n in range(1, 6))),
+        Question("felt", "この対局はどうでしたか？", "How did this game feel?", (
+            Choice("1", "1 つまらない", "1 dull"), Choice("2", "2", "2"),
+            Choice("3", "3", "3"), Choice("4", "4", "4"), Choice("5", "5 楽しい", "5 fun"),
+        )),
         Question("felt_note", "ひとこと", "Anything to add?"),
     ),
     after=(

@@ -2,16 +2,19 @@
 
 These are the study's data in the shape the exports and the report read, whoever made
 them: a real study run in the browser (:mod:`hasamigo.study.service`) or the simulated
-one (:mod:`hasamigo.study.simulate`). The exports are CSV (one file per table) and JSON
-(the three tables in one object); both carry exactly the fields below, in this order.
+one (:mod:`hasamigo.study.simulate`). The exports are CSV (one file per table, with
+``study.csv`` for the :class:`StudyMeta` and ``data_dictionary.csv`` describing every
+column, :mod:`hasamigo.study.dictionary`) and JSON (everything in one object); both carry
+exactly the fields below, in this order. Subjects are named by pseudonyms (``S01``…).
 
 Conventions, the amusement paper's:
 
 * a subject plays one game against each program (an *arm*) in a counterbalanced order;
-* after **every program move**, before moving, the subject answers two questions:
+* at each question time (after every subject move in the paper's protocol, after every
+  program move in the extended one: ``timing``) the subject answers two questions:
   ``can_win`` — "Can you win now?" (``win`` / ``unknown`` / ``lose``) and ``move_felt`` —
-  "What kind of move did the opponent just play?" (``surprising`` / ``unknown`` /
-  ``expected``);
+  "What kind of move did the opponent play?" (``surprising`` / ``unknown`` /
+  ``expected``; ``None`` when the opponent had not moved yet);
 * ``move_kind`` is what the program reports of that move: ``normal``, ``expectation`` or
   ``surprise`` (the amusement program's planned moves; the entertainer's gifts are
   ``gift``);
@@ -25,8 +28,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -151,7 +156,7 @@ class StudyMeta:
     exported_at: str | None = None
 
 
-R = TypeVar("R", SubjectRecord, GameRecord, AnswerRecord)
+R = TypeVar("R", SubjectRecord, GameRecord, AnswerRecord, StudyMeta)
 
 
 @dataclass(slots=True)
@@ -166,37 +171,68 @@ class StudyData:
 
     # ---- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {"subjects": [_row(r) for r in self.subjects],
-                "games": [_row(r) for r in self.games],
-                "answers": [_row(r) for r in self.answers]}
+        """The three tables, and ``study`` (the :class:`StudyMeta`) when there is one."""
+        out: dict[str, Any] = {}
+        if self.meta is not None:
+            out["study"] = _row(self.meta)
+        out.update(subjects=[_row(r) for r in self.subjects],
+                   games=[_row(r) for r in self.games],
+                   answers=[_row(r) for r in self.answers])
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], *, source: str | None = None) -> StudyData:
+        """What :meth:`to_json` wrote (``study`` optional: older files have none)."""
         try:
+            meta = data.get("study")
             return cls([_record(SubjectRecord, row) for row in data["subjects"]],
                        [_record(GameRecord, row) for row in data["games"]],
-                       [_record(AnswerRecord, row) for row in data["answers"]])
-        except (KeyError, TypeError, ValueError) as exc:
+                       [_record(AnswerRecord, row) for row in data["answers"]],
+                       None if meta is None else _record(StudyMeta, meta))
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise ParseError(f"not a study's data: {exc}", source=source) from None
 
     # ---- CSV ------------------------------------------------------------------------------
     def to_csv(self) -> dict[str, str]:
-        """``{"subjects.csv": …, "games.csv": …, "answers.csv": …}``."""
-        return {"subjects.csv": table_csv(SubjectRecord, self.subjects),
-                "games.csv": table_csv(GameRecord, self.games),
-                "answers.csv": table_csv(AnswerRecord, self.answers)}
+        """``{"subjects.csv": …, "games.csv": …, "answers.csv": …}``, and ``study.csv``
+        (the :class:`StudyMeta` as one row) when there is one."""
+        out = {"subjects.csv": table_csv(SubjectRecord, self.subjects),
+               "games.csv": table_csv(GameRecord, self.games),
+               "answers.csv": table_csv(AnswerRecord, self.answers)}
+        if self.meta is not None:
+            out["study.csv"] = table_csv(StudyMeta, [self.meta])
+        return out
+
+    def files(self) -> dict[str, str]:
+        """The export bundle, name → text: the CSV tables (:meth:`to_csv`),
+        ``data_dictionary.csv`` (every column of every table: its type, meaning and codes,
+        :mod:`hasamigo.study.dictionary`) and ``study.json`` (everything); ``meta`` gets
+        its ``exported_at`` now when it has none."""
+        from hasamigo.study.dictionary import dictionary_csv
+
+        if self.meta is not None and self.meta.exported_at is None:
+            self.meta = replace(self.meta, exported_at=datetime.now(UTC).isoformat())
+        out = self.to_csv()
+        out["data_dictionary.csv"] = dictionary_csv()
+        out["study.json"] = json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+        return out
+
+    def zip(self) -> bytes:
+        """:meth:`files` in one zip archive (the researcher's one export)."""
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, text in self.files().items():
+                archive.writestr(name, text.encode("utf-8"))
+        return buffer.getvalue()
 
     def write(self, directory: str | Path) -> list[Path]:
-        """The exports into ``directory``: the three CSV files and ``study.json``."""
+        """The export bundle (:meth:`files`) into ``directory``."""
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         written = []
-        for name, text in self.to_csv().items():
+        for name, text in self.files().items():
             (out / name).write_text(text, encoding="utf-8", newline="")
             written.append(out / name)
-        (out / "study.json").write_text(json.dumps(self.to_json(), ensure_ascii=False,
-                                                   indent=1), encoding="utf-8")
-        written.append(out / "study.json")
         return written
 
     @classmethod
@@ -211,6 +247,11 @@ class StudyData:
             raise ParseError(f"cannot read the study's data: {exc}", source=str(file)
                              ) from None
         return cls.from_json(data, source=str(file))
+
+
+#: the export's tables: file stem → record class
+TABLES: dict[str, type[Any]] = {"subjects": SubjectRecord, "games": GameRecord,
+                                "answers": AnswerRecord, "study": StudyMeta}
 
 
 def columns(kind: type[R]) -> tuple[str, ...]:
@@ -237,7 +278,7 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def _row(record: SubjectRecord | GameRecord | AnswerRecord) -> dict[str, Any]:
+def _row(record: SubjectRecord | GameRecord | AnswerRecord | StudyMeta) -> dict[str, Any]:
     data = asdict(record)
     return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
 
@@ -268,6 +309,7 @@ __all__ = [
     "MOVE_FELT",
     "MOVE_KINDS",
     "STRENGTH_LEVELS",
+    "TABLES",
     "AnswerRecord",
     "CanWin",
     "GameRecord",

@@ -3,17 +3,30 @@ answers, and read it all back as :class:`~hasamigo.study.records.StudyData`.
 
 One home for the procedure:
 
-* the **study** is its programs (the *arms*, default ``victory`` and ``amusement``;
-  ``entertainer`` may be added), an optional clock, the languages offered, and the
-  researcher's password (only a salted argon2id hash is kept);
+* the **study** is its settings (:class:`~hasamigo.study.settings.StudySettings`: the
+  programs compared, the *arms*, default the paper's ``victory`` and ``amusement``; the
+  protocol, default ``paper``; the surprise move's window; an optional clock; the
+  languages) and the researcher's password (only a salted argon2id hash is kept). The
+  settings change only while no subject has arrived;
 * a **subject** gets an anonymous code and the next row of the counterbalancing design
   (:mod:`hasamigo.study.design`, stored with the subject), then goes through
   :data:`STEPS`: consent → the *before* questionnaire → one game against each arm in the
-  subject's order, each followed by how it felt → the *after* questionnaire;
-* the questions after every program move are **events of the subject's games**
-  (:class:`~hasamigo.game.events.StudyAnswer`; the fold refuses the subject's move until
-  both are answered and a second answer to the same question), so they are read from the
-  stored games; the strong engine's evaluations are filled in later (``None`` until then).
+  subject's order (in the extended protocol each followed by how it felt, ``felt``) → the
+  *after* questionnaire. Which items each questionnaire has is the protocol's
+  (:mod:`hasamigo.study.protocol`): an item of the other protocol is refused;
+* the in-game questions are **events of the subject's games**
+  (:class:`~hasamigo.game.events.StudyAnswer`; the fold refuses a move until they are
+  answered, and a second answer to the same question), so they are read from the stored
+  games (:mod:`hasamigo.study.game_data`); the strong engine's evaluations are filled in
+  later (``None`` until then);
+* a subject may **withdraw**: their row, their games and everything of them is deleted;
+  the study counts them. An **archived** study is read-only until re-opened; its report
+  and exports still work.
+
+The data leaves the database under **pseudonyms** (``S01``, ``S02``… by arrival,
+:func:`pseudonym`): a subject's code is their login and stays in the database. When the
+last subject to arrive withdraws, the next one takes their arrival number (their row of
+the design, and so their pseudonym), so that the counterbalancing stays complete.
 
 Nothing is kept in memory: every answer is committed before the next question is asked,
 so a subject who comes back with the code goes on where they were (:meth:`StudyService.step`).
@@ -22,87 +35,58 @@ so a subject who comes back with the code goes on where they were (:meth:`StudyS
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from hasamigo.errors import HasamigoError
+import hasamigo
 from hasamigo.game.controller import GameController
-from hasamigo.game.result import verdict_for
 from hasamigo.game.state import StudyQuestion
 from hasamigo.storage.repository import ConcurrentWrite, GameRepository
 from hasamigo.study.design import order_for, orders
-from hasamigo.study.records import (
-    STRENGTH_LEVELS,
-    AnswerRecord,
-    GameRecord,
-    StudyData,
-    SubjectRecord,
+from hasamigo.study.game_data import game_answers, game_record, iso
+from hasamigo.study.protocol import PAPER
+from hasamigo.study.records import StudyData, StudyMeta, SubjectRecord
+from hasamigo.study.settings import (
+    DEFAULT_ARMS,
+    LANGUAGES,
+    StudyError,
+    StudySettings,
 )
 from hasamigo.study.store import StoredStudy, StoredSubject, StudyRepository
 
-#: the programs a study may compare
-PROGRAMS = ("victory", "amusement", "entertainer")
-DEFAULT_ARMS = ("victory", "amusement")
-LANGUAGES = ("ja", "en")
-#: how often the subject plays Othello (the before questionnaire)
+#: how often the subject plays Othello (the extended before questionnaire)
 PLAY_FREQUENCIES = ("never", "rarely", "monthly", "weekly", "daily")
-#: the strategies the before questionnaire offers (the strategy words of ja.wikipedia's
-#: オセロ article: corners, X- and C-squares, mobility, stable discs, 中割り, parity)
+#: the strategies the extended before questionnaire offers (the strategy words of
+#: ja.wikipedia's オセロ article: corners, X- and C-squares, mobility, stable discs, 中割り,
+#: parity)
 STRATEGIES = ("corners", "x_squares", "c_squares", "edges", "mobility", "stable_discs",
               "quiet_moves", "parity", "openings")
-#: the after-game answer: 1 dull … 5 fun
+#: the extended protocol's after-game answer: 1 dull … 5 fun
 FELT_LEVELS = (1, 2, 3, 4, 5)
+#: a game's result as the subject reports it (the paper's 「それぞれ対戦した勝敗結果」)
+OUTCOMES = ("win", "lose", "draw")
 TEXT_LENGTH = 2000
 NAME_LENGTH = 120
 PASSWORD_LENGTH = (4, 200)
 #: a subject's code: 10 characters without look-alikes (about 50 bits)
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_LENGTH = 10
+ARCHIVED = ("the study is archived: it takes no new subjects, answers, moves or "
+            "withdrawals until its researcher re-opens it")
 
 Step = Literal["consent", "before", "game", "felt", "after", "done"]
 STEPS: tuple[Step, ...] = ("consent", "before", "game", "felt", "after", "done")
 
 
-class StudyError(HasamigoError):
-    """A request the study refuses (bad input: ``bad_request``; out of order:
-    ``wrong_phase``; unknown: ``not_found``)."""
+def pseudonym(number: int) -> str:
+    """The subject's name in the data: ``S01`` for the first to arrive (``number`` 0).
 
-    def __init__(self, message: str, code: str = "bad_request") -> None:
-        super().__init__(message)
-        self.code = code
-
-
-@dataclass(frozen=True, slots=True)
-class StudySettings:
-    """What a study compares and offers: the arms, the clock (minutes a side, ``None``:
-    none, as in the paper) and the languages."""
-
-    arms: tuple[str, ...] = DEFAULT_ARMS
-    clock_minutes: float | None = None
-    languages: tuple[str, ...] = LANGUAGES
-
-    def __post_init__(self) -> None:
-        if not 2 <= len(self.arms) <= len(PROGRAMS) or len(set(self.arms)) != len(self.arms) \
-                or any(a not in PROGRAMS for a in self.arms):
-            raise StudyError(f"a study compares 2 or 3 different programs of "
-                             f"{', '.join(PROGRAMS)}")
-        if self.clock_minutes is not None and not (
-                isinstance(self.clock_minutes, int | float) and 0 < self.clock_minutes <= 120):
-            raise StudyError("the clock is more than 0 and at most 120 minutes (or none)")
-        if not self.languages or len(set(self.languages)) != len(self.languages) \
-                or any(lang not in LANGUAGES for lang in self.languages):
-            raise StudyError(f"the languages are some of {', '.join(LANGUAGES)}")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"arms": list(self.arms), "clock_minutes": self.clock_minutes,
-                "languages": list(self.languages)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> StudySettings:
-        return cls(tuple(data["arms"]), data.get("clock_minutes"),
-                   tuple(data.get("languages", LANGUAGES)))
+    >>> pseudonym(0), pseudonym(11), pseudonym(120)
+    ('S01', 'S12', 'S121')
+    """
+    return f"S{number + 1:02d}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,16 +96,22 @@ class StudyInfo:
     settings: StudySettings
     created_at: datetime
     subjects: int = 0
+    archived_at: datetime | None = None
+    withdrawn: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, **self.settings.to_json(),
                 "design": [list(o) for o in orders(self.settings.arms)],
-                "created_at": self.created_at.isoformat(), "subjects": self.subjects}
+                "specs": {a: self.settings.spec(a) for a in self.settings.arms},
+                "created_at": self.created_at.isoformat(), "subjects": self.subjects,
+                "archived_at": iso(self.archived_at), "withdrawn": self.withdrawn}
 
 
 @dataclass(frozen=True, slots=True)
 class GameProgress:
-    """One of a subject's games as the procedure sees it."""
+    """One of a subject's games as the procedure sees it; ``over``: the result is in
+    and no question is waiting (at the paper's timing, the question after the subject's
+    last move is answered after the game's end)."""
 
     index: int
     program: str
@@ -141,24 +131,18 @@ class SubjectProgress:
     step: Step
     game_index: int | None
     games: tuple[GameProgress, ...] = field(default=())
+    protocol: str = PAPER
 
     def to_json(self) -> dict[str, Any]:
         s = self.subject
-        return {"code": s.code, "number": s.number, "order": list(s.order),
+        return {"code": s.code, "pseudonym": pseudonym(s.number), "number": s.number,
+                "order": list(s.order), "protocol": self.protocol,
                 "language": s.language, "step": self.step, "game_index": self.game_index,
                 "created_at": s.created_at.isoformat(),
                 "finished_at": None if s.finished_at is None else s.finished_at.isoformat(),
                 "games": [{"index": g.index, "program": g.program, "game_id": g.game_id,
                            "over": g.over, "felt": g.felt, "questions": g.questions,
                            "answered": g.answered} for g in self.games]}
-
-
-def _iso(moment: datetime | float | None) -> str | None:
-    if moment is None:
-        return None
-    if isinstance(moment, float | int):
-        moment = datetime.fromtimestamp(moment, UTC)
-    return moment.astimezone(UTC).isoformat()
 
 
 def _text(value: Any, what: str, limit: int = TEXT_LENGTH) -> str:
@@ -171,47 +155,6 @@ def _text(value: Any, what: str, limit: int = TEXT_LENGTH) -> str:
 
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def game_answers(study_id: str, subject: str, index: int, program: str, game: GameController,
-                 evaluations: Mapping[tuple[str, int], tuple[float, bool]]
-                 ) -> list[AnswerRecord]:
-    """The answers of one study game, one record per program move answered in full."""
-    study = game.study
-    if study is None or game.id is None:
-        return []
-    out = []
-    variant = game.variant
-    for q in study.questions:
-        can_win, felt = q.answer("can_win"), q.answer("move_felt")
-        if can_win is None or felt is None:
-            continue
-        evaluation = evaluations.get((game.id, q.move_number))
-        last = max(can_win.at, felt.at)
-        out.append(AnswerRecord(
-            study_id, subject, index, program, game.id, q.move_number,
-            "pass" if q.move.is_pass else variant.move_name(q.move),
-            can_win.move_kind,  # type: ignore[arg-type]
-            q.position, can_win.answer, felt.answer,  # type: ignore[arg-type]
-            round(max(can_win.seconds, felt.seconds), 3),
-            None if evaluation is None else evaluation[0],
-            False if evaluation is None else evaluation[1], _iso(last)))
-    return out
-
-
-def game_record(study_id: str, subject: str, index: int, program: str, game: GameController,
-                felt: int | None, felt_note: str | None) -> GameRecord:
-    study = game.study
-    colour = study.subject if study is not None else game.persons[0]
-    result = game.result
-    outcome = subject_discs = program_discs = None
-    if result is not None:
-        outcome = verdict_for(result, colour).outcome
-        subject_discs, program_discs = result.counts_for(colour), result.counts_for(colour.other)
-    return GameRecord(study_id, subject, index, program, game.id or "",
-                      colour.value,
-                      outcome, subject_discs, program_discs, len(game.history), felt,
-                      felt_note or "")
 
 
 class StudyService:
@@ -242,17 +185,54 @@ class StudyService:
             raise StudyError(f"no study {study_id[:40]!r}", "not_found")
         return found
 
+    def open_study(self, study_id: str) -> StoredStudy:
+        """The study, when it takes subjects, answers and moves; ``wrong_phase`` when it is
+        archived."""
+        found = self.stored(study_id)
+        if found.archived_at is not None:
+            raise StudyError(ARCHIVED, "wrong_phase")
+        return found
+
     def info(self, study_id: str) -> StudyInfo:
         s = self.stored(study_id)
         return StudyInfo(s.id, s.name, StudySettings.from_json(s.settings), s.created_at,
-                         len(self.repo.subjects(study_id)))
+                         len(self.repo.subjects(study_id)), s.archived_at, s.withdrawn)
 
     def settings(self, study_id: str) -> StudySettings:
         return StudySettings.from_json(self.stored(study_id).settings)
 
     def list_studies(self) -> list[StudyInfo]:
-        return [StudyInfo(s.id, s.name, StudySettings.from_json(s.settings), s.created_at, n)
+        return [StudyInfo(s.id, s.name, StudySettings.from_json(s.settings), s.created_at, n,
+                          s.archived_at, s.withdrawn)
                 for s, n in self.repo.studies()]
+
+    def change_settings(self, study_id: str, *, arms: Sequence[str] | None = None,
+                        protocol: str | None = None, surprise_window: str | None = None
+                        ) -> StudyInfo:
+        """Change the study's arms, protocol or surprise window: only while no subject has
+        arrived (a running study keeps them: ``wrong_phase``)."""
+        study = self.open_study(study_id)
+        old = StudySettings.from_json(study.settings)
+        new = replace(old, arms=old.arms if arms is None else tuple(arms),
+                      protocol=old.protocol if protocol is None else protocol,
+                      surprise_window=old.surprise_window if surprise_window is None
+                      else surprise_window)
+        if not self.repo.set_settings(study_id, new.to_json()):
+            raise StudyError("a running study cannot change its protocol, window or "
+                             "programs: subjects have taken part already", "wrong_phase")
+        return self.info(study_id)
+
+    def archive(self, study_id: str) -> StudyInfo:
+        """Make the study read-only (see :data:`ARCHIVED`); its report and exports stay."""
+        if self.stored(study_id).archived_at is None:
+            self.repo.set_archived(study_id, datetime.now(UTC))
+        return self.info(study_id)
+
+    def reopen(self, study_id: str) -> StudyInfo:
+        """Take subjects, answers and moves again."""
+        self.stored(study_id)
+        self.repo.set_archived(study_id, None)
+        return self.info(study_id)
 
     def check_password(self, study_id: str, password: str) -> bool:
         """Is ``password`` the researcher's? A matching hash in an old format is replaced
@@ -270,7 +250,7 @@ class StudyService:
     # ---- subjects -----------------------------------------------------------------------------
     def new_subject(self, study_id: str, language: str | None = None) -> StoredSubject:
         """A new subject: an anonymous code and the next order of the design."""
-        settings = self.settings(study_id)
+        settings = StudySettings.from_json(self.open_study(study_id).settings)
         language = language or settings.languages[0]
         if language not in settings.languages:
             raise StudyError(f"this study is offered in {', '.join(settings.languages)}")
@@ -294,6 +274,8 @@ class StudyService:
 
     def progress(self, study_id: str, code: str) -> SubjectProgress:
         """Where the subject is (see :data:`STEPS`)."""
+        settings = self.settings(study_id)
+        asks_felt = bool(settings.questions.after_game)
         subject = self.subject(study_id, code)
         stored = {g.index: g for g in self.repo.games(study_id, subject.code)}
         games = []
@@ -303,10 +285,10 @@ class StudyService:
                 continue
             game = self._game(row.game_id)
             questions = game.study.questions if game.study is not None else ()
+            asked = None if game.study is None else game.study.asked
             games.append(GameProgress(
-                index, program, row.game_id, game.result is not None, row.felt,
-                len(questions), sum(q.complete for q in questions),
-                None if game.study is None else game.study.asked))
+                index, program, row.game_id, game.result is not None and asked is None,
+                row.felt, len(questions), sum(q.complete for q in questions), asked))
         step: Step
         current: int | None = None
         if subject.consented_at is None:
@@ -320,12 +302,12 @@ class StudyService:
                 if progress is None or not progress.over:
                     step, current = "game", index
                     break
-                if progress.felt is None:
+                if asks_felt and progress.felt is None:
                     step, current = "felt", index
                     break
             if step == "after" and subject.after is not None:
                 step = "done"
-        return SubjectProgress(subject, step, current, tuple(games))
+        return SubjectProgress(subject, step, current, tuple(games), settings.protocol)
 
     def _game(self, game_id: str) -> GameController:
         stored = self.games.load(game_id)
@@ -334,6 +316,7 @@ class StudyService:
         return stored.game
 
     def _expect(self, study_id: str, code: str, step: Step) -> SubjectProgress:
+        self.open_study(study_id)
         progress = self.progress(study_id, code)
         if progress.step != step:
             raise StudyError(f"the subject is at the {progress.step} step, not {step}",
@@ -352,16 +335,30 @@ class StudyService:
         return self.repo.update_subject(study_id, subject.code, language=language)
 
     def answer_before(self, study_id: str, code: str, *, strength: int,
-                      play_frequency: str, strategies: Sequence[str]) -> StoredSubject:
-        if isinstance(strength, bool) or strength not in STRENGTH_LEVELS:
-            raise StudyError("strength is a level from 1 to 5")
-        if play_frequency not in PLAY_FREQUENCIES:
-            raise StudyError(f"how often is one of {', '.join(PLAY_FREQUENCIES)}")
-        if len(strategies) > len(STRATEGIES) or any(s not in STRATEGIES for s in strategies):
-            raise StudyError(f"the strategies are some of {', '.join(STRATEGIES)}")
+                      play_frequency: str | None = None,
+                      strategies: Sequence[str] | None = None) -> StoredSubject:
+        """The before questionnaire: the paper's asks only ``strength`` (5 strong … 1
+        weak); the extended one also ``play_frequency`` and ``strategies``."""
+        proto = self.settings(study_id).questions
+        asked = {q.key for q in proto.before}
+        given = {k for k, v in (("play_frequency", play_frequency),
+                                ("strategies", strategies)) if v is not None}
+        if given - asked:
+            raise StudyError(f"the {proto.name} protocol does not ask "
+                             f"{', '.join(sorted(given - asked))} before the games")
+        if isinstance(strength, bool) or not isinstance(strength, int) \
+                or str(strength) not in proto.question("strength").codes:
+            raise StudyError("strength is a level from 1 (weakest) to 5 (strongest)")
+        before: dict[str, Any] = {"strength": strength}
+        if "play_frequency" in asked:
+            if play_frequency not in PLAY_FREQUENCIES:
+                raise StudyError(f"how often is one of {', '.join(PLAY_FREQUENCIES)}")
+            chosen = strategies or ()
+            if len(chosen) > len(STRATEGIES) or any(s not in STRATEGIES for s in chosen):
+                raise StudyError(f"the strategies are some of {', '.join(STRATEGIES)}")
+            before.update(play_frequency=play_frequency,
+                          strategies=[s for s in STRATEGIES if s in chosen])
         progress = self._expect(study_id, code, "before")
-        before = {"strength": strength, "play_frequency": play_frequency,
-                  "strategies": [s for s in STRATEGIES if s in strategies]}
         return self.repo.update_subject(study_id, progress.subject.code, before=before)
 
     def add_game(self, study_id: str, code: str, index: int, game_id: str) -> None:
@@ -374,6 +371,10 @@ class StudyService:
 
     def answer_felt(self, study_id: str, code: str, index: int, felt: int,
                     note: str | None = None) -> None:
+        """The extended protocol's question after each game (the paper asks none)."""
+        proto = self.settings(study_id).questions
+        if not proto.after_game:
+            raise StudyError(f"the {proto.name} protocol asks nothing after each game")
         if isinstance(felt, bool) or felt not in FELT_LEVELS:
             raise StudyError("how the game felt is a level from 1 to 5")
         text = _text(note, "the note")
@@ -383,15 +384,50 @@ class StudyService:
         if not self.repo.set_felt(study_id, progress.subject.code, index, felt, text):
             raise StudyError("this game's question is answered already", "wrong_phase")
 
-    def answer_after(self, study_id: str, code: str, *, more_fun: str, more_fun_why: str,
-                     what_makes_fun: str) -> StoredSubject:
+    def answer_after(self, study_id: str, code: str, *, more_fun: str,
+                     more_fun_why: str = "", what_makes_fun: str = "",
+                     strategies_text: str | None = None,
+                     reported_outcomes: Sequence[str] | None = None) -> StoredSubject:
+        """The after questionnaire. The paper's: each game's result as the subject
+        reports it (``reported_outcomes``, in the subject's order), which was more fun,
+        why, the strategies they know (``strategies_text``), what makes a board game fun;
+        the extended one has no ``reported_outcomes`` nor ``strategies_text``."""
+        proto = self.settings(study_id).questions
+        asked = {q.key for q in proto.after}
+        given = {k for k, v in (("strategies_text", strategies_text),
+                                ("reported_outcome", reported_outcomes)) if v is not None}
+        if given - asked:
+            raise StudyError(f"the {proto.name} protocol does not ask "
+                             f"{', '.join(sorted(given - asked))} after the games")
         progress = self._expect(study_id, code, "after")
-        if more_fun not in progress.subject.order:
-            raise StudyError(f"the more fun game is one of {', '.join(progress.subject.order)}")
-        after = {"more_fun": more_fun, "more_fun_why": _text(more_fun_why, "why"),
-                 "what_makes_fun": _text(what_makes_fun, "what makes games fun")}
+        order = progress.subject.order
+        if more_fun not in order:
+            raise StudyError(f"the more fun game is one of {', '.join(order)}")
+        after: dict[str, Any] = {"more_fun": more_fun,
+                                 "more_fun_why": _text(more_fun_why, "why"),
+                                 "what_makes_fun": _text(what_makes_fun,
+                                                         "what makes games fun")}
+        if "reported_outcome" in asked:
+            outcomes = list(reported_outcomes or ())
+            if len(outcomes) != len(order) or any(o not in OUTCOMES for o in outcomes):
+                raise StudyError(f"the result of each of the {len(order)} games is one of "
+                                 f"{', '.join(OUTCOMES)}")
+            after["reported_outcomes"] = outcomes
+        if "strategies_text" in asked:
+            after["strategies_text"] = _text(strategies_text, "the strategies you know")
         return self.repo.update_subject(study_id, progress.subject.code, after=after,
                                         finished_at=datetime.now(UTC))
+
+    def withdraw(self, study_id: str, code: str) -> list[str]:
+        """The subject withdraws: they and everything of theirs (their games with their
+        answers, the evaluations) are deleted, the study's count of withdrawals goes up.
+        The deleted games' ids (for the caller's memory of live games)."""
+        self.open_study(study_id)
+        subject = self.subject(study_id, code)
+        try:
+            return self.repo.withdraw(study_id, subject.code)
+        except KeyError:
+            raise StudyError("no such subject code in this study", "not_found") from None
 
     def subjects(self, study_id: str) -> list[SubjectProgress]:
         self.stored(study_id)
@@ -399,8 +435,8 @@ class StudyService:
 
     # ---- the data -----------------------------------------------------------------------------
     def pending_evaluations(self, study_id: str) -> list[tuple[str, int, str, str]]:
-        """``(game_id, move_number, position, subject colour)`` of every answered program
-        move whose evaluation is not stored yet."""
+        """``(game_id, move_number, position, subject colour)`` of every answered
+        question time whose evaluation is not stored yet."""
         rows = self.repo.games(study_id)
         done = self.repo.evaluations([g.game_id for g in rows])
         out = []
@@ -414,41 +450,58 @@ class StudyService:
                                 game.study.subject.value))
         return out
 
+    def meta(self, study_id: str) -> StudyMeta:
+        """What the study is, for its data (:class:`~hasamigo.study.records.StudyMeta`;
+        ``exported_at`` is the export's to fill)."""
+        s = self.stored(study_id)
+        settings = StudySettings.from_json(s.settings)
+        return StudyMeta(s.id, s.name, settings.protocol, settings.arms,
+                         settings.surprise_window, settings.clock_minutes, settings.languages,
+                         iso(s.created_at), iso(s.archived_at), s.withdrawn,
+                         hasamigo.__version__)
+
     def data(self, study_id: str) -> StudyData:
-        """The study's three tables (evaluations still being computed are ``None``)."""
-        self.stored(study_id)
+        """The study's three tables under the subjects' pseudonyms, with its
+        :meth:`meta` (evaluations still being computed are ``None``)."""
+        meta = self.meta(study_id)
         subjects = self.repo.subjects(study_id)
-        rows = self.repo.games(study_id)
-        evaluations = self.repo.evaluations([g.game_id for g in rows])
-        data = StudyData()
+        names = {s.code: pseudonym(s.number) for s in subjects}
+        reported: dict[tuple[str, int], Any] = {}
+        data = StudyData(meta=meta)
         for s in subjects:
             before = s.before or {}
             after = s.after or {}
+            for index, outcome in enumerate(after.get("reported_outcomes", ()), 1):
+                reported[s.code, index] = outcome
             data.subjects.append(SubjectRecord(
-                study_id, s.code, s.order, s.language, False, _iso(s.consented_at),
+                study_id, names[s.code], s.order, s.language, False, iso(s.consented_at),
                 before.get("strength"), before.get("play_frequency"),
                 tuple(before.get("strategies", ())), after.get("more_fun"),
                 after.get("more_fun_why", ""), after.get("what_makes_fun", ""),
-                _iso(s.finished_at)))
+                iso(s.finished_at), meta.protocol, after.get("strategies_text", "")))
+        rows = self.repo.games(study_id)
+        evaluations = self.repo.evaluations([g.game_id for g in rows])
         for row in rows:
             game = self._game(row.game_id)
-            data.games.append(game_record(study_id, row.code, row.index, row.program, game,
-                                          row.felt, row.felt_note))
-            data.answers.extend(game_answers(study_id, row.code, row.index, row.program,
+            name = names.get(row.code, row.code)
+            data.games.append(game_record(study_id, name, row.index, row.program, game,
+                                          row.felt, row.felt_note,
+                                          reported.get((row.code, row.index))))
+            data.answers.extend(game_answers(study_id, name, row.index, row.program,
                                              game, evaluations))
-        order = {s.code: s.number for s in subjects}
+        order = {pseudonym(s.number): s.number for s in subjects}
         data.games.sort(key=lambda g: (order.get(g.subject, 0), g.index))
         data.answers.sort(key=lambda a: (order.get(a.subject, 0), a.game_index,
                                          a.move_number))
         return data
 
-
 __all__ = [
+    "ARCHIVED",
     "DEFAULT_ARMS",
     "FELT_LEVELS",
     "LANGUAGES",
+    "OUTCOMES",
     "PLAY_FREQUENCIES",
-    "PROGRAMS",
     "STEPS",
     "STRATEGIES",
     "GameProgress",
@@ -460,4 +513,5 @@ __all__ = [
     "game_answers",
     "game_record",
     "new_code",
+    "pseudonym",
 ]

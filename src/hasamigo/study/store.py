@@ -2,7 +2,9 @@
 
 A subject's answers about the programs' moves are events of the subject's stored games
 (:class:`~hasamigo.game.events.StudyAnswer`), so they are read with the games; these
-tables hold the rest (see :mod:`hasamigo.storage.models`, revision 0004). Every write is
+tables hold the rest (see :mod:`hasamigo.storage.models`, revisions 0004 and 0009). A
+subject who withdraws is deleted with their games (:meth:`StudyRepository.withdraw`); the
+study keeps only the count. Every write is
 one committed transaction; a subject's arrival number (the row of the counterbalancing
 design) is unique within a study, so two subjects arriving at once get different rows.
 """
@@ -13,11 +15,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from hasamigo.storage.db import Database, write_lock
 from hasamigo.storage.models import (
+    GameRow,
     StudyEvaluationRow,
     StudyGameRow,
     StudyRow,
@@ -39,6 +42,15 @@ class StoredStudy:
     name: str
     settings: dict[str, Any]
     created_at: datetime
+    archived_at: datetime | None = None
+    withdrawn: int = 0
+
+
+def _study(row: StudyRow) -> StoredStudy:
+    created = _aware(row.created_at)
+    assert created is not None
+    return StoredStudy(row.id, row.name, dict(row.settings), created,
+                       _aware(row.archived_at), row.withdrawn or 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +113,7 @@ class StudyRepository:
     def study(self, study_id: str) -> StoredStudy | None:
         with self.db.session() as session:
             row = session.get(StudyRow, study_id)
-            if row is None:
-                return None
-            created = _aware(row.created_at)
-            assert created is not None
-            return StoredStudy(row.id, row.name, dict(row.settings), created)
+            return None if row is None else _study(row)
 
     def password_hash(self, study_id: str) -> str | None:
         with self.db.session() as session:
@@ -130,13 +138,31 @@ class StudyRepository:
                 .group_by(StudySubjectRow.study_id)).all()}
             rows = session.scalars(select(StudyRow).order_by(StudyRow.created_at.desc(),
                                                              StudyRow.id)).all()
-            out = []
-            for row in rows:
-                created = _aware(row.created_at)
-                assert created is not None
-                out.append((StoredStudy(row.id, row.name, dict(row.settings), created),
-                            counts.get(row.id, 0)))
-            return out
+            return [(_study(row), counts.get(row.id, 0)) for row in rows]
+
+    def set_settings(self, study_id: str, settings: dict[str, Any]) -> bool:
+        """Replace the study's settings while it has no subjects; ``False`` (nothing
+        written) once one has arrived: a running study keeps its protocol and arms."""
+        with self.db.session() as session, session.begin():
+            write_lock(session)  # it reads before it writes
+            row = session.get(StudyRow, study_id)
+            if row is None:
+                raise KeyError(study_id)
+            if session.scalar(select(func.count()).select_from(StudySubjectRow)
+                              .where(StudySubjectRow.study_id == study_id)):
+                return False
+            row.settings = settings
+            return True
+
+    def set_archived(self, study_id: str, archived_at: datetime | None) -> StoredStudy:
+        """Archive the study (read-only) at ``archived_at``, or re-open it (``None``)."""
+        with self.db.session() as session, session.begin():
+            row = session.get(StudyRow, study_id)
+            if row is None:
+                raise KeyError(study_id)
+            row.archived_at = archived_at
+            session.flush()
+            return _study(row)
 
     # ---- subjects -------------------------------------------------------------------------
     def next_number(self, study_id: str) -> int:
@@ -186,6 +212,30 @@ class StudyRepository:
                 setattr(row, key, value)
             session.flush()
             return _subject(row)
+
+    def withdraw(self, study_id: str, code: str) -> list[str]:
+        """Delete the subject ``code`` and everything of theirs in one transaction: the
+        evaluations of their games, their games (with the games' events, seats, reviews,
+        which cascade), the rows that say which game is which, the subject; count one more
+        withdrawn. The deleted game ids; :class:`KeyError` for no such subject."""
+        with self.db.session() as session, session.begin():
+            write_lock(session)  # it reads before it writes
+            subject = session.get(StudySubjectRow, (study_id, code))
+            if subject is None:
+                raise KeyError(code)
+            game_ids = list(session.scalars(
+                select(StudyGameRow.game_id).where(StudyGameRow.study_id == study_id,
+                                                   StudyGameRow.code == code)).all())
+            session.execute(delete(StudyGameRow).where(StudyGameRow.study_id == study_id,
+                                                       StudyGameRow.code == code))
+            if game_ids:
+                session.execute(delete(StudyEvaluationRow)
+                                .where(StudyEvaluationRow.game_id.in_(game_ids)))
+                session.execute(delete(GameRow).where(GameRow.id.in_(game_ids)))
+            session.delete(subject)
+            session.execute(update(StudyRow).where(StudyRow.id == study_id)
+                            .values(withdrawn=StudyRow.withdrawn + 1))
+            return game_ids
 
     # ---- the subjects' games -----------------------------------------------------------------
     def add_game(self, study_id: str, code: str, index: int, program: str,

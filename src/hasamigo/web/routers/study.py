@@ -3,17 +3,23 @@
 
 API (``/api/studies/…``):
 
-* ``POST /api/studies`` (name, researcher's password, arms, clock, languages) → the study
-  and the researcher's session token; ``POST …/{id}/login`` → a token;
-  ``GET …/{id}`` the study as subjects see it (name, languages).
+* ``POST /api/studies`` (name, researcher's password, arms, protocol, surprise window,
+  clock, languages) → the study and the researcher's session token; ``POST …/{id}/login``
+  → a token; ``GET …/{id}`` the study as subjects see it (name, languages, protocol).
 * Subjects (their code is their only credential): ``POST …/{id}/subjects`` → a new
   subject's state with its code; ``GET …/subjects/{code}`` the state (step, game, the
   question asked); ``POST …/{code}/consent``, ``/before``, ``/game`` (start the next
-  game), ``/moves``, ``/answers``, ``/felt``, ``/after``. Every answer is committed before
-  the state that shows the next question is answered.
+  game), ``/moves``, ``/answers``, ``/felt``, ``/after``, ``/withdraw``
+  (``{"confirm": true}``: the subject and everything of theirs is deleted; the
+  researcher's page uses it too, on a subject's request). Every answer is committed
+  before the state that shows the next question is answered.
 * The researcher (``Authorization: Bearer <token>``): ``GET …/{id}/progress`` (each
-  subject's step and games), ``GET …/{id}/export.json``, ``GET …/{id}/export/{table}.csv``
-  (``subjects``, ``games``, ``answers``), ``GET …/{id}/report`` (the report, HTML).
+  subject's step and games, codes beside pseudonyms), ``PATCH …/{id}`` (arms, protocol,
+  window: only before the first subject), ``POST …/{id}/archive`` and ``/unarchive``,
+  ``GET …/{id}/export.zip`` (the whole bundle: every table as CSV, ``study.csv``,
+  ``data_dictionary.csv``, ``study.json``), ``GET …/{id}/export.json``,
+  ``GET …/{id}/export/{table}.csv`` (``subjects``, ``games``, ``answers``, ``study``),
+  ``GET …/{id}/report?where=…&group_by=…`` (the report, HTML).
 
 Pages: ``/studies`` (create, log in), ``/studies/{id}`` (a subject starts or comes back
 with the code), ``/studies/{id}/s/{code}`` (the subject's procedure),
@@ -24,13 +30,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from hasamigo.engine.players import PROGRAMS
+from hasamigo.study.protocol import PROTOCOL_BY_NAME, SURPRISE_WINDOWS
 from hasamigo.study.records import StudyData
 from hasamigo.study.service import PLAY_FREQUENCIES, STRATEGIES, StudyError
+from hasamigo.study.settings import MAX_ARMS
 from hasamigo.web.deps import (
     Address,
     AuthFirst,
@@ -43,6 +54,8 @@ from hasamigo.web.deps import (
 from hasamigo.web.i18n import Lang
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas_study import (
+    GROUP_BY_LENGTH,
+    WHERE_LENGTH,
     After,
     AnswerRequest,
     Before,
@@ -51,6 +64,8 @@ from hasamigo.web.schemas_study import (
     MoveRequest,
     NewStudy,
     NewSubject,
+    StudyChange,
+    Withdraw,
 )
 from hasamigo.web.services.compute import render_report
 from hasamigo.web.services.study import StudySite
@@ -66,7 +81,14 @@ researcher_token = session_token(TOKEN_LENGTH, "the researcher's area needs the 
 ResearcherToken = Annotated[str, Depends(researcher_token)]
 StudyId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 Code = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$")]
-Table = Annotated[str, Path(pattern=r"^(subjects|games|answers)$")]
+Table = Annotated[str, Path(pattern=r"^(subjects|games|answers|study)$")]
+Where = Annotated[str | None, Query(max_length=WHERE_LENGTH,
+                                    description="the subjects the report keeps "
+                                                "(e.g. strength<=3)")]
+GroupBy = Annotated[str | None, Query(max_length=GROUP_BY_LENGTH,
+                                      pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+                                      description="a column the report groups by "
+                                                  "(e.g. first, colour)")]
 
 
 # ---- studies and the researcher ------------------------------------------------------------
@@ -89,7 +111,35 @@ async def login(study_id: StudyId, req: Login, site: Site, address: Address
 async def get_study(study_id: StudyId, site: Site) -> dict[str, Any]:
     """The study as a subject sees it."""
     info = await asyncio.to_thread(site.service.info, study_id)
-    return {"id": info.id, "name": info.name, "languages": list(info.settings.languages)}
+    return {"id": info.id, "name": info.name, "languages": list(info.settings.languages),
+            "protocol": info.settings.protocol, "archived": info.archived_at is not None}
+
+
+@api.patch("/{study_id}", responses=ERRORS)
+async def change_study(study_id: StudyId, req: StudyChange, site: Site,
+                       token: ResearcherToken) -> dict[str, Any]:
+    """Change the arms, protocol or surprise window: only while no subject has arrived
+    (``wrong_phase`` after: a running study cannot change protocol)."""
+    await site.researcher(study_id, token)
+    info = await site.change(study_id, arms=req.arms, protocol=req.protocol,
+                             surprise_window=req.surprise_window)
+    return {"study": info.to_json()}
+
+
+@api.post("/{study_id}/archive", responses=ERRORS)
+async def archive(study_id: StudyId, site: Site, token: ResearcherToken) -> dict[str, Any]:
+    """Archive the study: read-only (no new subjects, answers, moves or withdrawals)
+    until re-opened; its report and exports stay."""
+    await site.researcher(study_id, token)
+    return {"study": (await site.archive(study_id, True)).to_json()}
+
+
+@api.post("/{study_id}/unarchive", responses=ERRORS)
+async def unarchive(study_id: StudyId, site: Site, token: ResearcherToken
+                    ) -> dict[str, Any]:
+    """Re-open an archived study."""
+    await site.researcher(study_id, token)
+    return {"study": (await site.archive(study_id, False)).to_json()}
 
 
 @api.get("/{study_id}/progress", responses=ERRORS)
@@ -106,12 +156,34 @@ async def _data(site: StudySite, study_id: str, token: str | None) -> StudyData:
     return await site.data(study_id)
 
 
+def _exported(data: StudyData) -> StudyData:
+    """The data stamped with the moment it leaves the server."""
+    if data.meta is not None:
+        data.meta = replace(data.meta, exported_at=datetime.now(UTC).isoformat())
+    return data
+
+
 def _json(data: StudyData) -> str:
-    return json.dumps(data.to_json(), ensure_ascii=False)
+    return json.dumps(_exported(data).to_json(), ensure_ascii=False)
 
 
 def _csv(data: StudyData, table: str) -> str:
-    return data.to_csv()[f"{table}.csv"]
+    return _exported(data).to_csv()[f"{table}.csv"]
+
+
+def _zip(data: StudyData) -> bytes:
+    return _exported(data).zip()
+
+
+@api.get("/{study_id}/export.zip", responses=ERRORS)
+async def export_zip(study_id: StudyId, site: Site, token: ResearcherToken) -> Response:
+    """The researcher's one export: every table as CSV (``subjects``, ``games``,
+    ``answers``, ``study``), ``data_dictionary.csv`` and ``study.json``, under the
+    subjects' pseudonyms."""
+    data = await _data(site, study_id, token)
+    return Response(await asyncio.to_thread(_zip, data), media_type="application/zip",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="study-{study_id}.zip"'})
 
 
 @api.get("/{study_id}/export.json", responses=ERRORS)
@@ -127,7 +199,8 @@ async def export_json(study_id: StudyId, site: Site, token: ResearcherToken) -> 
 @api.get("/{study_id}/export/{table}.csv", responses=ERRORS)
 async def export_csv(study_id: StudyId, table: Table, site: Site, token: ResearcherToken
                      ) -> Response:
-    """One table as CSV: one row per subject, game or answer."""
+    """One table as CSV: one row per subject, game or answer (``study``: the study's
+    one row)."""
     data = await _data(site, study_id, token)
     return Response(await asyncio.to_thread(_csv, data, table),
                     media_type="text/csv; charset=utf-8",
@@ -137,13 +210,18 @@ async def export_csv(study_id: StudyId, table: Table, site: Site, token: Researc
 
 @api.get("/{study_id}/report", responses=ERRORS, response_class=HTMLResponse)
 async def report(study_id: StudyId, site: Site, token: ResearcherToken, lang: LangDep,
-                 compute: Compute) -> HTMLResponse:
+                 compute: Compute, where: Where = None, group_by: GroupBy = None
+                 ) -> HTMLResponse:
     """The study's report (figures and tables) as HTML, drawn in a worker process (seconds
-    of matplotlib for a few dozen subjects: see :mod:`hasamigo.web.services.compute`)."""
+    of matplotlib for a few dozen subjects: see :mod:`hasamigo.web.services.compute`);
+    ``where`` keeps some subjects (``strength<=3``: the paper's 「ふつう」以下), ``group_by``
+    splits the tables by a column (``first``, ``colour``…)."""
     data = await _data(site, study_id, token)
     info = await asyncio.to_thread(site.service.info, study_id)
     try:
-        html = await compute.run(render_report, data, info.name, lang)
+        html = await compute.run(render_report, data, info.name, lang,
+                                 (where or "").strip() or None,
+                                 (group_by or "").strip() or None)
     except ImportError:
         raise StudyError("the report is not available in this version", "not_found"
                          ) from None
@@ -173,7 +251,8 @@ async def consent(study_id: StudyId, code: Code, site: Site) -> dict[str, Any]:
 async def before(study_id: StudyId, code: Code, req: Before, site: Site) -> dict[str, Any]:
     return await site.before(study_id, code, strength=req.strength,
                              play_frequency=req.play_frequency,
-                             strategies=list(req.strategies))
+                             strategies=None if req.strategies is None
+                             else list(req.strategies))
 
 
 @api.post("/{study_id}/subjects/{code}/game", responses=ERRORS)
@@ -206,14 +285,36 @@ async def felt(study_id: StudyId, code: Code, req: Felt, site: Site) -> dict[str
 @api.post("/{study_id}/subjects/{code}/after", responses=ERRORS)
 async def after(study_id: StudyId, code: Code, req: After, site: Site) -> dict[str, Any]:
     return await site.after(study_id, code, more_fun=req.more_fun,
-                            more_fun_why=req.more_fun_why, what_makes_fun=req.what_makes_fun)
+                            more_fun_why=req.more_fun_why, what_makes_fun=req.what_makes_fun,
+                            strategies_text=req.strategies_text,
+                            reported_outcomes=req.reported_outcomes)
+
+
+@api.post("/{study_id}/subjects/{code}/withdraw", responses=ERRORS)
+async def withdraw(study_id: StudyId, code: Code, req: Withdraw, site: Site
+                   ) -> dict[str, Any]:
+    """The subject withdraws (``{"confirm": true}``; the code is the credential, so the
+    researcher's page does it the same way on a subject's request): the subject, their
+    answers and games are deleted for good; the study counts the withdrawal."""
+    withdrawn = await site.withdraw(study_id, code)
+    return {"withdrawn": True, "study_withdrawn": withdrawn}
 
 
 # ---- pages -------------------------------------------------------------------------------------
 def _context(request: Request, lang: Lang, **extra: Any) -> dict[str, Any]:
     return {"request": request, "lang": lang,
             "other_lang": "en" if lang == "ja" else "ja", "strategies": STRATEGIES,
-            "frequencies": PLAY_FREQUENCIES, **extra}
+            "frequencies": PLAY_FREQUENCIES, "protocols": PROTOCOL_BY_NAME,
+            "windows": SURPRISE_WINDOWS, "arm_choices": _arm_choices(lang), "max_arms": MAX_ARMS,
+            **extra}
+
+
+def _arm_choices(lang: Lang) -> list[tuple[str, str]]:
+    """The programs the create form offers to tick, ``(spec, name)`` in the page's
+    language: the registry's, but the engine (its levels are typed, ``engine:N``) and the
+    window variants (the study's window chooses them)."""
+    return [(p.spec, p.ja if lang == "ja" else p.en) for p in PROGRAMS.values()
+            if not p.levels and not p.spec.endswith(":moves")]
 
 
 @pages.get("/studies", response_class=HTMLResponse)

@@ -7,11 +7,17 @@ strong engine's evaluations in the background, over
   their games, and the study acts for that seat (the game's seat token is not handed
   out). Every answer is committed (an event of the game, or a row) before the answer
   to the request, so the next question is only shown once the last one is stored.
-* **The program's move kind** (normal / expectation / surprise / gift) is what the
-  program reported (``Player.last_kind``) when the player that chose the move is still in
-  memory; otherwise (a restart in between) the same program is asked again on the same
-  position, which for the paper's programs gives the same kind (their planned moves are
-  read from the record).
+* **The protocol's timing**: a study's games are declared with its protocol's timing
+  (:mod:`hasamigo.study.protocol`): the paper's questions come right after each subject
+  move, the program waiting until they are answered (the subject's move is answered at
+  once; the program's reply comes with the answer); the extended protocol's after each
+  program move, the subject's move waiting. An archived study takes no moves nor answers.
+* **The program's move kind** (normal / expectation / surprise / gift) of the move a
+  question is about (``StudyQuestion.about``) is what the program reported
+  (``Player.last_kind``) when the player that chose the move is still in memory;
+  otherwise (a restart in between) the same program is asked again on the same position,
+  which for the paper's programs gives the same kind (their planned moves are read from
+  the record).
 * **Researcher's sessions** are signed tokens keyed by the stored password hash, 12
   hours, as the tournaments' director's, with their own salt: see
   :mod:`hasamigo.web.sessions`.
@@ -30,10 +36,12 @@ from collections.abc import Callable
 from typing import Any
 
 from hasamigo.board import Board
+from hasamigo.engine.players import program_of
 from hasamigo.game.events import STUDY_MOVE_KINDS
 from hasamigo.move import Color
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
+from hasamigo.study.protocol import SUBJECT_MOVE
 from hasamigo.study.records import StudyData
 from hasamigo.study.service import (
     StudyError,
@@ -107,7 +115,8 @@ class StudySite:
     # ---- studies and the researcher -------------------------------------------------------
     async def create(self, req: NewStudy, address: str) -> tuple[StudyInfo, str, float]:
         self._creates.enforce(address, "new studies")
-        settings = StudySettings(tuple(req.arms), req.clock_minutes, tuple(req.languages))
+        settings = StudySettings(tuple(req.arms), req.clock_minutes, tuple(req.languages),
+                                 req.protocol, req.surprise_window)
         info: StudyInfo = await self._store(self.service.create, req.name, settings,
                                             req.password)
         token, expires = await self._issue(info.id)
@@ -149,6 +158,32 @@ class StudySite:
         self._evaluate_pending(study_id)
         return data
 
+    async def change(self, study_id: str, **changes: Any) -> StudyInfo:
+        """The researcher changes the arms, protocol or window (before any subject)."""
+        info: StudyInfo = await self._store(lambda: self.service.change_settings(
+            study_id, **changes))
+        return info
+
+    async def archive(self, study_id: str, archived: bool) -> StudyInfo:
+        info: StudyInfo = await self._store(
+            self.service.archive if archived else self.service.reopen, study_id)
+        return info
+
+    async def withdraw(self, study_id: str, code: str) -> int:
+        """The subject ``code`` withdraws: their games leave memory (a program thinking in
+        one is stopped), then they and everything of theirs leave the database. The
+        study's count of withdrawals afterwards."""
+        await self._sync(self.service.open_study, study_id)
+        subject: StoredSubject = await self._sync(self.service.subject, study_id, code)
+        rows = await self._sync(self.service.repo.games, study_id, subject.code)
+        for row in rows:
+            with contextlib.suppress(Exception):  # gone already, or never loaded
+                live = await self.games.get(row.game_id)
+                await self.games.delete(live, SUBJECT)
+        await self._store(self.service.withdraw, study_id, subject.code)
+        info = await self._sync(self.service.info, study_id)
+        return int(info.withdrawn)
+
     # ---- subjects ----------------------------------------------------------------------------
     async def new_subject(self, study_id: str, language: str | None, address: str
                           ) -> dict[str, Any]:
@@ -164,6 +199,8 @@ class StudySite:
         out = progress.to_json()
         out["study"] = study_id
         out["languages"] = list(settings.languages)
+        out["surprise_window"] = settings.surprise_window
+        out["timing"] = settings.questions.timing
         out["game"] = out["question"] = None
         index = progress.game_index
         current = next((g for g in progress.games if g.index == index), None)
@@ -174,10 +211,17 @@ class StudySite:
             study = live.game.study
             asked = None if study is None else study.asked
             if asked is not None:
+                board = live.game.board
+                about = asked.about
+                history = live.game.history
+                about_move = None
+                if about is not None and 1 <= about <= len(history):
+                    played = history[about - 1].move
+                    about_move = "pass" if played.is_pass else board.move_name(played)
                 out["question"] = {
                     "move_number": asked.move_number,
-                    "move": "pass" if asked.move.is_pass else live.game.board.move_name(
-                        asked.move),
+                    "move": "pass" if asked.move.is_pass else board.move_name(asked.move),
+                    "about": about, "about_move": about_move, "asks": list(asked.asks),
                     "answered": {a.question: a.answer for a in asked.answers}}
         return out
 
@@ -197,17 +241,19 @@ class StudySite:
             raise StudyError(f"the subject is at the {progress.step} step, not a game",
                              "wrong_phase")
         if any(g.index == index for g in progress.games):
-            await self._ensure_declared(next(g for g in progress.games if g.index == index))
+            await self._ensure_declared(next(g for g in progress.games if g.index == index),
+                                        progress.protocol)
             return await self.state(study_id, code)
+        await self._sync(self.service.open_study, study_id)
         settings = await self._sync(self.service.settings, study_id)
         program = progress.subject.order[index - 1]
-        req = NewGame(opponent=program,
-                      colour="random", clock_minutes=settings.clock_minutes, casual=False,
-                      names=("Subject", program.capitalize()))
-        created = await self.games.create(req, client=None, address=f"study {study_id} {code}")
+        created = await self.games.create(_new_game(settings.spec(program),
+                                                    settings.clock_minutes),
+                                          client=None, address=f"study {study_id} {code}")
         live = created.live
+        timing = settings.questions.timing
         # before the program's first move: no await between creating and declaring
-        await self.games.act(live, lambda lv: lv.game.declare_study())
+        await self.games.act(live, lambda lv: lv.game.declare_study(timing))
         try:
             await self._store(self.service.add_game, study_id, progress.subject.code, index,
                               live.id)
@@ -217,12 +263,16 @@ class StudySite:
             raise
         return await self.state(study_id, code)
 
-    async def _ensure_declared(self, progress: Any) -> None:
+    async def _ensure_declared(self, progress: Any, protocol: str) -> None:
+        from hasamigo.study.protocol import protocol as protocol_named
+
         live = await self.games.get(progress.game_id)
+        timing = protocol_named(protocol).timing
         if live.game.study is None and not live.game.history:
-            await self.games.act(live, lambda lv: lv.game.declare_study())
+            await self.games.act(live, lambda lv: lv.game.declare_study(timing))
 
     async def _current(self, study_id: str, code: str) -> LiveGame:
+        await self._sync(self.service.open_study, study_id)
         progress = await self._sync(self.service.progress, study_id, code)
         current = next((g for g in progress.games if g.index == progress.game_index), None)
         if progress.step != "game" or current is None:
@@ -231,13 +281,19 @@ class StudySite:
 
     async def move(self, study_id: str, code: str, move: str) -> dict[str, Any]:
         live = await self._current(study_id, code)
-        await self.games.play(live, SUBJECT, move.lower(), None, None, wait=True)
+        study = live.game.study
+        # at the paper's timing the program waits for the answers: nothing to wait for
+        wait = study is None or study.timing != SUBJECT_MOVE
+        await self.games.play(live, SUBJECT, move.lower(), None, None, wait=wait)
         return await self.state(study_id, code)
 
     async def answer(self, study_id: str, code: str, move_number: int, question: str,
                      answer: str, seconds: float) -> dict[str, Any]:
         live = await self._current(study_id, code)
-        kind = await self._move_kind(live, move_number)
+        study = live.game.study
+        asked = None if study is None else next(
+            (q for q in study.questions if q.move_number == move_number), None)
+        kind = "normal" if asked is None else await self._move_kind(live, asked.about)
 
         def action(lv: LiveGame) -> None:
             lv.game.answer(move_number, question, answer, seconds=seconds, move_kind=kind)
@@ -248,14 +304,16 @@ class StudySite:
             q = next((q for q in study.questions if q.move_number == move_number), None)
             if q is not None and q.complete:
                 self._evaluate(live.id, move_number, q.position, study.subject)
+                if study.timing == SUBJECT_MOVE:
+                    await self.games.wait_for_program(live)  # its reply, now it may move
         return await self.state(study_id, code)
 
-    async def _move_kind(self, live: LiveGame, move_number: int) -> str:
-        """What the program reported of its move ``move_number`` (see the module
-        docstring)."""
+    async def _move_kind(self, live: LiveGame, move_number: int | None) -> str:
+        """What the program reported of its move ``move_number`` (``None``: no move, a
+        normal one; see the module docstring)."""
         game = live.game
         moves = game.history
-        if not 1 <= move_number <= len(moves):
+        if move_number is None or not 1 <= move_number <= len(moves):
             return "normal"
         played = moves[move_number - 1]
         if played.move.is_pass:
@@ -342,6 +400,21 @@ class StudySite:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _new_game(spec: str, clock_minutes: float | None) -> NewGame:
+    """The new-game request for a study game against the program ``spec`` (any program of
+    the registry, which the study's settings checked): ``engine:N`` as the engine at level
+    N; the others by their spec, set on the validated request (the new-game form offers
+    fewer programs than a study may compare)."""
+    found = program_of(spec)
+    name = spec if found is None else found[0].en
+    if found is not None and found[0].levels:
+        return NewGame(opponent="engine", level=found[1] or 1, colour="random",
+                       clock_minutes=clock_minutes, casual=False, names=("Subject", name))
+    base = NewGame(opponent="victory", colour="random", clock_minutes=clock_minutes,
+                   casual=False, names=("Subject", name))
+    return base.model_copy(update={"opponent": spec})
 
 
 __all__ = ["EVAL_DEPTH", "Evaluator", "StudySite", "engine_evaluator"]

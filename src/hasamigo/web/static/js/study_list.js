@@ -5,11 +5,16 @@ const checked = (name) => [...document.querySelectorAll(`input[name=${name}]:che
 document.getElementById("new-study").addEventListener("submit", async (event) => {
   event.preventDefault();
   const clock = document.getElementById("study-clock").value;
+  // the ticked programs, then any typed ones (engine levels…), each once, in that order
+  const more = document.getElementById("study-more-arms").value.split(",").map((a) => a.trim().toLowerCase()).filter(Boolean);
+  const arms = [...new Set([...checked("arm"), ...more])];
   try {
     const made = await call("POST", "/api/studies", {
       name: document.getElementById("study-name").value,
       password: document.getElementById("study-password").value,
-      arms: checked("arm"), languages: checked("language"),
+      arms, languages: checked("language"),
+      protocol: document.getElementById("study-protocol").value,
+      surprise_window: document.getElementById("study-window").value,
       clock_minutes: clock ? Number(clock) : null,
     });
     sessionStorage.setItem(`study-token:${made.study.id}`, made.token);

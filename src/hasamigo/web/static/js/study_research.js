@@ -1,5 +1,7 @@
-// The researcher's area: log in (the session token stays in sessionStorage), progress,
-// exports (fetched with the token, saved as files) and the report.
+// The researcher's area: log in (the session token stays in sessionStorage), progress
+// (pseudonym and code: a subject asking to withdraw is found by the code), withdrawal,
+// archive and re-open, exports (fetched with the token, saved as files) and the report
+// with its options (where, group_by).
 import { call, showError } from "./study_api.js";
 
 const root = document.getElementById("research");
@@ -7,9 +9,9 @@ const study = root.dataset.studyId;
 const key = `study-token:${study}`;
 const errorBox = document.getElementById("research-error");
 
-async function authorised(path) {
+async function authorised(path, method = "GET") {
   const response = await fetch(`/api/studies/${study}/${path}`, {
-    headers: { Authorization: `Bearer ${sessionStorage.getItem(key) || ""}` } });
+    method, headers: { Authorization: `Bearer ${sessionStorage.getItem(key) || ""}` } });
   if (response.status === 401 || response.status === 403) {
     sessionStorage.removeItem(key);
     throw Object.assign(new Error("login"), { status: response.status });
@@ -23,16 +25,35 @@ async function show() {
     const progress = await (await authorised("progress")).json();
     const body = document.getElementById("progress");
     body.replaceChildren();
+    const words = document.getElementById("withdraw-text").dataset;
+    const archived = Boolean(progress.study.archived_at);
     for (const s of progress.subjects) {
       const row = document.createElement("tr");
+      row.dataset.code = s.code;
+      row.dataset.pseudonym = s.pseudonym;
       const answered = s.games.map((g) => `${g.program}: ${g.answered}/${g.questions}`).join(", ");
-      for (const value of [s.code, s.order.join(" → "), s.step, answered]) {
+      for (const value of [s.pseudonym, s.code, s.order.join(" → "), s.step, answered]) {
         const cell = document.createElement("td");
         cell.textContent = value;
         row.append(cell);
       }
+      const action = document.createElement("td");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "button danger small";
+      button.dataset.withdraw = s.code;
+      button.textContent = words.button;
+      button.disabled = archived;
+      button.addEventListener("click", () => withdraw(s.code, words.confirm));
+      action.append(button);
+      row.append(action);
       body.append(row);
     }
+    const count = document.getElementById("withdrawn-count");
+    count.dataset.withdrawn = String(progress.study.withdrawn);
+    count.textContent = progress.study.withdrawn ? count.dataset.template.replace("{n}", progress.study.withdrawn) : "";
+    document.getElementById("archive-study").hidden = archived;
+    document.getElementById("unarchive-study").hidden = !archived;
     document.getElementById("area").hidden = false;
     document.getElementById("login").hidden = true;
     // no subjects: say so, rather than an empty table and a blank frame
@@ -47,7 +68,12 @@ async function show() {
     document.getElementById("print-report").disabled = true;
     if (none) return;
     try {
-      const report = await authorised(`report?lang=${root.dataset.lang}`);
+      const options = new URLSearchParams({ lang: root.dataset.lang });
+      const where = document.getElementById("report-where").value.trim();
+      const groupBy = document.getElementById("report-group-by").value.trim();
+      if (where) options.set("where", where);
+      if (groupBy) options.set("group_by", groupBy);
+      const report = await authorised(`report?${options}`);
       frame.srcdoc = await report.text();
       frame.hidden = false;
       note.hidden = true;
@@ -79,13 +105,37 @@ document.getElementById("login").addEventListener("submit", async (event) => {
   } catch (error) { showError(errorBox, error); }
 });
 
+async function withdraw(code, question) {
+  if (!confirm(question.replace("{code}", code))) return;
+  try {
+    showError(errorBox, null);
+    await call("POST", `/api/studies/${study}/subjects/${encodeURIComponent(code)}/withdraw`, { confirm: true });
+    show();
+  } catch (error) { showError(errorBox, error); }
+}
+
+for (const [id, path] of [["archive-study", "archive"], ["unarchive-study", "unarchive"]]) {
+  document.getElementById(id).addEventListener("click", async () => {
+    try {
+      showError(errorBox, null);
+      await authorised(path, "POST");
+      location.reload();  // the pages show the archive state
+    } catch (error) { showError(errorBox, error); }
+  });
+}
+
+document.getElementById("report-options").addEventListener("submit", (event) => {
+  event.preventDefault();
+  show();
+});
+
 for (const button of document.querySelectorAll("[data-export]")) {
   button.addEventListener("click", async () => {
     try {
       const response = await authorised(button.dataset.export);
       const link = document.createElement("a");
       link.href = URL.createObjectURL(await response.blob());
-      link.download = `study-${study}-${button.textContent}`;
+      link.download = `study-${study}-${button.dataset.file}`;
       link.click();
       URL.revokeObjectURL(link.href);
     } catch (error) { showError(errorBox, error); }

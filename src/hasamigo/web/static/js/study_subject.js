@@ -1,5 +1,7 @@
 // The subject's procedure: one step shown at a time, every answer committed before the
-// next question appears (the server's state says what comes next).
+// next question appears (the server's state says what comes next). The questions and
+// their words are the study's protocol's, drawn by the template; at the paper's timing
+// they follow the subject's own move and the program replies once they are answered.
 import { strings } from "./api.js";
 import { call, showError } from "./study_api.js";
 import { WarmupWatch, firstWords } from "./warmup.js";
@@ -33,12 +35,13 @@ async function send(method, path, body) {
 
 function render(next) {
   state = next;
+  if (!state) return;
   for (const section of document.querySelectorAll(".study-step")) {
     section.hidden = section.dataset.step !== state.step;
   }
   clearTimeout(poll);
   if (state.step === "game") renderGame();
-  if (state.step === "felt") renderFelt();
+  if (state.step === "felt" && document.getElementById("felt")) renderFelt();
   if (state.step === "after") renderAfter();
 }
 
@@ -73,7 +76,10 @@ function renderGame() {
   if (question !== null) {
     const key = `${game.id}:${question.move_number}`;
     if (shownFor !== key) { shownFor = key; shownAt = performance.now(); }
+    bar.dataset.moveNumber = question.move_number;
     for (const row of bar.querySelectorAll(".study-q")) {
+      // at Black's first move there is no program move to ask about
+      row.hidden = !(question.asks || []).includes(row.dataset.question);
       const given = question.answered[row.dataset.question];
       row.classList.toggle("answered", Boolean(given));
       for (const button of row.querySelectorAll("button")) {
@@ -137,7 +143,22 @@ function renderAfter() {
     label.innerHTML = `<input type="radio" name="more-fun" value="${program}" required> ${text.game} ${i + 1}`;
     box.append(label);
   });
+  // a question asked once per game (the paper's 「それぞれ対戦した勝敗結果」): a row each
+  for (const field of document.querySelectorAll("#after [data-per-game]")) {
+    const choices = field.querySelector("template");
+    state.order.forEach((program, i) => {
+      const row = document.createElement("div");
+      row.className = "study-per-game";
+      row.dataset.game = String(i + 1);
+      row.append(`${text.game} ${i + 1}: `);
+      row.append(choices.content.cloneNode(true));
+      for (const input of row.querySelectorAll("input")) input.name = `${field.dataset.question}-${i + 1}`;
+      field.append(row);
+    });
+  }
 }
+
+const valueOf = (id) => { const element = document.getElementById(id); return element ? element.value : undefined; };
 
 for (const row of document.querySelectorAll(".study-q")) {
   for (const button of row.querySelectorAll("button")) {
@@ -153,21 +174,51 @@ document.getElementById("start-game").addEventListener("click", () => send("POST
 document.getElementById("before").addEventListener("submit", (event) => {
   event.preventDefault();
   const form = event.target;
-  send("POST", "/before", {
-    strength: Number(form.strength.value), play_frequency: form.frequency.value,
-    strategies: [...form.querySelectorAll("input[name=strategy]:checked")].map((i) => i.value),
+  // only the items this protocol asks are on the form, and only they are sent
+  const body = { strength: Number(form.querySelector("input[name=strength]:checked").value) };
+  const frequency = form.querySelector("input[name=play_frequency]:checked");
+  if (frequency) body.play_frequency = frequency.value;
+  if (form.querySelector("input[name=strategies]")) {
+    body.strategies = [...form.querySelectorAll("input[name=strategies]:checked")].map((i) => i.value);
+  }
+  send("POST", "/before", body);
+});
+const feltForm = document.getElementById("felt");
+if (feltForm) {
+  feltForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send("POST", "/felt", { index: state.game_index, felt: Number(event.target.felt.value),
+                            note: valueOf("q-felt_note") || "" });
   });
-});
-document.getElementById("felt").addEventListener("submit", (event) => {
-  event.preventDefault();
-  send("POST", "/felt", { index: state.game_index, felt: Number(event.target.felt.value),
-                          note: document.getElementById("felt-note").value });
-});
+}
 document.getElementById("after").addEventListener("submit", (event) => {
   event.preventDefault();
-  send("POST", "/after", { more_fun: event.target["more-fun"].value,
-                           more_fun_why: document.getElementById("more-fun-why").value,
-                           what_makes_fun: document.getElementById("what-makes-fun").value });
+  const form = event.target;
+  const body = { more_fun: form["more-fun"].value, more_fun_why: valueOf("q-more_fun_why") || "",
+                 what_makes_fun: valueOf("q-what_makes_fun") || "" };
+  if (valueOf("q-strategies_text") !== undefined) body.strategies_text = valueOf("q-strategies_text");
+  if (form.querySelector("[data-question=reported_outcome]")) {
+    body.reported_outcomes = state.order.map((_, i) =>
+      form.querySelector(`input[name=reported_outcome-${i + 1}]:checked`).value);
+  }
+  send("POST", "/after", body);
+});
+
+// withdrawing: the box ticked, then the button; everything of the subject is deleted
+const confirmBox = document.getElementById("withdraw-confirm");
+const withdrawButton = document.getElementById("withdraw-button");
+confirmBox.addEventListener("change", () => { withdrawButton.disabled = !confirmBox.checked; });
+withdrawButton.addEventListener("click", async () => {
+  if (!confirmBox.checked) return;
+  try {
+    showError(errorBox, null);
+    await call("POST", `${base}/withdraw`, { confirm: true });
+    clearTimeout(poll);
+    for (const section of document.querySelectorAll(".study-step, #withdraw, .study-code")) section.hidden = true;
+    document.getElementById("withdrawn").hidden = false;
+  } catch (error) {
+    showError(errorBox, error);
+  }
 });
 
 send("GET", "");
