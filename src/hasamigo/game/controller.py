@@ -68,6 +68,7 @@ from hasamigo.game.events import (
     CorrectEntry,
     Event,
     IllegalClaim,
+    Penalty,
     KeepBoard,
     LateForfeit,
     MovePlayed,
@@ -393,8 +394,16 @@ class GameController:
         return self.append(LateForfeit(participant, at=self.now()))
 
     def claim_illegal(self, by: Color) -> list[Event]:
-        """``by`` claims on its turn that the opponent's last move was illegal."""
+        """``by`` claims on its turn that the opponent's last move was illegal; after the
+        game ended, that the last move was (rule 10: see
+        :func:`~hasamigo.game.procedures.over_board.last_move_claimant`)."""
         return self.append(IllegalClaim(by, at=self.now()))
+
+    def penalise(self, colour: Color, reason: str, *, seconds: float = 0.0,
+                 loss: bool = False) -> list[Event]:
+        """The arbiter's penalty on ``colour`` for ``reason`` (JOF rule 21): ``seconds``
+        off its clock (持ち時間減), or with ``loss`` the game lost by penalty (反則負け)."""
+        return self.append(Penalty(colour, reason, float(seconds), loss, at=self.now()))
 
     def enter(self, entry: Entry) -> list[Event]:
         """Enter a move as it was played on the board (see :mod:`hasamigo.game.entry`).

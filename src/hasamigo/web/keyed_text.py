@@ -83,6 +83,7 @@ KEYED: dict[str, Message] = {
     "term.playout": N_("on time, play-out 勝手打ち"),
     "term.both-flags": N_("both flags down"),
     "term.forfeit": N_("by forfeit"),
+    "term.penalty": N_("loss by penalty 反則負け"),
     "draw_win": N_("draw-win right 引き分け勝ち"),
     "fuse.title": N_("Colour by 伏せ石 fuse-ishi"),
     "fuse.hidden": N_("A disc is hidden under the hand."),
