@@ -56,8 +56,6 @@ class GameRow(Base):
     result_white: Mapped[int | None] = mapped_column(Integer)
     winner: Mapped[str | None] = mapped_column(String(8))
     termination: Mapped[str | None] = mapped_column(String(20))
-    #: why a loss by penalty (反則負け, rule 21) was declared (revision 0010)
-    reason: Mapped[str | None] = mapped_column(Text)
     event_count: Mapped[int] = mapped_column(Integer)
     program_to_move: Mapped[bool] = mapped_column(Boolean)
 

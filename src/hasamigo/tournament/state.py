@@ -31,9 +31,8 @@ from datetime import date
 from typing import Any
 
 from hasamigo.errors import InvalidOptionError
-from hasamigo.game.result import Termination, result_card
+from hasamigo.game.result import Termination, penalty_loss, result_card
 from hasamigo.game.result import forfeit as forfeit_result
-from hasamigo.game.result import penalty_loss
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.tournament.awards import Award
 from hasamigo.tournament.brightwell import (

@@ -287,6 +287,7 @@ class TournamentRepository:
         action = "result" if before is None else "correct"
         if r.penalty and (before is None or not before.result.penalty):
             action = "penalty"  # rule 21: declared, with its reason
+            reason = reason or result.reason
         with self._write(tournament_id, who, action, round_number=round_number, board=board,
                          before=None if before is None else before.to_json(),
                          after=result.to_json(), reason=reason) as (session, now):

@@ -1,0 +1,105 @@
+"""JOF rule 21 in a tournament: the arbiter declares a loss by penalty (反則負け) with its
+reason, on a board's result or through the game played over the board; the result, the
+standings and the audit log show it. Time taken off a clock is the game's own event (see
+tests/test_game_procedure_otb_arbiter.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hasamigo import BLACK, WHITE
+from hasamigo.game.controller import GameController
+from hasamigo.game.result import Termination
+from hasamigo.game.setup import GameOptions, GameSetup, Participant
+from hasamigo.storage import Database, GameRepository
+from hasamigo.tournament import BoardResult, PairingKind, Settings, Tournament, TournamentError
+from hasamigo.tournament.service import TournamentService
+
+REASON = "a phone rang and was used during the game (rule 29)"
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[TournamentService]:
+    db = Database(f"sqlite:///{tmp_path}/t.db")
+    yield TournamentService.open(db)
+    db.close()
+
+
+def paired(service: TournamentService) -> tuple[str, list[tuple[int, int, int]]]:
+    info = service.create("Club night", Settings("swiss", rounds=3, seed=2))
+    for name in ("Ann", "Ben", "Cho", "Dai"):
+        service.register(info.id, name)
+    service.pair_next_round(info.id)
+    t = service.tournament(info.id)
+    boards = [(p.board, p.a, p.b) for p in t.pairings[1] if p.kind is PairingKind.GAME]
+    return info.id, boards  # type: ignore[return-value]
+
+
+def test_a_loss_by_penalty_is_its_own_result_with_its_reason() -> None:
+    t = Tournament(Settings("swiss", rounds=3, seed=2))
+    for name in ("Ann", "Ben"):
+        t.register(name)
+    [p] = t.pair_next_round()
+    assert p.b is not None
+    with pytest.raises(TournamentError, match="needs its reason"):
+        t.make_result(1, 1, penalty_loser=p.a, reason="  ")
+    with pytest.raises(TournamentError, match="no disc counts"):
+        t.make_result(1, 1, penalty_loser=p.a, reason=REASON, black_discs=40,
+                      white_discs=24)
+    with pytest.raises(TournamentError, match="a reason goes with a loss by penalty"):
+        t.make_result(1, 1, black_discs=40, white_discs=24, reason=REASON)
+    result = t.enter_result(1, 1, penalty_loser=p.a, reason=REASON)
+    assert result.winner == p.b and result.reason == REASON
+    assert (result.result.black, result.result.white, result.result.termination) == \
+        (0, 64, Termination.PENALTY)
+    assert BoardResult.from_json(result.to_json()) == result
+    game = t.game(1, 1)
+    assert (game.kind.value, game.winner, game.points_of(p.b), game.points_of(p.a)) == \
+        ("penalty", p.b, 1.0, 0.0)
+
+
+def test_the_director_declares_it_and_the_standings_and_audit_log_show_it(
+        service: TournamentService) -> None:
+    tid, [(b1, a1, z1), (b2, a2, z2)] = paired(service)
+    service.enter_result(tid, 1, b1, black_discs=40, white_discs=24)
+    with pytest.raises(TournamentError, match="needs its reason"):
+        service.penalty_loss(tid, 1, b1, a1, reason="")
+    view = service.penalty_loss(tid, 1, b1, a1, reason=REASON, who="arbiter")  # replaces
+    assert (view.kind, view.winner, view.reason, view.black_discs) == \
+        ("penalty", service.tournament(tid).name(z1), REASON, 0)
+    fresh = service.penalty_loss(tid, 1, b2, z2, reason="touched the board (rule 8)")
+    assert fresh.kind == "penalty" and fresh.winner == service.tournament(tid).name(a2)
+    audit = service.audit(tid)
+    assert [(e.action, e.board, e.reason, e.who) for e in audit[-2:]] == [
+        ("penalty", b1, REASON, "arbiter"), ("penalty", b2, "touched the board (rule 8)",
+                                             "director")]
+    assert audit[-2].before["black_discs"] == 40 and audit[-2].after["reason"] == REASON
+    rows = {r.number: r for r in service.standings(tid)}
+    assert rows[a1].penalties == (f"round 1: {REASON}",)
+    assert rows[z2].penalties == ("round 1: touched the board (rule 8)",)
+    assert rows[z1].penalties == rows[a2].penalties == ()
+    assert rows[z1].wins == 1.0 and rows[a1].wins == 0.0
+    stored = service.tournament(tid).results[1, b1]  # read back from the database
+    assert stored.reason == REASON and stored.result.penalty
+
+
+def test_a_game_lost_by_penalty_over_the_board_becomes_the_boards_result(
+        service: TournamentService) -> None:
+    tid, [(board, a, b), _] = paired(service)
+    t = service.tournament(tid)
+    setup = GameSetup((Participant(t.name(a)), Participant(t.name(b))),
+                      GameOptions(casual=False, clock_seconds=600.0), "black")
+    game = GameController.new(setup, rng=random.Random(5), game_id="penalised")
+    game.declare_over_the_board()
+    game.press(WHITE)
+    game.penalise(BLACK, "took back a move (待った, rule 6③)", seconds=60)
+    game.penalise(BLACK, REASON, loss=True)
+    GameRepository(service.repo.db).create(game, public=False)
+    view = service.link_game(tid, 1, board, game.id, who="arbiter")
+    assert (view.kind, view.winner, view.reason, view.game_id) == \
+        ("penalty", t.name(b), REASON, "penalised")
+    assert service.audit(tid)[-1].action == "penalty"
