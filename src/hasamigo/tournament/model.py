@@ -363,6 +363,19 @@ class Game:
             return None
         return self.white if self.winner == self.black else self.black
 
+    @property
+    def seat_chooser(self) -> int | None:
+        """Who chooses the seat (JOF rule 4, 「座席は黒を持つ対局者が選択できる」): the
+        player of Black, known from the pairing (prescribed colours) or from the result
+        (fuse-ishi). ``None`` while fuse-ishi has not decided it, and for a bye or a game
+        not played. (A late opponent's seat is the present player's choice, rule 12: the
+        game over the board records it.)"""
+        if self.white is None or self.kind is GameKind.NOT_PLAYED_DRAW:
+            return None
+        if self.colours is Colours.FUSE_ISHI and not self.finished:
+            return None
+        return self.black
+
 
 
 @dataclass(frozen=True, slots=True)

@@ -135,6 +135,8 @@ class GameView:
     why: tuple[Decision, ...]
     #: why a loss by penalty (反則負け) was declared (``kind`` ``penalty``)
     reason: str | None = None
+    #: who chooses the seat: Black's player (rule 4); ``None`` until fuse-ishi decides
+    seat_chooser: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +234,8 @@ def game_view(t: Tournament, g: Game) -> GameView:
                     g.black_discs, g.white_discs, None if g.winner is None else name(g.winner),
                     g.finished, g.colours.value,
                     None if g.draw_win is None else name(g.draw_win), g.rated, g.game_id, g.why,
-                    None if g.result is None else g.result.reason)
+                    None if g.result is None else g.result.reason,
+                    None if g.seat_chooser is None else name(g.seat_chooser))
 
 
 def entrant_view(e: Entrant) -> EntrantView:

@@ -143,6 +143,8 @@ KEYED: dict[str, Message] = {
     "record.not_rated": N_("not rated"),
     "record.illegal.claimed": N_("{claimant} claimed an illegal move: {offender}'s clock runs "
                                  "again. {offender} puts the move right, then presses."),
+    "record.illegal.last": N_("{claimant} claimed {offender}'s last move illegal (rule 10): "
+                              "the record has it corrected."),
     "record.illegal.timeout": N_("{claimant} claimed an illegal move in {offender}'s byo-yomi "
                                  "秒読み: a time-out for {offender}."),
     "record.absent": N_("{name} is absent"),
@@ -193,6 +195,8 @@ KEYED: dict[str, Message] = {
     "tournament.director.withdraw.confirm": N_("Withdraw from the next round on"),
     "tournament.director.reason": N_("Reason"),
     "tournament.director.cancel": NP_("tournament", "Cancel"),
+    "tournament.director.penalty_loser": N_("Loses by penalty"),
+    "tournament.director.penalty_declare": N_("Declare the loss by penalty"),
     "tournament.director.pair": N_("Pair round {n}"),
     "tournament.director.unpair": N_("Take back round {n}"),
     "tournament.director.waiting": N_("Boards waiting for a result: {n}"),
@@ -222,6 +226,7 @@ KEYED: dict[str, Message] = {
     "tournament.action.unpair": N_("pairing taken back"),
     "tournament.action.result": N_("result"),
     "tournament.action.correct": N_("correction"),
+    "tournament.action.penalty": N_("loss by penalty (rule 21)"),
     "study.strength.1": N_("1 never played"),
     "study.strength.2": N_("2 beginner"),
     "study.strength.3": N_("3 average"),
