@@ -113,6 +113,7 @@ def otb_view(games: GameService, live: LiveGame, you: frozenset[int]) -> OtbView
     if state.seats is not None:
         names = {"black": game.seat(BLACK).name, "white": game.seat(WHITE).name}
     pending = [] if state.pending is None else [_fault(f) for f in state.pending.faults]
+    claimant = last_move_claimant(state)
     return OtbView(
         game=games.view(live, you),
         over_the_board=otb is not None,
@@ -129,7 +130,7 @@ def otb_view(games: GameService, live: LiveGame, you: frozenset[int]) -> OtbView
         last_press=None if state.last_press is None else PressView(
             colour=state.last_press[0].value, passed=state.last_press[1]),
         names=names,
-        last_move_claimant=None if (c := last_move_claimant(state)) is None else c.value,
+        last_move_claimant=None if claimant is None else claimant.value,
         penalties=[PenaltyView(colour=p.colour.value, reason=p.reason, seconds=p.deducted,
                                loss=p.loss) for p in state.penalties],
     )
