@@ -134,6 +134,7 @@ KEYED: dict[str, Message] = {
     "record.decision.corrected": N_("corrected"),
     "record.decision.kept": N_("kept"),
     "record.decision.undecided": N_("undecided"),
+    "record.decision.claimed": N_("claimed after the end (rule 10), corrected"),
     "record.click_square": N_("Click the square where the disc was put first."),
     "record.status.colours": N_("Colours are not decided yet."),
     "record.status.over": N_("The game is over."),
