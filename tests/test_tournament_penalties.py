@@ -103,3 +103,32 @@ def test_a_game_lost_by_penalty_over_the_board_becomes_the_boards_result(
     assert (view.kind, view.winner, view.reason, view.game_id) == \
         ("penalty", t.name(b), REASON, "penalised")
     assert service.audit(tid)[-1].action == "penalty"
+
+
+def test_eligibility_and_a_penalty_from_the_command_line(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from hasamigo.cli import app
+
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    runner = CliRunner()
+
+    def cli(*args: str, code: int = 0) -> str:
+        result = runner.invoke(app, ["tournament", *args, "--db", db])
+        assert result.exit_code == code, result.output
+        return result.output
+
+    cli("new", "Masters", "--format", "master", "--date", "2023-03-18")
+    refused = cli("enter", "Masters", "Kid", "--born", "2015-04-02", code=2)
+    assert "40 or older on 2023-03-18" in refused
+    cli("enter", "Masters", "Kid", "--born", "2015-04-02", "--override", "guest")
+    for name, born in (("Ann", "1970-01-01"), ("Ben", "1960-05-05"), ("Cid", "1975-07-07")):
+        cli("enter", "Masters", name, "--born", born)
+    paired = json.loads(cli("pair", "Masters", "--json"))
+    board = next(g for g in paired["games"] if g["kind"] == "played")
+    cli("result", "Masters", str(board["board"]), "--penalty", board["black"], code=2)
+    out = cli("result", "Masters", str(board["board"]), "--penalty", board["black"],
+              "--reason", REASON)
+    assert "lost by penalty" in out and "(penalty)" in out

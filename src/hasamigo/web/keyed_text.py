@@ -197,6 +197,8 @@ KEYED: dict[str, Message] = {
     "tournament.director.reason": N_("Reason"),
     "tournament.director.cancel": NP_("tournament", "Cancel"),
     "tournament.director.penalty_loser": N_("Loses by penalty"),
+    "tournament.student": N_("student"),
+    "tournament.school_year": N_("school year {n}"),
     "tournament.director.penalty_declare": N_("Declare the loss by penalty"),
     "tournament.director.pair": N_("Pair round {n}"),
     "tournament.director.unpair": N_("Take back round {n}"),

@@ -348,12 +348,14 @@ function renderEntrants() {
       e.woman ? `<span class="tag woman">${escapeHtml(t["tournament.woman"])}</span>` : "",
       e.seed ? `<span class="tag">${escapeHtml(t["tournament.seed"])}</span>` : "",
       e.program ? `<span class="tag">${escapeHtml(e.program)}</span>` : "",
+      e.student ? `<span class="tag">${escapeHtml(t["tournament.student"])}</span>` : "",
+      e.school_year ? `<span class="tag">${escapeHtml(fill(t["tournament.school_year"], { n: e.school_year }))}</span>` : "",
       e.withdrawn_from ? `<span class="tag">${escapeHtml(t["tournament.withdrawn"])} (${escapeHtml(fill(t["tournament.round_n"], { n: e.withdrawn_from }))})</span>` : "",
     ].join(" ");
     const action = e.withdrawn_from ? "" : `<button class="button danger" type="button" data-withdraw="${e.number}">${escapeHtml(t["tournament.director.withdraw"])}</button>`;
     return `<tr data-number="${e.number}" class="${e.withdrawn_from ? "withdrawn" : ""}">
       <td class="num">${e.number}</td><td class="name"><span class="t-name">${escapeHtml(e.name)}</span> ${tags}</td>
-      <td>${escapeHtml(e.rank || "")}</td><td class="opt">${e.birth_year ?? ""}</td><td class="opt">${escapeHtml(e.division || "")}</td>
+      <td>${escapeHtml(e.rank || "")}</td><td class="opt">${escapeHtml(e.born ?? String(e.birth_year ?? ""))}</td><td class="opt">${escapeHtml(e.division || "")}</td>
       <td class="actions-cell">${action}</td></tr>`;
   }).join("");
 }
