@@ -60,6 +60,9 @@ def test_a_loss_by_penalty_is_its_own_result_with_its_reason() -> None:
     game = t.game(1, 1)
     assert (game.kind.value, game.winner, game.points_of(p.b), game.points_of(p.a)) == \
         ("penalty", p.b, 1.0, 0.0)
+    # the game was sat with its colours: the colour history counts it (a forfeit's not)
+    colours = {c.number: c.colours for c in t.candidates([p.a, p.b], 1)}
+    assert colours == {p.a: (BLACK,), p.b: (WHITE,)}
 
 
 def test_the_director_declares_it_and_the_standings_and_audit_log_show_it(

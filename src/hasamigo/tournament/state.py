@@ -65,6 +65,9 @@ NAME_LENGTH = 120
 MAX_ENTRANTS = 2000
 #: Longest reason for a loss by penalty.
 REASON_LENGTH = 500
+#: Games sat at the board with their colours (a loss by penalty too; a forfeit not): what
+#: a player's colour history counts.
+PLAYED_AT_THE_BOARD = frozenset({GameKind.PLAYED, GameKind.PENALTY})
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +283,7 @@ class Tournament:
             assert g.white is not None
             opponents.setdefault(g.black, set()).add(g.white)
             opponents.setdefault(g.white, set()).add(g.black)
-            if g.kind is GameKind.PLAYED and g.colours is Colours.PRESCRIBED:
+            if g.kind in PLAYED_AT_THE_BOARD and g.colours is Colours.PRESCRIBED:
                 colours.setdefault(g.black, []).append(BLACK)
                 colours.setdefault(g.white, []).append(WHITE)
         ranked = sorted(players, key=lambda n: place[n])
