@@ -135,3 +135,14 @@ def test_eligibility_and_a_penalty_from_the_command_line(tmp_path: Path) -> None
     out = cli("result", "Masters", str(board["board"]), "--penalty", board["black"],
               "--reason", REASON)
     assert "lost by penalty" in out and "(penalty)" in out
+
+
+def test_a_knockout_game_lost_by_penalty_needs_no_draw_win_holder() -> None:
+    t = Tournament(Settings("knockout", seed=1))
+    for name in ("Ann", "Ben"):
+        t.register(name)
+    [p] = t.pair_next_round()
+    with pytest.raises(TournamentError, match="draw-win"):
+        t.make_result(1, 1, black=p.a, black_discs=40, white_discs=24)
+    result = t.enter_result(1, 1, black=p.a, penalty_loser=p.a, reason=REASON)
+    assert result.winner == p.b and result.draw_win is None

@@ -423,10 +423,11 @@ class Tournament:
         white_n = p.b if black_n == p.a else p.a
         holder = None
         if not p.draws_allowed:
-            if draw_win is None:
+            if draw_win is None and penalty_loser is None:  # a penalty decides without it
                 raise TournamentError("no draws in this game: say who held the draw-win "
                                       "right (引き分け勝ち)")
-            holder = self._one_of(draw_win, players, "the draw-win right")
+            if draw_win is not None:
+                holder = self._one_of(draw_win, players, "the draw-win right")
         elif draw_win is not None:
             raise TournamentError("this game allows draws: nobody holds a draw-win right")
         if penalty_loser is not None:
