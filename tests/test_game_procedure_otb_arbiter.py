@@ -102,6 +102,23 @@ def test_the_last_move_kept_as_played_is_claimed_after_the_clock_stopped() -> No
     reloaded(game)
 
 
+def test_a_last_move_played_out_of_turn_is_withdrawn_and_the_right_side_plays() -> None:
+    t = FakeTime()
+    game = to_the_last_move(t)
+    game.enter_move("d4", by=BLACK)  # Black took White's last square out of turn
+    pending = game.pending_entry
+    assert pending is not None and "out_of_turn" in [f.kind for f in pending.faults]
+    game.keep_board()
+    assert game.phase is Phase.OVER and last_move_claimant(game.state) is WHITE
+    t.now += 30
+    game.claim_illegal(WHITE)
+    assert game.phase is Phase.PLAYING and game.board.turn is WHITE
+    assert game.state.clock is not None and game.state.clock.running is WHITE
+    game.enter_move("d4")
+    assert game.phase is Phase.OVER and game.board.empties == 0
+    reloaded(game)
+
+
 def test_a_legal_last_move_or_an_agreed_result_cannot_be_claimed() -> None:
     t = FakeTime()
     game = to_the_last_move(t)

@@ -320,9 +320,11 @@ def _claim_last_move(state: Draft, event: IllegalClaim) -> None:
     state.accepted = frozenset()
     state.phase = Phase.PLAYING
     state.position_revision = state.revision + 1
-    if state.clock is not None:
-        state.clock, _ = state.clock.switch(offender, event.at)
     fixed = correction(state.position, entry)
+    if state.clock is not None:  # the offender corrects and presses; a move withdrawn
+        # (out of turn, or nowhere to play) leaves the side to move to play
+        runs = offender if fixed is not None else state.position.turn
+        state.clock, _ = state.clock.switch(runs, event.at)
     if fixed is not None:
         play(state, entry.by, fixed, event.at)
     if byoyomi and state.phase in (Phase.PLAYING, Phase.OVER):
