@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision: str | None = "0008"  # TEMP-0009
+down_revision: str | None = "0009"
 branch_labels: str | None = None
 depends_on: str | None = None
 
