@@ -462,7 +462,7 @@ def otb_snapshot(game: GameController) -> tuple[object, ...]:
     s = game.state
     return (s.board.to_string(), list(s.board.move_stack), s.phase, s.seats, s.clock,
             s.moves, s.result, s.timeout_loser, s.accepted, s.last_at, s.revision, s.otb,
-            s.late, s.pending, s.faults, s.marks, s.card, s.presses, s.last_press)
+            s.late, s.pending, s.faults, s.marks, s.card, s.presses, s.last_press, s.penalties)
 
 
 def _otb_request(game: GameController, t: FakeTime, kind: int, value: int,
@@ -503,6 +503,8 @@ def _otb_request(game: GameController, t: FakeTime, kind: int, value: int,
     elif kind == 11:
         game.request_undo(colour)
         game.undo(colour)
+    elif kind == 13:  # the arbiter: time off a clock, rarely a loss by penalty (rule 21)
+        game.penalise(colour, "rule 8", seconds=value % 50, loss=value % 9 == 0)
     else:
         game.observe()
 
@@ -510,7 +512,7 @@ def _otb_request(game: GameController, t: FakeTime, kind: int, value: int,
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(st.sampled_from([30.0, 90.0, None]), st.sampled_from([0.0, 20.0]), st.booleans(),
        st.lists(st.tuples(st.sampled_from([0, 0, 1, 1, 1, 2, 3, 4, 4, 5, 6, 7, 8, 9, 10,
-                                           11, 12]), st.integers(0, 1000)), max_size=70),
+                                           11, 12, 13]), st.integers(0, 1000)), max_size=70),
        st.integers(0, 2**16))
 def test_the_fold_of_the_record_is_the_live_state_over_the_board(
         clock: float | None, byoyomi: float, draws: bool, requests: list[tuple[int, int]],

@@ -85,6 +85,18 @@ class ClockState:
             white -= used
         return ClockState(black, white, running, at), used
 
+    def deduct(self, color: Color, seconds: float, at: float) -> ClockState:
+        """``seconds`` taken off ``color``'s time at ``at`` (an arbiter's penalty), the
+        running side charged up to ``at`` first; the flag may fall by it.
+
+        >>> ClockState(60.0, 60.0, BLACK, since=0.0).deduct(BLACK, 30.0, at=10.0).black
+        20.0
+        """
+        clock, _ = self.switch(self.running, at)
+        if color is BLACK:
+            return ClockState(clock.black - seconds, clock.white, clock.running, at)
+        return ClockState(clock.black, clock.white - seconds, clock.running, at)
+
 
 class Clock:
     """Two countdowns; at most one runs. Remaining time may go below zero (a flag fell)."""

@@ -21,8 +21,9 @@ the players press the clock (:meth:`~GameController.press`), a late player's tim
 :meth:`~GameController.late_forfeit`), illegal moves are claimed on the clock
 (:meth:`~GameController.claim_illegal`), moves are entered as played, faults and all
 (:meth:`~GameController.enter`; then :meth:`~GameController.correct_entry` or
-:meth:`~GameController.keep_board`), and the result card is handed in
-(:meth:`~GameController.hand_in_card`). The rules are the fold's (:mod:`hasamigo.game.state`).
+:meth:`~GameController.keep_board`), the arbiter penalises (:meth:`~GameController.penalise`)
+and the result card is handed in (:meth:`~GameController.hand_in_card`). The rules are the
+fold's (:mod:`hasamigo.game.state`).
 
 A front-end that prepares the programs' kernels in the background says when a program
 cannot move yet and when it can (:meth:`~GameController.program_waiting`,
@@ -32,6 +33,9 @@ It never runs a program and never sleeps: a front-end asks :meth:`program_to_mov
 the program where it likes and hands the move back through :meth:`play`. Time comes from
 an injected source (seconds since the epoch on the server), so every clock rule is tested
 without sleeping.
+
+One module over 600 lines: every request a front-end makes of a game is one short method
+of this one class (the rules themselves are in :mod:`hasamigo.game.procedures`).
 
 >>> now = [0.0]
 >>> game = GameController.new(GameSetup((Participant("You"),
@@ -73,6 +77,7 @@ from hasamigo.game.events import (
     MovePlayed,
     OverTheBoard,
     Pass,
+    Penalty,
     ProgramReady,
     ProgramWaiting,
     Resign,
@@ -393,8 +398,13 @@ class GameController:
         return self.append(LateForfeit(participant, at=self.now()))
 
     def claim_illegal(self, by: Color) -> list[Event]:
-        """``by`` claims on its turn that the opponent's last move was illegal."""
+        """``by`` claims the opponent's last move illegal (on its turn; rule 10: later)."""
         return self.append(IllegalClaim(by, at=self.now()))
+
+    def penalise(self, colour: Color, reason: str, *, seconds: float = 0.0,
+                 loss: bool = False) -> list[Event]:
+        """The arbiter's penalty (rule 21): ``seconds`` off the clock, or a ``loss``."""
+        return self.append(Penalty(colour, reason, float(seconds), loss, at=self.now()))
 
     def enter(self, entry: Entry) -> list[Event]:
         """Enter a move as it was played on the board (see :mod:`hasamigo.game.entry`).

@@ -72,6 +72,7 @@ class Termination(enum.Enum):
     PLAYOUT = "time-out, play-out (勝手打ち)"
     BOTH_FLAGS = "both flags down"
     FORFEIT = "forfeit"
+    PENALTY = "loss by penalty (反則負け)"
 
     @property
     def code(self) -> str:
@@ -239,6 +240,11 @@ class GameResult:
     def forfeit(self) -> bool:
         return self.termination is Termination.FORFEIT
 
+    @property
+    def penalty(self) -> bool:
+        """A loss by penalty (反則負け) the arbiter declared (JOF rule 21)."""
+        return self.termination is Termination.PENALTY
+
     def counts_for(self, color: Color) -> int:
         return self.black if color is BLACK else self.white
 
@@ -323,6 +329,18 @@ def forfeit(winner: Color, *, rated: bool = True, squares: int = 64) -> GameResu
     return GameResult(black, white, winner, Termination.FORFEIT, rated=rated)
 
 
+def penalty_loss(loser: Color, *, squares: int = 64) -> GameResult:
+    """A loss by penalty (反則負け, JOF rule 21): scored like a forfeit, the whole board to
+    the other side (our convention: the rules give no score), and rated.
+
+    >>> r = penalty_loss(WHITE)
+    >>> str(r), r.winner, r.penalty, r.to_json()["termination"]
+    ('64–0', Color.BLACK, True, 'penalty')
+    """
+    black, white = _split(loser.other, squares, 0)
+    return GameResult(black, white, loser.other, Termination.PENALTY)
+
+
 def resignation(loser: Color, *, squares: int = 64) -> GameResult:
     """A resignation: scored like a forfeit, the whole board to the winner (our convention:
     the JOF rules give no resignation score)."""
@@ -389,6 +407,7 @@ __all__ = [
     "Verdict",
     "both_flags_down",
     "forfeit",
+    "penalty_loss",
     "playout_result",
     "resignation",
     "result_card",

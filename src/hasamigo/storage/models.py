@@ -149,6 +149,11 @@ class TournamentEntrantRow(Base):
     program: Mapped[str | None] = mapped_column(String(40))
     withdrawn_from: Mapped[int | None] = mapped_column(Integer)
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: what a division's eligibility is read from (revision 0010): the birth date (ISO),
+    #: student status, the school year (1–12); ``NULL``: not given
+    born: Mapped[str | None] = mapped_column(String(10))
+    student: Mapped[bool | None] = mapped_column(Boolean)
+    school_year: Mapped[int | None] = mapped_column(Integer)
 
 
 class TournamentRoundRow(Base):
@@ -221,6 +226,8 @@ class TournamentResultRow(Base):
     entered_by: Mapped[str | None] = mapped_column(String(80))
     #: ``Termination.code`` (revision 0008); ``NULL`` in older rows: ``forfeit`` or normal
     termination: Mapped[str | None] = mapped_column(String(20))
+    #: why a loss by penalty (反則負け, rule 21) was declared (revision 0010)
+    reason: Mapped[str | None] = mapped_column(Text)
 
 
 class TournamentAuditRow(Base):

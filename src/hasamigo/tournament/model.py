@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date
 from typing import Any
 
 from hasamigo.errors import HasamigoError
@@ -84,6 +85,7 @@ class GameKind(enum.StrEnum):
     BYE = "bye"
     NOT_PLAYED_DRAW = "not_played_draw"
     FORFEIT = "forfeit"
+    PENALTY = "penalty"  # a loss by penalty (反則負け, rule 21)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,12 @@ class Entrant:
     ``rank`` (dan/kyu) and ``birth_year`` decide who hides the disc in fuse-ishi and, with
     ``seed``, the order before round 1. ``woman`` enters the women's final. A withdrawn
     entrant is paired from no round on from ``withdrawn_from``; the games they played stay.
+
+    What a division's eligibility is read from (:mod:`hasamigo.tournament.eligibility`):
+    ``born``, the birth date (ISO ``YYYY-MM-DD``; its year is ``birth_year``), for an age
+    on the tournament's date; ``student``, student status; ``school_year``, the year of
+    school counted from the first of elementary school (1–6 小学1–6年, 7–9 中学1–3年,
+    10–12 高校1–3年; ``None`` beyond, or unknown).
     """
 
     number: int
@@ -104,6 +112,9 @@ class Entrant:
     division: str | None = None
     program: str | None = None
     withdrawn_from: int | None = None
+    born: str | None = None
+    student: bool | None = None
+    school_year: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -121,6 +132,14 @@ class Entrant:
             raise TournamentError(f"birth year {self.birth_year!r} is not a year (1850..2100)")
         if self.division is not None and len(self.division) > 24:
             raise TournamentError("a division is at most 24 characters")
+        if self.born is not None:
+            born = parse_date(self.born, "a birth date")
+            if self.birth_year is not None and self.birth_year != born.year:
+                raise TournamentError(f"born {self.born} is not born in {self.birth_year}")
+        if self.school_year is not None and not (
+                isinstance(self.school_year, int) and 1 <= self.school_year <= 12):
+            raise TournamentError(f"a school year is 1 to 12 (小1 to 高3), "
+                                  f"not {self.school_year!r}")
 
     @property
     def rank_value(self) -> int | None:
@@ -140,7 +159,17 @@ class Entrant:
         return {"number": self.number, "name": self.name, "rank": self.rank,
                 "birth_year": self.birth_year, "woman": self.woman, "seed": self.seed,
                 "division": self.division, "program": self.program,
-                "withdrawn_from": self.withdrawn_from}
+                "withdrawn_from": self.withdrawn_from,
+                **{k: v for k, v in (("born", self.born), ("student", self.student),
+                                     ("school_year", self.school_year)) if v is not None}}
+
+
+def parse_date(text: str, what: str) -> date:
+    """An ISO date (``2023-03-18``) as a :class:`~datetime.date`, or a clear refusal."""
+    try:
+        return date.fromisoformat(str(text))
+    except ValueError:
+        raise TournamentError(f"{what} is a date like 2023-03-18, not {text!r}") from None
 
 
 def initial_order(entrants: list[Entrant]) -> list[int]:
@@ -210,19 +239,22 @@ class BoardResult:
 
     ``draw_win`` is who held the draw-win right (引き分け勝ち) in a game without draws
     (a 32–32 game is then theirs: the result's ``by_draw_win``); ``game_id`` links a game
-    stored with its moves (programs' games)."""
+    stored with its moves (programs' games); ``reason``, why a loss by penalty (反則負け,
+    rule 21) was declared."""
 
     black: int
     white: int
     result: GameResult
     draw_win: int | None = None
     game_id: str | None = None
+    reason: str | None = None
 
     @classmethod
     def from_card(cls, black: int, white: int, black_discs: int, white_discs: int,
                   winner: int | None, *, forfeit: bool = False, rated: bool = True,
                   draw_win: int | None = None, game_id: str | None = None,
-                  termination: Termination | None = None) -> BoardResult:
+                  termination: Termination | None = None,
+                  reason: str | None = None) -> BoardResult:
         """A result stored by entrant numbers (the database's row, the audit log's JSON):
         the winner an entrant, and only ``forfeit`` where older rows say how it ended. A
         32–32 game with a winner was won on the draw-win right."""
@@ -231,7 +263,7 @@ class BoardResult:
             termination = Termination.FORFEIT if forfeit else Termination.NORMAL
         by_draw_win = colour is not None and black_discs == white_discs
         return cls(black, white, GameResult(black_discs, white_discs, colour, termination,
-                                            rated, by_draw_win), draw_win, game_id)
+                                            rated, by_draw_win), draw_win, game_id, reason)
 
     def colour_of(self, number: int) -> Color:
         if number not in (self.black, self.white):
@@ -259,7 +291,8 @@ class BoardResult:
         return {"black": self.black, "white": self.white, "black_discs": r.black,
                 "white_discs": r.white, "winner": self.winner, "forfeit": r.forfeit,
                 "rated": r.rated, "draw_win": self.draw_win, "game_id": self.game_id,
-                "termination": r.termination.code}
+                "termination": r.termination.code,
+                **({} if self.reason is None else {"reason": self.reason})}
 
     @classmethod
     def from_json(cls, data: Any) -> BoardResult:
@@ -271,7 +304,8 @@ class BoardResult:
             forfeit=bool(data["forfeit"]), rated=bool(data["rated"]),
             draw_win=None if data["draw_win"] is None else int(data["draw_win"]),
             game_id=data.get("game_id"),
-            termination=None if code is None else Termination.from_code(code))
+            termination=None if code is None else Termination.from_code(code),
+            reason=data.get("reason"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +363,19 @@ class Game:
             return None
         return self.white if self.winner == self.black else self.black
 
+    @property
+    def seat_chooser(self) -> int | None:
+        """Who chooses the seat (JOF rule 4, 「座席は黒を持つ対局者が選択できる」): the
+        player of Black, known from the pairing (prescribed colours) or from the result
+        (fuse-ishi). ``None`` while fuse-ishi has not decided it, and for a bye or a game
+        not played. (A late opponent's seat is the present player's choice, rule 12: the
+        game over the board records it.)"""
+        if self.white is None or self.kind is GameKind.NOT_PLAYED_DRAW:
+            return None
+        if self.colours is Colours.FUSE_ISHI and not self.finished:
+            return None
+        return self.black
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +386,9 @@ class Settings:
     formats) or the cycles (round robin); ``c``: a fixed Brightwell C (6 is the older
     rules' value; ``None``: the integer nearest to 64 ÷ games); ``seed``: the draws';
     ``prize_places``: the open division's 入賞 places; ``third_place``: a knockout's
-    third-place game; ``keep_seeds_apart``: round 1 redrawn while seeds meet."""
+    third-place game; ``keep_seeds_apart``: round 1 redrawn while seeds meet; ``date``:
+    the tournament's day (ISO), on which a division's ages are counted (unset: the day a
+    player is entered)."""
 
     format: str
     rounds: int | None = None
@@ -348,6 +397,7 @@ class Settings:
     prize_places: int = 8
     third_place: bool = True
     keep_seeds_apart: bool = True
+    date: str | None = None
 
     def __post_init__(self) -> None:
         if self.rounds is not None and not 1 <= self.rounds <= 50:
@@ -356,11 +406,14 @@ class Settings:
             raise TournamentError("C is 1 to 64")
         if not 1 <= self.prize_places <= 64:
             raise TournamentError("prize places are 1 to 64")
+        if self.date is not None:
+            parse_date(self.date, "the tournament's date")
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": self.format, "rounds": self.rounds, "c": self.c, "seed": self.seed,
-                "prize_places": self.prize_places, "third_place": self.third_place,
-                "keep_seeds_apart": self.keep_seeds_apart}
+        out = {"format": self.format, "rounds": self.rounds, "c": self.c, "seed": self.seed,
+               "prize_places": self.prize_places, "third_place": self.third_place,
+               "keep_seeds_apart": self.keep_seeds_apart}
+        return out if self.date is None else {**out, "date": self.date}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Settings:
@@ -381,4 +434,5 @@ __all__ = [
     "Stage",
     "TournamentError",
     "initial_order",
+    "parse_date",
 ]

@@ -26,12 +26,11 @@ from datetime import datetime
 from typing import Any
 
 from hasamigo.game.controller import GameController
-from hasamigo.game.result import Termination
-from hasamigo.move import BLACK, WHITE
 from hasamigo.passwords import hash_password as _hash
 from hasamigo.passwords import verify_and_update, verify_password
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
+from hasamigo.tournament.cards import card_of_game
 from hasamigo.tournament.model import (
     Colours,
     Decision,
@@ -107,6 +106,9 @@ class EntrantView:
     division: str | None
     program: str | None
     withdrawn_from: int | None
+    born: str | None = None
+    student: bool | None = None
+    school_year: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +133,10 @@ class GameView:
     rated: bool
     game_id: str | None
     why: tuple[Decision, ...]
+    #: why a loss by penalty (反則負け) was declared (``kind`` ``penalty``)
+    reason: str | None = None
+    #: who chooses the seat: Black's player (rule 4); ``None`` until fuse-ishi decides
+    seat_chooser: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +164,8 @@ class StandingRow:
     formula: str
     woman: bool
     withdrawn: bool
+    #: the entrant's losses by penalty (反則負け), each "round N: reason"
+    penalties: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,59 +233,14 @@ def game_view(t: Tournament, g: Game) -> GameView:
                     None if g.white is None else name(g.white), g.black, g.white,
                     g.black_discs, g.white_discs, None if g.winner is None else name(g.winner),
                     g.finished, g.colours.value,
-                    None if g.draw_win is None else name(g.draw_win), g.rated, g.game_id, g.why)
+                    None if g.draw_win is None else name(g.draw_win), g.rated, g.game_id, g.why,
+                    None if g.result is None else g.result.reason,
+                    None if g.seat_chooser is None else name(g.seat_chooser))
 
 
 def entrant_view(e: Entrant) -> EntrantView:
     return EntrantView(e.number, e.name, e.rank, e.birth_year, e.woman, e.seed, e.division,
-                       e.program, e.withdrawn_from)
-
-
-def card_of_game(t: Tournament, round_number: int, board: int, game: GameController
-                 ) -> dict[str, Any]:
-    """The result card a finished game gives for a board (see
-    :meth:`Tournament.make_result`): who played Black (fuse-ishi), the counts or the
-    forfeit, the draw-win holder, and whether it is rated. The game's two players must be
-    the board's entrants (by name), with the prescribed colours unless fuse-ishi decided."""
-    result = game.result
-    if result is None:
-        raise TournamentError(f"game {game.id} is not finished")
-    p = t.pairing(round_number, board)
-    if p.kind is not PairingKind.GAME or p.b is None:
-        raise TournamentError(f"round {round_number} board {board} is not a game")
-    names = {colour: game.seat(colour).name for colour in (BLACK, WHITE)}
-    try:
-        black, white = (t.find(names[c]).number for c in (BLACK, WHITE))
-    except TournamentError:
-        black = white = -1
-    if {black, white} != {p.a, p.b}:
-        raise TournamentError(
-            f"game {game.id} is {names[BLACK]} v {names[WHITE]}; round {round_number} "
-            f"board {board} is {t.name(p.a)} v {t.name(p.b)}")
-    card: dict[str, Any] = {}
-    if p.colours is Colours.FUSE_ISHI:
-        card["black"] = black
-    elif black != p.a:
-        raise TournamentError(f"colours are prescribed: {t.name(p.a)} plays Black, but "
-                              f"game {game.id} has {names[BLACK]} as Black")
-    if result.termination is Termination.FORFEIT:
-        card["forfeit_loser"] = white if result.winner is BLACK else black
-        card["late"] = not result.rated
-    else:
-        card["black_discs"], card["white_discs"] = result.black, result.white
-        card["rated"] = result.rated
-        card["termination"] = result.termination
-    if p.draws_allowed and result.by_draw_win:
-        raise TournamentError(f"game {game.id} was played without draws (won on the "
-                              f"draw-win right); round {round_number} board {board} "
-                              "allows draws")
-    if not p.draws_allowed:
-        holder = game.draw_win
-        if holder is None:
-            raise TournamentError(f"round {round_number} board {board} allows no draws, "
-                                  f"but game {game.id} was played without a draw-win right")
-        card["draw_win"] = black if holder is BLACK else white
-    return card
+                       e.program, e.withdrawn_from, e.born, e.student, e.school_year)
 
 
 class TournamentService:
@@ -360,11 +323,24 @@ class TournamentService:
     def register(self, tournament_id: str, name: str, *, rank: str | None = None,
                  birth_year: int | None = None, woman: bool = False, seed: bool = False,
                  division: str | None = None, program: str | None = None,
+                 born: str | None = None, student: bool | None = None,
+                 school_year: int | None = None, override: str | None = None,
                  who: str = "director") -> EntrantView:
+        r"""Enter a player, checked against the division's conditions
+        (:mod:`~hasamigo.tournament.eligibility`): one not met refuses the entry, saying
+        which, unless the director ``override``\ s it with a reason, which the audit log
+        keeps with the conditions overridden."""
         t = self.tournament(tournament_id)
         entrant = t.register(name, rank=rank, birth_year=birth_year, woman=woman, seed=seed,
-                             division=division, program=program)
-        self.repo.add_entrant(tournament_id, entrant, who=who)
+                             division=division, program=program, born=born,
+                             student=student, school_year=school_year)
+        refused = t.refusals(entrant)
+        why = override.strip() if isinstance(override, str) else ""
+        if refused and not why:
+            raise TournamentError(f"{entrant.name} cannot enter: {'; '.join(refused)} (the "
+                                  "director may override it, with a reason)")
+        reason = f"eligibility overridden ({'; '.join(refused)}): {why}" if refused else None
+        self.repo.add_entrant(tournament_id, entrant, who=who, reason=reason)
         return entrant_view(entrant)
 
     def withdraw(self, tournament_id: str, entrant: str | int, *, who: str = "director",
@@ -480,16 +456,46 @@ class TournamentService:
         return self.enter_result(tournament_id, round_number, board, who=who,
                                  game_id=stored.game.id, **card)
 
+    def penalty_loss(self, tournament_id: str, round_number: int, board: int,
+                     loser: str | int, *, reason: str, who: str = "director") -> GameView:
+        """Declare ``loser`` lost by penalty (反則負け, JOF rule 21) on a board, for
+        ``reason``: its result (entered, or replacing the one entered) is 64–0 to the
+        other; the result, the standings and the audit log (action ``penalty``) say so."""
+        t = self.tournament(tournament_id)
+        p = t.pairing(round_number, board)
+        card: dict[str, Any] = {"penalty_loser": loser, "reason": reason}
+        before = t.results.get((round_number, board))
+        if p.colours is Colours.FUSE_ISHI:
+            if before is None:
+                raise TournamentError("colours were decided by fuse-ishi: enter the game's "
+                                      "card first, then the penalty")
+            card["black"] = before.black
+        if not p.draws_allowed:
+            card["draw_win"] = None if before is None else before.draw_win
+        if before is None:
+            result = t.enter_result(round_number, board, **card)
+            self.repo.put_result(tournament_id, round_number, board, result, who=who)
+        else:
+            old, result = t.correct_result(round_number, board, **card)
+            self.repo.put_result(tournament_id, round_number, board, result, before=old,
+                                 who=who, reason=result.reason)
+        return game_view(t, t.game(round_number, board))
+
     # ---- what pages show -------------------------------------------------------------------------
     def standings(self, tournament_id: str, after: int | None = None) -> list[StandingRow]:
         """Standings after a round (default: the last paired) with Brightwell's parts."""
         t = self.tournament(tournament_id)
+        penalties: dict[int, tuple[str, ...]] = {}
+        for g in t.games(through=after):
+            if g.result is not None and g.result.result.penalty and g.loser is not None:
+                penalties[g.loser] = (*penalties.get(g.loser, ()),
+                                      f"round {g.round}: {g.result.reason}")
         out = []
         for s in t.standings(after):
             bw = s.brightwell
             out.append(StandingRow(s.place, s.number, s.name, s.wins, s.games, bw.discs,
                                    bw.opponents_wins, bw.c, bw.total, bw.formula, s.woman,
-                                   s.withdrawn))
+                                   s.withdrawn, penalties.get(s.number, ())))
         return out
 
     def ranking(self, tournament_id: str) -> list[RankingRow]:

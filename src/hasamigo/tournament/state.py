@@ -27,10 +27,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import Any
 
 from hasamigo.errors import InvalidOptionError
-from hasamigo.game.result import Termination, result_card
+from hasamigo.game.result import Termination, penalty_loss, result_card
 from hasamigo.game.result import forfeit as forfeit_result
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.tournament.awards import Award
@@ -41,6 +42,7 @@ from hasamigo.tournament.brightwell import (
     nearest_c,
     wins,
 )
+from hasamigo.tournament.eligibility import refusals
 from hasamigo.tournament.formats import make_format
 from hasamigo.tournament.model import (
     BoardResult,
@@ -53,6 +55,7 @@ from hasamigo.tournament.model import (
     Settings,
     TournamentError,
     initial_order,
+    parse_date,
 )
 from hasamigo.tournament.pairing import Candidate
 
@@ -60,6 +63,11 @@ from hasamigo.tournament.pairing import Candidate
 NAME_LENGTH = 120
 #: Most entrants a tournament takes.
 MAX_ENTRANTS = 2000
+#: Longest reason for a loss by penalty.
+REASON_LENGTH = 500
+#: Games sat at the board with their colours (a loss by penalty too; a forfeit not): what
+#: a player's colour history counts.
+PLAYED_AT_THE_BOARD = frozenset({GameKind.PLAYED, GameKind.PENALTY})
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +202,10 @@ class Tournament:
             return Game(p.round, p.board, p.stage, p.a, p.b, GameKind.PLAYED, None, None,
                         None, False, p.colours, why=p.why)
         r = result.result
-        return Game(p.round, p.board, p.stage, result.black, result.white,
-                    GameKind.FORFEIT if r.forfeit else GameKind.PLAYED, r.black, r.white,
+        kind = GameKind.FORFEIT if r.forfeit else GameKind.PENALTY if r.penalty \
+            else GameKind.PLAYED
+        return Game(p.round, p.board, p.stage, result.black, result.white, kind,
+                    r.black, r.white,
                     result.winner, True, p.colours, r.rated, result.draw_win, result.game_id,
                     why=p.why, result=result)
 
@@ -273,7 +283,7 @@ class Tournament:
             assert g.white is not None
             opponents.setdefault(g.black, set()).add(g.white)
             opponents.setdefault(g.white, set()).add(g.black)
-            if g.kind is GameKind.PLAYED and g.colours is Colours.PRESCRIBED:
+            if g.kind in PLAYED_AT_THE_BOARD and g.colours is Colours.PRESCRIBED:
                 colours.setdefault(g.black, []).append(BLACK)
                 colours.setdefault(g.white, []).append(WHITE)
         ranked = sorted(players, key=lambda n: place[n])
@@ -298,8 +308,11 @@ class Tournament:
     # ---- requests --------------------------------------------------------------------------
     def register(self, name: str, *, rank: str | None = None, birth_year: int | None = None,
                  woman: bool = False, seed: bool = False, division: str | None = None,
-                 program: str | None = None) -> Entrant:
-        """A new entrant; late registration is taken until round 1 is paired."""
+                 program: str | None = None, born: str | None = None,
+                 student: bool | None = None, school_year: int | None = None) -> Entrant:
+        """A new entrant; late registration is taken until round 1 is paired. ``born``
+        (a birth date) gives ``birth_year`` when that is not given. Whether the entrant
+        may enter the tournament's division is :meth:`refusals`' (the service checks)."""
         if self.pairings:
             raise TournamentError("registration closed when round 1 was paired")
         if len(self.entrants) >= MAX_ENTRANTS:
@@ -315,11 +328,21 @@ class Tournament:
             except InvalidOptionError as exc:
                 raise TournamentError(str(exc)) from None
         number = max(self.entrants, default=0) + 1
+        if born is not None and birth_year is None:
+            birth_year = parse_date(born, "a birth date").year
         entrant = Entrant(number, name, rank or None, birth_year, woman, seed, division,
-                          program)
+                          program, born=born or None, student=student,
+                          school_year=school_year)
         self.entrants[number] = entrant
         self._changed()
         return entrant
+
+    def refusals(self, entrant: Entrant, today: date | None = None) -> list[str]:
+        """Why ``entrant`` may not enter this tournament's division (empty: it may), on
+        the tournament's date, else ``today`` (see :mod:`hasamigo.tournament.eligibility`)."""
+        day = (parse_date(self.settings.date, "the tournament's date")
+               if self.settings.date is not None else today or date.today())
+        return refusals(getattr(self.format, "division", None), entrant, on=day)
 
     def withdraw(self, who: str | int) -> Entrant:
         """Withdraw an entrant from the next round to be paired on (at any time). A game
@@ -369,7 +392,8 @@ class Tournament:
                     draw_win: str | int | None = None, forfeit_loser: str | int | None = None,
                     late: bool = False, rated: bool = True,
                     termination: Termination = Termination.NORMAL,
-                    game_id: str | None = None) -> BoardResult:
+                    game_id: str | None = None, penalty_loser: str | int | None = None,
+                    reason: str | None = None) -> BoardResult:
         """The result a card (or a forfeit) gives for a board, checked, not yet entered.
 
         A card's counts are read by :func:`hasamigo.game.result.result_card`: counts
@@ -379,7 +403,9 @@ class Tournament:
         a forfeit, 64–0 to the other; ``late``: a late player's chosen forfeit (rule 13,
         not rated); ``rated=False``: a card the rules keep out of ratings (both flags
         down, rule 16); ``termination``: how a game stored with its moves ended (a card
-        alone says nothing of it; a forfeit is ``forfeit_loser``)."""
+        alone says nothing of it; a forfeit is ``forfeit_loser``); ``penalty_loser``: a
+        loss by penalty (反則負け, rule 21) the arbiter declared, scored like a forfeit,
+        with its ``reason`` (required)."""
         p = self.pairing(round_number, board)
         if p.kind is not PairingKind.GAME:
             raise TournamentError(f"round {round_number} board {board} is a "
@@ -397,12 +423,30 @@ class Tournament:
         white_n = p.b if black_n == p.a else p.a
         holder = None
         if not p.draws_allowed:
-            if draw_win is None:
+            if draw_win is None and penalty_loser is None:  # a penalty decides without it
                 raise TournamentError("no draws in this game: say who held the draw-win "
                                       "right (引き分け勝ち)")
-            holder = self._one_of(draw_win, players, "the draw-win right")
+            if draw_win is not None:
+                holder = self._one_of(draw_win, players, "the draw-win right")
         elif draw_win is not None:
             raise TournamentError("this game allows draws: nobody holds a draw-win right")
+        if penalty_loser is not None:
+            if forfeit_loser is not None or black_discs is not None \
+                    or white_discs is not None or late:
+                raise TournamentError("a loss by penalty has no disc counts and is no "
+                                      "forfeit")
+            why = reason.strip() if isinstance(reason, str) else ""
+            if not why or len(why) > REASON_LENGTH:
+                raise TournamentError("a loss by penalty (反則負け) needs its reason, at most "
+                                      f"{REASON_LENGTH} characters")
+            loser = self._one_of(penalty_loser, players, "the penalty")
+            score = penalty_loss(BLACK if loser == black_n else WHITE)
+            return BoardResult(black_n, white_n, score, holder, game_id, why)
+        if reason is not None:
+            raise TournamentError("a reason goes with a loss by penalty (a correction's "
+                                  "reason is the correction's)")
+        if termination is Termination.PENALTY:
+            raise TournamentError("a loss by penalty is entered with its loser and reason")
         if forfeit_loser is not None:
             if black_discs is not None or white_discs is not None:
                 raise TournamentError("a forfeit has no disc counts")

@@ -94,7 +94,8 @@ def _aware(moment: datetime) -> datetime:
 
 def _entrant(row: TournamentEntrantRow) -> Entrant:
     return Entrant(row.number, row.name, row.rank, row.birth_year, row.woman, row.seed,
-                   row.division, row.program, row.withdrawn_from)
+                   row.division, row.program, row.withdrawn_from, row.born, row.student,
+                   row.school_year)
 
 
 def _pairing(row: TournamentPairingRow) -> Pairing:
@@ -107,7 +108,8 @@ def _result(row: TournamentResultRow) -> BoardResult:
     return BoardResult.from_card(
         row.black, row.white, row.black_discs, row.white_discs, row.winner,
         forfeit=row.forfeit, rated=row.rated, draw_win=row.draw_win, game_id=row.game_id,
-        termination=None if row.termination is None else Termination.from_code(row.termination))
+        termination=None if row.termination is None else Termination.from_code(row.termination),
+        reason=row.reason)
 
 
 class TournamentRepository:
@@ -212,15 +214,19 @@ class TournamentRepository:
             return bool(getattr(result, "rowcount", 0))
 
     # ---- the facts -----------------------------------------------------------------------------
-    def add_entrant(self, tournament_id: str, entrant: Entrant, *, who: str = "director"
-                    ) -> None:
-        with self._write(tournament_id, who, "register", after=entrant.to_json()) \
-                as (session, now):
+    def add_entrant(self, tournament_id: str, entrant: Entrant, *, who: str = "director",
+                    reason: str | None = None) -> None:
+        """Store a new entrant; ``reason``: why the director let them in (an eligibility
+        overridden), kept in the audit log."""
+        with self._write(tournament_id, who, "register", after=entrant.to_json(),
+                         reason=reason) as (session, now):
             session.add(TournamentEntrantRow(
                 tournament_id=tournament_id, number=entrant.number, name=entrant.name,
                 rank=entrant.rank, birth_year=entrant.birth_year, woman=entrant.woman,
                 seed=entrant.seed, division=entrant.division, program=entrant.program,
-                withdrawn_from=entrant.withdrawn_from, registered_at=now))
+                withdrawn_from=entrant.withdrawn_from, registered_at=now,
+                born=entrant.born, student=entrant.student,
+                school_year=entrant.school_year))
 
     def update_entrant(self, tournament_id: str, before: Entrant, after: Entrant, *,
                        action: str = "withdraw", who: str = "director",
@@ -233,7 +239,9 @@ class TournamentRepository:
                        TournamentEntrantRow.number == after.number)
                 .values(name=after.name, rank=after.rank, birth_year=after.birth_year,
                         woman=after.woman, seed=after.seed, division=after.division,
-                        program=after.program, withdrawn_from=after.withdrawn_from))
+                        program=after.program, withdrawn_from=after.withdrawn_from,
+                        born=after.born, student=after.student,
+                        school_year=after.school_year))
 
     def add_round(self, tournament_id: str, number: int, pairings: Sequence[Pairing], *,
                   who: str = "director") -> None:
@@ -274,8 +282,12 @@ class TournamentRepository:
         values = {"black": result.black, "white": result.white, "black_discs": r.black,
                   "white_discs": r.white, "winner": result.winner, "forfeit": r.forfeit,
                   "rated": r.rated, "termination": r.termination.code,
-                  "draw_win": result.draw_win, "game_id": result.game_id, "entered_by": who}
+                  "draw_win": result.draw_win, "game_id": result.game_id, "entered_by": who,
+                  "reason": result.reason}
         action = "result" if before is None else "correct"
+        if r.penalty and (before is None or not before.result.penalty):
+            action = "penalty"  # rule 21: declared, with its reason
+            reason = reason or result.reason
         with self._write(tournament_id, who, action, round_number=round_number, board=board,
                          before=None if before is None else before.to_json(),
                          after=result.to_json(), reason=reason) as (session, now):

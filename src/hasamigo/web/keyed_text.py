@@ -83,6 +83,7 @@ KEYED: dict[str, Message] = {
     "term.playout": N_("on time, play-out 勝手打ち"),
     "term.both-flags": N_("both flags down"),
     "term.forfeit": N_("by forfeit"),
+    "term.penalty": N_("loss by penalty 反則負け"),
     "draw_win": N_("draw-win right 引き分け勝ち"),
     "scoring.jof-pre-2014": N_("scored by the JOF rule before June 2014 (empties split)"),
     "scoring.discs": N_("discs on the board (no empties given)"),
@@ -136,6 +137,7 @@ KEYED: dict[str, Message] = {
     "record.decision.corrected": N_("corrected"),
     "record.decision.kept": N_("kept"),
     "record.decision.undecided": N_("undecided"),
+    "record.decision.claimed": N_("claimed after the end (rule 10), corrected"),
     "record.click_square": N_("Click the square where the disc was put first."),
     "record.status.colours": N_("Colours are not decided yet."),
     "record.status.over": N_("The game is over."),
@@ -145,6 +147,8 @@ KEYED: dict[str, Message] = {
     "record.not_rated": N_("not rated"),
     "record.illegal.claimed": N_("{claimant} claimed an illegal move: {offender}'s clock runs "
                                  "again. {offender} puts the move right, then presses."),
+    "record.illegal.last": N_("{claimant} claimed {offender}'s last move illegal (rule 10): "
+                              "the record has it corrected."),
     "record.illegal.timeout": N_("{claimant} claimed an illegal move in {offender}'s byo-yomi "
                                  "秒読み: a time-out for {offender}."),
     "record.absent": N_("{name} is absent"),
@@ -195,6 +199,10 @@ KEYED: dict[str, Message] = {
     "tournament.director.withdraw.confirm": N_("Withdraw from the next round on"),
     "tournament.director.reason": N_("Reason"),
     "tournament.director.cancel": NP_("tournament", "Cancel"),
+    "tournament.director.penalty_loser": N_("Loses by penalty"),
+    "tournament.student": N_("student"),
+    "tournament.school_year": N_("school year {n}"),
+    "tournament.director.penalty_declare": N_("Declare the loss by penalty"),
     "tournament.director.pair": N_("Pair round {n}"),
     "tournament.director.unpair": N_("Take back round {n}"),
     "tournament.director.waiting": N_("Boards waiting for a result: {n}"),
@@ -228,6 +236,7 @@ KEYED: dict[str, Message] = {
     "study.protocol.extended": N_("extended (the richer questionnaire)"),
     "study.window.midgame": N_("surprise move in the midgame (the paper's reading)"),
     "study.window.moves": N_("surprise move at moves 30–35, whatever the phase"),
+    "tournament.action.penalty": N_("loss by penalty (rule 21)"),
     "review.practise": N_("practise"),
     "review.start": N_("Review this game"),
     "review.queued": N_("Waiting for the engine…"),

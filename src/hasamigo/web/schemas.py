@@ -402,6 +402,23 @@ class IllegalClaimRequest(Request):
     colour: ColourName
 
 
+class PenaltyRequest(Request):
+    """The arbiter's penalty (JOF rule 21) on ``colour``, for ``reason``: ``seconds``
+    off its clock (持ち時間減), or with ``loss`` the game lost by penalty (反則負け)."""
+
+    colour: ColourName
+    reason: str = Field(min_length=1, max_length=500)
+    seconds: float = Field(default=0.0, ge=0, le=3600)
+    loss: bool = False
+
+
+class PenaltyView(BaseModel):
+    colour: ColourName
+    reason: str
+    seconds: float
+    loss: bool
+
+
 class EntryRequest(Request):
     """A move as played on the board: ``square`` where the disc was put (``null``: a
     pass), the ``colour`` it shows (default: the mover's), the discs ``turned``; or the
@@ -507,6 +524,11 @@ class OtbView(BaseModel):
     presses: int
     last_press: PressView | None
     names: dict[str, str] | None
+    last_move_claimant: ColourName | None = Field(default=None, description="who may still "
+                                                  "claim the last move illegal after the "
+                                                  "game ended (rule 10)")
+    penalties: list[PenaltyView] = Field(default_factory=list, description="the arbiter's, "
+                                         "in order (rule 21)")
 
 
 class CreatedOtb(BaseModel):

@@ -75,6 +75,7 @@ NewPassword = Annotated[str, Field(min_length=NEW_PASSWORD_LENGTH,
 Password = Annotated[str, Field(min_length=1, max_length=PASSWORD_LENGTH[1]),
                      AfterValidator(_secret)]
 Discs = Annotated[int, Field(ge=0, le=64)]
+IsoDate = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 EntrantNumber = Annotated[int, Field(ge=1, le=100_000)]
 
 
@@ -97,6 +98,8 @@ class NewTournament(Request):
     third_place: bool = True
     seed: int = Field(default=0, ge=0, le=2**31 - 1, description="seed of the draws")
     director: Who | None = None
+    date: IsoDate | None = Field(default=None, description="the tournament's day: a "
+                                 "division's ages are counted on it")
 
 
 class Login(Request):
@@ -118,6 +121,21 @@ class NewEntrant(Request):
     seed: bool = False
     division: Division | None = None
     program: Program | None = None
+    born: IsoDate | None = None
+    student: bool | None = None
+    school_year: int | None = Field(default=None, ge=1, le=12, description="counted from "
+                                    "the first year of elementary school (1–6 小学, 7–9 "
+                                    "中学, 10–12 高校)")
+    override: Reason | None = Field(default=None, description="the director lets in a "
+                                    "player the division's conditions refuse: the reason "
+                                    "goes to the audit log")
+
+
+class PenaltyLoss(Request):
+    """A loss by penalty (反則負け, JOF rule 21): the entrant who loses, and why."""
+
+    loser: EntrantNumber
+    reason: Reason
 
 
 class Withdrawal(Request):
@@ -183,6 +201,7 @@ __all__ = [
     "Login",
     "NewEntrant",
     "NewTournament",
+    "PenaltyLoss",
     "ResultCard",
     "Unpair",
     "Withdrawal",

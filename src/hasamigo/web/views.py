@@ -30,6 +30,7 @@ TERMINATIONS = {
     "PLAYOUT": "playout",
     "BOTH_FLAGS": "both-flags",
     "FORFEIT": "forfeit",
+    "PENALTY": "penalty",
 }
 
 

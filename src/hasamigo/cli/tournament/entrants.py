@@ -45,6 +45,9 @@ def new(
         "--prize-places", min=1, max=64, help="Open division: the last 入賞 place.")] = 8,
     third_place: Annotated[bool, typer.Option(
         "--third-place/--no-third-place", help="Knockout: a third-place game.")] = True,
+    date: Annotated[str | None, typer.Option(
+        "--date", help="The tournament's day (2023-03-18): a division's ages are counted "
+                       "on it (default: the day a player is entered).")] = None,
     db: DbOpt = None,
     who: WhoOpt = None,
     as_json: JsonOpt = False,
@@ -58,7 +61,7 @@ def new(
 
     with opened_service(db) as service:
         settings = Settings(format, rounds=rounds, c=c_setting(c), seed=seed,
-                            prize_places=prize_places, third_place=third_place)
+                            prize_places=prize_places, third_place=third_place, date=date)
         info = service.create(name, settings, password=password, who=who_of(who))
     if as_json:
         show_json(info)
@@ -120,6 +123,16 @@ def enter(
     seed: Annotated[bool, typer.Option("--seed", help="A seeded player (kept apart in "
                                                       "round 1).")] = False,
     division: Annotated[str | None, typer.Option(help="Division (free text).")] = None,
+    born: Annotated[str | None, typer.Option(
+        help="Birth date (1983-03-18): the master division's age.")] = None,
+    student: Annotated[bool | None, typer.Option(
+        "--student/--not-student", help="Student status (the student division).")] = None,
+    school_year: Annotated[int | None, typer.Option(
+        min=1, max=12, help="School year from the first of elementary school: 1-6 小学, "
+                            "7-9 中学, 10-12 高校 (the elementary division).")] = None,
+    override: Annotated[str | None, typer.Option(
+        help="Let the player in although the division's conditions refuse them: the "
+             "reason, kept in the audit log.")] = None,
     program: Annotated[str | None, typer.Option(
         help="A program entrant's spec (as for match: engine:5, victory, …); the name "
              "defaults to it.")] = None,
@@ -144,7 +157,8 @@ def enter(
     if name is not None or program is not None:
         people.append({"name": name or program, "rank": rank, "birth_year": birth_year,
                        "woman": woman, "seed": seed, "division": division,
-                       "program": program})
+                       "program": program, "born": born, "student": student,
+                       "school_year": school_year, "override": override})
     if csv_file is not None:
         people += _csv_entrants(csv_file)
     if not people and not withdraw:

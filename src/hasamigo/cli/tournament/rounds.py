@@ -35,6 +35,8 @@ def _print_round(view: Any) -> None:
             score = "not played: draw"
         elif g.kind == "forfeit":
             score += " forfeit"
+        elif g.kind == "penalty":
+            score += " loss by penalty (反則負け)"
         if g.colours == "fuse-ishi" and not g.finished:
             score = "colours by fuse-ishi"
         if g.draw_win:
@@ -141,6 +143,9 @@ def result(
     late: Annotated[bool, typer.Option(
         "--late", help="With --forfeit: a late player's chosen forfeit (not rated).")
                     ] = False,
+    penalty: Annotated[str | None, typer.Option(
+        "--penalty", help="A loss by penalty (反則負け, JOF rule 21): the player who "
+                          "loses (64–0 to the other); needs --reason.")] = None,
     game: Annotated[str | None, typer.Option(
         "--game", help="Take the result from a stored game between the board's two "
                        "entrants (a game over the board recorded at /record, with its "
@@ -167,10 +172,18 @@ def result(
     if game is not None and any(v not in (None, False) for v in card.values()):
         raise fail("--game takes the whole result from the game: give no disc counts, "
                    "--black, --draw-win, --forfeit or --late with it")
+    if penalty is not None and (not reason or game is not None or correct
+                                or any(v not in (None, False) for v in card.values())):
+        raise fail("--penalty takes the loser and --reason (kept in the audit log), "
+                   "nothing else")
     with opened_service(db) as service:
         tid = service.resolve(tournament)
         number = round_number or service.info(tid).rounds_paired
-        if game is not None:
+        if penalty is not None:
+            assert reason is not None
+            view = service.penalty_loss(tid, number, board, penalty, reason=reason,
+                                        who=who_of(who))
+        elif game is not None:
             view = service.link_game(tid, number, board, game, who=who_of(who),
                                      reason=reason if correct else None)
         elif correct:
@@ -182,9 +195,10 @@ def result(
     if as_json:
         show_json(view)
         return
-    verb = "corrected" if correct else "entered"
+    verb = "corrected" if correct else "lost by penalty" if penalty else "entered"
     winner = "a draw" if view.winner is None else f"{escape(view.winner)} wins"
     console.print(f"round {view.round} board {view.board} {verb}: {escape(view.black)} "
                   f"{view.black_discs}–{view.white_discs} {escape(view.white or '')}, "
-                  f"{winner}" + (" (forfeit)" if view.kind == "forfeit" else ""),
+                  f"{winner}" + (f" ({view.kind})" if view.kind in ("forfeit", "penalty")
+                                 else ""),
                   highlight=False)

@@ -24,7 +24,9 @@ pressed (:class:`ClockPress`), a late player's clock runs (:class:`Absent`,
 :class:`Arrival`, :class:`LateForfeit`), an illegal move is claimed on the clock
 (:class:`IllegalClaim`), moves are entered as they were played on the board, faults and
 all (:class:`EnteredMove`), the recorder decides on a faulty one (:class:`CorrectEntry`,
-:class:`KeepBoard`), and the players sign the result card (:class:`ResultCard`).
+:class:`KeepBoard`), the players sign the result card (:class:`ResultCard`), and the
+arbiter penalises a player (:class:`Penalty`: time taken off the clock, or a loss by
+penalty).
 
 The kinds are :mod:`hasamigo.game.events.kinds`, the JSON form
 :mod:`hasamigo.game.events.codec`; this package gives both.
@@ -71,6 +73,7 @@ from hasamigo.game.events.kinds import (
     MovePlayed,
     OverTheBoard,
     Pass,
+    Penalty,
     ProgramReady,
     ProgramWaiting,
     Resign,
@@ -113,6 +116,7 @@ __all__ = [
     "MovePlayed",
     "OverTheBoard",
     "Pass",
+    "Penalty",
     "ProgramReady",
     "ProgramWaiting",
     "Resign",

@@ -14,6 +14,8 @@ from typing import Any
 from hasamigo.board import Board
 from hasamigo.errors import HasamigoError, InvalidOptionError
 from hasamigo.game.events.kinds import (
+    PENALTY_REASON_LENGTH,
+    PENALTY_SECONDS,
     STUDY_ANSWER_SECONDS,
     STUDY_MOVE_KINDS,
     STUDY_QUESTIONS,
@@ -33,6 +35,7 @@ from hasamigo.game.events.kinds import (
     MovePlayed,
     OverTheBoard,
     Pass,
+    Penalty,
     ProgramReady,
     ProgramWaiting,
     Resign,
@@ -71,7 +74,7 @@ for _cls in (ColourStep, MovePlayed, Pass, Claim, TimeoutChoice, StopPlayout, Su
              Resume, ProgramWaiting, ProgramReady, Resign, AcceptResult, UndoRequest,
              UndoDecline, Undo, OverTheBoard, ClockPress, Absent, Arrival, LateForfeit,
              IllegalClaim, EnteredMove, CorrectEntry, KeepBoard, ResultCard, StudyGame,
-             StudyAnswer):
+             StudyAnswer, Penalty):
     register(_cls)
 
 Encoder = Callable[[Any, type[Board]], Any]
@@ -208,6 +211,20 @@ def _dec_move_kind(value: Any, _variant: type[Board]) -> str:
     return str(value)
 
 
+def _dec_reason(value: Any, _variant: type[Board]) -> str:
+    if not isinstance(value, str) or not value.strip() \
+            or len(value) > PENALTY_REASON_LENGTH:
+        raise _bad(f"a penalty's reason is 1 to {PENALTY_REASON_LENGTH} characters")
+    return value
+
+
+def _dec_deducted(value: Any, variant: type[Board]) -> float:
+    seconds = _dec_time(value, variant)
+    if not 0 <= seconds <= PENALTY_SECONDS:
+        raise _bad(f"a time penalty is 0 to {PENALTY_SECONDS:.0f} seconds")
+    return seconds
+
+
 #: field name -> (encode, decode) between the event's value and JSON.
 FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "at": (lambda v, _b: v, _dec_time),
@@ -235,6 +252,9 @@ FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "move_kind": (lambda v, _b: v, _dec_move_kind),
     "turned": (_enc_turned, _dec_turned),
     "timing": (lambda v, _b: v, _dec_timing),
+    "reason": (lambda v, _b: v, _dec_reason),
+    "deducted": (lambda v, _b: v, _dec_deducted),
+    "loss": (lambda v, _b: v, _dec_flag),
 }
 
 #: Fields left out of the JSON when ``None`` (their default): fields added after events

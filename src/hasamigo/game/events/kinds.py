@@ -224,7 +224,9 @@ class LateForfeit(Event):
 class IllegalClaim(Event):
     """``by`` claims, on its own turn, that the opponent's last move was illegal (rule
     6①): the turn goes back to the offender to correct it, or, when the offender was in
-    byo-yomi, the correction is followed by a time-out (rule 15)."""
+    byo-yomi, the correction is followed by a time-out (rule 15). The game's last move
+    may be claimed after the game ended, whatever the time left (rule 10): see
+    :func:`hasamigo.game.procedures.over_board.last_move_claimant`."""
 
     kind: ClassVar[str] = "illegal-claim"
     by: Color
@@ -267,6 +269,25 @@ class ResultCard(Event):
     kind: ClassVar[str] = "result-card"
     black: int
     white: int
+
+
+#: longest reason an arbiter gives for a penalty
+PENALTY_REASON_LENGTH = 500
+#: most seconds one penalty takes off a clock
+PENALTY_SECONDS = 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty(Event):
+    """The arbiter penalises ``colour`` for ``reason`` (JOF rule 21): ``deducted``
+    seconds taken off its clock (持ち時間減), or, with ``loss``, the game lost by
+    penalty (反則負け, scored like a forfeit)."""
+
+    kind: ClassVar[str] = "penalty"
+    colour: Color
+    reason: str
+    deducted: float = 0.0
+    loss: bool = False
 
 
 # ---- the user study (the amusement paper's) ----------------------------------------------------

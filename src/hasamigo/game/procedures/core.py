@@ -32,6 +32,7 @@ from hasamigo.game.setup import GameSetup
 from hasamigo.move import BLACK, WHITE, Color, Move
 
 if TYPE_CHECKING:
+    from hasamigo.game.events import Penalty
     from hasamigo.game.procedures.over_board import (
         BoardMark,
         DecidedFault,
@@ -162,6 +163,7 @@ class Queries:
     last_press: tuple[Color, bool] | None
     study: StudyProgress | None
     waiting: frozenset[int]
+    penalties: tuple[Penalty, ...]
 
     @property
     def ply_count(self) -> int:
@@ -310,6 +312,7 @@ class GameState(Queries):
     card: tuple[int, int] | None = None
     presses: int = 0
     last_press: tuple[Color, bool] | None = None
+    penalties: tuple[Penalty, ...] = ()  # the arbiter's (rule 21), in order
     # ---- a user-study game (see hasamigo.game.procedures.study) ----
     study: StudyProgress | None = None
     # ---- programs that cannot move yet: their kernels load (see hasamigo.game.state) ----

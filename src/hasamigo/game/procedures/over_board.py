@@ -12,7 +12,14 @@ players people at a real board and clock. Besides the online procedure's rules
   (64–0, not rated); a flag that falls meanwhile is claimed as any other;
 * **an illegal move claimed** (rule 6①) hands the turn back to the offender; when the
   offender was in byo-yomi (秒読み, at most ``byoyomi`` seconds left) it is corrected and
-  then a time-out (rule 15);
+  then a time-out (rule 15). **The last move** (rule 10) may be claimed by the side that
+  did not play it whatever the time left, after the game ended and its clock stopped too,
+  until the result is agreed (a card, or both accepting it): the record knows the move
+  was illegal when the recorder kept it as played; it is then corrected as a claim
+  during play would have it (:func:`last_move_claimant`);
+* **penalties** (rule 21): the arbiter takes time off a player's clock (持ち時間減) or
+  declares the game lost by penalty (反則負け, scored like a forfeit), always with the
+  reason (``penalties``);
 * **record entry**: a move entered as played (:class:`~hasamigo.game.events.EnteredMove`)
   is checked by :func:`hasamigo.game.entry.check_entry`; a legal one is a move, a faulty
   one waits (nothing else may happen but the clock) until the recorder corrects it (the
@@ -44,6 +51,7 @@ from hasamigo.game.events import (
     KeepBoard,
     LateForfeit,
     OverTheBoard,
+    Penalty,
     ResultCard,
     Resume,
     StopPlayout,
@@ -63,7 +71,14 @@ from hasamigo.game.procedures.core import (
     playout_time,
     winner_of_timeout,
 )
-from hasamigo.game.result import GameResult, Termination, forfeit, result_card, timeout_win
+from hasamigo.game.result import (
+    GameResult,
+    Termination,
+    forfeit,
+    penalty_loss,
+    result_card,
+    timeout_win,
+)
 from hasamigo.move import BLACK, PASS, WHITE, Color, Move
 
 
@@ -113,17 +128,19 @@ class DecidedFault:
 @dataclass(frozen=True, slots=True)
 class BoardMark:
     """A point of the record where the board as played was kept: after move
-    ``move_number`` the game went on from ``board`` (a board string)."""
+    ``move_number`` the game went on from ``board`` (a board string). ``entry`` is the
+    move as it was entered (what a claim of the last move corrects, rule 10)."""
 
     move_number: int
     board: str
+    entry: Entry | None = None
 
 
 #: what may happen while a faulty entered move awaits the recorder's decision: the
 #: decision, the clock's own business, and the end of a play-out on time (the count then
 #: stands, the faults stay undecided)
 WHILE_PENDING: frozenset[type[Event]] = frozenset(
-    {CorrectEntry, KeepBoard, ClockPress, Suspend, Resume, StopPlayout})
+    {CorrectEntry, KeepBoard, ClockPress, Suspend, Resume, StopPlayout, Penalty})
 
 
 def gate(state: GameState, event: Event) -> None:
@@ -264,8 +281,61 @@ def _clock_press(state: Draft, event: ClockPress) -> None:
     state.last_press = (colour, event.passed)
 
 
+def last_move_claimant(state: Queries) -> Color | None:
+    """Who may still claim the game's last move illegal (rule 10: the side that did not
+    play it, whatever the time left, the clock stopped or not), or ``None``: the game
+    ended on the board with that move kept as played (the recorder's keep: nobody had
+    claimed it), and the result is not agreed yet (no card, not both accepting it)."""
+    last, result = state.last, state.result
+    if (state.otb is None or state.phase is not Phase.OVER or result is None
+            or result.termination is not Termination.NORMAL or state.card is not None
+            or state.result_final or last is None or not state.marks
+            or state.marks[-1].move_number != last.number):
+        return None
+    return last.played.colour.other
+
+
+def _claim_last_move(state: Draft, event: IllegalClaim) -> None:
+    """Rule 10: the last move claimed after the game ended. The move kept as played is
+    taken off the record and corrected (the offender's clock runs for it, as a claim
+    during play gives it back); a byo-yomi offender's correction is then a time-out."""
+    claimant = last_move_claimant(state)
+    if claimant is None:
+        raise GameError("the game is over: only a last move kept as played can still be "
+                        "claimed illegal, until the result is agreed (rule 10)",
+                        "wrong_phase")
+    if event.by is not claimant:
+        raise GameError("the last move is claimed by the side that did not play it "
+                        "(rule 10)", "not_your_turn")
+    last, mark = state.last, state.marks[-1]
+    assert last is not None and mark.entry is not None
+    offender, entry = claimant.other, mark.entry
+    byoyomi = state.in_byoyomi(offender, last.played.at)
+    state.last = last.before
+    state.marks = state.marks[:-1]
+    state.faults = tuple(DecidedFault(f.fault, "claimed")
+                         if f.fault.move_number == mark.move_number and f.decision == "kept"
+                         else f for f in state.faults)
+    state.result = None
+    state.accepted = frozenset()
+    state.phase = Phase.PLAYING
+    state.position_revision = state.revision + 1
+    fixed = correction(state.position, entry)
+    if state.clock is not None:  # the offender corrects and presses; a move withdrawn
+        # (out of turn, or nowhere to play) leaves the side to move to play
+        runs = offender if fixed is not None else state.position.turn
+        state.clock, _ = state.clock.switch(runs, event.at)
+    if fixed is not None:
+        play(state, entry.by, fixed, event.at)
+    if byoyomi and state.phase in (Phase.PLAYING, Phase.OVER):
+        begin_timeout(state, offender, event.at)  # rule 15: corrected, then a time-out
+
+
 def _illegal_claim(state: Draft, event: IllegalClaim) -> None:
     otb = _need_otb(state, "claiming an illegal move on the clock")
+    if state.phase is Phase.OVER:
+        _claim_last_move(state, event)
+        return
     if state.phase is not Phase.PLAYING or not otb.started or state.clock is None:
         raise GameError("an illegal move is claimed during play", "wrong_phase")
     if state.clock.running is not event.by:
@@ -339,7 +409,7 @@ def _keep_board(state: Draft, event: KeepBoard) -> None:
     entry = pending.entry
     move = PASS if entry.square is None else Move(entry.square)
     after_ply(state, entry.by, move, _as_played(state, entry), event.at)
-    state.marks += (BoardMark(pending.move_number, state.position.to_string()),)
+    state.marks += (BoardMark(pending.move_number, state.position.to_string(), entry),)
 
 
 def _card_result(state: Draft, black: int, white: int) -> GameResult:
@@ -390,6 +460,33 @@ def _result_card(state: Draft, event: ResultCard) -> None:
     state.accepted = frozenset({BLACK, WHITE})
 
 
+def _penalty(state: Draft, event: Penalty) -> None:
+    """Rule 21: time off ``colour``'s clock while the game is played (the flag may fall
+    by it; it is lost when claimed, as any other), or the game lost by penalty, at any
+    time before the result is agreed."""
+    _need_otb(state, "an arbiter's penalty")
+    if not event.reason.strip():
+        raise GameError("a penalty is given with its reason (rule 21)")
+    if state.phase is Phase.OVER and (state.result_final or state.card is not None):
+        raise GameError("the result is agreed: no penalty changes it now", "game_over")
+    if event.loss:
+        if event.deducted:
+            raise GameError("a penalty is time off the clock or a loss, not both")
+        state.seat(event.colour)  # colours must be decided
+        finish(state, penalty_loss(event.colour, squares=state.root.square_count()),
+               event.at)
+    else:
+        if not event.deducted > 0:
+            raise GameError("a time penalty takes some seconds off the clock")
+        if state.clock is None:
+            raise GameError("this game has no clock to take time off", "no_flag")
+        if state.phase not in (Phase.PLAYING, Phase.PLAYOUT):
+            raise GameError("time is taken off a clock while the game is played",
+                            "wrong_phase")
+        state.clock = state.clock.deduct(event.colour, event.deducted, event.at)
+    state.penalties += (event,)
+
+
 RULES: dict[type[Event], Rule] = {
     OverTheBoard: _over_the_board,
     ClockPress: _clock_press,
@@ -401,6 +498,7 @@ RULES: dict[type[Event], Rule] = {
     CorrectEntry: _correct_entry,
     KeepBoard: _keep_board,
     ResultCard: _result_card,
+    Penalty: _penalty,
 }
 
 __all__ = [
@@ -412,6 +510,7 @@ __all__ = [
     "OverBoard",
     "PendingEntry",
     "gate",
+    "last_move_claimant",
     "otb_clock",
     "settle",
 ]

@@ -26,6 +26,7 @@ from hasamigo.errors import HasamigoError
 from hasamigo.game.controller import GameController
 from hasamigo.game.entry import bracketed_lines, entry_from_board, entry_from_turned
 from hasamigo.game.errors import GameError
+from hasamigo.game.procedures.over_board import last_move_claimant
 from hasamigo.game.state import DecidedFault
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.notation.sheet import check_sheet, read_sheet, sheet_html, sheet_of_moves
@@ -54,6 +55,8 @@ from hasamigo.web.schemas import (
     OtbNewGame,
     OtbView,
     ParticipantRequest,
+    PenaltyRequest,
+    PenaltyView,
     PressRequest,
     PressView,
     ResultCardRequest,
@@ -110,6 +113,7 @@ def otb_view(games: GameService, live: LiveGame, you: frozenset[int]) -> OtbView
     if state.seats is not None:
         names = {"black": game.seat(BLACK).name, "white": game.seat(WHITE).name}
     pending = [] if state.pending is None else [_fault(f) for f in state.pending.faults]
+    claimant = last_move_claimant(state)
     return OtbView(
         game=games.view(live, you),
         over_the_board=otb is not None,
@@ -126,6 +130,9 @@ def otb_view(games: GameService, live: LiveGame, you: frozenset[int]) -> OtbView
         last_press=None if state.last_press is None else PressView(
             colour=state.last_press[0].value, passed=state.last_press[1]),
         names=names,
+        last_move_claimant=None if claimant is None else claimant.value,
+        penalties=[PenaltyView(colour=p.colour.value, reason=p.reason, seconds=p.deducted,
+                               loss=p.loss) for p in state.penalties],
     )
 
 
@@ -201,6 +208,17 @@ async def claim_illegal(game_id: str, req: IllegalClaimRequest, games: Games, to
     """``colour`` claims the opponent's last move was illegal (in byo-yomi: a time-out)."""
     colour = Color.parse(req.colour)
     return await _act(games, game_id, token, lambda g: g.claim_illegal(colour))
+
+
+@api.post("/games/{game_id}/penalty", responses=ERRORS)
+async def penalty(game_id: str, req: PenaltyRequest, games: Games, token: SeatToken
+                  ) -> OtbView:
+    """The arbiter's penalty (rule 21): time off a clock, or a loss by penalty; the
+    reason is kept in the game's events."""
+    colour = Color.parse(req.colour)
+    return await _act(games, game_id, token,
+                      lambda g: g.penalise(colour, req.reason, seconds=req.seconds,
+                                           loss=req.loss))
 
 
 def _enter(game: GameController, req: EntryRequest) -> None:

@@ -54,6 +54,7 @@ from hasamigo.web.schemas_tournament import (
     Login,
     NewEntrant,
     NewTournament,
+    PenaltyLoss,
     ResultCard,
     Unpair,
     Withdrawal,
@@ -91,9 +92,11 @@ def public_info(info: TournamentInfo) -> dict[str, Any]:
 
 
 def public_entrant(e: EntrantView) -> dict[str, Any]:
-    """An entrant as anyone may read it: without the birth year."""
+    """An entrant as anyone may read it: without the birth year, the birth date, the
+    student status or the school year (the director's area shows them)."""
     data: dict[str, Any] = as_json(replace(e, birth_year=None))
-    del data["birth_year"]
+    for private in ("birth_year", "born", "student", "school_year"):
+        del data[private]
     return data
 
 
@@ -313,6 +316,16 @@ def correct_result(tournament_id: TournamentId, number: RoundNumber, board: Boar
     """Replace a board's entered result; the audit log keeps before, after and reason."""
     session = _session(site, tournament_id, token)
     data: dict[str, Any] = as_json(site.correct(session, number, board, req))
+    return data
+
+
+@api.post("/{tournament_id}/rounds/{number}/boards/{board}/penalty", responses=ERRORS)
+def penalty(tournament_id: TournamentId, number: RoundNumber, board: BoardNumber,
+            req: PenaltyLoss, site: Site, token: DirectorToken) -> dict[str, Any]:
+    """Declare a loss by penalty (反則負け, JOF rule 21) on a board, with the reason: the
+    board's result (entered or replaced) is 64–0 to the other; the audit log keeps it."""
+    session = _session(site, tournament_id, token)
+    data: dict[str, Any] = as_json(site.penalty(session, number, board, req))
     return data
 
 

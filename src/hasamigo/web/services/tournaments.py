@@ -41,6 +41,7 @@ from hasamigo.web.schemas_tournament import (
     LinkedGame,
     NewEntrant,
     NewTournament,
+    PenaltyLoss,
     ResultCard,
 )
 from hasamigo.web.services.compute import ComputePool, plan_next_round
@@ -92,7 +93,8 @@ class TournamentSite:
         """A new tournament and its director's first session."""
         self._creates.enforce(address, "new tournaments")
         settings = Settings(req.format, rounds=req.rounds, c=req.c, seed=req.seed,
-                            prize_places=req.prize_places, third_place=req.third_place)
+                            prize_places=req.prize_places, third_place=req.third_place,
+                            date=req.date)
         who = req.director or "director"
         info = self.service.create(req.name, settings, password=req.password, who=who)
         stored = self._password_hash(info.id)
@@ -143,7 +145,9 @@ class TournamentSite:
         return self.service.register(session.tournament_id, name, rank=req.rank or None,
                                      birth_year=req.birth_year, woman=req.woman,
                                      seed=req.seed, division=req.division or None,
-                                     program=req.program, who=session.who)
+                                     program=req.program, born=req.born,
+                                     student=req.student, school_year=req.school_year,
+                                     override=req.override, who=session.who)
 
     def _entrant(self, tournament_id: str, number: int) -> None:
         if number not in self.service.tournament(tournament_id).entrants:
@@ -194,6 +198,12 @@ class TournamentSite:
         card = self._card(session.tournament_id, req)
         return self.service.correct_result(session.tournament_id, round_number, board,
                                            reason=req.reason, who=session.who, **card)
+
+    def penalty(self, session: DirectorSession, round_number: int, board: int,
+                req: PenaltyLoss) -> GameView:
+        self._entrant(session.tournament_id, req.loser)
+        return self.service.penalty_loss(session.tournament_id, round_number, board,
+                                         req.loser, reason=req.reason, who=session.who)
 
     def link(self, session: DirectorSession, round_number: int, board: int,
              req: LinkedGame) -> GameView:

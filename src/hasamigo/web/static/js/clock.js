@@ -5,7 +5,7 @@
 // the winner chooses 33–31 or play-out (勝手打ち); both flags down is a draw (the draw-win
 // holder's win). The server's game controller keeps the time: every press is an event,
 // and this page only counts down between the server's readings.
-import { api, formatClock, isPrivateRefusal, scoringNote, seatToken, strings } from "./api.js";
+import { api, escapeHtml, formatClock, isPrivateRefusal, scoringNote, seatToken, strings } from "./api.js";
 
 const T = strings();
 const $ = (id) => document.getElementById(id);
@@ -138,7 +138,12 @@ function render() {
   $("message").textContent = message();
   const playing = g.phase === "playing" && clock && clock.started;
   $("pass").hidden = !playing;
-  $("illegal").hidden = !playing;
+  // rule 10: the last move, kept as played, may be claimed after the game ended
+  $("illegal").hidden = !playing && !view.last_move_claimant;
+  $("penalties").innerHTML = (view.penalties || []).map((p) => {
+    const what = p.loss ? T["term.penalty"] : `−${formatClock(p.seconds)}`;
+    return `<li>${escapeHtml(names[p.colour] || colourName(p.colour))}: ${escapeHtml(what)} — ${escapeHtml(p.reason)}</li>`;
+  }).join("");
   const lateBefore = g.phase !== "over" && clock && !clock.started;
   for (const p of [0, 1]) {
     const button = $(`absent-${p}`);
@@ -221,11 +226,13 @@ $("pass").addEventListener("click", () => {
 // the side whose clock runs claims the opponent's last move was illegal: the clock goes
 // back to the offender (in byo-yomi it is a time-out); the notice says which happened
 $("illegal").addEventListener("click", async () => {
-  const claimant = view?.clock?.running;
+  const last = view?.last_move_claimant;
+  const claimant = last || view?.clock?.running;
   if (!claimant || !(await act("POST", `${base}/illegal`, { colour: claimant }))) return;
   const names = view.names || {};
   const name = (c) => names[c] || colourName(c);
-  const key = view.game.phase === "playing" ? "record.illegal.claimed" : "record.illegal.timeout";
+  let key = view.game.phase === "playing" ? "record.illegal.claimed" : "record.illegal.timeout";
+  if (last && view.game.phase !== "timeout-choice") key = "record.illegal.last";
   showNotice(T[key].replaceAll("{claimant}", name(claimant)).replaceAll("{offender}", name(other(claimant))));
 });
 for (const p of [0, 1]) {
@@ -237,6 +244,16 @@ $("forfeit").addEventListener("click", () => {
     act("POST", `${base}/forfeit`, { participant: view.late.participant });
   }
 });
+// the arbiter's penalty (rule 21): minutes off a clock, or the game lost by penalty
+function penalty(loss) {
+  const reason = $("penalty-reason").value.trim();
+  if (!reason) { $("penalty-reason").reportValidity(); return; }
+  const body = { colour: $("penalty-colour").value, reason, loss };
+  if (!loss) body.seconds = Number($("penalty-minutes").value) * 60;
+  act("POST", `${base}/penalty`, body).then((done) => { if (done) $("penalty-reason").value = ""; });
+}
+$("penalty-form").addEventListener("submit", (ev) => { ev.preventDefault(); penalty(false); });
+$("penalty-loss").addEventListener("click", () => { if (confirm(T["term.penalty"])) penalty(true); });
 $("card-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   act("POST", `${base}/card`, { black: Number($("card-black").value), white: Number($("card-white").value) });

@@ -208,6 +208,7 @@ function startEntry(root) {
     $("entry-card").hidden = !entering || view.pending.length > 0;
     $("pending-card").hidden = view.pending.length === 0;
     $("pending").innerHTML = view.pending.map(faultItem).join("");
+    $("last-move-card").hidden = !view.last_move_claimant;
     $("faults").innerHTML = view.faults.length
       ? view.faults.map(faultItem).join("") : `<li class="muted">${escapeHtml(T["record.no_faults"])}</li>`;
     const first = g.moves.length ? g.first_colour : g.turn;
@@ -242,6 +243,9 @@ function startEntry(root) {
   $("undo").addEventListener("click", () => call("POST", `${base}/entries/undo`));
   $("correct").addEventListener("click", () => call("POST", `${base}/entries/correct`));
   $("keep").addEventListener("click", () => call("POST", `${base}/entries/keep`));
+  $("claim-last").addEventListener("click", () => {
+    if (view.last_move_claimant) call("POST", `${base}/illegal`, { colour: view.last_move_claimant });
+  });
   $("enter-board").addEventListener("click", () => {
     const text = $("board-text").value.replace(/\s+/g, "");
     const body = { board: text };

@@ -102,7 +102,7 @@ function renderState() {
   $("finished-note").hidden = info.state !== "finished";
   $("pair-note").hidden = info.state === "finished";
   const last = round && round.number === info.rounds_paired;
-  const untouched = last && round.games.every((g) => (g.kind !== "played" && g.kind !== "forfeit") || !g.finished);
+  const untouched = last && round.games.every((g) => !["played", "forfeit", "penalty"].includes(g.kind) || !g.finished);
   const unpair = $("unpair-button");
   unpair.hidden = !untouched;
   if (round) unpair.textContent = fill(t["tournament.director.unpair"], { n: round.number });
@@ -142,6 +142,7 @@ function resultText(g) {
   if (!g.finished) return g.colours === "fuse-ishi" ? `<span class="muted small">${escapeHtml(t["tournament.fuse_ishi"])}</span>` : "";
   let text = `<strong class="score">${g.black_discs}–${g.white_discs}</strong>`;
   if (g.kind === "forfeit") text += ` <span class="tag">${escapeHtml(t["tournament.forfeit"])}</span>`;
+  if (g.kind === "penalty") text += ` <span class="tag penalty">${escapeHtml(t["term.penalty"])}</span> <span class="muted small penalty-reason">${escapeHtml(g.reason || "")}</span>`;
   if (g.draw_win) text += ` <span class="muted small">${escapeHtml(t["tournament.draw_win"])}: ${escapeHtml(g.draw_win)}</span>`;
   return text;
 }
@@ -187,7 +188,7 @@ function boardRow(g) {
   const row = document.createElement("div");
   row.className = `board-row kind-${g.kind}${g.finished ? " finished" : ""}`;
   row.dataset.board = g.board;
-  const enterable = g.kind === "played" || g.kind === "forfeit";
+  const enterable = ["played", "forfeit", "penalty"].includes(g.kind);
   row.innerHTML = `
     <div class="board-head">
       <span class="board-no">${escapeHtml(t["tournament.board"])} ${g.board}</span>
@@ -196,6 +197,7 @@ function boardRow(g) {
         ${g.white === null ? "" : `<span class="muted">–</span> <span class="t-player${won(g.white)}">${white}</span>`}</span>
       <span class="board-result">${resultText(g)}</span>
       ${enterable && g.finished ? `<button class="button" type="button" data-correct>${escapeHtml(t["tournament.director.correct"])}</button>` : ""}
+      ${enterable && g.kind !== "penalty" ? `<button class="button warn" type="button" data-penalty>${escapeHtml(t["term.penalty"])}</button>` : ""}
     </div>
     ${enterable && !g.finished ? cardForm(g, false) : ""}
     ${g.kind === "played" && !g.finished ? gameLinkForm(g) : ""}`;
@@ -259,7 +261,24 @@ function cardBody(form) {
   return body;
 }
 
+// a loss by penalty (反則負け, rule 21): who loses and why; the audit log keeps it
+function penaltyForm(g) {
+  return `<form class="penalty-entry" data-board="${g.board}" novalidate>
+    ${playerSelect("loser", g, t["tournament.director.penalty_loser"], null)}
+    <label class="t-field reason"><span>${escapeHtml(t["tournament.director.reason"])}</span><input type="text" name="reason" maxlength="300" required></label>
+    <button class="button danger" type="submit">${escapeHtml(t["tournament.director.penalty_declare"])}</button>
+    <button class="button" type="button" data-cancel>${escapeHtml(t["tournament.director.cancel"])}</button></form>`;
+}
+
 $("boards").addEventListener("submit", (ev) => {
+  const penalty = ev.target.closest("form.penalty-entry");
+  if (penalty) {
+    ev.preventDefault();
+    const data = new FormData(penalty);
+    const body = { loser: Number(data.get("loser")), reason: String(data.get("reason") ?? "").trim() };
+    act(() => directorApi(id, "POST", `/rounds/${round.number}/boards/${penalty.dataset.board}/penalty`, body));
+    return;
+  }
   const linked = ev.target.closest("form.game-link");
   if (linked) {
     ev.preventDefault();
@@ -285,6 +304,16 @@ $("boards").addEventListener("click", (ev) => {
     if (!row.querySelector("form")) {
       row.insertAdjacentHTML("beforeend", cardForm(g, true));
       row.querySelector("input[name=reason]").focus();
+    }
+    return;
+  }
+  const penalty = ev.target.closest("[data-penalty]");
+  if (penalty) {
+    const row = penalty.closest(".board-row");
+    const g = round.games.find((x) => String(x.board) === row.dataset.board);
+    if (!row.querySelector("form.penalty-entry")) {
+      row.insertAdjacentHTML("beforeend", penaltyForm(g));
+      row.querySelector("form.penalty-entry input[name=reason]").focus();
     }
     return;
   }
@@ -319,12 +348,14 @@ function renderEntrants() {
       e.woman ? `<span class="tag woman">${escapeHtml(t["tournament.woman"])}</span>` : "",
       e.seed ? `<span class="tag">${escapeHtml(t["tournament.seed"])}</span>` : "",
       e.program ? `<span class="tag">${escapeHtml(e.program)}</span>` : "",
+      e.student ? `<span class="tag">${escapeHtml(t["tournament.student"])}</span>` : "",
+      e.school_year ? `<span class="tag">${escapeHtml(fill(t["tournament.school_year"], { n: e.school_year }))}</span>` : "",
       e.withdrawn_from ? `<span class="tag">${escapeHtml(t["tournament.withdrawn"])} (${escapeHtml(fill(t["tournament.round_n"], { n: e.withdrawn_from }))})</span>` : "",
     ].join(" ");
     const action = e.withdrawn_from ? "" : `<button class="button danger" type="button" data-withdraw="${e.number}">${escapeHtml(t["tournament.director.withdraw"])}</button>`;
     return `<tr data-number="${e.number}" class="${e.withdrawn_from ? "withdrawn" : ""}">
       <td class="num">${e.number}</td><td class="name"><span class="t-name">${escapeHtml(e.name)}</span> ${tags}</td>
-      <td>${escapeHtml(e.rank || "")}</td><td class="opt">${e.birth_year ?? ""}</td><td class="opt">${escapeHtml(e.division || "")}</td>
+      <td>${escapeHtml(e.rank || "")}</td><td class="opt">${escapeHtml(e.born ?? String(e.birth_year ?? ""))}</td><td class="opt">${escapeHtml(e.division || "")}</td>
       <td class="actions-cell">${action}</td></tr>`;
   }).join("");
 }
@@ -360,6 +391,10 @@ $("register-form").addEventListener("submit", async (ev) => {
     rank: text("reg-rank") || null,
     birth_year: text("reg-birth-year") ? Number(text("reg-birth-year")) : null,
     division: text("reg-division") || null,
+    born: text("reg-born") || null,
+    school_year: text("reg-school-year") ? Number(text("reg-school-year")) : null,
+    student: $("reg-student").checked ? true : null,
+    override: text("reg-override") || null,
     program: text("reg-program") || null,
     woman: $("reg-woman").checked,
     seed: $("reg-seed").checked,
@@ -367,7 +402,10 @@ $("register-form").addEventListener("submit", async (ev) => {
   const done = await act(() => directorApi(id, "POST", "/entrants", body));
   if (done) {
     $("register-form").reset();
+    $("reg-override-field").hidden = true;
     $("reg-name").focus();
+  } else if (!$("director-error").hidden) {
+    $("reg-override-field").hidden = false;  // a refusal: the director may override it
   }
 });
 
@@ -378,7 +416,8 @@ function summary(value) {
   if (typeof value === "object") {
     if ("black_discs" in value) {
       const name = (n) => (view.entrants.find((e) => e.number === n) || { name: `#${n}` }).name;
-      return `${name(value.black)} ${value.black_discs}–${value.white_discs} ${name(value.white)}${value.forfeit ? ` (${t["tournament.forfeit"]})` : ""}`;
+      const how = value.forfeit ? ` (${t["tournament.forfeit"]})` : value.termination === "penalty" ? ` (${t["term.penalty"]})` : "";
+      return `${name(value.black)} ${value.black_discs}–${value.white_discs} ${name(value.white)}${how}`;
     }
     if ("name" in value) return value.withdrawn_from ? `${value.name} (${t["tournament.withdrawn"]} ${value.withdrawn_from})` : value.name;
   }

@@ -22,6 +22,8 @@ form.addEventListener("submit", async (ev) => {
     c: optionalInt("new-c"),
     third_place: document.getElementById("new-third-place").checked,
   };
+  const day = document.getElementById("new-date").value;
+  if (day) body.date = day;
   const director = document.getElementById("new-director").value.trim();
   if (director) body.director = director;
   const button = document.getElementById("new-create");
