@@ -159,10 +159,20 @@ def test_the_command_line_creates_lists_and_exports(tmp_path: Path) -> None:
     assert made.exit_code == 0, made.output
     study = json.loads(made.output)
     assert len(study["design"]) == 6 and study["arms"][2] == "entertainer"
+    assert (study["protocol"], study["surprise_window"]) == ("paper", "midgame")
+    extended = json.loads(runner.invoke(app, [
+        "study", "new", "Rich", "--password", "secret-pw", "--protocol", "extended",
+        "--window", "moves", "--db", db, "--json"]).output)
+    assert (extended["protocol"], extended["surprise_window"]) == ("extended", "moves")
+    for option, value in (("--protocol", "papers"), ("--window", "late")):
+        wrong = runner.invoke(app, ["study", "new", "X", "--password", "secret-pw", option,
+                                    value, "--db", db])
+        assert wrong.exit_code == 2 and value in wrong.output
     service = _service(tmp_path / "cli.db")
     code = service.new_subject(study["id"]).code
     listed = json.loads(runner.invoke(app, ["study", "list", "--db", db, "--json"]).output)
-    assert [(s["id"], s["subjects"]) for s in listed] == [(study["id"], 1)]
+    assert sorted((s["id"], s["subjects"]) for s in listed) == sorted(
+        [(study["id"], 1), (extended["id"], 0)])
     subjects = json.loads(runner.invoke(app, ["study", "subjects", study["id"], "--db", db,
                                               "--json"]).output)
     assert [(s["code"], s["step"]) for s in subjects] == [(code, "consent")]

@@ -53,31 +53,40 @@ def study_new(
         "--password", prompt=True, hide_input=True,
         help="The researcher's password (only a salted hash is stored).")],
     programs: Annotated[str, typer.Option(
-        "--programs", help="Comma-separated programs compared: victory, amusement, "
-                           "entertainer.")] = "victory,amusement",
+        "--programs", help="Comma-separated programs compared, 2 to 6: any registered "
+                           "program (victory, amusement, amusement:swing, entertainer, "
+                           "engine:3 …).")] = "victory,amusement",
     clock: Annotated[float | None, typer.Option(
         "--clock", min=0.1, max=120, help="Minutes a side (default: no clock).")] = None,
     languages: Annotated[str, typer.Option("--languages", help="ja, en or both.")] = "ja,en",
+    protocol: Annotated[str, typer.Option(
+        "--protocol", help="paper (the paper's questions, timing and scales) or extended "
+                           "(the richer questionnaire).")] = "paper",
+    window: Annotated[str, typer.Option(
+        "--window", help="The surprise move's window: midgame (the paper's reading) or "
+                         "moves (moves 30-35 whatever the phase).")] = "midgame",
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create a study; prints its id and the subjects' page.
 
-    JSON: {id, name, arms, clock_minutes, languages, design, created_at, subjects}
+    JSON: {id, name, arms, clock_minutes, languages, protocol, surprise_window, design,
+    created_at, subjects, …}
     """
     from hasamigo.study.service import StudySettings
 
     with _service(db) as service:
         settings = StudySettings(tuple(p.strip() for p in programs.split(",") if p.strip()),
                                  clock, tuple(x.strip() for x in languages.split(",")
-                                              if x.strip()))
+                                              if x.strip()), protocol, window)
         info = service.create(name, settings, password)
     if as_json:
         emit_json(info.to_json())
         return
-    console.print(f"created study {escape(info.name)} ({', '.join(info.settings.arms)}), "
-                  f"id [bold]{info.id}[/]; subjects start at /studies/{info.id}",
-                  highlight=False)
+    console.print(f"created study {escape(info.name)} ({', '.join(info.settings.arms)}; "
+                  f"protocol {info.settings.protocol}, surprise window "
+                  f"{info.settings.surprise_window}), id [bold]{info.id}[/]; subjects start "
+                  f"at /studies/{info.id}", highlight=False)
 
 
 @study_app.command("list")

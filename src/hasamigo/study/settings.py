@@ -22,7 +22,7 @@ from typing import Any
 
 from hasamigo.engine.players import PROGRAMS as REGISTRY
 from hasamigo.engine.players import external_spec, program_of
-from hasamigo.errors import HasamigoError
+from hasamigo.errors import HasamigoError, shown
 from hasamigo.study.protocol import (
     DEFAULT_PROTOCOL,
     EXTENDED,
@@ -120,9 +120,11 @@ class StudySettings:
                 or any(lang not in LANGUAGES for lang in self.languages):
             raise StudyError(f"the languages are some of {', '.join(LANGUAGES)}")
         if self.protocol not in PROTOCOLS:
-            raise StudyError(f"the protocol is one of {', '.join(PROTOCOLS)}")
+            raise StudyError(f"the protocol is one of {', '.join(PROTOCOLS)}, not "
+                             f"{shown(self.protocol)}")
         if self.surprise_window not in SURPRISE_WINDOWS:
-            raise StudyError(f"the surprise window is one of {', '.join(SURPRISE_WINDOWS)}")
+            raise StudyError(f"the surprise window is one of {', '.join(SURPRISE_WINDOWS)}, "
+                             f"not {shown(self.surprise_window)}")
 
     @property
     def questions(self) -> Protocol:
