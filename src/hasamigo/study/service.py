@@ -42,6 +42,7 @@ from typing import Any, Literal
 
 import hasamigo
 from hasamigo.game.controller import GameController
+from hasamigo.game.result import verdict_for
 from hasamigo.game.state import StudyQuestion
 from hasamigo.storage.repository import ConcurrentWrite, GameRepository
 from hasamigo.study.design import order_for, orders
@@ -121,6 +122,11 @@ class GameProgress:
     questions: int  # asked so far
     answered: int  # of them, answered in full
     asked: StudyQuestion | None  # awaiting an answer
+    #: once the game has ended: how it went for the subject (``win``/``lose``/``draw``)
+    #: and the discs (the subject's, the program's), shown to them (the paper's program
+    #: shows WIN/LOSE/DRAW; its after questionnaire asks each game's result)
+    outcome: str | None = None
+    discs: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +148,20 @@ class SubjectProgress:
                 "finished_at": None if s.finished_at is None else s.finished_at.isoformat(),
                 "games": [{"index": g.index, "program": g.program, "game_id": g.game_id,
                            "over": g.over, "felt": g.felt, "questions": g.questions,
-                           "answered": g.answered} for g in self.games]}
+                           "answered": g.answered, "outcome": g.outcome,
+                           "discs": None if g.discs is None else list(g.discs)}
+                          for g in self.games]}
+
+
+def _outcome(game: GameController) -> tuple[str | None, tuple[int, int] | None]:
+    """How a finished study game went for the subject, and the discs (theirs, the
+    program's); ``(None, None)`` while it goes on."""
+    result, study = game.result, game.study
+    if result is None or study is None:
+        return None, None
+    me = study.subject
+    return (verdict_for(result, me).outcome,
+            (result.counts_for(me), result.counts_for(me.other)))
 
 
 def _text(value: Any, what: str, limit: int = TEXT_LENGTH) -> str:
@@ -286,9 +305,11 @@ class StudyService:
             game = self._game(row.game_id)
             questions = game.study.questions if game.study is not None else ()
             asked = None if game.study is None else game.study.asked
+            outcome, discs = _outcome(game)
             games.append(GameProgress(
                 index, program, row.game_id, game.result is not None and asked is None,
-                row.felt, len(questions), sum(q.complete for q in questions), asked))
+                row.felt, len(questions), sum(q.complete for q in questions), asked,
+                outcome, discs))
         step: Step
         current: int | None = None
         if subject.consented_at is None:

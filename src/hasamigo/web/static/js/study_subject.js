@@ -40,6 +40,7 @@ function render(next) {
     section.hidden = section.dataset.step !== state.step;
   }
   clearTimeout(poll);
+  renderLastResult();
   if (state.step === "game") renderGame();
   if (state.step === "felt" && document.getElementById("felt")) renderFelt();
   if (state.step === "after") renderAfter();
@@ -119,6 +120,21 @@ function drawBoard(game, myTurn) {
       board.append(cell);
     }
   }
+}
+
+// the result of the game just finished (WIN / LOSE / DRAW from the subject's side, with
+// the count) until the next one starts: a game the program ended goes on to the next
+// step at once, and the subject must have seen how it came out
+function renderLastResult() {
+  const element = document.getElementById("last-result");
+  const done = (state.games || []).filter((g) => g.over && g.outcome);
+  const last = done[done.length - 1];
+  const playing = state.step === "game" && state.game !== null;
+  element.hidden = !last || playing || state.step === "felt" || state.step === "done";
+  if (element.hidden) return;
+  element.textContent = `${text.game} ${last.index}: ${text[last.outcome]} ${last.discs[0]}–${last.discs[1]}`;
+  element.dataset.outcome = last.outcome;
+  element.dataset.game = String(last.index);
 }
 
 function renderFelt() {
