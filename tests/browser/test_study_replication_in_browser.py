@@ -80,25 +80,19 @@ def _state(page: Any, base: str) -> dict[str, Any]:
     return state
 
 
-def _play_game(page: Any, base: str, subject: Subject) -> str:
-    """Play the subject's game on the page to its end, answering every question; its
-    outcome from the subject's side (as the page showed it at the end)."""
-    outcome = ""
+def _play_game(page: Any, base: str, subject: Subject) -> None:
+    """Play the subject's game on the page to its end, answering every question."""
     index = _state(page, base)["game_index"]
     for _ in range(500):
         state = _state(page, base)
         if state["step"] != "game" or state["game_index"] != index:
-            return outcome
+            return
         game, question = state["game"], state["question"]
         if game is None:
             page.click("#start-game")
             page.wait_for_selector("#play:not([hidden])")
             continue
         me = Color.parse(game["your_colours"][0])
-        result = game.get("result")
-        if result:
-            winner = result.get("winner")
-            outcome = "draw" if winner is None else "win" if winner == me.value else "lose"
         if question is not None:
             page.wait_for_selector("#questions:not([hidden])")
             asks = [q for q in ("can_win", "move_felt")
@@ -137,15 +131,19 @@ def _take_part(new_page: Callable[..., Any], server: str, study: str, number: in
     page.wait_for_selector("#before:not([hidden])")
     page.check(f"input[name=strength][value='{strength}']")
     page.locator("#before button[type=submit]").click()
+    page.wait_for_selector("[data-step=game]:not([hidden])")
     subject = Subject(number, player)
-    outcomes: list[str] = []
-    while (state := _state(page, base))["step"] == "game":
+    while _state(page, base)["step"] == "game":
         page.wait_for_selector("#start-game:visible, #play:not([hidden])")
-        outcomes.append(_play_game(page, base, subject))
+        _play_game(page, base, subject)
     state = _state(page, base)
     assert state["step"] == "after", state["step"]
-    assert len(outcomes) == 2 and all(outcomes), outcomes
+    outcomes = [g["outcome"] for g in state["games"]]
+    assert len(outcomes) == 2 and all(o in ("win", "lose", "draw") for o in outcomes)
     page.wait_for_selector("#after:not([hidden])")
+    # the last game's result is shown (a game the program ended goes on at once)
+    shown = page.locator("#last-result")
+    assert shown.is_visible() and shown.get_attribute("data-outcome") == outcomes[1]
     # the paper's five items: each game's result as the subject saw it, which was more
     # fun (a game they won, else the second), why, the strategies they know, what makes fun
     for i, outcome in enumerate(outcomes, 1):
