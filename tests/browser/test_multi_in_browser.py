@@ -98,7 +98,7 @@ def test_four_people_online_each_in_their_own_browser_to_the_end(
     for colour in ("red", "yellow", "green", "blue"):
         _click_a_legal_square(pages[colour])
     rng = random.Random(7)
-    view = _api(a, "GET", f"/api/multi/{game_id}")
+    view = _api(a, "GET", f"/api/multi/{game_id}", None, tokens["red"])
     while len(view["moves"]) < 56:
         view = _api(a, "POST", f"/api/multi/{game_id}/moves",
                     {"move": rng.choice(view["legal"])}, tokens[view["turn"]])
@@ -110,7 +110,7 @@ def test_four_people_online_each_in_their_own_browser_to_the_end(
         expect(page.locator("#multi-status")).to_contain_text("Game over", timeout=LIVE)
         expect(page.locator("#multi-ply")).to_have_text("60 / 60")
         assert sum(_counts(page)) == 64, colour
-    final = _api(a, "GET", f"/api/multi/{game_id}")
+    final = _api(a, "GET", f"/api/multi/{game_id}", None, tokens["red"])
     assert final["over"] and sum(s["discs"] for s in final["standings"]) == 64
     no_sideways_scroll(pages["blue"], "the game at 390 px")
     no_emoji_symbols(pages["blue"])

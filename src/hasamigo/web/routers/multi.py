@@ -60,8 +60,11 @@ async def join_multi_game(game_id: GameId, req: MultiJoinRequest, multi: Multi
 
 
 @router.get("/{game_id}", responses=ERRORS)
-async def get_multi_game(game_id: GameId, multi: Multi, token: Token) -> MultiGameView:
-    """The game now, with every position since the start."""
+async def get_multi_game(game_id: GameId, multi: Multi, token: Token, response: Response
+                         ) -> MultiGameView:
+    """The game now, with every position since the start (never cached: the pages poll
+    it, and its ``your_colours`` depend on the token)."""
+    response.headers["Cache-Control"] = "no-store"
     return await multi.state(game_id, token)
 
 

@@ -138,7 +138,7 @@ class MultiGame {
   seatOf(colour) { return this.view.seats.find((s) => s.colour === colour); }
 
   render(view) {
-    const fresh = !this.view || view.version !== this.view.version || this.view.id !== view.id;
+    const fresh = !this.view || view.version !== this.view.version;
     this.view = view;
     const game = view.game;
     const at = this.at();
@@ -221,7 +221,7 @@ class MultiGame {
     try {
       const token = this.token;
       const view = await api("GET", `/api/multi/${this.id}`, undefined, { token });
-      if (!this.view || view.version !== this.view.version) this.render(view);
+      if (!this.view || view.version > this.view.version) this.render(view);
     } catch (err) {
       $("multi-error").textContent = err.message;
       $("multi-error").hidden = false;
