@@ -239,6 +239,8 @@ def test_the_pages_are_served(client: TestClient) -> None:
     assert page.status_code == 200 and 'id="multi-new"' in page.text
     game = create(client, seats=[{}, {}], first="red")
     assert client.get(f"/multi/{game['id']}").status_code == 200
+    # the pages poll the state, whose your_colours follow the token: never from a cache
+    assert client.get(f"/api/multi/{game['id']}").headers["cache-control"] == "no-store"
     assert client.get(f"/multi/{game['id']}/join?code=x").status_code == 200
     missing = client.get("/multi/nosuchgame", headers={"Accept": "text/html"})
     assert missing.status_code == 404

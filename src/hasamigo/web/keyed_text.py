@@ -358,6 +358,8 @@ KEYED: dict[str, Message] = {
     "multi.colour.blue": N_("blue"),
     "multi.colour.black": N_("black"),
     "multi.colour.white": N_("white"),
+    "multi.game.rolit": N_("Rolit"),
+    "multi.game.othello4": N_("4-player Othello (our reading)"),
     "multi.random_first": N_("Drawn at random"),
     "multi.pass": N_("pass"),
     "multi.program": N_("program"),

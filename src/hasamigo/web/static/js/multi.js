@@ -57,7 +57,9 @@ function newGameForm(form) {
     ev.preventDefault();
     const seats = taken().map((row) => {
       const player = row.querySelector("select").value;
-      const name = row.querySelector("input").value.trim();
+      // a person without a name is called by the colour's name in the page's language
+      const input = row.querySelector("input");
+      const name = input.value.trim() || (player === "person" ? input.placeholder : "");
       return name ? { player, name } : { player };
     });
     const online = form.querySelector("input[name=where]:checked").value === "online";
@@ -146,7 +148,7 @@ class MultiGame {
     const live = this.ply === null;
     const legal = live && this.mine() ? new Set(view.legal) : new Set();
     const lastMove = at > 0 ? view.moves[at - 1] : null;
-    $("multi-title").textContent = view.title;
+    $("multi-title").textContent = T[`multi.game.${game}`] || view.title;
     document.querySelectorAll("#multi-board .msq").forEach((cell, i) => {
       const ch = picture[i];
       const index = GAMES[game].symbols.indexOf(ch);
