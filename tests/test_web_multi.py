@@ -245,3 +245,28 @@ def test_the_pages_are_served(client: TestClient) -> None:
     missing = client.get("/multi/nosuchgame", headers={"Accept": "text/html"})
     assert missing.status_code == 404
     assert 'href="/multi"' in client.get("/").text
+
+
+def test_a_program_to_move_when_the_server_stopped_moves_when_the_game_is_read(
+        db: Path) -> None:
+    with make_client(db) as client:
+        game = create(client, game="rolit", first="red",
+                      seats=[{"name": "Ann"}, {"player": "greedy"}])
+    # as a server stopping between the person's move and the program's would leave it
+    repo = MultiGameRepository(Database(f"sqlite:///{db}"))
+    stored = repo.get(game["id"])
+    assert stored is not None
+    repo.save(stored, moves=("f4",))
+    with make_client(db) as client:
+        view = wait_for_person(client, game["id"], game["seat_token"])
+        assert view["moves"][0] == "f4" and len(view["moves"]) == 2
+        assert view["turn"] == "red" and view["your_colours"] == ["red"]
+
+
+def test_new_games_are_limited_per_address(tmp_path: Path) -> None:
+    from test_web_api import SETTINGS
+
+    with make_client(tmp_path / "limit.db",
+                     settings=SETTINGS.model_copy(update={"games_per_minute": 2})) as client:
+        assert [client.post("/api/multi", json={"seats": [{}, {}]}).status_code
+                for _ in range(3)] == [201, 201, 429]

@@ -78,6 +78,14 @@ class _Live:
     stored: StoredMultiGame
     board: MultiBoard
     programs: dict[int, MultiPlayer] = field(default_factory=dict)
+    #: every position's picture so far (:func:`_boards`), made again only after a move
+    pictures: tuple[tuple[str, ...], list[str]] | None = None
+
+    def boards(self) -> list[str]:
+        moves = _texts(self.board)
+        if self.pictures is None or self.pictures[0] != moves:
+            self.pictures = (moves, _boards(self.board))
+        return self.pictures[1]
 
 
 def replay(stored: StoredMultiGame) -> MultiBoard:
@@ -242,7 +250,7 @@ class MultiGameService:
             seats=[MultiSeatView(colour=rules.colours[s.colour], symbol=rules.symbols[s.colour],
                                  name=s.name, program=s.program, waiting=s.colour in waiting,
                                  discs=counts[s.colour]) for s in stored.seats],
-            moves=list(_texts(board)), boards=_boards(board),
+            moves=list(_texts(board)), boards=live.boards(),
             turn=None if over else rules.colours[board.turn],
             legal=[] if over else [str(m) for m in board.legal_moves() if not m.is_pass],
             over=over,
