@@ -115,7 +115,7 @@ def test_r0005_adds_the_reviews_table_and_leaves_the_games_alone(tmp_path: Path)
     db = Database(url)
     stored_game(db, "old")
     assert "reviews" not in sa.inspect(db.engine).get_table_names()
-    assert db.open() == ["0005", "0006", "0007", "0008", "0009", "0010"]
+    assert db.open() == ["0005", "0006", "0007", "0008", "0009", "0010", "0011"]
     assert "reviews" in sa.inspect(db.engine).get_table_names()
     assert GameRepository(db).load("old") is not None
     with db.engine.begin() as conn:

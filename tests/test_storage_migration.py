@@ -273,9 +273,9 @@ def old_database(url: str) -> dict[str, datetime]:
 def test_a_fresh_database_gets_the_schema_of_the_models(db_url: str) -> None:
     db = Database(db_url)
     assert db.open() == ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008",
-                         "0009", "0010"]
+                         "0009", "0010", "0011"]
     assert db.open() == [] and migrate(db.engine) == []  # up to date: left alone
-    assert current_revision(db.engine) == head_revision() == "0010"
+    assert current_revision(db.engine) == head_revision() == "0011"
     inspector = sa.inspect(db.engine)
     assert set(inspector.get_table_names()) == set(Base.metadata.tables) | {"alembic_version"}
     for table in Base.metadata.sorted_tables:
@@ -296,7 +296,8 @@ def test_old_games_become_events(db_url: str, caplog: pytest.LogCaptureFixture) 
     upgraded_at = time.time()
     with caplog.at_level(logging.INFO):
         # stamped 0001 (the old schema), then upgraded
-        assert db.open() == ["0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010"]
+        assert db.open() == ["0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009",
+                             "0010", "0011"]
     assert db.open() == []
     tables = set(sa.inspect(db.engine).get_table_names())
     assert "moves" not in tables and "schema_version" not in tables
@@ -411,7 +412,8 @@ def test_a_failed_upgrade_changes_nothing(db_url: str, monkeypatch: pytest.Monke
     assert "alembic_version" not in inspector.get_table_names()
     assert "state" in {c["name"] for c in inspector.get_columns("games")}
     monkeypatch.undo()
-    assert db.open() == ["0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010"]
+    assert db.open() == ["0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009",
+                         "0010", "0011"]
     with db.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM game_events").scalar()
     db.close()
@@ -423,8 +425,8 @@ def test_two_servers_opening_at_once_migrate_once(db_url: str) -> None:
     with ThreadPoolExecutor(max_workers=3) as pool:
         applied = list(pool.map(Database.open, databases))
     assert sorted(applied) == [[], [], ["0002", "0003", "0004", "0005", "0006", "0007", "0008",
-                                        "0009", "0010"]]
-    assert current_revision(databases[0].engine) == "0010"
+                                        "0009", "0010", "0011"]]
+    assert current_revision(databases[0].engine) == "0011"
     for db in databases:
         db.close()
 
@@ -450,7 +452,7 @@ def test_r0003_adds_the_tournament_tables_and_leaves_the_games_alone(db_url: str
     GameRepository(db).create(game, public=True)
     assert not tournament_tables & set(sa.inspect(db.engine).get_table_names())
 
-    assert db.open() == ["0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010"]
+    assert db.open() == ["0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011"]
     assert tournament_tables <= set(sa.inspect(db.engine).get_table_names())
     stored = GameRepository(db).load("g0002")
     assert stored is not None and stored.game.events == game.events
@@ -459,5 +461,5 @@ def test_r0003_adds_the_tournament_tables_and_leaves_the_games_alone(db_url: str
         command.downgrade(alembic_config(conn), "0002")
     assert not tournament_tables & set(sa.inspect(db.engine).get_table_names())
     assert GameRepository(db).load("g0002") is not None
-    assert db.open() == ["0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010"]
+    assert db.open() == ["0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011"]
     db.close()

@@ -384,3 +384,26 @@ class GameLeaseRow(Base):
         String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     owner: Mapped[int] = mapped_column(Integer, index=True)
     expires_at: Mapped[float] = mapped_column(Float)
+
+
+# ==== multi-player games (revision 0011) ====================================================
+class MultiGameRow(Base):
+    """A game of three or four players (:mod:`hasamigo.multi`): ``game`` is the rules'
+    name (``rolit``, ``othello4``); ``seats`` the seats in turn order from the first to
+    move (``[{"colour", "name", "program"}]``, ``program`` ``null`` for a person);
+    ``secrets`` the hashes of the seats' tokens and join codes
+    (``[{"kind", "hash", "colours", "used"}]``, never the secrets); ``moves`` the moves as
+    text (``f4 c3 PA …``); ``version`` counts the writes (the compare-and-set of every
+    update); ``result`` each seat's final discs once over (``red 20 yellow 6 …``)."""
+
+    __tablename__ = "multi_games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    secrets: Mapped[list[Any]] = mapped_column(JSON)
+    moves: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer)
+    result: Mapped[str | None] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

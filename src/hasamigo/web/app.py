@@ -27,6 +27,7 @@ from fastapi.templating import Jinja2Templates
 
 from hasamigo import __version__
 from hasamigo.storage.db import Database
+from hasamigo.storage.multi_games import MultiGameRepository
 from hasamigo.storage.repository import GameRepository
 from hasamigo.storage.reviews import ReviewRepository
 from hasamigo.storage.variations import VariationRepository
@@ -37,6 +38,7 @@ from hasamigo.web.routers import (
     analysis,
     games,
     importing,
+    multi,
     pages,
     positions,
     puzzles,
@@ -51,6 +53,7 @@ from hasamigo.web.routers import (
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.compute import ComputePool
 from hasamigo.web.services.games import GameService, TimeSource
+from hasamigo.web.services.multi import MultiGameService
 from hasamigo.web.services.players import PlayerFactory, registry_factory
 from hasamigo.web.services.review import ReviewService
 from hasamigo.web.services.study import Evaluator, StudySite
@@ -129,6 +132,9 @@ def create_app(
             compute=compute,
             tournaments=TournamentSite(db, compute=compute),
             study=StudySite(db, service, evaluator=study_evaluator, engine_ready=ready),
+            multi=MultiGameService(MultiGameRepository(db), analysis_service.pool,
+                                   games_per_minute=settings.games_per_minute,
+                                   time_source=time_source),
         )
         app.state.services = services
         try:
@@ -142,6 +148,7 @@ def create_app(
             await services.reviews.start()
             yield
         finally:
+            await services.multi.stop()
             await services.reviews.stop()
             await warmup.stop()
             await service.stop()
@@ -173,7 +180,7 @@ def create_app(
     for router in (pages.router, importing.router, games.router, analysis.router, review.router,
                    variations.router, status.router, ws.router, tournaments.router, record.router,
                    study.router, positions.router, positions.pages, puzzles.router,
-                   puzzles.pages):
+                   puzzles.pages, multi.router, multi.pages):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        paths={importing.IMPORT_PATH: settings.max_import_bytes})

@@ -17,6 +17,7 @@ from hasamigo.web.limits import trusted_proxies
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.compute import ComputePool
 from hasamigo.web.services.games import GameService
+from hasamigo.web.services.multi import MultiGameService
 from hasamigo.web.services.review import ReviewService
 from hasamigo.web.services.study import StudySite
 from hasamigo.web.services.tournaments import TournamentSite
@@ -39,6 +40,10 @@ def get_services(request: Request) -> AppServices:
 
 def get_games(request: Request) -> GameService:
     return get_services(request).games
+
+
+def get_multi(request: Request) -> MultiGameService:
+    return get_services(request).multi
 
 
 def get_analysis(request: Request) -> AnalysisService:
@@ -200,6 +205,7 @@ def client_address(request: Request) -> str:
 
 Services = Annotated[AppServices, Depends(get_services)]
 Games = Annotated[GameService, Depends(get_games)]
+Multi = Annotated[MultiGameService, Depends(get_multi)]
 Analysis = Annotated[AnalysisService, Depends(get_analysis)]
 Reviews = Annotated[ReviewService, Depends(get_reviews)]
 Variations = Annotated[VariationService, Depends(get_variations)]

@@ -341,6 +341,19 @@ KEYED: dict[str, Message] = {
     "warmup.kernel.wide": N_("the 10×10 move generator"),
     "warmup.kernel.wide_search": N_("the 10×10 search"),
     "warmup.kernel.smallboard": N_("the small boards' solver"),
+    "multi.colour.red": N_("red"),
+    "multi.colour.yellow": N_("yellow"),
+    "multi.colour.green": N_("green"),
+    "multi.colour.blue": N_("blue"),
+    "multi.colour.black": N_("black"),
+    "multi.colour.white": N_("white"),
+    "multi.game.rolit": N_("Rolit"),
+    "multi.game.othello4": N_("4-player Othello (our reading)"),
+    "multi.random_first": N_("Drawn at random"),
+    "multi.pass": N_("pass"),
+    "multi.program": N_("program"),
+    "multi.waiting": N_("waiting for their link to be opened"),
+    "multi.over": N_("Game over:"),
 }
 
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from hasamigo.web.services.analysis import AnalysisService
     from hasamigo.web.services.compute import ComputePool
     from hasamigo.web.services.games import GameService
+    from hasamigo.web.services.multi import MultiGameService
     from hasamigo.web.services.review import ReviewService
     from hasamigo.web.services.study import StudySite
     from hasamigo.web.services.tournaments import TournamentSite
@@ -39,6 +40,8 @@ class AppServices:
     compute: ComputePool
     tournaments: TournamentSite
     study: StudySite
+    #: the games of three and four players (Rolit, 4人対戦オセロ)
+    multi: MultiGameService
 
 
 def services_of(app: FastAPI) -> AppServices | None:
