@@ -1,7 +1,9 @@
 """A subject takes the whole study in chromium (consent, the before questionnaire, two
-games to the end with both questions after every program move, how each felt, the after
-questionnaire), then the researcher sees the progress and the report's per-move graph.
-Phone (390 px) and desktop (1280 px); a screenshot of every step."""
+games to the end answering the in-game questions, and the after questionnaire), then the
+researcher sees the progress and the report's per-move graph: the paper's protocol on a
+phone (390 px: the questions after each of the subject's moves, the paper's five after
+items), the extended one on a desktop (1280 px: after each program move, how each game
+felt). A screenshot of every step."""
 
 from __future__ import annotations
 
@@ -28,11 +30,13 @@ def _play(page: Any, screenshots: Path, width: int, index: int) -> None:
             page.wait_for_function(
                 "() => document.querySelector('[data-step=game]').hidden || "
                 "!document.getElementById('questions').hidden || "
+                "!document.getElementById('start-row').hidden || "
                 "document.querySelector('.study-cell.legal')", timeout=30_000)
         except Exception:
             pytest.fail("stuck: " + page.locator("#subject").inner_text()[:800])
-        if page.locator("[data-step=felt]").is_visible():
-            return
+        if not page.locator("[data-step=game]").is_visible() \
+                or page.locator("#start-row").is_visible():
+            return  # the game is over: how it felt, the next game, or the after questions
         if page.locator("#questions").is_visible():
             if not shot_question and index == 1:
                 _shot(page, screenshots, width, "3-question")
@@ -40,7 +44,8 @@ def _play(page: Any, screenshots: Path, width: int, index: int) -> None:
                 shot_question = True
             for question in ("can_win", "move_felt"):
                 row = page.locator(f".study-q[data-question={question}]")
-                if not row.locator("button.chosen").count():
+                # at Black's first move (the paper's timing) only can_win is asked
+                if row.is_visible() and not row.locator("button.chosen").count():
                     with page.expect_response(lambda r: "/answers" in r.url):
                         row.locator("button").nth(1).click()
                     page.wait_for_timeout(30)  # the answer's state is drawn
@@ -55,13 +60,14 @@ def _play(page: Any, screenshots: Path, width: int, index: int) -> None:
     pytest.fail("the game did not end: " + page.locator("#subject").inner_text()[:500])
 
 
-@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize(("width", "protocol"), [(390, "paper"), (1280, "extended")])
 def test_a_subject_completes_the_study(new_page: Callable[..., Any], live_server: str,
-                                       screenshots: Path, width: int) -> None:
+                                       screenshots: Path, width: int, protocol: str) -> None:
     researcher = new_page(width=width, lang="en")
     researcher.goto(f"{live_server}/studies")
     researcher.fill("#study-name", f"Pilot {width}")
     researcher.fill("#study-password", "research-pw")
+    researcher.select_option("#study-protocol", protocol)
     researcher.locator("#new-study button[type=submit]").click()
     researcher.wait_for_url("**/research")
     study = researcher.url.rstrip("/").split("/")[-2]
@@ -76,8 +82,11 @@ def test_a_subject_completes_the_study(new_page: Callable[..., Any], live_server
     page.click("#consent")
     page.wait_for_selector("#before:not([hidden])")
     page.check("input[name=strength][value='2']")
-    page.check("input[name=frequency][value=rarely]")
-    page.check("input[name=strategy][value=corners]")
+    if protocol == "extended":
+        page.check("input[name=play_frequency][value=rarely]")
+        page.check("input[name=strategies][value=corners]")
+    else:  # the paper asks the strength alone
+        assert page.locator("input[name=play_frequency]").count() == 0
     _shot(page, screenshots, width, "2-before")
     page.locator("#before button[type=submit]").click()
     for index in (1, 2):
@@ -90,14 +99,24 @@ def test_a_subject_completes_the_study(new_page: Callable[..., Any], live_server
             page.locator("#resume button[type=submit]").click()
             page.wait_for_selector("#play:not([hidden])")
         _play(page, screenshots, width, index)
-        page.wait_for_selector("#felt:not([hidden])")
-        assert page.locator("#result").inner_text().split()[0] in ("WIN", "LOSE", "DRAW")
-        _shot(page, screenshots, width, f"4-result-{index}")
-        page.check("input[name=felt][value='4']")
-        page.locator("#felt button[type=submit]").click()
+        if protocol == "extended":
+            page.wait_for_selector("#felt:not([hidden])")
+            assert page.locator("#result").inner_text().split()[0] in ("WIN", "LOSE", "DRAW")
+            _shot(page, screenshots, width, f"4-result-{index}")
+            page.check("input[name=felt][value='4']")
+            page.locator("#felt button[type=submit]").click()
+        else:  # no question after a game: its result shows until the next step
+            page.wait_for_selector("#last-result:not([hidden])")
+            assert page.locator("#last-result").inner_text().split()[2] in (
+                "WIN", "LOSE", "DRAW")
+            _shot(page, screenshots, width, f"4-result-{index}")
     page.wait_for_selector("#after:not([hidden])")
+    if protocol == "paper":  # each game's result as the subject saw it, the strategies
+        for index in (1, 2):
+            page.locator(f"input[name=reported_outcome-{index}]").first.check()
+        page.fill("#q-strategies_text", "corners")
     page.locator("input[name=more-fun]").first.check()
-    page.fill("#more-fun-why", "it gave me a corner")
+    page.fill("#q-more_fun_why", "it gave me a corner")
     _shot(page, screenshots, width, "5-after")
     page.locator("#after button[type=submit]").click()
     page.wait_for_selector("[data-step=done]:not([hidden])")
@@ -108,6 +127,7 @@ def test_a_subject_completes_the_study(new_page: Callable[..., Any], live_server
     assert "done" in researcher.locator("#progress").inner_text()
     frame = researcher.frame_locator("#report")
     frame.locator("svg").first.wait_for(timeout=30_000)
-    assert code in frame.locator("body").inner_text()
+    report = frame.locator("body").inner_text()
+    assert "S01" in report and code not in report  # a pseudonym, never the login code
     no_sideways_scroll(researcher, "the researcher's area")
     _shot(researcher, screenshots, width, "7-research")
