@@ -368,7 +368,6 @@ def find_variant(name: str) -> type[Board]:
                                 capture=CAPTURE_OPTION in options)
     known = ", ".join(v.name for v in VARIANTS)
     raise InvalidOptionError(
-        f"unknown variant {shown(name)}; known: {known} "
-        f"(each may end with +{NIP_OPTION}, a flip rule: +{', +'.join(RULE_TITLES)}, a "
-        f"Fairy Othello word: +{', +'.join(WORD_TITLES)}, and +{CAPTURE_OPTION})"
+        f"unknown variant {shown(name)}; known: {known}; each takes options such as "
+        f"+{NIP_OPTION}, +{CAPTURE_OPTION}, +{next(iter(WORD_TITLES))} (hasamigo variants)"
     )

@@ -179,7 +179,7 @@ def study_withdraw(
     """A subject withdraws (on their request): they, their answers and their games are
     deleted; the study counts the withdrawal. Refused in an archived study.
 
-    JSON: {withdrawn: code, games: [game id, …], study_withdrawn}
+    JSON: {withdrawn: code, games: the deleted games' ids, study_withdrawn}
     """
     from hasamigo.cli.study_run import _service  # registered beside it (no cycle)
 

@@ -161,9 +161,9 @@ class Queries:
     card: tuple[int, int] | None
     presses: int
     last_press: tuple[Color, bool] | None
+    penalties: tuple[Penalty, ...]
     study: StudyProgress | None
     waiting: frozenset[int]
-    penalties: tuple[Penalty, ...]
 
     @property
     def ply_count(self) -> int:
