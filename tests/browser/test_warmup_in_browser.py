@@ -165,7 +165,6 @@ def test_an_official_game_and_a_study_game_begin_once_the_program_can_move(
     subject.click("#consent")
     subject.wait_for_selector("#before:not([hidden])")
     subject.check("input[name=strength][value='2']")
-    subject.check("input[name=frequency][value=rarely]")
     subject.locator("#before button[type=submit]").click()
     subject.wait_for_selector("#start-game:visible")
     subject.click("#start-game")
