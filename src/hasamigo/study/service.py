@@ -47,7 +47,7 @@ from hasamigo.game.state import StudyQuestion
 from hasamigo.storage.repository import ConcurrentWrite, GameRepository
 from hasamigo.study.design import order_for, orders
 from hasamigo.study.game_data import game_answers, game_record, iso
-from hasamigo.study.protocol import PAPER
+from hasamigo.study.protocol import EXTENDED_PROTOCOL, PAPER, PAPER_PROTOCOL
 from hasamigo.study.records import StudyData, StudyMeta, SubjectRecord
 from hasamigo.study.settings import (
     DEFAULT_ARMS,
@@ -57,17 +57,14 @@ from hasamigo.study.settings import (
 )
 from hasamigo.study.store import StoredStudy, StoredSubject, StudyRepository
 
-#: how often the subject plays Othello (the extended before questionnaire)
-PLAY_FREQUENCIES = ("never", "rarely", "monthly", "weekly", "daily")
-#: the strategies the extended before questionnaire offers (the strategy words of
-#: ja.wikipedia's オセロ article: corners, X- and C-squares, mobility, stable discs, 中割り,
-#: parity)
-STRATEGIES = ("corners", "x_squares", "c_squares", "edges", "mobility", "stable_discs",
-              "quiet_moves", "parity", "openings")
-#: the extended protocol's after-game answer: 1 dull … 5 fun
-FELT_LEVELS = (1, 2, 3, 4, 5)
-#: a game's result as the subject reports it (the paper's 「それぞれ対戦した勝敗結果」)
-OUTCOMES = ("win", "lose", "draw")
+#: the choices' codes, read from the protocols (:mod:`hasamigo.study.protocol`, their one
+#: home): how often the subject plays and the strategies they know (the extended before
+#: questionnaire), how a game felt (its after-game question, 1 dull … 5 fun), and a
+#: game's result as the subject reports it (the paper's 「それぞれ対戦した勝敗結果」)
+PLAY_FREQUENCIES = EXTENDED_PROTOCOL.question("play_frequency").codes
+STRATEGIES = EXTENDED_PROTOCOL.question("strategies").codes
+FELT_LEVELS = tuple(int(c) for c in EXTENDED_PROTOCOL.question("felt").codes)
+OUTCOMES = PAPER_PROTOCOL.question("reported_outcome").codes
 TEXT_LENGTH = 2000
 NAME_LENGTH = 120
 PASSWORD_LENGTH = (4, 200)
