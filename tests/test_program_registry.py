@@ -73,7 +73,7 @@ def test_the_terminal_and_the_web_know_the_same_programs() -> None:
 
 
 def test_names_that_games_store_are_unchanged() -> None:
-    assert web_players.program_name("victory") == "Victory 勝利志向"
+    assert web_players.program_name("victory") == "Victory 勝利指向"
     assert web_players.program_name("engine:5") == "Engine Lv5 エンジン"
     assert web_players.program_name("engine:top") == "Engine Lvtop エンジン"
     assert cli_play.program_name("engine:top") == "Engine (top level)"

@@ -9,6 +9,7 @@ import html
 import math
 from collections.abc import Sequence
 
+from hasamigo.engine.players import program_of
 from hasamigo.errors import InvalidOptionError
 from hasamigo.study.significance import (
     BINOMIAL,
@@ -246,7 +247,6 @@ TEXT["ja"].update({
 })
 OUTCOME = {"en": {"win": "subject won", "lose": "subject lost", "draw": "draw"},
             "ja": {"win": "被験者の勝ち", "lose": "被験者の負け", "draw": "引き分け"}}
-PROGRAM_JA = {"victory": "勝利指向", "amusement": "娯楽指向", "entertainer": "接待"}
 KIND_KEY = {"normal": "normal", "expectation": "expectation", "surprise": "surprise_k",
              "gift": "gift"}
 FELT_KEY = {"surprising": "surprising_a", "unknown": "unknown", "expected": "expected"}
@@ -305,8 +305,11 @@ def significance_line(result: Significance, t: dict[str, str]) -> str:
 
 
 def program_name(name: str, lang: str) -> str:
-    if lang == "ja" and name in PROGRAM_JA:
-        return f"{PROGRAM_JA[name]} ({html.escape(name)})"
+    """An arm as the report names it: in Japanese the registry's name beside the spec
+    (``勝利指向 (victory)``); the spec alone otherwise, or when it names no program."""
+    found = program_of(name) if lang == "ja" else None
+    if found is not None:
+        return f"{html.escape(found[0].ja)} ({html.escape(name)})"
     return html.escape(name)
 
 
@@ -332,7 +335,6 @@ __all__ = [
     "KIND_KEY",
     "LANGS",
     "OUTCOME",
-    "PROGRAM_JA",
     "TEXT",
     "count_of",
     "fmt_number",

@@ -77,7 +77,7 @@ class Program:
     kernel needs are its class's (:attr:`Player.kernels`, :meth:`kernel_groups`).
 
     >>> PROGRAMS["victory"].en, PROGRAMS["victory"].ja, PROGRAMS["engine"].levels
-    ('Victory', '勝利志向', True)
+    ('Victory', '勝利指向', True)
     """
 
     spec: str
@@ -109,20 +109,20 @@ class Program:
 #: :func:`make_player`, the terminal (:mod:`hasamigo.cli.play`) and the web app
 #: (:mod:`hasamigo.web.services.players`) read.
 PROGRAMS: dict[str, Program] = {p.spec: p for p in (
-    Program("victory", VictoryPlayer, "Victory", "勝利志向",
+    Program("victory", VictoryPlayer, "Victory", "勝利指向",
             "the paper's victory-oriented program: 5-ply minimax over weighted squares"),
-    Program("amusement", AmusementPlayer, "Amusement", "娯楽志向",
+    Program("amusement", AmusementPlayer, "Amusement", "娯楽指向",
             "the paper's amusement-oriented program: victory with an expectation move and "
             "a surprise move in the midgame"),
-    Program("amusement:swing", AmusementPlayer, "Amusement (swing)", "娯楽志向（スイング）",
+    Program("amusement:swing", AmusementPlayer, "Amusement (swing)", "娯楽指向（スイング）",
             "amusement whose surprise is where the evaluation swings sharply",
             options=(("surprise", SWING),), offered=False),
     Program("amusement:moves", AmusementPlayer, "Amusement (moves 30-35)",
-            "娯楽志向（30〜35手目）",
+            "娯楽指向（30〜35手目）",
             "amusement whose surprise comes at moves 30-35 whatever the phase",
             options=(("window", MOVES_WINDOW),), offered=False),
     Program("amusement:swing:moves", AmusementPlayer, "Amusement (swing, moves 30-35)",
-            "娯楽志向（スイング・30〜35手目）",
+            "娯楽指向（スイング・30〜35手目）",
             "amusement:swing whose surprise comes at moves 30-35 whatever the phase",
             options=(("surprise", SWING), ("window", MOVES_WINDOW)), offered=False),
     Program("entertainer", EntertainerPlayer, "Entertainer", "エンターテイナー",

@@ -25,11 +25,11 @@ PROGRAMS: dict[str, tuple[str, str]] = {
 
 
 def program_name(spec: str) -> str:
-    """A program's name in both languages, as a game stores it: ``Victory 勝利志向``,
+    """A program's name in both languages, as a game stores it: ``Victory 勝利指向``,
     ``Engine Lv5 エンジン`` (an unknown kind is named by itself).
 
     >>> program_name("victory"), program_name("engine:5"), program_name("greedy")
-    ('Victory 勝利志向', 'Engine Lv5 エンジン', 'Greedy 欲張り')
+    ('Victory 勝利指向', 'Engine Lv5 エンジン', 'Greedy 欲張り')
     """
     kind, _, level = spec.partition(":")
     program = REGISTRY.get(spec) or REGISTRY.get(kind)
