@@ -137,14 +137,18 @@ class GreedyMulti(MultiPlayer):
                             else 0, m) for m in moves])
 
 
-class ParanoidMulti(MultiPlayer):
-    """Alpha-beta to ``depth`` plies, every other seat taken to play against this one."""
-
-    name = "paranoid"
+class _SearchMulti(MultiPlayer):
+    """A search to ``depth`` plies (the two searches below)."""
 
     def __init__(self, depth: int = DEFAULT_DEPTH, seed: int | None = None) -> None:
         super().__init__(seed)
         self.depth = depth
+
+
+class ParanoidMulti(_SearchMulti):
+    """Alpha-beta to ``depth`` plies, every other seat taken to play against this one."""
+
+    name = "paranoid"
 
     def _choose(self, board: MultiBoard, moves: list[Move]) -> Move:
         me = board.turn
@@ -176,15 +180,11 @@ class ParanoidMulti(MultiPlayer):
         return alpha if mine else beta
 
 
-class MaxNMulti(MultiPlayer):
+class MaxNMulti(_SearchMulti):
     """Max-n to ``depth`` plies: every seat picks the move best for itself (the first of
     equals in move order below the root, where ties are drawn by the generator)."""
 
     name = "maxn"
-
-    def __init__(self, depth: int = DEFAULT_DEPTH, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.depth = depth
 
     def _choose(self, board: MultiBoard, moves: list[Move]) -> Move:
         me = board.turn
