@@ -56,6 +56,7 @@ from hasamigo.engine.evaluation import evaluation_params, kernel_params
 from hasamigo.engine.grid import GRID8, GRID10, geometry
 from hasamigo.engine.limits import DEFAULT_DEPTH, SELECTIVITIES, Level, Limit, _whole, level
 from hasamigo.engine.results import Analysis, MoveScore, PlayResult
+from hasamigo.engine.parallel import SplitSearch
 from hasamigo.engine.root import search_root
 from hasamigo.engine.rules_search import analyse_by_rules
 from hasamigo.engine.timing import Budget, Speed, fits, next_iteration
@@ -109,6 +110,10 @@ EXACT_ASPIRATION = True
 # smaller (#49: 151 M nodes against 224 M) but cost more than it saved: the same five, 1,510 M
 # nodes against 1,439 M. Not kept.
 SELECTIVE_EMPTIES = 18
+# How several threads share a search (Engine(threads=N), N > 1): "split", Young Brothers Wait
+# over the top of the tree (hasamigo.engine.parallel); "lazy", lazy SMP (every thread the whole
+# root, sharing the table); "root", the root's moves only (the engine before issue 54).
+PARALLEL = "split"
 
 
 def search_flags_without(names: str) -> int:
@@ -178,18 +183,30 @@ class Engine:
         self._wide_table: tuple[np.ndarray, np.ndarray] | None = None
         self._wide_size = table_size
         self._grid = GRID8  # the grid of the search in progress
+        self._split: SplitSearch | None = None  # the parallel search running, if any
+        self._helper_stops: list[np.ndarray] = []  # lazy SMP's helpers' stop flags
+        self.parallel = PARALLEL
 
     # ---- control ------------------------------------------------------------------
     def stop(self) -> None:
         """Ask a running search (in another thread) to stop and return what it has."""
         self._stop[0] = 1
+        self._stop_helpers()
+
+    def _stop_helpers(self) -> None:
+        """Hand the stop on to the searches of the other threads (their own flags)."""
+        split = self._split
+        if split is not None:
+            split.stop_all()
+        for flag in list(self._helper_stops):
+            flag[0] = 1
 
     def cancel(self) -> None:
         """Stop the running search and every later one at once, until :meth:`resume`: for
         a caller that no longer wants the answer (its game was abandoned, or the position
         changed), whose player may run several searches in a row."""
         self._cancelled = True
-        self._stop[0] = 1
+        self.stop()
 
     def resume(self) -> None:
         """Undo :meth:`cancel`: searches run normally again."""
@@ -313,11 +330,16 @@ class Engine:
         return int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(mask), self._params))
 
     # ---- the root -------------------------------------------------------------------
-    def _kernel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int) -> int:
+    def _kernel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
+                stop: np.ndarray | None = None, probcut: int | None = None) -> int:
+        """One call of the compiled search; ``stop``: its own stop flag (a thread of a
+        parallel search), else the engine's; ``probcut``: the selective level, else the
+        pass's."""
         ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         if self._budget:
             left = self._budget - self._nodes
             if left <= 0:
+                self.stop()  # every thread's search is over
                 raise _Stopped
             ctl[LIMIT] = left
         if self._grid.wide:
@@ -329,12 +351,15 @@ class Engine:
             if ctl[wide_search.ABORTED]:
                 raise _Stopped
             return int(v)
-        ctl[PROBCUT] = self._probcut
+        ctl[PROBCUT] = self._probcut if probcut is None else probcut
+        flag = self._stop if stop is None else stop
         v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
-                   self._search_table, self._date, self._params, self._stop, ctl, SEARCH_FLAGS)
+                   self._search_table, self._date, self._params, flag, ctl, SEARCH_FLAGS)
         with self._count_lock:
             self._nodes += int(ctl[NODES])
         if ctl[ABORTED]:
+            if not flag[0]:  # the node budget, not a stop: every thread's search is over
+                self.stop()
             raise _Stopped
         return int(v)
 
@@ -345,9 +370,66 @@ class Engine:
 
     def _root(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
               order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
-        """PVS over the root moves in ``order`` (:func:`hasamigo.engine.root.search_root`)."""
-        return search_root(self._kernel, self._grid, self.threads, p, o, mask, depth,
-                           alpha, beta, order, every)
+        """PVS over the root moves in ``order``: on one thread by
+        :func:`hasamigo.engine.root.search_root`, on several as :data:`PARALLEL` says."""
+        if self.threads == 1 or self._grid.wide or len(order) < 2:
+            return search_root(self._kernel, self._grid, 1, p, o, mask, depth, alpha, beta,
+                               order, every)
+        if self.parallel == "root":
+            return search_root(self._kernel, self._grid, self.threads, p, o, mask, depth,
+                               alpha, beta, order, every)
+        if self.parallel == "lazy":
+            return self._root_lazy(p, o, mask, depth, alpha, beta, order, every)
+
+        def kernel(cp: int, co: int, d: int, a: int, b: int, stop: np.ndarray,
+                   probcut: int) -> int:
+            return self._kernel(cp, co, mask, d, a, b, stop, probcut)
+
+        split = SplitSearch(kernel, _Stopped, self.threads, mask, self._search_table,
+                            self._params, SEARCH_FLAGS, self._date, self._probcut, self._stop)
+        self._split = split
+        try:
+            if self._stop[0]:  # stopped before it was visible to stop()
+                raise _Stopped
+            return split.root(p, o, depth, alpha, beta, order, every)
+        finally:
+            self._split = None
+            with self._count_lock:
+                self._nodes += split.nodes
+
+    def _root_lazy(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
+                   order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
+        """Lazy SMP (measured against the split search, see :data:`PARALLEL`): the other
+        threads search the same root, each its moves in another order (rotated by its
+        number), sharing only the table; this thread's answer is the answer, and the
+        others stop when it has it."""
+        helpers = []
+        for k in range(1, self.threads):
+            flag = np.zeros(1, dtype=np.int64)
+            flag[0] = self._stop[0]
+            self._helper_stops.append(flag)
+            turned = order[k % len(order):] + order[:k % len(order)]
+
+            def run(flag: np.ndarray = flag, turned: list[int] = turned) -> None:
+                def kernel(cp: int, co: int, m: int, d: int, a: int, b: int) -> int:
+                    return self._kernel(cp, co, m, d, a, b, flag)
+                try:
+                    search_root(kernel, self._grid, 1, p, o, mask, depth, alpha, beta,
+                                turned, every)
+                except _Stopped:
+                    pass
+            helpers.append(threading.Thread(target=run, daemon=True))
+        for h in helpers:
+            h.start()
+        try:
+            return search_root(self._kernel, self._grid, 1, p, o, mask, depth, alpha, beta,
+                               order, every)
+        finally:
+            for flag in self._helper_stops:
+                flag[0] = 1
+            for h in helpers:
+                h.join()
+            self._helper_stops.clear()
 
     def _run(self, board: Board, limit: Limit, *, multipv: int, mode: str,
              budget: Budget | None = None, among: Iterable[Move] | None = None,

@@ -1,0 +1,371 @@
+"""Search on several threads inside the tree: Young Brothers Wait over the top of it.
+
+The top of the tree is played here, in Python, and every subtree below it by one call of
+the compiled search (:func:`hasamigo._kernels.search.search`, which releases the GIL), so
+the threads run the kernel side by side. A node of the top searches its first move (the
+*eldest brother*) first, on its own thread and with the window; only then are its other
+moves (the *young brothers*) open to every thread, each a null-window test at the best
+score so far, a test that fails high searched again with the window from there. A thread
+with nothing to do takes the next young brother of the oldest open node; a thread whose
+node waits for the brothers others are searching helps inside them meanwhile (so it is
+never idle while the tree below its node has work, and never busy elsewhere when its node
+could go on). A brother that reaches beta cuts its node: the searches still running under
+it are stopped through their own stop flags and their results dropped.
+
+The top is what is worth sharing: exact nodes of :data:`SPLIT_EMPTIES` empties or more,
+midgame nodes :data:`SPLIT_DEPTH` plies or more from the horizon (a kernel call under
+them is big enough to pay for the Python around it). A node of the top is the node the
+kernel would have searched: the table's bounds first, the probable cuts of a selective
+pass, the moves in the kernel's order, its result stored in the table at the kernel's
+depth and confidence (:mod:`hasamigo._kernels.split`). Only the stability and enhanced
+transposition cutoffs are left to the kernel calls below (one node each, where the
+kernel tries them too).
+
+The table is shared without locks: each row keeps its position xor its data, so a row
+torn by two threads writing it at once matches no position and reads as empty
+(:mod:`hasamigo._kernels.hashtable`): a thread may miss what another learnt, never read a
+wrong bound. Scores are therefore the same as on one thread; the nodes differ (the
+threads see each other's rows at other moments) and so may the choice between moves of
+equal score.
+
+Lazy SMP (every thread searching the whole tree, sharing only the table) was measured
+against this on the same positions: see :data:`hasamigo.engine.core.PARALLEL` for the
+figures.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hasamigo._kernels.search import (
+    MPC_MIN_DEPTH,
+    PASS_MOVE,
+    PROBCUT_MIN_EMPTIES,
+    USE_HASH,
+    child_position,
+)
+from hasamigo._kernels.split import (
+    ORDER_OUT,
+    ORDER_SCRATCH,
+    exact_cut_score,
+    midgame_cut,
+    node_order,
+    node_probe,
+    node_store,
+)
+from hasamigo.engine.grid import legal_8x8
+
+#: exact nodes with this many empties or more are shared out between the threads
+SPLIT_EMPTIES = 14
+#: midgame nodes this many plies or more from the horizon are shared out
+SPLIT_DEPTH = 5
+
+#: ``(player, opponent, depth, alpha, beta, stop, probcut) -> score`` of the kernel: one
+#: call of the compiled search with its own stop flag; raises ``stopped`` when stopped
+KernelCall = Callable[[int, int, int, int, int, np.ndarray, int], int]
+
+
+@dataclass(eq=False)
+class _Task:
+    """A search a thread runs for a node's young brother (``split`` None: the root's)."""
+
+    split: _Split | None
+    parent: _Task | None
+    stop: np.ndarray
+
+    def under(self, split: _Split) -> bool:
+        """Whether this task searches inside ``split``'s node."""
+        t: _Task | None = self
+        while t is not None:
+            if t.split is split:
+                return True
+            t = t.parent
+        return False
+
+
+@dataclass(eq=False)
+class _Split:
+    """A node whose eldest brother is searched: its other moves wait for threads."""
+
+    p: int
+    o: int
+    depth: int  # of the node (a pass costs none)
+    beta: int
+    task: _Task  # the task of the thread that owns the node
+    moves: list[int]
+    alpha: int  # the best so far, raised as the brothers answer
+    best: int
+    best_move: int
+    every: bool = False  # the root with several lines: each move with the window
+    alpha0: int = 0
+    taken: int = 0
+    running: int = 0
+    cut: bool = False
+    scores: list[tuple[int, int]] = field(default_factory=list)
+
+
+class SplitSearch:
+    """One parallel search of a root on ``threads`` threads (see the module docstring).
+
+    ``kernel`` searches a subtree (its own stop flag; it raises ``stopped``); ``stop`` is
+    the engine's flag, which the root's own searches poll and :meth:`stop_all` hands on
+    to the others; ``probcut`` the selective level of the pass (0: none), ``date`` the
+    table's generation, ``flags`` the kernel's."""
+
+    def __init__(self, kernel: KernelCall, stopped: type[Exception], threads: int, mask: int,
+                 table: np.ndarray, params: np.ndarray, flags: int, date: int, probcut: int,
+                 stop: np.ndarray) -> None:
+        self._kernel = kernel
+        self._stopped = stopped
+        self._threads = threads
+        self._mask = mask
+        self._table = table
+        self._params = params
+        self._flags = flags
+        self._hash = (flags & USE_HASH) != 0
+        self._date = date
+        self._probcut = probcut
+        self._level = 7 if probcut <= 0 else probcut - 1  # hashtable.FULL_LEVEL
+        self._stop = stop
+        self._cv = threading.Condition()
+        self._open: list[_Split] = []
+        self._tasks: set[_Task] = set()
+        self._done = False
+        self._error: BaseException | None = None
+        self.nodes = 0  # nodes played here (the kernel counts its own)
+
+    # ---- the root -------------------------------------------------------------------
+    def root(self, p: int, o: int, depth: int, alpha: int, beta: int, order: list[int],
+             every: bool) -> tuple[int, list[tuple[int, int]]]:
+        """PVS over the root moves in ``order`` on the threads; ``every``: each move with
+        the full window. Returns the best score and ``(score, move)`` pairs (bounds for
+        the moves tested), the best move's first."""
+        task = _Task(None, None, self._stop)
+        helpers = [threading.Thread(target=self._helper, daemon=True)
+                   for _ in range(1, self._threads)]
+        for h in helpers:
+            h.start()
+        try:
+            if every:
+                split = _Split(p, o, depth, beta, task, list(order), alpha, -1000, order[0],
+                               every=True, alpha0=alpha)
+            else:
+                first = order[0]
+                v = -self._child(p, o, first, depth, -beta, -alpha, task)
+                split = _Split(p, o, depth, beta, task, order[1:], max(alpha, v), v, first)
+                split.scores.append((v, first))
+            if split.moves and (every or split.best < beta):
+                self._share(split, task)
+        finally:
+            with self._cv:
+                self._done = True
+                self._cv.notify_all()
+            for h in helpers:
+                h.join()
+        if self._error is not None:
+            raise self._error
+        if self._stop[0]:
+            raise self._stopped
+        best, best_sq = split.best, split.best_move
+        pairs = [(s, m) for s, m in split.scores if m == best_sq][:1]
+        return best, pairs + [(s, m) for s, m in split.scores if m != best_sq]
+
+    def stop_all(self) -> None:
+        """Stop every search running (the engine's flag is set already)."""
+        with self._cv:
+            for t in self._tasks:
+                t.stop[0] = 1
+
+    # ---- a node ---------------------------------------------------------------------
+    def _child(self, p: int, o: int, sq: int, depth: int, alpha: int, beta: int,
+               task: _Task) -> int:
+        """The score of the child after ``sq`` (from its side), searched ``depth - 1``
+        plies (a pass: ``depth``) in ``(alpha, beta)``."""
+        cp, co = child_position(np.uint64(p), np.uint64(o), sq)
+        d = depth if sq == PASS_MOVE else depth - 1
+        return self._node(int(cp), int(co), d, alpha, beta, task)
+
+    def _node(self, p: int, o: int, depth: int, alpha: int, beta: int, task: _Task) -> int:
+        if task.stop[0]:
+            raise self._stopped
+        mask = self._mask
+        ne = (mask & ~(p | o)).bit_count()
+        exact = depth >= ne
+        if (ne < SPLIT_EMPTIES) if exact else (depth < SPLIT_DEPTH):
+            return self._kernel(p, o, depth, alpha, beta, task.stop, self._probcut)
+        d = ne if exact else depth
+        moves = legal_8x8(p, o, mask)
+        if not moves:
+            if not legal_8x8(o, p, mask):  # the end: the kernel counts it
+                return self._kernel(p, o, d, alpha, beta, task.stop, self._probcut)
+            return -self._node(o, p, d, -beta, -alpha, task)
+        self.nodes += 1
+        hmove = -1
+        if self._hash:
+            hmove, lo, hi, hd, hl = (int(x) for x in node_probe(self._table, np.uint64(p), np.uint64(o)))
+            if hd >= d and hl >= self._level:
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                alpha, beta = max(alpha, lo), min(beta, hi)
+        pc = self._probcut
+        if pc > 0 and exact and ne >= PROBCUT_MIN_EMPTIES:
+            vs, margin = (int(x) for x in exact_cut_score(np.uint64(p), np.uint64(o), np.uint64(mask), pc,
+                                                          self._params))
+            if vs - margin >= beta:
+                return beta
+            if vs + margin <= alpha:
+                return alpha
+        elif pc > 0 and not exact and beta == alpha + 1 and d >= MPC_MIN_DEPTH:
+            cut = self._midgame_cut(p, o, ne, d, alpha, beta, task)
+            if cut is not None:
+                return cut
+        out = np.empty(ORDER_OUT, dtype=np.int64)
+        n = int(node_order(np.uint64(p), np.uint64(o), np.uint64(mask), d, hmove, self._table, self._params, self._flags, out,
+                           np.empty(ORDER_SCRATCH, dtype=np.uint64)))
+        order = [int(x) for x in out[:n]]
+        alpha0 = alpha
+        best = -self._child(p, o, order[0], d, -beta, -alpha, task)
+        best_move = order[0]
+        if best < beta and n > 1:
+            split = _Split(p, o, d, beta, task, order[1:], max(alpha, best), best, best_move)
+            self._share(split, task)
+            best, best_move = split.best, split.best_move
+        if self._hash:
+            node_store(self._table, np.uint64(p), np.uint64(o), d, self._level, self._date, alpha0, beta, best,
+                       best_move)
+        return best
+
+    def _midgame_cut(self, p: int, o: int, ne: int, d: int, alpha: int, beta: int,
+                     task: _Task) -> int | None:
+        """The kernel's midgame probable cut at a null-window node: the bound, if a
+        shallow search puts the node beyond the window by the margin; else None. (The
+        shallow search runs without probable cuts, as the kernel's tests do not nest.)"""
+        from hasamigo._kernels.search import evaluate_entry
+
+        margin, ds = (int(x) for x in midgame_cut(self._probcut, ne, d))
+        ev = int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(self._mask),
+                                self._params))
+        if ev >= beta and beta + margin <= 64:
+            bound, high = beta + margin, True
+        elif ev <= alpha and alpha - margin >= -64:
+            bound, high = alpha - margin, False
+        else:
+            return None
+        if ds == 0:
+            v = ev
+        elif high:
+            v = self._kernel(p, o, ds, bound - 1, bound, task.stop, 0)
+        else:
+            v = self._kernel(p, o, ds, bound, bound + 1, task.stop, 0)
+        if (v >= bound) if high else (v <= bound):
+            return beta if high else alpha
+        return None
+
+    # ---- sharing a node's young brothers ------------------------------------------------
+    def _share(self, split: _Split, task: _Task) -> None:
+        """Search ``split``'s moves on every thread that comes: this one takes them too,
+        then helps under the node until its last brother is answered."""
+        cv = self._cv
+        with cv:
+            self._open.append(split)
+            cv.notify_all()
+            try:
+                while True:
+                    if self._error is not None or task.stop[0]:
+                        if split.running == 0:
+                            break
+                        cv.wait()
+                        continue
+                    target = split if self._has_work(split) else self._work(split)
+                    if target is not None:
+                        self._run(target)
+                    elif split.running == 0:
+                        break
+                    else:
+                        cv.wait()
+            finally:
+                self._open.remove(split)
+        if self._error is not None or task.stop[0]:
+            raise self._stopped
+
+    def _has_work(self, split: _Split) -> bool:
+        return split.taken < len(split.moves) and not split.cut and not split.task.stop[0]
+
+    def _work(self, under: _Split | None) -> _Split | None:
+        """The oldest open node with a brother to take (inside ``under``'s node if
+        given)."""
+        for s in self._open:
+            if self._has_work(s) and (under is None or s is under or s.task.under(under)):
+                return s
+        return None
+
+    def _helper(self) -> None:
+        cv = self._cv
+        with cv:
+            while not self._done:
+                target = None if self._error is not None else self._work(None)
+                if target is None:
+                    cv.wait()
+                else:
+                    self._run(target)
+
+    def _run(self, split: _Split) -> None:
+        """Take ``split``'s next move and search it (called and returning with the lock
+        held; released while searching)."""
+        sq = split.moves[split.taken]
+        split.taken += 1
+        split.running += 1
+        stop = np.zeros(1, dtype=np.int64)
+        stop[0] = self._stop[0]
+        task = _Task(split, split.task, stop)
+        self._tasks.add(task)
+        a = split.alpha
+        v: int | None = None
+        error: BaseException | None = None
+        self._cv.release()
+        try:
+            v = self._brother(split, sq, a, task)
+        except self._stopped:
+            v = None
+        except BaseException as exc:  # handed to the root's thread
+            error = exc
+        finally:
+            self._cv.acquire()
+        self._tasks.discard(task)
+        split.running -= 1
+        if error is not None and self._error is None:
+            self._error = error
+            for t in self._tasks:
+                t.stop[0] = 1
+        if v is not None and not split.cut:
+            split.scores.append((v, sq))
+            if v > split.best:
+                split.best, split.best_move = v, sq
+            if v > split.alpha:
+                split.alpha = v
+            if v >= split.beta and not split.every:
+                split.cut = True
+                for t in self._tasks:
+                    if t.under(split):
+                        t.stop[0] = 1
+        self._cv.notify_all()
+
+    def _brother(self, split: _Split, sq: int, a: int, task: _Task) -> int:
+        """A young brother's score: a null-window test at ``a``, searched again with the
+        window if it fails high (from the best now, which other threads may have raised);
+        with ``every``, one search with the node's window."""
+        p, o, depth, beta = split.p, split.o, split.depth, split.beta
+        if split.every:
+            return -self._child(p, o, sq, depth, -beta, -split.alpha0, task)
+        v = -self._child(p, o, sq, depth, -a - 1, -a, task)
+        if a < v < beta:
+            low = max(v, split.alpha)
+            if low < beta:
+                v = -self._child(p, o, sq, depth, -beta, -low, task)
+        return v
