@@ -106,8 +106,7 @@ def serve(
     engine_threads: Annotated[int | None, typer.Option(
         "--engine-threads", min=1, max=MAX_THREADS, show_default="every core but one",
         help="Cores for the engine: the hints and the evaluation graph search on them, one "
-        "analysis at a time (the programs' moves on one each). Also "
-        "$HASAMIGO_ENGINE_THREADS.")] = None,
+        "analysis at a time (the programs' moves on one each).")] = None,
 ) -> None:
     """Play in a browser: start the web app and print its address once it answers.
 
