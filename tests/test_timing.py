@@ -193,6 +193,28 @@ def test_short_searches_tell_no_speed() -> None:
     assert speed.solve_at(2) is None
 
 
+def test_an_engine_estimates_and_measures_at_its_own_threads(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """``Engine.solve_estimate`` asks its speed on the threads it has now (after
+    ``set_threads`` too), and a finished search is counted on the threads it ran on."""
+    engine = Engine(table_size=1 << 10)
+    speed = engine._speed  # the engine's measurements: no search here is long enough to tell
+    speed.measure(1_000_000, 1.0, "exact", threads=1)
+    speed.measure(4_000_000, 1.0, "exact", threads=2)
+    one = engine.solve_estimate(20)
+    engine.set_threads(2)
+    assert engine.solve_estimate(20) == pytest.approx(one / 4)
+    for bad in (0, 65, 1.5, True):
+        with pytest.raises(ValueError, match="threads must be a whole number from 1 to 64"):
+            engine.set_threads(bad)  # type: ignore[arg-type]
+    assert engine.threads == 2
+    counted: list[int] = []
+    monkeypatch.setattr(speed, "measure", lambda nodes, seconds, mode, threads=1:
+                        counted.append(threads))
+    engine.analyse(Board(), Limit(depth=3))
+    assert counted == [2]
+
+
 def test_move_time_reads_the_clock_again() -> None:
     fake = FakeTime()
     clock = Clock(30.0, time_source=fake)
