@@ -81,7 +81,8 @@ def test_a_level_on_threads_is_named_with_them_and_searches_on_them() -> None:
 def test_threads_in_a_spec_are_read_and_checked() -> None:
     assert [spec_threads(s) for s in ("engine:6", "engine:6@2", "engine:top@64", "victory",
                                       "nboard:ssh me@host edax")] == [1, 2, 64, 1, 1]
-    assert program_of("engine:6@2") == program_of("engine:6")
+    assert program_of("engine:6@2") == program_of("engine:6") == program_of(" engine:6 @ 2 ")
+    assert make_player(" engine:2 @ 2 ").name == "engine:2@2"
     for bad in ("engine:5@0", "engine:5@65", "engine:5@x", "engine:5@", "engine:top@-1"):
         assert program_of(bad) is None
         with pytest.raises(ValueError) as caught:

@@ -177,7 +177,8 @@ def program_of(spec: str) -> tuple[Program, int | None] | None:
     if program is not None and not program.levels:
         return program, None
     text, mark, threads = text.partition(THREADS_MARK)
-    if mark and not _whole_in(threads, 1, MAX_THREADS):
+    text = text.strip()
+    if mark and not _whole_in(threads.strip(), 1, MAX_THREADS):
         return None
     kind, colon, number = text.partition(":")
     program = PROGRAMS.get(kind)
