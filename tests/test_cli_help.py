@@ -145,13 +145,15 @@ def test_the_help_keeps_the_texts_words() -> None:
 def test_numbers_written_out_for_the_help_agree_with_the_engine() -> None:
     """The help's variant names and engine levels are written out in the CLI, so that it
     does not load the board and the engine to say them."""
-    from hasamigo.cli import VARIANT_NAMES, protocols
+    from hasamigo.cli import MAX_THREADS, VARIANT_NAMES, protocols
     from hasamigo.engine.limits import MAX_LEVEL
+    from hasamigo.engine.limits import MAX_THREADS as ENGINE_THREADS
     from hasamigo.engine.protocols.session import DEFAULT_LEVEL
     from hasamigo.variants import VARIANTS
 
     assert tuple(v.name for v in VARIANTS) == VARIANT_NAMES
     assert (protocols.MAX_LEVEL, protocols.DEFAULT_LEVEL) == (MAX_LEVEL, DEFAULT_LEVEL)
+    assert MAX_THREADS == ENGINE_THREADS
 
 
 def test_package_root_loads_the_board_on_first_use() -> None:

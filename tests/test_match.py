@@ -142,6 +142,39 @@ def test_cli_bad_input_exits_2(args: list[str]) -> None:
         assert "unknown player 'nobody'" in result.stderr and "victory" in result.stderr
 
 
+def test_cli_refuses_bad_threads_naming_the_spec_and_the_range() -> None:
+    result = runner.invoke(app, ["match", "engine:5@0", "random"])
+    assert result.exit_code == 2
+    assert "'engine:5@0'" in result.stderr and "from 1 to 64" in result.stderr
+
+
+def test_cli_match_of_a_level_on_two_threads_names_them() -> None:
+    result = runner.invoke(app, ["match", "engine:1@2", "engine:1", "-n", "2", "--workers",
+                                 "1", "--random-plies", "4", "--clock", "0.5", "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["a"], data["b"], data["games"]) == ("engine:1@2", "engine:1", 2)
+    assert data["time_losses"] == {"a": 0, "b": 0}
+
+
+def test_default_workers_leave_each_game_the_cores_its_threads_ask_for(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from hasamigo.cli import workers as workers_module
+
+    monkeypatch.setattr(workers_module, "available_cores", lambda: 8)
+    assert workers_module.workers_of(None, None) == 8
+    assert workers_module.workers_of(None, None, threads=2) == 4
+    assert workers_module.workers_of(None, None, threads=3) == 2
+    assert workers_module.workers_of(None, None, threads=16) == 1
+    capsys.readouterr()
+    assert workers_module.workers_of(4, None, threads=2) == 4  # asked for: as asked
+    assert "warning" not in capsys.readouterr().err
+    assert workers_module.workers_of(5, None, threads=2) == 5  # ... with a warning
+    warned = " ".join(capsys.readouterr().err.split())
+    assert "5 workers of 2 search threads each share 8 cores" in warned
+    assert "--workers 4 gives each its own" in warned
+
+
 def test_task_is_picklable() -> None:
     import pickle
 

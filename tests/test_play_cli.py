@@ -223,6 +223,50 @@ def test_fuse_ishi_asks_the_person_for_the_call(monkeypatch: pytest.MonkeyPatch,
     assert "Colours: " in out
 
 
+def test_threads_go_to_an_engine_level_and_its_name(own_database: Path) -> None:
+    """``--threads 2`` against an engine level: the game keeps ``engine:1@2`` (the web app
+    playing it on goes on with them) and names the program with its threads."""
+    code, out, err = run("--vs", "engine:1", "--threads", "2", "--colour", "white",
+                         input="quit\n")
+    assert code == 0, out + err
+    game = stored(own_database, out)
+    program = game.seat(BLACK)
+    assert program.program == "engine:1@2"
+    assert program.name == "Engine level 1 on 2 threads"
+    assert len(game.board.move_stack) == 1
+
+
+def test_threads_given_twice_must_agree() -> None:
+    assert play_module.threaded_spec("engine:3", 1) == "engine:3"
+    assert play_module.threaded_spec("engine:top", 4) == "engine:top@4"
+    assert play_module.threaded_spec("engine:3@2", 2) == "engine:3@2"
+    assert play_module.threaded_spec("victory", 2) == "victory"  # the hints' threads only
+    assert play_module.program_name("engine:top@4") == "Engine (top level) on 4 threads"
+    code, _, err = run("--vs", "engine:3@2", "--threads", "3")
+    assert code == 2 and "engine:3@2 says its threads" in err
+    code, _, err = run("--vs", "engine:3@0")
+    assert code == 2 and "'engine:3@0'" in err and "from 1 to 64" in err
+
+
+def test_hints_on_two_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hasamigo.engine
+
+    made: list[int] = []
+
+    class Counted(hasamigo.engine.Engine):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self.threads)
+
+    monkeypatch.setattr(hasamigo.engine, "Engine", Counted)
+    seeded_random(monkeypatch)
+    code, out, _ = run("--vs", "random", "--threads", "2", input="hint\nquit\n")
+    assert code == 0, out
+    assert made == [2]
+    line = next(line for line in out.splitlines() if "hints (" in line)
+    assert sorted(re.findall(r"\b([a-h][1-8]) [+-]\d+", line)) == ["c4", "d3", "e6", "f5"]
+
+
 def test_refusals_before_the_game(own_database: Path) -> None:
     code, _, err = run("--vs", "nobody")
     assert code == 2 and "unknown player" in err

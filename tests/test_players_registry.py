@@ -9,7 +9,14 @@ import pytest
 
 from hasamigo import PASS, Board
 from hasamigo.engine import MAX_LEVEL
-from hasamigo.engine.players import FORCED, KNOWN_SPECS, make_player
+from hasamigo.engine.players import (
+    FORCED,
+    KNOWN_SPECS,
+    EnginePlayer,
+    make_player,
+    program_of,
+    spec_threads,
+)
 from hasamigo.engine.players.naturalness import move_scores
 from hasamigo.tournament.match import play_game
 
@@ -53,6 +60,40 @@ def test_registry_names_and_errors() -> None:
         with pytest.raises(ValueError, match="known: random"):
             make_player(bad)
     assert "weakest" in KNOWN_SPECS
+
+
+def test_a_level_on_threads_is_named_with_them_and_searches_on_them() -> None:
+    player = make_player("Engine:2@2", seed=1)
+    assert isinstance(player, EnginePlayer)
+    assert (player.name, player.level, player.engine.threads) == ("engine:2@2", 2, 2)
+    top = make_player("engine:top@3")
+    assert isinstance(top, EnginePlayer)
+    assert (top.name, top.engine.threads) == (f"engine:{MAX_LEVEL}@3", 3)
+    one = make_player("engine:2@1")  # one thread: the plain level's name
+    assert isinstance(one, EnginePlayer) and one.name == "engine:2" and one.engine.threads == 1
+    board = Board()
+    for _ in range(4):  # the two-thread root search plays legal moves
+        move = player.choose(board)
+        assert board.is_legal(move)
+        board.push(move)
+
+
+def test_threads_in_a_spec_are_read_and_checked() -> None:
+    assert [spec_threads(s) for s in ("engine:6", "engine:6@2", "engine:top@64", "victory",
+                                      "nboard:ssh me@host edax")] == [1, 2, 64, 1, 1]
+    assert program_of("engine:6@2") == program_of("engine:6") == program_of(" engine:6 @ 2 ")
+    assert make_player(" engine:2 @ 2 ").name == "engine:2@2"
+    for bad in ("engine:5@0", "engine:5@65", "engine:5@x", "engine:5@", "engine:top@-1"):
+        assert program_of(bad) is None
+        with pytest.raises(ValueError) as caught:
+            make_player(bad)
+        message = str(caught.value)  # the spec, and the range it should be in
+        assert repr(bad) in message and "from 1 to 64" in message, message
+    with pytest.raises(ValueError, match="only the engine's levels take threads"):
+        make_player("victory@2")
+    with pytest.raises(ValueError, match="known: random"):
+        make_player("nobody@2")
+    assert any("engine:N@T" in known for known in KNOWN_SPECS)
 
 
 def test_greedy_flips_most() -> None:

@@ -56,6 +56,26 @@ def test_list_commands_and_known_command() -> None:
     assert ok(session.handle("known_command castle")) == "false"
 
 
+def test_hasamigo_threads_sets_the_search_threads_for_the_session() -> None:
+    session = GTPSession(level=2)
+    assert "hasamigo-threads" in ok(session.handle("list_commands")).split("\n")
+    assert ok(session.handle("known_command hasamigo-threads")) == "true"
+    assert ok(session.handle("hasamigo-threads")) == "1"
+    assert ok(session.handle("3 hasamigo-threads 2")) == ""
+    assert session.engine.threads == 2
+    ok(session.handle("clear_board"))  # a new game: the threads stay
+    ok(session.handle("play black f5"))
+    move = ok(session.handle("genmove white"))  # searched on the two threads
+    assert move in ("d6", "f6", "f4")
+    assert ok(session.handle("hasamigo-threads")) == "2"
+    assert "from 1 to 64, not 0" in refused(session.handle("hasamigo-threads 0"))
+    assert "from 1 to 64, not 65" in refused(session.handle("hasamigo-threads 65"))
+    assert "syntax error" in refused(session.handle("hasamigo-threads two"))
+    assert "syntax error" in refused(session.handle("hasamigo-threads 1 2"))
+    assert session.engine.threads == 2
+    assert GTPSession(level=1, threads=4).engine.threads == 4
+
+
 def test_only_an_8x8_board() -> None:
     session = GTPSession(level=1)
     assert refused(session.handle("boardsize 10")) == "? unacceptable size"
@@ -197,6 +217,16 @@ def test_process_plays_a_whole_game_with_undo(engine: ProcessTransport) -> None:
             undone = True
     assert undone and board.outcome() is not None
     assert ok(exchange(engine, "genmove black")) == "pass"
+
+
+def test_process_takes_its_threads_from_the_command_line() -> None:
+    transport = ProcessTransport([sys.executable, "-m", "hasamigo", "gtp", "--level", "1",
+                                  "--threads", "2"], env=os.environ)
+    transport.start()
+    try:
+        assert ok(exchange(transport, "hasamigo-threads", FIRST_ANSWER)) == "2"
+    finally:
+        transport.close("quit")
 
 
 def test_process_refuses_bad_commands_and_goes_on(engine: ProcessTransport) -> None:

@@ -164,6 +164,24 @@ def test_set_depth_changes_the_strength_and_the_name() -> None:
     assert session.strength.depth == 2
 
 
+def test_set_threads_holds_for_the_rest_of_the_session() -> None:
+    session = NBoardSession(level=2, threads=3)
+    assert session.engine.threads == 3
+    assert session.handle("set threads 2") == []
+    assert session.engine.threads == 2
+    session.handle("set game (;GM[Othello]TY[8];)")  # a new game: the threads stay
+    session.handle("set depth 3")
+    assert session.engine.threads == 2
+    out = session.handle("hint 4")  # searched on the two threads
+    assert sum(line.startswith("search ") for line in out) == 4
+    for bad, words in (("0", "from 1 to 64, not 0"), ("65", "from 1 to 64, not 65"),
+                       ("two", "needs a whole number"), ("", "needs a whole number")):
+        answer = session.handle(f"set threads {bad}")
+        assert len(answer) == 1 and answer[0].startswith("status error: set threads")
+        assert words in answer[0], answer
+    assert session.engine.threads == 2
+
+
 def test_learn_contempt_and_ping() -> None:
     session = NBoardSession(level=1)
     assert session.handle("learn") == ["learned"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -280,6 +281,32 @@ def test_cli_json_and_table(tmp_path: Path) -> None:
                                "--exact", "8"])
     assert text.exit_code == 0, text.stderr
     assert "Black:" in text.stdout and "White:" in text.stdout and "average loss" in text.stdout
+
+
+def test_cli_reviews_on_the_threads_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--threads 2``: the review's engine searches on two threads, and the positions
+    it solves exactly score as on one."""
+    import hasamigo.engine
+
+    made: list[int] = []
+
+    class Counted(hasamigo.engine.Engine):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self.threads)
+
+    monkeypatch.setattr(hasamigo.engine, "Engine", Counted)
+    args = ["review", str(WTHOR), "--index", "2", "--depth", "2", "--exact", "10", "--json"]
+    runs = {}
+    for threads in ("1", "2"):
+        result = runner.invoke(app, [*args, "--threads", threads])
+        assert result.exit_code == 0, result.stderr
+        runs[threads] = [(row["ply"], row["best_score"], row["played_score"])
+                         for row in json.loads(result.stdout)["moves"] if row["exact"]]
+    assert made == [1, 2]
+    assert runs["1"] and runs["1"] == runs["2"]
+    bad = runner.invoke(app, [*args, "--threads", "0"])
+    assert bad.exit_code == 2 and "--threads" in bad.stderr
 
 
 @pytest.mark.parametrize("args, message", [

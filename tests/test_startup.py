@@ -105,7 +105,7 @@ def engine_state(base: str) -> dict[str, Any]:
     code, body = fetch(base + "/api/status")
     assert code == 200, body
     state: dict[str, Any] = json.loads(body)
-    assert set(state) == {"engine", "seconds", "groups"}
+    assert set(state) == {"engine", "seconds", "groups", "engine_threads"}
     assert state["engine"] in ("ready", "warming")
     return state
 

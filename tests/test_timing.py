@@ -22,10 +22,12 @@ from hasamigo.engine import MAX_LEVEL, Engine, Limit
 from hasamigo.engine.players import Player, make_player
 from hasamigo.engine.timing import (
     LATENCY_SECONDS,
+    SOLVE_NPS,
     TARGET_SHARE,
     URGENT_SECONDS,
     Budget,
     MoveTime,
+    Speed,
     fits,
     move_budget,
     move_weight,
@@ -151,6 +153,66 @@ def test_next_iteration_is_clamped() -> None:
     assert next_iteration([0.5]) == pytest.approx(2.0)  # the default growth
     assert next_iteration([0.01, 1.0]) == pytest.approx(8.0)  # at most GROWTH_MAX
     assert next_iteration([1.0, 1.0]) == pytest.approx(2.0)  # at least GROWTH_MIN
+
+
+def test_speed_is_kept_per_thread_count() -> None:
+    """A solve on two threads is estimated at the two-thread speed, one on one thread at
+    the one-thread speed, whatever order they were measured in."""
+    speed = Speed()
+    speed.measure(4_000_000, 1.0, "exact", threads=2)
+    speed.measure(1_000_000, 1.0, "exact", threads=1)
+    one, two = speed.solve_seconds(20, threads=1), speed.solve_seconds(20, threads=2)
+    assert one == pytest.approx(solve_seconds(20, nps=1_000_000))
+    assert two == pytest.approx(solve_seconds(20, nps=4_000_000))
+    assert speed.solve_nps == 1_000_000 and speed.solve_at(2) == 4_000_000
+
+
+def test_a_many_thread_speed_is_never_taken_for_fewer_threads() -> None:
+    """Only a two-thread speed known: a one-thread solve is estimated at the default, not
+    at the faster two-thread speed (it would start solves that cannot finish)."""
+    speed = Speed()
+    speed.measure(50_000_000, 1.0, "exact", threads=2)
+    speed.measure(20_000_000, 1.0, "midgame", threads=2)
+    assert speed.solve_at(1) is None and speed.search_nps is None
+    assert speed.solve_seconds(20, threads=1) == pytest.approx(solve_seconds(20, nps=SOLVE_NPS))
+
+
+def test_an_unmeasured_thread_count_takes_the_slower_speed_below() -> None:
+    speed = Speed()
+    speed.measure(2_000_000, 1.0, "midgame", threads=1)
+    speed.measure(3_000_000, 1.0, "midgame", threads=3)
+    assert speed.search_at(2) == 2_000_000 and speed.search_at(8) == 3_000_000
+    # no solve measured: the searches' speed on those threads, scaled
+    assert speed.solve_seconds(20, threads=8) < speed.solve_seconds(20, threads=2)
+
+
+def test_short_searches_tell_no_speed() -> None:
+    speed = Speed()
+    speed.measure(10, 1.0, "exact", threads=2)
+    speed.measure(10_000_000, 0.001, "exact", threads=2)
+    assert speed.solve_at(2) is None
+
+
+def test_an_engine_estimates_and_measures_at_its_own_threads(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """``Engine.solve_estimate`` asks its speed on the threads it has now (after
+    ``set_threads`` too), and a finished search is counted on the threads it ran on."""
+    engine = Engine(table_size=1 << 10)
+    speed = engine._speed  # the engine's measurements: no search here is long enough to tell
+    speed.measure(1_000_000, 1.0, "exact", threads=1)
+    speed.measure(4_000_000, 1.0, "exact", threads=2)
+    one = engine.solve_estimate(20)
+    engine.set_threads(2)
+    assert engine.solve_estimate(20) == pytest.approx(one / 4)
+    for bad in (0, 65, 1.5, True):
+        with pytest.raises(ValueError, match="threads must be a whole number from 1 to 64"):
+            engine.set_threads(bad)  # type: ignore[arg-type]
+    assert engine.threads == 2
+    counted: list[int] = []
+    monkeypatch.setattr(speed, "measure", lambda nodes, seconds, mode, threads=1:
+                        counted.append(threads))
+    engine.analyse(Board(), Limit(depth=3))
+    assert counted == [2]
 
 
 def test_move_time_reads_the_clock_again() -> None:

@@ -241,3 +241,29 @@ def test_four_programs_play_a_meijin_tournament(db: str, tmp_path: Path) -> None
     assert all(r["game_id"] for r in rows if r["kind"] == "played")
     text = cli("run", "Bots", "--db", db)  # finished: nothing more to play
     assert "League table" in text
+
+
+def test_programs_on_threads_get_a_worker_per_their_cores(db: str,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """An entrant on two threads (``engine:1@2``): by default one worker per two cores,
+    so that each game's searches have the cores their threads ask for."""
+    from hasamigo.cli import workers
+    from hasamigo.cli.tournament import runs
+    from hasamigo.jobs import LocalBackend
+
+    asked: list[int] = []
+
+    def backend(count: int, ray: bool, address: str | None) -> LocalBackend:
+        asked.append(count)
+        return LocalBackend(1)
+
+    monkeypatch.setattr(workers, "available_cores", lambda: 4)
+    monkeypatch.setattr(runs, "backend_for", backend)
+    cli("new", "Threads", "--format", "meijin", "--seed", "3", "--db", db)
+    for name, spec in (("A", "engine:1@2"), ("B", "random"), ("C", "greedy"),
+                       ("D", "random")):
+        cli("enter", "Threads", name, "--program", spec, "--db", db)
+    data = cli("run", "Threads", "--db", db, "--json")
+    assert data["tournament"]["state"] == "finished"
+    assert asked == [2]

@@ -47,6 +47,16 @@ VariantOpt = Annotated[
     typer.Option("--variant", "-v", help="Board: " + ", ".join(VARIANT_NAMES) + "."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead.")]
+#: The engine's most search threads (:data:`hasamigo.engine.limits.MAX_THREADS`), written
+#: out for the help as the variants are; a test checks it.
+MAX_THREADS = 64
+#: ``--threads`` of every command that searches with the engine. One thread unless asked:
+#: a search's nodes (and its node counts, the benchmarks' figures) are then the same run
+#: after run, and the commands that share work among processes (``match``, ``solve
+#: --workers``) already fill the cores with them.
+ThreadsOpt = Annotated[int, typer.Option(
+    "--threads", min=1, max=MAX_THREADS,
+    help=f"The engine's search threads, 1..{MAX_THREADS} (one shared table).")]
 #: Where the games database is unless --db says, for the help of each --db (as
 #: hasamigo.storage.db.default_db_url finds it). In short words: Rich cuts a word wider
 #: than the help's column (18 columns in ``tournament new --help`` on an 80-column

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from hasamigo.cli import (
     JsonOpt,
+    ThreadsOpt,
     VariantOpt,
     app,
     console,
@@ -61,6 +62,7 @@ def review(
     exact: Annotated[int, typer.Option("--exact", min=0, max=30, help="Solve exactly from "
                                        "this many empties.")] = 20,
     variant: VariantOpt = "standard",
+    threads: ThreadsOpt = 1,
     as_json: JsonOpt = False,
 ) -> None:
     """Review a game: for every move the engine's best move and score, the played move's
@@ -77,6 +79,7 @@ def review(
 
     from hasamigo.analysis.review import check_options, check_reviewable
     from hasamigo.analysis.review import review as review_game
+    from hasamigo.engine import Engine
     from hasamigo.variants import find_variant
 
     try:
@@ -93,7 +96,8 @@ def review(
                         transient=True)
     with progress:
         task = progress.add_task("review", total=len(moves))
-        result = review_game(start, moves, depth=depth, exact_empties=exact,
+        result = review_game(start, moves, engine=Engine(threads=threads), depth=depth,
+                             exact_empties=exact,
                              progress=lambda n, total: progress.update(task, completed=n))
     if as_json:
         emit_json(result.to_json())

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from hasamigo.cli import (
     JsonOpt,
+    ThreadsOpt,
     VariantOpt,
     app,
     console,
@@ -29,8 +30,8 @@ from hasamigo.cli.workers import RayAddressOpt, RayOpt, WorkersOpt, backend_for,
 from hasamigo.errors import HasamigoError
 
 ScoreNote = "Scores are disc differences from the side to move."
-ThreadsOpt = Annotated[int, typer.Option(min=1, max=64, help="Search threads: the root's "
-                                         "moves shared out (one shared table).")]
+
+
 @app.command()
 def solve(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="An OBF file.")],

@@ -54,7 +54,8 @@ def match(
     player_a: Annotated[str, typer.Argument(help="A player spec: random, greedy, victory, "
                                             "amusement, amusement:swing, entertainer, "
                                             "engine:N, engine:top, weakest, "
-                                            "nboard:COMMAND, gtp:COMMAND.")],
+                                            "nboard:COMMAND, gtp:COMMAND; an engine "
+                                            "level on T search threads: engine:N@T.")],
     player_b: Annotated[str, typer.Argument(help="The other player spec.")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 10,
     openings: Annotated[Path | None, typer.Option(
@@ -83,7 +84,8 @@ def match(
     r"""Play PLAYER_A against PLAYER_B, colours alternating, games in parallel.
 
     The games are shared out through the jobs runner (local processes, one per core
-    unless --workers says, or Ray actors; a game whose worker dies is played again).
+    unless --workers says, or Ray actors; a game whose worker dies is played again):
+    with engine:N@T players, one worker per T cores unless --workers says.
     With --workers or --ray each finished game is also kept in a journal: run the same
     command again and only the games missing from it are played (a larger --games adds
     games). The games are the same whatever the workers for the same seed. JSON: {a, b,
@@ -91,7 +93,7 @@ def match(
     over B; null for an infinite value); with --clock also time_losses: {a, b} (games
     each side lost on time).
     """
-    from hasamigo.engine.players import make_player
+    from hasamigo.engine.players import make_player, spec_threads
     from hasamigo.tournament.match import read_openings, run_match
 
     if openings is not None and random_plies:
@@ -100,12 +102,11 @@ def match(
     # the command line: neither the default nor the old --jobs kept a journal before
     on_workers = (workers is not None or ray or ray_address is not None
                   or journal is not None)
-    count = workers_of(workers, jobs)
-    if journal is None and out is not None and on_workers:
-        journal = journal_of(out)
     try:
         make_player(player_a)
         make_player(player_b)
+        # a game's two players search in turn: its worker needs the larger one's threads
+        threads = max(spec_threads(player_a), spec_threads(player_b))
         book = read_openings(openings) if openings is not None else None
         if out is not None:
             from hasamigo.notation import detect_format
@@ -113,6 +114,9 @@ def match(
             detect_format(out)
     except (HasamigoError, ValueError, OSError) as exc:
         raise fail_with(exc) from None
+    count = workers_of(workers, jobs, threads=threads)
+    if journal is None and out is not None and on_workers:
+        journal = journal_of(out)
     from hasamigo.jobs import JobError, JournalError
     from hasamigo.jobs.games import match_params, match_player
 

@@ -62,16 +62,37 @@ def make_program(spec: str, seed: int) -> Player:
 
 def program_name(spec: str) -> str:
     """A program's name as players see it, from the engine package's registry:
-    ``Victory``, ``Engine level 5``, ``Engine (top level)``; an unknown spec as written."""
-    from hasamigo.engine.players import PROGRAMS
+    ``Victory``, ``Engine level 5``, ``Engine (top level)``, ``Engine level 6 on 2
+    threads`` (``engine:6@2``); an unknown spec as written."""
+    from hasamigo.engine.players import PROGRAMS, THREADS_MARK
 
-    kind, _, level = spec.partition(":")
+    base, _, threads = spec.partition(THREADS_MARK)
+    kind, _, level = base.partition(":")
     program = PROGRAMS.get(spec) or PROGRAMS.get(kind)
     if program is None:
         return spec
     if program.levels:
-        return f"{program.en} (top level)" if level == "top" else f"{program.en} level {level}"
+        name = (f"{program.en} (top level)" if level == "top"
+                else f"{program.en} level {level}")
+        return name + (f" on {threads} threads" if threads and threads != "1" else "")
     return program.en
+
+
+def threaded_spec(spec: str, threads: int) -> str:
+    """``spec`` with ``play --threads``: an engine level's spec on ``threads`` threads
+    (``engine:5`` -> ``engine:5@2``; the game keeps it, so the web app playing the game on
+    goes on with them); any other program's as it is (the threads are then the hints').
+    A spec that already says its threads and ``--threads`` that differ are refused."""
+    from hasamigo.engine.players import THREADS_MARK, program_of, spec_threads
+
+    found = program_of(spec)
+    if threads == 1 or found is None or not found[0].levels:
+        return spec
+    if THREADS_MARK in spec:
+        if spec_threads(spec) != threads:
+            raise fail(f"{spec} says its threads: leave out --threads, or give the same")
+        return spec
+    return f"{spec}{THREADS_MARK}{threads}"
 
 
 class Saver:
@@ -226,13 +247,14 @@ def _finish(session: TerminalGame, saver: Saver, code: str, link_base: str, db_u
 def play_game(*, vs: str | None, colour: str, clock: float | None, official: bool,
               no_draws: bool, auto_claim: bool, name: list[str] | None, variant: str,
               handicap: int, start: str | None, disc_limit: int | None, db: str | None,
-              link_base: str) -> None:
+              link_base: str, threads: int = 1) -> None:
     """The ``play`` command (:mod:`hasamigo.cli.play_command` has its options): set the
     game up, store it, play it at the terminal, then say where it is kept. Raises
-    :class:`typer.Exit` with the exit status."""
+    :class:`typer.Exit` with the exit status. ``threads``: the engine's search threads
+    (:func:`threaded_spec`; the hints' too)."""
     spec = None
     if vs is not None:
-        spec = vs.strip().lower()
+        spec = threaded_spec(vs.strip().lower(), threads)
         try:
             # an unknown spec, or one that cannot play the board, is refused before
             # anything is stored
@@ -258,7 +280,7 @@ def play_game(*, vs: str | None, colour: str, clock: float | None, official: boo
         code = saver.create(seats)
     except Exception as exc:
         raise fail(f"cannot store the game in {url}: {exc}") from None
-    session = TerminalGame(game, saver, console, make_program=make_program)
+    session = TerminalGame(game, saver, console, make_program=make_program, threads=threads)
     status = 0
     try:
         session.run()
@@ -273,4 +295,5 @@ def play_game(*, vs: str | None, colour: str, clock: float | None, official: boo
 
 
 __all__ = ["DEFAULT_LINK_BASE", "HINT_DEPTH", "Saver", "TerminalGame", "clock_text",
-           "legal_text", "make_program", "play_game", "program_name", "wall_clock"]
+           "legal_text", "make_program", "play_game", "program_name", "threaded_spec",
+           "wall_clock"]

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from hasamigo.cli import DB_DEFAULT, VariantOpt, app
+from hasamigo.cli import DB_DEFAULT, MAX_THREADS, VariantOpt, app
 
 #: The web app's address, for the link that hands the game to a browser.
 DEFAULT_LINK_BASE = "http://127.0.0.1:8000"
@@ -20,6 +20,10 @@ def play_command(
         "--vs", help="The program to play: victory, amusement, entertainer, engine:N "
         "(N = 1..10), engine:top, weakest, random, greedy. Without it, two people play.")
     ] = None,
+    threads: Annotated[int, typer.Option(
+        "--threads", min=1, max=MAX_THREADS, help=f"The engine's search threads, "
+        f"1..{MAX_THREADS}: an engine "
+        "level's (engine:N becomes engine:N@T) and the hints'.")] = 1,
     colour: Annotated[str, typer.Option(
         "--colour", "--color", help="Your colour (two people: the first player's): black, "
         "white, random or fuse-ishi.")] = "black",
@@ -60,4 +64,5 @@ def play_command(
 
     play_game(vs=vs, colour=colour, clock=clock, official=official, no_draws=no_draws,
               auto_claim=auto_claim, name=name, variant=variant, handicap=handicap,
-              start=start, disc_limit=disc_limit, db=db, link_base=link_base)
+              start=start, disc_limit=disc_limit, db=db, link_base=link_base,
+              threads=threads)

@@ -54,10 +54,11 @@ class TerminalGame:
 
     Everything that happens to the game is an event of its controller; the
     :class:`~hasamigo.cli.play_screen.Screen` turns the new events into notices after
-    every action (:meth:`settle`). The program is made by ``make_program(spec, seed)``."""
+    every action (:meth:`settle`). The program is made by ``make_program(spec, seed)``;
+    the hints search on ``threads`` threads."""
 
     def __init__(self, game: GameController, saver: Saver, out: Console, *,
-                 make_program: Callable[[str, int], Player]) -> None:
+                 make_program: Callable[[str, int], Player], threads: int = 1) -> None:
         self.game = game
         self.saver = saver
         self.out = out
@@ -65,6 +66,7 @@ class TerminalGame:
         self.make_program = make_program
         self.player: Player | None = None
         self.engine: Engine | None = None
+        self.threads = threads
         self.declined_claim = False
         self.commands: dict[str, Callable[[], None]] = {
             "hint": self.hint, "hints": self.hint,
@@ -332,7 +334,7 @@ class TerminalGame:
             if self.engine is None:
                 from hasamigo.engine import Engine
 
-                self.engine = Engine()
+                self.engine = Engine(threads=self.threads)
             from hasamigo.engine import Limit
 
             # the first search of a run loads the engine (compiles it, the first time)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from hasamigo.cli import app
+from hasamigo.cli import ThreadsOpt, app
 
 if TYPE_CHECKING:
     from hasamigo.engine.protocols.session import Session
@@ -48,16 +48,22 @@ def _run(session: Session, verbose: bool) -> None:
 
 
 @app.command("nboard")
-def nboard(level: LevelOpt = DEFAULT_LEVEL, verbose: VerboseOpt = False) -> None:
-    """Be an NBoard-protocol engine (version 2) on stdin/stdout, for NBoard and other GUIs."""
+def nboard(level: LevelOpt = DEFAULT_LEVEL, threads: ThreadsOpt = 1,
+           verbose: VerboseOpt = False) -> None:
+    """Be an NBoard-protocol engine (version 2) on stdin/stdout, for NBoard and other GUIs.
+
+    A GUI may change the search threads with 'set threads N'."""
     from hasamigo.engine.protocols.nboard import NBoardSession
 
-    _run(NBoardSession(level=level), verbose)
+    _run(NBoardSession(level=level, threads=threads), verbose)
 
 
 @app.command("gtp")
-def gtp(level: LevelOpt = DEFAULT_LEVEL, verbose: VerboseOpt = False) -> None:
-    """Be a GTP (Go Text Protocol 2) engine on stdin/stdout: boardsize 8, play, genmove..."""
+def gtp(level: LevelOpt = DEFAULT_LEVEL, threads: ThreadsOpt = 1,
+        verbose: VerboseOpt = False) -> None:
+    """Be a GTP (Go Text Protocol 2) engine on stdin/stdout: boardsize 8, play, genmove...
+
+    A controller may change the search threads with 'hasamigo-threads N'."""
     from hasamigo.engine.protocols.gtp import GTPSession
 
-    _run(GTPSession(level=level), verbose)
+    _run(GTPSession(level=level, threads=threads), verbose)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hasamigo.cli import DB_DEFAULT, app, console, err_console, fail
+from hasamigo.cli import DB_DEFAULT, MAX_THREADS, app, console, err_console, fail
 
 if TYPE_CHECKING:
     from hasamigo.web.services.warmup import KernelWarmup
@@ -103,6 +103,10 @@ def serve(
         "--forwarded-allow-ips", help="Proxies (comma-separated addresses or networks, or "
         "'*') whose X-Forwarded-For header names the client, as the limits on new games "
         "count it. Default: none (the header is ignored).")] = "",
+    engine_threads: Annotated[int | None, typer.Option(
+        "--engine-threads", min=1, max=MAX_THREADS, show_default="every core but one",
+        help="Cores for the engine: the hints and the evaluation graph search on them, one "
+        "analysis at a time (the programs' moves on one each).")] = None,
 ) -> None:
     """Play in a browser: start the web app and print its address once it answers.
 
@@ -131,8 +135,10 @@ def serve(
     except ValueError as exc:
         sock.close()
         raise fail(f"--forwarded-allow-ips: {exc}") from None
+    # given on the command line: over $HASAMIGO_ENGINE_THREADS and the default
+    given: dict[str, Any] = {} if engine_threads is None else {"engine_threads": engine_threads}
     try:
-        Settings(forwarded_allow_ips=proxies)  # the HASAMIGO_* variables too
+        Settings(forwarded_allow_ips=proxies, **given)  # the HASAMIGO_* variables too
     except SettingsError as exc:
         sock.close()
         raise fail(str(exc)) from None
@@ -140,10 +146,10 @@ def serve(
     shown_port = sock.getsockname()[1]
     if workers > 1:
         _serve_workers(sock, url, workers, takeover_seconds,
-                       f"http://{shown_host}:{shown_port}/", proxies)
+                       f"http://{shown_host}:{shown_port}/", proxies, given)
         return
     web = create_app(Settings(warm_in_background=True, lease_seconds=takeover_seconds,
-                              forwarded_allow_ips=proxies), db_url=db)
+                              forwarded_allow_ips=proxies, **given), db_url=db)
     progress = _Progress()
 
     def started() -> None:
@@ -176,10 +182,12 @@ def serve(
 
 
 def _serve_workers(sock: socket.socket, url: str, workers: int, takeover_seconds: float,
-                   address: str, proxies: tuple[str, ...] = ()) -> None:
+                   address: str, proxies: tuple[str, ...] = (),
+                   given: dict[str, Any] | None = None) -> None:
     """``serve --workers N``: the database migrated and the engine compiled (or loaded)
     here, once, then uvicorn's supervisor runs N processes on the bound socket (and
-    starts a new one if one dies)."""
+    starts a new one if one dies). ``given``: settings from the command line (each
+    process's own)."""
     import json
     import os
     import threading
@@ -210,7 +218,7 @@ def _serve_workers(sock: socket.socket, url: str, workers: int, takeover_seconds
     ready_kernels(*KERNEL_GROUPS)
     os.environ[SERVE_SETTINGS] = json.dumps({
         "db_url": url, "warm_in_background": True, "lease_seconds": takeover_seconds,
-        "forwarded_allow_ips": list(proxies)})
+        "forwarded_allow_ips": list(proxies), **(given or {})})
     config = uvicorn.Config("hasamigo.web.app:served_app", factory=True, workers=workers,
                             log_level="warning", ws=UVICORN_WS, proxy_headers=False)
 

@@ -44,16 +44,30 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def workers_of(workers: int | None, jobs: int | None) -> int:
+def workers_of(workers: int | None, jobs: int | None, *, threads: int = 1) -> int:
     """The workers asked for by ``--workers`` or by the deprecated ``--jobs`` (said on
-    the error stream; giving both exits), else one per available core."""
+    the error stream; giving both exits), else one per available core.
+
+    ``threads``: the search threads each worker's games run on at once (a match of
+    ``engine:6@2``: 2). The default is then one worker per ``threads`` cores, so that the
+    players search on the cores the threads ask for and not on a share of them (a match
+    "2 threads against 1 at equal time" would otherwise measure the machine's load); more
+    workers than that, asked for, are run, with a warning on the error stream."""
     if jobs is not None:
         if workers is not None:
             raise fail("choose one of --jobs and --workers (--jobs is the old name of "
                        "--workers)")
         err_console.print(f"--jobs is deprecated: give --workers {jobs}", highlight=False)
-        return jobs
-    return workers if workers is not None else available_cores()
+        workers = jobs
+    cores = available_cores()
+    if workers is None:
+        return max(1, cores // threads)
+    if threads > 1 and workers * threads > cores:
+        err_console.print(f"warning: {workers} workers of {threads} search threads each "
+                          f"share {cores} cores: each search gets less than its threads "
+                          f"(--workers {max(1, cores // threads)} gives each its own)",
+                          highlight=False)
+    return workers
 
 
 def journal_of(out: Path) -> Path:

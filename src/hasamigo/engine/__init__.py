@@ -16,9 +16,11 @@ from hasamigo.engine.limits import (
     DEFAULT_DEPTH,
     LEVELS,
     MAX_LEVEL,
+    MAX_THREADS,
     SELECTIVITIES,
     Level,
     Limit,
+    checked_threads,
     level,
 )
 from hasamigo.engine.obf import ObfRecord, read_obf, solve_obf_file
@@ -28,6 +30,7 @@ __all__ = [
     "DEFAULT_DEPTH",
     "LEVELS",
     "MAX_LEVEL",
+    "MAX_THREADS",
     "SELECTIVITIES",
     "Analysis",
     "Budget",
@@ -38,6 +41,7 @@ __all__ = [
     "MoveTime",
     "ObfRecord",
     "PlayResult",
+    "checked_threads",
     "level",
     "move_budget",
     "read_obf",

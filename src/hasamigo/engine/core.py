@@ -55,6 +55,7 @@ from hasamigo.board import Board
 from hasamigo.engine.evaluation import evaluation_params, kernel_params
 from hasamigo.engine.grid import GRID8, GRID10, geometry
 from hasamigo.engine.limits import DEFAULT_DEPTH, SELECTIVITIES, Level, Limit, _whole, level
+from hasamigo.engine.limits import checked_threads as _checked_threads
 from hasamigo.engine.results import Analysis, MoveScore, PlayResult
 from hasamigo.engine.parallel import SplitSearch
 from hasamigo.engine.root import search_root
@@ -74,7 +75,6 @@ MODES = ("exact", "wld")
 SEARCH_FLAGS = ALL_FLAGS
 SEARCH_FEATURES = {"hash": USE_HASH, "order": USE_ORDER, "stability": USE_STABILITY,
                    "etc": USE_ETC}
-MAX_THREADS = 64
 PRESEARCH_EMPTIES = 12  # exact solves above this many empties sort the root by a search first
 PRESEARCH_DEPTH = 6  # ...of at most this many plies, stopping 10 plies short of the end
 # (12 with the trained evaluation: FFO #45, #48, #49 68.1 -> 71.9 s, no fewer nodes.
@@ -158,11 +158,7 @@ class Engine:
 
     def __init__(self, table_size: int = 1 << 20, params: np.ndarray | None = None, *,
                  evaluation: str = "trained", threads: int = 1) -> None:
-        if not (isinstance(threads, int) and not isinstance(threads, bool)
-                and 1 <= threads <= MAX_THREADS):
-            raise InvalidOptionError(f"threads must be a whole number from 1 to {MAX_THREADS}, "
-                                     f"not {shown(threads)}")
-        self.threads = threads
+        self.threads = _checked_threads(threads)
         self._table = hash_new(table_size)  # shared by the threads (see the class docstring)
         # the presearch before an exact solve writes its own, small table (PRESEARCH_ROWS);
         # the table the current pass searches with, one of the two
@@ -186,6 +182,11 @@ class Engine:
         self._split: SplitSearch | None = None  # the parallel search running, if any
         self._helper_stops: list[np.ndarray] = []  # lazy SMP's helpers' stop flags
         self.parallel = PARALLEL
+
+    def set_threads(self, threads: int) -> None:
+        """Search on ``threads`` threads (1 to ``MAX_THREADS``, checked as the constructor
+        checks them) from the next search on: the GUI's ``set threads``, a web setting."""
+        self.threads = _checked_threads(threads)
 
     # ---- control ------------------------------------------------------------------
     def stop(self) -> None:
@@ -319,7 +320,7 @@ class Engine:
         on this engine: the cost model of :func:`~hasamigo.engine.timing.solve_nodes` at
         the speed this engine last measured (its solves', else its searches' scaled, else a
         default; :class:`~hasamigo.engine.timing.Speed`)."""
-        return self._speed.solve_seconds(empties, mode)
+        return self._speed.solve_seconds(empties, mode, self.threads)
 
     def evaluate(self, board: Board) -> int:
         """The static evaluation of ``board`` for the side to move (discs)."""
@@ -474,7 +475,7 @@ class Engine:
             self._grid = GRID8
             self._lock.release()
         if not grid.wide and window is None:  # the solver's cost model: 8×8, full window
-            self._speed.measure(analysis.nodes, analysis.seconds, mode)
+            self._speed.measure(analysis.nodes, analysis.seconds, mode, self.threads)
         return analysis
 
     def _iterate(self, p: int, o: int, mask: int, board: Board, limit: Limit,

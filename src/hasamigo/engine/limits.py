@@ -71,6 +71,30 @@ def _whole(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+#: The most search threads one engine takes (:class:`~hasamigo.engine.Engine`'s ``threads``,
+#: and every front end's: ``--threads``, ``engine:N@T``, NBoard's ``set threads``...).
+MAX_THREADS = 64
+
+
+def checked_threads(threads: object) -> int:
+    """``threads`` if it is a whole number from 1 to :data:`MAX_THREADS` (an engine's
+    search threads), else :class:`InvalidOptionError` saying so: the one check every front
+    end makes, so that they all refuse alike.
+
+    >>> checked_threads(2)
+    2
+    >>> checked_threads(0)
+    Traceback (most recent call last):
+    ...
+    hasamigo.errors.InvalidOptionError: threads must be a whole number from 1 to 64, not 0
+    """
+    if (isinstance(threads, numbers.Integral) and not isinstance(threads, bool)
+            and 1 <= int(threads) <= MAX_THREADS):
+        return int(threads)
+    raise InvalidOptionError(f"threads must be a whole number from 1 to {MAX_THREADS}, "
+                             f"not {shown(threads)}")
+
+
 DEFAULT_DEPTH = 8
 #: Confidence levels of the midgame's probable cuts (:meth:`Engine.analyse`'s
 #: ``selectivity``; the kernel's ``PROBCUT_LEVELS``, which a test checks).

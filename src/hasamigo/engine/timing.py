@@ -205,35 +205,70 @@ class Speed:
     running mean of the searches long enough to tell), and the perfect solve's estimated
     seconds at it: so that a loaded machine solves later.
 
+    Kept **per thread count** (an engine's ``threads`` may change between searches:
+    :meth:`~hasamigo.engine.Engine.set_threads`): a search on more threads covers more
+    nodes per wall second, so its speed is never taken for a search on fewer (whose
+    solve would then be started in the belief that it fits). A thread count not measured
+    yet takes the speed of the largest count measured below it (fewer threads: slower,
+    so the estimate errs long, and the solve starts later rather than overruns), else
+    the defaults. Iterative deepening's own prediction (:func:`next_iteration`) needs none
+    of this: it times the iterations of the search under way, on its threads, in wall
+    time.
+
     >>> speed = Speed(); speed.measure(1_000_000, 0.5, "midgame"); speed.search_nps
     2000000.0
+    >>> speed.measure(3_000_000, 0.5, "midgame", threads=2); speed.search_at(2)
+    6000000.0
+    >>> speed.search_at(4), speed.search_at(1)
+    (6000000.0, 2000000.0)
     """
 
     def __init__(self) -> None:
-        self.solve_nps: float | None = None
-        self.search_nps: float | None = None
+        self._solve: dict[int, float] = {}
+        self._search: dict[int, float] = {}
 
-    def measure(self, nodes: int, seconds: float, mode: str) -> None:
-        """Count a finished search of ``nodes`` in ``seconds`` (``mode``: ``'midgame'``,
-        else a solve)."""
+    @property
+    def solve_nps(self) -> float | None:
+        """The solver's speed on one thread (``None``: not measured yet)."""
+        return self.solve_at(1)
+
+    @property
+    def search_nps(self) -> float | None:
+        """The midgame search's speed on one thread (``None``: not measured yet)."""
+        return self.search_at(1)
+
+    def solve_at(self, threads: int) -> float | None:
+        """The solver's speed on ``threads`` threads (see the class docstring)."""
+        return _at(self._solve, threads)
+
+    def search_at(self, threads: int) -> float | None:
+        """The midgame search's speed on ``threads`` threads (see the class docstring)."""
+        return _at(self._search, threads)
+
+    def measure(self, nodes: int, seconds: float, mode: str, threads: int = 1) -> None:
+        """Count a finished search of ``nodes`` in ``seconds`` of wall time on
+        ``threads`` threads (``mode``: ``'midgame'``, else a solve)."""
         if nodes < SPEED_MIN_NODES or seconds < SPEED_MIN_SECONDS:
             return
         nps = nodes / seconds
-        if mode == "midgame":
-            old = self.search_nps
-            self.search_nps = nps if old is None else (old + nps) / 2
-        else:
-            old = self.solve_nps
-            self.solve_nps = nps if old is None else (old + nps) / 2
+        speeds = self._search if mode == "midgame" else self._solve
+        old = speeds.get(threads)
+        speeds[threads] = nps if old is None else (old + nps) / 2
 
-    def solve_seconds(self, empties: int, mode: str = "exact") -> float:
-        """:func:`solve_seconds` at the solves' speed, else the searches' scaled, else
-        :data:`SOLVE_NPS`."""
-        nps = self.solve_nps
+    def solve_seconds(self, empties: int, mode: str = "exact", threads: int = 1) -> float:
+        """:func:`solve_seconds` at the solves' speed on ``threads`` threads, else the
+        searches' scaled, else :data:`SOLVE_NPS`."""
+        nps = self.solve_at(threads)
         if nps is None:
-            nps = (SOLVE_NPS if self.search_nps is None
-                   else self.search_nps * SOLVE_NPS_PER_SEARCH_NPS)
+            search = self.search_at(threads)
+            nps = SOLVE_NPS if search is None else search * SOLVE_NPS_PER_SEARCH_NPS
         return solve_seconds(empties, mode, nps)
+
+
+def _at(speeds: dict[int, float], threads: int) -> float | None:
+    """The speed measured on ``threads`` threads, else on the most threads below it."""
+    below = [count for count in speeds if count <= threads]
+    return speeds[max(below)] if below else None
 
 
 class MoveTime:

@@ -12,6 +12,7 @@ import os
 
 from pydantic import Field, field_validator
 
+from hasamigo.engine.limits import checked_threads
 from hasamigo.storage.db import DatabaseSettings
 from hasamigo.web.limits import trusted_proxies
 
@@ -83,6 +84,18 @@ class Settings(DatabaseSettings):
     search_workers: int = Field(default_factory=_cores)
     #: hint/evaluation requests waiting for a search thread (more get 503 "busy")
     search_queue: int = 32
+    #: cores for the engine (``HASAMIGO_ENGINE_THREADS``, ``hasamigo serve
+    #: --engine-threads``; 1..64, by default every available core but one): the search
+    #: threads of the hints, the evaluation graph and the puzzles' verdicts, which a person
+    #: waits for. One of those searches at a time runs on them; others asked for meanwhile
+    #: run on one thread each (:class:`~hasamigo.web.services.analysis.AnalysisService`), so
+    #: that the search pool's ``search_workers`` searches, each on this many threads, never
+    #: crowd the cores (at most ``search_workers + engine_threads - 1`` threads search at
+    #: once). The programs' moves keep one thread each (several games' programs move at
+    #: once, and a program's strength is its level's, the same on any server: a spec's
+    #: ``engine:N@T`` says otherwise), and so do reviews (a background job that must not
+    #: take the cores from the games on a clock)
+    engine_threads: int = Field(default_factory=lambda: max(1, _cores() - 1))
     #: processes for CPU-heavy requests (study reports, pairing large tournaments), apart
     #: from the event loop and its threads: see :mod:`hasamigo.web.services.compute`
     compute_workers: int = Field(default_factory=lambda: min(2, _cores()))
@@ -96,6 +109,11 @@ class Settings(DatabaseSettings):
     review_exact_empties: int = 20
     #: reviews waiting for the review thread (more requests get 503 "busy")
     review_queue: int = 64
+
+    @field_validator("engine_threads")
+    @classmethod
+    def _threads(cls, value: int) -> int:
+        return checked_threads(value)  # the engine's own check (a ValueError says why)
 
     @field_validator("forwarded_allow_ips")
     @classmethod

@@ -4,9 +4,11 @@ program, write its games and tables out, and simulate a whole tournament.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -35,8 +37,25 @@ from hasamigo.cli.workers import (
     workers_of,
 )
 
+if TYPE_CHECKING:
+    from hasamigo.tournament.service import EntrantView
+
 
 # ---- run ---------------------------------------------------------------------------------
+def _threads(entrants: Iterable[EntrantView]) -> int:
+    """The most search threads an entrant's program asks for (``engine:N@T``): what each
+    game's worker needs (:func:`~hasamigo.cli.workers.workers_of`)."""
+    from hasamigo.engine.players import spec_threads
+    from hasamigo.errors import InvalidOptionError
+
+    most = 1
+    for entrant in entrants:
+        if entrant.program is not None:
+            with contextlib.suppress(InvalidOptionError):  # refused when its game starts
+                most = max(most, spec_threads(entrant.program))
+    return most
+
+
 @tournament_app.command("run")
 def run(
     tournament: TournamentArg,
@@ -59,7 +78,9 @@ def run(
 
     A round's games are shared out through the jobs runner (local processes, one per
     core unless --workers says, or Ray actors; a game whose worker dies is played again)
-    and each is stored as it finishes: a stopped run resumes from the database.
+    and each is stored as it finishes: a stopped run resumes from the database. With
+    programs on T search threads (engine:N@T), one worker per T cores unless --workers
+    says.
 
     JSON: {tournament: {…as for new}, ranking: [{…as for standings}], league: [{place,
     name, program, games, wins, draws, losses, discs, score_pct, elo, elo_ci95}]}
@@ -71,7 +92,8 @@ def run(
     from hasamigo.tournament.export import write_games_ggf
     from hasamigo.tournament.programs import league_table, run_tournament
 
-    count = workers_of(workers, jobs)
+    if jobs is not None and workers is not None:
+        workers_of(workers, jobs)  # both given: refused before the database is opened
     if out is not None:
         from hasamigo.errors import HasamigoError
         from hasamigo.notation import detect_format
@@ -84,6 +106,7 @@ def run(
     with opened_service(db) as service, progress:
         tid = service.resolve(tournament)
         info = service.info(tid)
+        count = workers_of(workers, jobs, threads=_threads(service.entrants(tid)))
         backend = backend_for(count, ray, ray_address)
         task = progress.add_task(escape(info.name), total=None)
 

@@ -4,9 +4,11 @@ programs, our entertainer, the strong engine's levels and a mode that tries to l
 Specs for :func:`make_player`: ``random``, ``greedy``, ``victory``, ``amusement``,
 ``amusement:swing`` (the paper's future work: the surprise move where the evaluation
 swings sharply), ``entertainer``, ``engine:N`` (N = 1 .. MAX_LEVEL, or ``engine:top``), ``weakest``;
-and external engines, ``nboard:COMMAND`` and ``gtp:COMMAND`` (a program that speaks the
-NBoard protocol or GTP, started at the first move: :mod:`hasamigo.engine.protocols.external`;
-the command keeps its case and is split as a shell would, without a shell).
+a level on T search threads, ``engine:N@T`` or ``engine:top@T`` (T = 1 .. MAX_THREADS: see
+:func:`spec_threads`); and external engines, ``nboard:COMMAND`` and ``gtp:COMMAND`` (a
+program that speaks the NBoard protocol or GTP, started at the first move:
+:mod:`hasamigo.engine.protocols.external`; the command keeps its case and is split as a
+shell would, without a shell).
 
 ``choose(board, clock)`` takes the game's clock (the player's own copy): on it every
 program manages its time by the one rule of :mod:`hasamigo.engine.timing` and never moves
@@ -24,7 +26,7 @@ after its flag fell; without one (``None``) each plays exactly as it always has.
 ...     print(exc)
 unknown player 'nobody'; known: random, greedy, victory, amusement, amusement:swing,
 amusement:moves, amusement:swing:moves, entertainer, engine:N (N = 1..10), engine:top,
-weakest, nboard:COMMAND, gtp:COMMAND
+engine:N@T (T threads, 1..64), weakest, nboard:COMMAND, gtp:COMMAND
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 
 from hasamigo.board import Board
 from hasamigo.engine import MAX_LEVEL
+from hasamigo.engine.limits import MAX_THREADS
 from hasamigo.engine.players.base import (
     EXPECTATION,
     FORCED,
@@ -89,11 +92,17 @@ class Program:
     offered: bool = True
     levels: bool = False
 
-    def make(self, *, seed: int | None = None, level: int | None = None) -> Player:
-        """A new player of this program (``level``: the engine's, 1..MAX_LEVEL)."""
+    def make(self, *, seed: int | None = None, level: int | None = None,
+             threads: int = 1) -> Player:
+        """A new player of this program (``level``: the engine's, 1..MAX_LEVEL;
+        ``threads``: its search threads, the engine's levels only)."""
         make: Callable[..., Player] = self.player  # the engine's classes take a level first
         if self.levels:
-            return make(MAX_LEVEL if level is None else level, seed=seed, **dict(self.options))
+            return make(MAX_LEVEL if level is None else level, seed=seed, threads=threads,
+                        **dict(self.options))
+        if threads != 1:
+            raise InvalidOptionError(f"{self.spec} searches on one thread: only the "
+                                     "engine's levels take threads")
         return make(seed=seed, **dict(self.options))
 
     def kernel_groups(self, variant: type[Board], level: int | None = None
@@ -137,33 +146,84 @@ PROGRAMS: dict[str, Program] = {p.spec: p for p in (
 #: the specs an error message lists, simplest first (every program of the registry)
 KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "amusement:swing", "amusement:moves",
                "amusement:swing:moves", "entertainer",
-               f"engine:N (N = 1..{MAX_LEVEL})", "engine:top", "weakest", "nboard:COMMAND",
+               f"engine:N (N = 1..{MAX_LEVEL})", "engine:top",
+               f"engine:N@T (T threads, 1..{MAX_THREADS})", "weakest", "nboard:COMMAND",
                "gtp:COMMAND")
 #: the spec prefixes of external engines
 EXTERNAL_PREFIXES = ("nboard", "gtp")
+#: what separates a level's spec from its search threads: ``engine:6@2``
+THREADS_MARK = "@"
+
+
+def _whole_in(text: str, low: int, high: int) -> bool:
+    """``text`` is a whole number from ``low`` to ``high`` in ASCII digits (at most two:
+    str.isdigit() would take '٣' and 5,000-digit text)."""
+    return (1 <= len(text) <= 2 and all(ch in ASCII_DIGITS for ch in text)
+            and low <= int(text) <= high)
 
 
 def program_of(spec: str) -> tuple[Program, int | None] | None:
-    """The registered program ``spec`` names and its level (``engine:N``, ``engine:top``;
-    ``None`` for the others), any case; ``None`` for an unknown or external spec.
+    """The registered program ``spec`` names and its level (``engine:N``, ``engine:top``,
+    with or without its threads, ``@T``; ``None`` for the others), any case; ``None`` for
+    an unknown or external spec, and for threads that are not 1..MAX_THREADS.
 
     >>> program_of("Engine:5")[0].spec, program_of("engine:top")[1], program_of("gtp:x")
     ('engine', 10, None)
+    >>> program_of("engine:6@2")[1], program_of("engine:6@0"), program_of("victory@2")
+    (6, None, None)
     """
     text = spec.strip().lower()
     program = PROGRAMS.get(text)
     if program is not None and not program.levels:
         return program, None
+    text, mark, threads = text.partition(THREADS_MARK)
+    text = text.strip()
+    if mark and not _whole_in(threads.strip(), 1, MAX_THREADS):
+        return None
     kind, colon, number = text.partition(":")
     program = PROGRAMS.get(kind)
     if colon and program is not None and program.levels:
         if number == "top":
             return program, MAX_LEVEL
-        # ASCII digits, at most two: str.isdigit() would take '٣' and 5,000-digit text.
-        if (1 <= len(number) <= 2 and all(ch in ASCII_DIGITS for ch in number)
-                and 1 <= int(number) <= MAX_LEVEL):
+        if _whole_in(number, 1, MAX_LEVEL):
             return program, int(number)
     return None
+
+
+def spec_threads(spec: str) -> int:
+    """The search threads the program ``spec`` asks for: T of ``engine:N@T`` or
+    ``engine:top@T``, else 1 (an external engine's spec is its command: an ``@`` in it
+    is the command's). :class:`~hasamigo.errors.InvalidOptionError` naming the spec for
+    threads that are not 1..MAX_THREADS, for a program that takes none, and for an
+    unknown one.
+
+    >>> spec_threads("engine:6@2"), spec_threads("engine:top"), spec_threads("gtp:x@y")
+    (2, 1, 1)
+    >>> spec_threads("engine:5@0")
+    Traceback (most recent call last):
+    ...
+    hasamigo.errors.InvalidOptionError: 'engine:5@0': the threads after '@' run from 1 to
+    64, not '0'
+    """
+    if external_spec(spec) is not None:
+        return 1
+    base, mark, threads = spec.strip().partition(THREADS_MARK)
+    found = program_of(base)
+    if found is None:
+        raise _unknown(spec)
+    if not mark:
+        return 1
+    if not found[0].levels:
+        raise InvalidOptionError(f"{shown(spec)}: only the engine's levels take threads "
+                                 f"(engine:N@T, engine:top@T)")
+    if not _whole_in(threads.strip(), 1, MAX_THREADS):
+        raise InvalidOptionError(f"{shown(spec)}: the threads after '@' run from 1 to "
+                                 f"{MAX_THREADS}, not {shown(threads)}")
+    return int(threads)
+
+
+def _unknown(spec: str) -> InvalidOptionError:
+    return InvalidOptionError(f"unknown player {shown(spec)}; known: {', '.join(KNOWN_SPECS)}")
 
 
 def plays_every_grid(spec: str) -> bool:
@@ -249,11 +309,12 @@ def make_player(spec: str, *, seed: int | None = None) -> Player:
         from hasamigo.engine.protocols.external import external_player
 
         return external_player(*external, seed=seed)
+    threads = spec_threads(spec)  # a bad '@T' said as such, an unknown spec too
     found = program_of(spec)
-    if found is not None:
-        program, level = found
-        return program.make(seed=seed, level=level)
-    raise InvalidOptionError(f"unknown player {shown(spec)}; known: {', '.join(KNOWN_SPECS)}")
+    if found is None:
+        raise _unknown(spec)
+    program, level = found
+    return program.make(seed=seed, level=level, threads=threads)
 
 
 __all__ = [
@@ -266,6 +327,7 @@ __all__ = [
     "NORMAL",
     "PROGRAMS",
     "SURPRISE",
+    "THREADS_MARK",
     "AmusementPlayer",
     "Choice",
     "EnginePlayer",
@@ -287,6 +349,7 @@ __all__ = [
     "plays_every_rule",
     "program_kernels",
     "program_of",
+    "spec_threads",
     "treatment_of",
     "violations",
 ]

@@ -93,15 +93,17 @@ class EnginePlayer(Player):
         return needs, better
 
     def __init__(self, level: int, *, seed: int | None = None,
-                 table_size: int = TABLE_SIZE, book: Book | bool = True) -> None:
+                 table_size: int = TABLE_SIZE, book: Book | bool = True,
+                 threads: int = 1) -> None:
         """``book``: the opening book to play from at levels from :data:`BOOK_LEVEL`
-        (``True``: the shipped one, if any; ``False``: none)."""
+        (``True``: the shipped one, if any; ``False``: none). ``threads``: the engine's
+        search threads (its spec ``engine:N@T``; its name says them when more than one)."""
         if not _is_level(level):
             raise InvalidOptionError(f"engine levels run from 1 to {MAX_LEVEL}, not {shown(level)}")
         super().__init__(seed=seed)
         self.level = level
-        self.name = f"engine:{level}"
-        self.engine = Engine(table_size=table_size)
+        self.engine = Engine(table_size=table_size, threads=threads)
+        self.name = f"engine:{level}" + (f"@{threads}" if threads > 1 else "")
         if level < BOOK_LEVEL or book is False:
             self.book: Book | None = None
         else:

@@ -8,6 +8,12 @@ VERTEX``, ``genmove COLOUR`` (which plays the move it answers), ``undo``, ``show
 ``time_settings MAIN BYO STONES``, ``time_left COLOUR SECONDS STONES``, ``quit``,
 ``protocol_version``, ``name``, ``version``, ``known_command``, ``list_commands``.
 
+One command of ours, beside the protocol's (GTP leaves room for extensions; ours are named
+``hasamigo-...`` so that they cannot clash with a future standard command, and
+``list_commands`` lists them): ``hasamigo-threads N`` sets the engine's search threads
+(1..64) from the next search on, for the rest of the session (``hasamigo gtp --threads N``
+sets them from the start); without ``N`` it answers the threads now.
+
 Othello's rules shape a few answers (as Edax's GTP mode answers them): only an 8×8 board
 is accepted; a ``play`` for the side whose opponent must pass plays that pass first;
 otherwise a move out of turn is refused; ``genmove`` for a side without a move answers
@@ -29,6 +35,7 @@ from collections.abc import Callable
 from hasamigo import __version__
 from hasamigo.board import Board
 from hasamigo.engine.core import Engine
+from hasamigo.engine.limits import MAX_THREADS
 from hasamigo.engine.protocols.session import DEFAULT_LEVEL, Session, log, think
 from hasamigo.engine.timing import move_budget
 from hasamigo.errors import HasamigoError, InvalidOptionError, shown
@@ -39,8 +46,9 @@ class GTPSession(Session):
     """The GTP side of our engine: :meth:`handle` one line, get the reply lines (the
     last one empty, as the protocol ends every answer)."""
 
-    def __init__(self, level: int = DEFAULT_LEVEL, *, engine: Engine | None = None) -> None:
-        super().__init__(level, engine=engine)
+    def __init__(self, level: int = DEFAULT_LEVEL, *, engine: Engine | None = None,
+                 threads: int = 1) -> None:
+        super().__init__(level, engine=engine, threads=threads)
         #: plies each ``play``/``genmove`` pushed (a forced pass first makes two): undo
         self._pushed: list[int] = []
         #: seconds left on each side's clock (``time_left``), and its byo-yomi stones
@@ -62,6 +70,7 @@ class GTPSession(Session):
             "showboard": self._showboard,
             "time_settings": self._time_settings,
             "time_left": self._time_left_cmd,
+            "hasamigo-threads": self._threads,
         }
 
     def handle(self, line: str) -> list[str]:
@@ -189,6 +198,20 @@ class GTPSession(Session):
 
     def _showboard(self, args: list[str]) -> str:
         return "\n" + self.board.diagram(show_moves=False)
+
+    def _threads(self, args: list[str]) -> str:
+        """``hasamigo-threads [N]``: the engine's search threads, set (N) or told."""
+        if not args:
+            return str(self.engine.threads)
+        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()
+                                  and len(args[0]) <= 9):
+            raise _Refused(f"syntax error: hasamigo-threads N (a whole number from 1 to "
+                           f"{MAX_THREADS})")
+        try:
+            self.engine.set_threads(int(args[0]))
+        except InvalidOptionError as exc:
+            raise _Refused(" ".join(str(exc).split())) from None
+        return ""
 
     def _time_settings(self, args: list[str]) -> str:
         main, byo, _stones = _numbers(args, 3)

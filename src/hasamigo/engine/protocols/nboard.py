@@ -10,6 +10,9 @@ https://github.com/weltyc/ntest/blob/master/instructions/Protocol.htm):
   Edax and NTest do, with ``set myname``); ``set game GGF`` the position at the game's
   end; ``set contempt N`` the value of a draw for Black (kept, not used: the book has no
   draws to value); ``move F5/eval/time`` one move played (eval and time may be omitted);
+* ours, beside the protocol (a GUI that does not know it never sends it): ``set threads
+  N``, the engine's search threads (1..64) from the next search on, for the rest of the
+  session (``hasamigo nboard --threads N`` sets them from the start);
 * ``hint N``: evaluations of about the N best moves as ``search PV EVAL 0 DEPTH`` (the PV
   starts with the move, no spaces, e.g. ``F5-D6``; EVAL from the side to move; DEPTH
   ``100%`` for an exact solve, ``100%W`` for a win/loss/draw one), then ``status``;
@@ -23,8 +26,8 @@ https://github.com/weltyc/ntest/blob/master/instructions/Protocol.htm):
 * engine to GUI: ``status TEXT``, ``set myname NAME``, ``nodestats NODES SECONDS``.
 
 What the protocol leaves open is answered so that a GUI keeps working: a ``set game``,
-``move``, ``set depth`` or ``hint`` that cannot be used is refused with a ``status``
-line saying why, and the position stays as it was.
+``move``, ``set depth``, ``set threads`` or ``hint`` that cannot be used is refused with a
+``status`` line saying why, and the position (and the setting) stays as it was.
 
 >>> session = NBoardSession(level=1)
 >>> session.handle("nboard 2"), session.handle("ping 7"), session.handle("learn")
@@ -43,7 +46,7 @@ from hasamigo.engine.core import Analysis, Engine, MoveScore
 from hasamigo.engine.limits import Limit
 from hasamigo.engine.protocols.session import DEFAULT_LEVEL, Session, Strength, log, think
 from hasamigo.engine.timing import move_budget
-from hasamigo.errors import HasamigoError, shown
+from hasamigo.errors import HasamigoError, InvalidOptionError, shown
 from hasamigo.move import BLACK, PASS, WHITE, Color, Move
 from hasamigo.notation.ggf import format_ggf, iter_games, record_from_properties
 from hasamigo.notation.record import GameRecord
@@ -146,8 +149,9 @@ def _number(text: str) -> float | None:
 class NBoardSession(Session):
     """The NBoard side of our engine: :meth:`handle` one line, get the reply lines."""
 
-    def __init__(self, level: int = DEFAULT_LEVEL, *, engine: Engine | None = None) -> None:
-        super().__init__(level, engine=engine)
+    def __init__(self, level: int = DEFAULT_LEVEL, *, engine: Engine | None = None,
+                 threads: int = 1) -> None:
+        super().__init__(level, engine=engine, threads=threads)
         self.version: int | None = None
         self.contempt = 0
         #: seconds left to each side, when the game has a clock
@@ -196,6 +200,15 @@ class NBoardSession(Session):
             except (HasamigoError, ValueError) as exc:
                 return [f"status error: set game refused: {_one_line(exc)}"]
             self.board = board
+            return []
+        if what == "threads":
+            threads = _whole(value)
+            if threads is None:
+                return [f"status error: set threads needs a whole number, not {shown(value)}"]
+            try:
+                self.engine.set_threads(threads)
+            except InvalidOptionError as exc:
+                return [f"status error: set threads refused: {_one_line(exc)}"]
             return []
         if what == "contempt":
             contempt = _whole(value)

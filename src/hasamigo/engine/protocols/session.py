@@ -98,9 +98,14 @@ class Session(ABC):
     #: the name the engine gives itself
     name = "hasamigo"
 
-    def __init__(self, level: int = DEFAULT_LEVEL, *, engine: Engine | None = None) -> None:
+    def __init__(self, level: int = DEFAULT_LEVEL, *, engine: Engine | None = None,
+                 threads: int = 1) -> None:
+        """``threads``: the search threads of the engine made here (the other side may
+        change them: NBoard's ``set threads``, GTP's ``hasamigo-threads``; they hold for
+        the rest of the session, every game of it)."""
         self.strength = Strength.of_level(level)
-        self.engine = engine if engine is not None else Engine(table_size=TABLE_SIZE)
+        self.engine = (engine if engine is not None
+                       else Engine(table_size=TABLE_SIZE, threads=threads))
         self.board = Board()
         #: set once the other side has said goodbye: the loop ends
         self.finished = False

@@ -1,7 +1,8 @@
 """The server's own state, for pages that must say why a program or the engine is not
 answering yet.
 
-``GET /api/status`` → ``{"engine": "ready" | "warming", "seconds": float, "groups": {…}}``.
+``GET /api/status`` → ``{"engine": "ready" | "warming", "seconds": float, "groups": {…},
+"engine_threads": int}``.
 A fresh server compiles its kernels in the background (the first run only; minutes for the
 engine on a small machine), in groups (:mod:`hasamigo.web.services.warmup`): ``rules`` (every
 board, Random and Greedy), ``players`` (the paper's programs, Weakest until the engine is
@@ -15,7 +16,9 @@ work meanwhile; each program moves once its own groups are ready.
   ``compiling``; ``waiting`` for the groups compiling before it; ``idle``: not needed yet),
   the ``fraction`` of its preparation done, the estimated ``seconds_left`` until it is
   ready (``null`` when not needed yet) and the ``kernel`` compiling now
-  (``module.function``, e.g. ``endgame.solve3``: the page names its module).
+  (``module.function``, e.g. ``endgame.solve3``: the page names its module);
+* ``engine_threads``: the cores the hints and the evaluation graph search on (the setting
+  of :class:`~hasamigo.web.settings.Settings`, ``hasamigo serve --engine-threads``).
 
 A page polls it (every second or two while something it needs is not ready).
 """
@@ -50,6 +53,9 @@ class StatusView(BaseModel):
     #: seconds spent warming so far, or what the warm-up took once ready
     seconds: float
     groups: dict[str, GroupView]
+    engine_threads: int = Field(description="the cores the hints and the evaluation graph "
+                                "search on (one analysis at a time; the others, and the "
+                                "programs' moves, on one each)")
 
 
 def _groups(warmup: KernelWarmup | None) -> dict[str, GroupView]:
@@ -70,8 +76,10 @@ async def status(request: Request) -> StatusView:
     """Whether the engine (programs' moves, hints, evaluations) is ready yet, and how far
     each group of kernels has come."""
     services = services_of(request.app)
+    threads = request.app.state.settings.engine_threads
     if services is None:  # before the lifespan has started it
-        return StatusView(engine="warming", seconds=0.0, groups=_groups(None))
+        return StatusView(engine="warming", seconds=0.0, groups=_groups(None),
+                          engine_threads=threads)
     warmup = services.engine
     return StatusView(engine=warmup.state, seconds=round(warmup.seconds, 1),
-                      groups=_groups(warmup))
+                      groups=_groups(warmup), engine_threads=threads)

@@ -4,6 +4,11 @@ The search threads are shared with the programs' moves (:class:`GameService` tak
 :attr:`AnalysisService.pool`); at most ``search_queue`` analysis requests wait for one,
 more are refused as busy. Evaluations are cached by position, in a bounded cache.
 
+Each analysis searches on the cores the settings give the engine (``engine_threads``),
+one analysis at a time: those that start while one holds them search on one thread
+(:meth:`AnalysisService.engine`), so that the pool's threads, each searching on many,
+never crowd the cores (see :class:`~hasamigo.web.settings.Settings`).
+
 :class:`~hasamigo.web.services.warmup.KernelWarmup` gets the kernels ready after
 start-up, in the background: the pages are served at once; hints and evaluations are
 refused as busy, with the estimate of the time left, until the engine's kernels for the
@@ -13,7 +18,10 @@ board are loaded (the 10-column grid's when one is first analysed).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
@@ -21,8 +29,8 @@ from hasamigo.analysis.puzzles import Puzzle, Verdict, judge
 from hasamigo.board import Board
 from hasamigo.engine import Limit
 from hasamigo.engine.book import default_book
-from hasamigo.engine.core import MoveScore
-from hasamigo.engine.pool import EnginePool, EvaluationCache
+from hasamigo.engine.core import Engine, MoveScore
+from hasamigo.engine.pool import EnginePool, EvaluationCache, evaluate_line
 from hasamigo.move import BLACK
 from hasamigo.web.errors import Busy
 from hasamigo.web.schemas import BookMoveView, EvaluationsView, HintsView, HintView
@@ -78,7 +86,7 @@ def _per_square(board: Board, lines: list[MoveScore]) -> list[HintView]:
 
 class AnalysisService:
     """Engines (one per search thread at most: :class:`EnginePool`) on a bounded pool of
-    threads."""
+    threads, one of them at a time searching on the engine's cores (``engine_threads``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -89,6 +97,21 @@ class AnalysisService:
         self.engines = EnginePool(table_size=TABLE_SIZE)
         self._evals = EvaluationCache(settings.analysis_cache_entries)
         self._waiting = 0
+        #: held by the analysis searching on the engine's cores
+        self._cores = threading.Lock()
+
+    @contextlib.contextmanager
+    def engine(self) -> Iterator[Engine]:
+        """An engine of the pool for this thread alone until the block ends, on
+        ``engine_threads`` threads if no other analysis has them, else on one."""
+        with self.engines.engine() as engine:
+            many = self._cores.acquire(blocking=False)
+            try:
+                engine.set_threads(self.settings.engine_threads if many else 1)
+                yield engine
+            finally:
+                if many:
+                    self._cores.release()
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -110,7 +133,7 @@ class AnalysisService:
             self._waiting -= 1
 
     def _hints(self, board: Board) -> HintsView:
-        with self.engines.engine() as engine:
+        with self.engine() as engine:
             lines = engine.hints(board, Limit(depth=self.settings.hint_depth))
         book = default_book()
         return HintsView(
@@ -130,7 +153,7 @@ class AnalysisService:
         return await self._run(self._hints, board.copy(), groups=analysis_groups(board))
 
     def _judge(self, puzzle: Puzzle, move: str) -> Verdict:
-        with self.engines.engine() as engine:
+        with self.engine() as engine:
             return judge(puzzle, move, engine)
 
     async def judge(self, puzzle: Puzzle, move: str) -> Verdict:
@@ -139,8 +162,9 @@ class AnalysisService:
         return await self._run(self._judge, puzzle, move)
 
     def _evaluations(self, board: Board) -> list[int | None]:
-        evaluations = self.engines.evaluate_line(board, self.settings.eval_depth, BLACK,
-                                                 cache=self._evals)
+        with self.engine() as engine:
+            evaluations = evaluate_line(board, self.settings.eval_depth, BLACK, engine=engine,
+                                        cache=self._evals)
         return [e.score for e in evaluations]
 
     async def evaluations(self, board: Board) -> EvaluationsView:
