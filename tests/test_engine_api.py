@@ -142,7 +142,7 @@ def test_solve_obf_file_shape() -> None:
 
 
 def test_two_threads_solve_to_the_same_scores() -> None:
-    """The root's moves shared out to two threads: every FFO #1-#19 score and best move as
+    """Two threads (the tree shared out): every FFO #1-#19 score and best move as
     the file gives them, and the same scores as one thread on seeded random positions."""
     import random
 

@@ -47,7 +47,6 @@ from hasamigo._kernels.search import (
     USE_HASH,
     USE_ORDER,
     USE_STABILITY,
-    child_position,
     evaluate_entry,
     search,
 )
@@ -56,8 +55,9 @@ from hasamigo.engine.evaluation import evaluation_params, kernel_params
 from hasamigo.engine.grid import GRID8, GRID10, geometry
 from hasamigo.engine.limits import DEFAULT_DEPTH, SELECTIVITIES, Level, Limit, _whole, level
 from hasamigo.engine.limits import checked_threads as _checked_threads
+from hasamigo.engine.line import principal_variation, small_best
+from hasamigo.engine.parallel import SplitSearch, search_lazy, worth_sharing
 from hasamigo.engine.results import Analysis, MoveScore, PlayResult
-from hasamigo.engine.parallel import SplitSearch
 from hasamigo.engine.root import search_root
 from hasamigo.engine.rules_search import analyse_by_rules
 from hasamigo.engine.timing import Budget, Speed, fits, next_iteration
@@ -110,9 +110,8 @@ EXACT_ASPIRATION = True
 # smaller (#49: 151 M nodes against 224 M) but cost more than it saved: the same five, 1,510 M
 # nodes against 1,439 M. Not kept.
 SELECTIVE_EMPTIES = 18
-# How several threads share a search (Engine(threads=N), N > 1): "split", Young Brothers Wait
-# over the top of the tree (hasamigo.engine.parallel); "lazy", lazy SMP (every thread the whole
-# root, sharing the table); "root", the root's moves only (the engine before issue 54).
+# How threads share a search: "split" (hasamigo.engine.parallel, its figures there), "lazy" (lazy
+# SMP), "root" (the root's moves only, before issue 54): measured against each other.
 PARALLEL = "split"
 
 
@@ -140,14 +139,9 @@ class Engine:
     ``"trained"`` patterns or the ``"hand"``-set features); ``params`` overrides it with a
     parameter array of the kernel's layout.
 
-    ``threads`` > 1 searches the root's moves in parallel (the kernels release the GIL):
-    the first move with the full window on one thread while the others test the next
-    moves with null windows at the best score so far (the window's lower bound until the
-    first answers; each result raising it for the next), a move that fails high searched
-    again with the window from there.
-    The threads share the one table: a row torn by two threads writing it at once does not
-    match its position (:mod:`hasamigo._kernels.hashtable`), so each finds what the others
-    learnt. Scores are the same as with one thread; the nodes (and so the time) differ.
+    ``threads`` > 1 shares the search out inside the tree (:mod:`hasamigo.engine.parallel`,
+    the threads sharing the one table safely); scores are those of one thread, the nodes
+    (and so the time, and a choice between equal moves) differ.
 
     >>> from hasamigo import Board
     >>> engine = Engine(table_size=1 << 12)
@@ -182,6 +176,7 @@ class Engine:
         self._split: SplitSearch | None = None  # the parallel search running, if any
         self._helper_stops: list[np.ndarray] = []  # lazy SMP's helpers' stop flags
         self.parallel = PARALLEL
+        self.idle = 0.0  # seconds the threads of the last search waited for work, summed
 
     def set_threads(self, threads: int) -> None:
         """Search on ``threads`` threads (1 to ``MAX_THREADS``, checked as the constructor
@@ -373,20 +368,17 @@ class Engine:
               order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
         """PVS over the root moves in ``order``: on one thread by
         :func:`hasamigo.engine.root.search_root`, on several as :data:`PARALLEL` says."""
-        if self.threads == 1 or self._grid.wide or len(order) < 2:
+        if (self.threads == 1 or self._grid.wide or len(order) < 2
+                or not worth_sharing((mask & ~(p | o)).bit_count(), depth)):
             return search_root(self._kernel, self._grid, 1, p, o, mask, depth, alpha, beta,
                                order, every)
         if self.parallel == "root":
             return search_root(self._kernel, self._grid, self.threads, p, o, mask, depth,
                                alpha, beta, order, every)
         if self.parallel == "lazy":
-            return self._root_lazy(p, o, mask, depth, alpha, beta, order, every)
-
-        def kernel(cp: int, co: int, d: int, a: int, b: int, stop: np.ndarray,
-                   probcut: int) -> int:
-            return self._kernel(cp, co, mask, d, a, b, stop, probcut)
-
-        split = SplitSearch(kernel, _Stopped, self.threads, mask, self._search_table,
+            return search_lazy(self._kernel, _Stopped, self._grid, self.threads, p, o, mask,
+                               depth, alpha, beta, order, every, self._stop, self._helper_stops)
+        split = SplitSearch(self._kernel, _Stopped, self.threads, mask, self._search_table,
                             self._params, SEARCH_FLAGS, self._date, self._probcut, self._stop)
         self._split = split
         try:
@@ -397,40 +389,7 @@ class Engine:
             self._split = None
             with self._count_lock:
                 self._nodes += split.nodes
-
-    def _root_lazy(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
-                   order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
-        """Lazy SMP (measured against the split search, see :data:`PARALLEL`): the other
-        threads search the same root, each its moves in another order (rotated by its
-        number), sharing only the table; this thread's answer is the answer, and the
-        others stop when it has it."""
-        helpers = []
-        for k in range(1, self.threads):
-            flag = np.zeros(1, dtype=np.int64)
-            flag[0] = self._stop[0]
-            self._helper_stops.append(flag)
-            turned = order[k % len(order):] + order[:k % len(order)]
-
-            def run(flag: np.ndarray = flag, turned: list[int] = turned) -> None:
-                def kernel(cp: int, co: int, m: int, d: int, a: int, b: int) -> int:
-                    return self._kernel(cp, co, m, d, a, b, flag)
-                try:
-                    search_root(kernel, self._grid, 1, p, o, mask, depth, alpha, beta,
-                                turned, every)
-                except _Stopped:
-                    pass
-            helpers.append(threading.Thread(target=run, daemon=True))
-        for h in helpers:
-            h.start()
-        try:
-            return search_root(self._kernel, self._grid, 1, p, o, mask, depth, alpha, beta,
-                               order, every)
-        finally:
-            for flag in self._helper_stops:
-                flag[0] = 1
-            for h in helpers:
-                h.join()
-            self._helper_stops.clear()
+                self.idle += split.idle
 
     def _run(self, board: Board, limit: Limit, *, multipv: int, mode: str,
              budget: Budget | None = None, among: Iterable[Move] | None = None,
@@ -455,7 +414,7 @@ class Engine:
             self._grid = grid
             self._stop[0] = 1 if self._cancelled else 0
             self._date = (self._date + 1) % 30000
-            self._nodes = 0
+            self._nodes, self.idle = 0, 0.0
             self._budget = limit.nodes or 0
             seconds = limit.time
             if budget is not None:
@@ -606,26 +565,9 @@ class Engine:
             width *= 2
 
     def _pv(self, p: int, o: int, mask: int, first: int, depth: int) -> tuple[Move, ...]:
-        """The principal variation: ``first``, then the table's moves, then (at 7 empties or
-        fewer) moves the exact solver confirms."""
-        grid = self._grid
-        line = [grid.move(first)]
-        p, o = grid.child(p, o, first)
-        for _ in range(max(depth, 1) + 10):
-            legal = grid.legal(p, o, mask)
-            if not legal:
-                if not grid.legal(o, p, mask):
-                    break
-                sq = grid.pass_move
-            else:
-                sq = self._table_move(p, o)
-                if not (0 <= sq < grid.pass_move and legal >> sq & 1):
-                    sq = self._small_best(p, o, mask, legal)
-                    if sq < 0:
-                        break
-            line.append(grid.move(sq))
-            p, o = grid.child(p, o, sq)
-        return tuple(line)
+        """The principal variation (:func:`hasamigo.engine.line.principal_variation`)."""
+        return principal_variation(self._grid, p, o, mask, first, depth, self._table_move,
+                                   self._small_best)
 
     def _table_move(self, p: int, o: int) -> int:
         """The best move the table holds for ``(p, o)`` (-1: none)."""
@@ -643,31 +585,8 @@ class Engine:
 
     def _small_best(self, p: int, o: int, mask: int, legal: int) -> int:
         """Best move by exact solving when at most 7 squares are empty, else -1."""
-        if (mask & ~(p | o)).bit_count() > 7:
-            return -1
-        best, best_sq = -65, -1
-        if self._grid.wide:  # the wide search solves as exactly (its own small table)
-            for sq in bits(legal):
-                cp, co = wide_search.child_position(p, o, sq)
-                ctl = np.zeros(wide_search.CTL_SIZE, dtype=np.int64)
-                keys, vals = wide_search.table_new(1 << 8)
-                v = -int(wide_search.search(*wide.split(cp), *wide.split(co), geometry(mask),
-                                            64, -100, 100, keys, vals, 0, self._params,
-                                            np.zeros(1, dtype=np.int64), ctl, 0))
-                if v > best:
-                    best, best_sq = v, sq
-            return best_sq
-        for sq in bits(legal):  # the search kernel solves them (no kernel of their own)
-            cp, co = child_position(np.uint64(p), np.uint64(o), sq)
-            ctl = np.zeros(CTL_SIZE, dtype=np.int64)
-            v = -int(search(np.uint64(cp), np.uint64(co), np.uint64(mask), 64, -64, 64,
-                            self._search_table,
-                            self._date, self._params, np.zeros(1, dtype=np.int64), ctl,
-                            SEARCH_FLAGS))
-            if v > best:
-                best, best_sq = v, sq
-        return best_sq
-
+        return small_best(self._grid, p, o, mask, legal, self._params, self._search_table,
+                          self._date, SEARCH_FLAGS)
 
 def _pair(board: Board) -> tuple[int, int, int]:
     """``(player, opponent, playable mask)`` of a board the kernels can search."""

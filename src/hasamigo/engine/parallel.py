@@ -12,9 +12,12 @@ never idle while the tree below its node has work, and never busy elsewhere when
 could go on). A brother that reaches beta cuts its node: the searches still running under
 it are stopped through their own stop flags and their results dropped.
 
-The top is what is worth sharing: exact nodes of :data:`SPLIT_EMPTIES` empties or more,
-midgame nodes :data:`SPLIT_DEPTH` plies or more from the horizon (a kernel call under
-them is big enough to pay for the Python around it). A node of the top is the node the
+The top is what is worth sharing: the nodes within :data:`SPLIT_PLIES` plies of the root,
+and not smaller than exact nodes of :data:`SPLIT_EMPTIES` empties or midgame nodes
+:data:`SPLIT_DEPTH` plies from the horizon (a kernel call under them is big enough to pay
+for the Python around it, about 0.1 ms a node: with every exact node from 14 empties up
+in Python, FFO #45 made 428 k kernel calls, twice the CPU time; from 20, 6 k). A search
+smaller than that stays on one thread (:func:`worth_sharing`). A node of the top is the node the
 kernel would have searched: the table's bounds first, the probable cuts of a selective
 pass, the moves in the kernel's order, its result stored in the table at the kernel's
 depth and confidence (:mod:`hasamigo._kernels.split`). Only the stability and enhanced
@@ -35,7 +38,9 @@ figures.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -57,16 +62,26 @@ from hasamigo._kernels.split import (
     node_probe,
     node_store,
 )
-from hasamigo.engine.grid import legal_8x8
+from hasamigo.engine.grid import Grid, legal_8x8
+from hasamigo.engine.root import search_root
 
 #: exact nodes with this many empties or more are shared out between the threads
-SPLIT_EMPTIES = 14
+SPLIT_EMPTIES = 15
 #: midgame nodes this many plies or more from the horizon are shared out
 SPLIT_DEPTH = 5
+#: ... and within this many plies of the root
+SPLIT_PLIES = 6
 
-#: ``(player, opponent, depth, alpha, beta, stop, probcut) -> score`` of the kernel: one
-#: call of the compiled search with its own stop flag; raises ``stopped`` when stopped
-KernelCall = Callable[[int, int, int, int, int, np.ndarray, int], int]
+
+def worth_sharing(empties: int, depth: int) -> bool:
+    """Whether a root of ``empties`` empties searched ``depth`` plies has a top to share
+    (its children at least as big as the smallest node shared)."""
+    exact = depth >= empties
+    return empties > SPLIT_EMPTIES if exact else depth > SPLIT_DEPTH
+
+#: ``(player, opponent, mask, depth, alpha, beta, stop, probcut) -> score`` of the kernel:
+#: one call of the compiled search with its own stop flag; raises ``stopped`` when stopped
+KernelCall = Callable[[int, int, int, int, int, int, np.ndarray, int], int]
 
 
 @dataclass(eq=False)
@@ -137,6 +152,9 @@ class SplitSearch:
         self._done = False
         self._error: BaseException | None = None
         self.nodes = 0  # nodes played here (the kernel counts its own)
+        self._min_empties = SPLIT_EMPTIES  # the smallest nodes shared (see root())
+        self._min_depth = SPLIT_DEPTH
+        self.idle = 0.0  # seconds the threads waited for work (all of them, summed)
 
     # ---- the root -------------------------------------------------------------------
     def root(self, p: int, o: int, depth: int, alpha: int, beta: int, order: list[int],
@@ -144,6 +162,9 @@ class SplitSearch:
         """PVS over the root moves in ``order`` on the threads; ``every``: each move with
         the full window. Returns the best score and ``(score, move)`` pairs (bounds for
         the moves tested), the best move's first."""
+        ne = (self._mask & ~(p | o)).bit_count()
+        self._min_empties = max(SPLIT_EMPTIES, ne - SPLIT_PLIES)
+        self._min_depth = max(SPLIT_DEPTH, depth - SPLIT_PLIES)
         task = _Task(None, None, self._stop)
         helpers = [threading.Thread(target=self._helper, daemon=True)
                    for _ in range(1, self._threads)]
@@ -195,18 +216,19 @@ class SplitSearch:
         mask = self._mask
         ne = (mask & ~(p | o)).bit_count()
         exact = depth >= ne
-        if (ne < SPLIT_EMPTIES) if exact else (depth < SPLIT_DEPTH):
-            return self._kernel(p, o, depth, alpha, beta, task.stop, self._probcut)
+        if (ne < self._min_empties) if exact else (depth < self._min_depth):
+            return self._kernel(p, o, mask, depth, alpha, beta, task.stop, self._probcut)
         d = ne if exact else depth
         moves = legal_8x8(p, o, mask)
         if not moves:
             if not legal_8x8(o, p, mask):  # the end: the kernel counts it
-                return self._kernel(p, o, d, alpha, beta, task.stop, self._probcut)
+                return self._kernel(p, o, mask, d, alpha, beta, task.stop, self._probcut)
             return -self._node(o, p, d, -beta, -alpha, task)
         self.nodes += 1
+        up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
         hmove = -1
         if self._hash:
-            hmove, lo, hi, hd, hl = (int(x) for x in node_probe(self._table, np.uint64(p), np.uint64(o)))
+            hmove, lo, hi, hd, hl = (int(x) for x in node_probe(self._table, up, uo))
             if hd >= d and hl >= self._level:
                 if lo >= beta or lo == hi:
                     return lo
@@ -215,8 +237,7 @@ class SplitSearch:
                 alpha, beta = max(alpha, lo), min(beta, hi)
         pc = self._probcut
         if pc > 0 and exact and ne >= PROBCUT_MIN_EMPTIES:
-            vs, margin = (int(x) for x in exact_cut_score(np.uint64(p), np.uint64(o), np.uint64(mask), pc,
-                                                          self._params))
+            vs, margin = (int(x) for x in exact_cut_score(up, uo, um, pc, self._params))
             if vs - margin >= beta:
                 return beta
             if vs + margin <= alpha:
@@ -226,7 +247,7 @@ class SplitSearch:
             if cut is not None:
                 return cut
         out = np.empty(ORDER_OUT, dtype=np.int64)
-        n = int(node_order(np.uint64(p), np.uint64(o), np.uint64(mask), d, hmove, self._table, self._params, self._flags, out,
+        n = int(node_order(up, uo, um, d, hmove, self._table, self._params, self._flags, out,
                            np.empty(ORDER_SCRATCH, dtype=np.uint64)))
         order = [int(x) for x in out[:n]]
         alpha0 = alpha
@@ -237,7 +258,7 @@ class SplitSearch:
             self._share(split, task)
             best, best_move = split.best, split.best_move
         if self._hash:
-            node_store(self._table, np.uint64(p), np.uint64(o), d, self._level, self._date, alpha0, beta, best,
+            node_store(self._table, up, uo, d, self._level, self._date, alpha0, beta, best,
                        best_move)
         return best
 
@@ -260,9 +281,9 @@ class SplitSearch:
         if ds == 0:
             v = ev
         elif high:
-            v = self._kernel(p, o, ds, bound - 1, bound, task.stop, 0)
+            v = self._kernel(p, o, self._mask, ds, bound - 1, bound, task.stop, 0)
         else:
-            v = self._kernel(p, o, ds, bound, bound + 1, task.stop, 0)
+            v = self._kernel(p, o, self._mask, ds, bound, bound + 1, task.stop, 0)
         if (v >= bound) if high else (v <= bound):
             return beta if high else alpha
         return None
@@ -288,11 +309,17 @@ class SplitSearch:
                     elif split.running == 0:
                         break
                     else:
-                        cv.wait()
+                        self._wait()
             finally:
                 self._open.remove(split)
         if self._error is not None or task.stop[0]:
             raise self._stopped
+
+    def _wait(self) -> None:
+        """Wait (the lock held) until the work changes, the wait counted as idle time."""
+        t0 = time.perf_counter()
+        self._cv.wait()
+        self.idle += time.perf_counter() - t0
 
     def _has_work(self, split: _Split) -> bool:
         return split.taken < len(split.moves) and not split.cut and not split.task.stop[0]
@@ -311,7 +338,7 @@ class SplitSearch:
             while not self._done:
                 target = None if self._error is not None else self._work(None)
                 if target is None:
-                    cv.wait()
+                    self._wait()
                 else:
                     self._run(target)
 
@@ -369,3 +396,40 @@ class SplitSearch:
             if low < beta:
                 v = -self._child(p, o, sq, depth, -beta, -low, task)
         return v
+
+
+def search_lazy(kernel: Callable[..., int], stopped: type[Exception], grid: Grid,
+                threads: int, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
+                order: list[int], every: bool, stop: np.ndarray,
+                stops: list[np.ndarray]) -> tuple[int, list[tuple[int, int]]]:
+    """Lazy SMP, measured against :class:`SplitSearch` (see
+    :data:`hasamigo.engine.core.PARALLEL`): the other threads search the same root, each
+    its moves in another order (rotated by its number), sharing only the table; this
+    thread's answer is the answer, and the others stop when it has it. ``kernel`` is
+    :data:`~hasamigo.engine.root.ChildSearch` with an optional stop flag last; the
+    helpers' flags are kept in ``stops`` while they run (for the engine's stop)."""
+    helpers = []
+    flags = []
+    for k in range(1, threads):
+        flag = np.zeros(1, dtype=np.int64)
+        flag[0] = stop[0]
+        flags.append(flag)
+        turned = order[k % len(order):] + order[:k % len(order)]
+
+        def run(flag: np.ndarray = flag, turned: list[int] = turned) -> None:
+            def child(cp: int, co: int, m: int, d: int, a: int, b: int) -> int:
+                return kernel(cp, co, m, d, a, b, flag)
+            with contextlib.suppress(stopped):
+                search_root(child, grid, 1, p, o, mask, depth, alpha, beta, turned, every)
+        helpers.append(threading.Thread(target=run, daemon=True))
+    stops.extend(flags)
+    for h in helpers:
+        h.start()
+    try:
+        return search_root(kernel, grid, 1, p, o, mask, depth, alpha, beta, order, every)
+    finally:
+        for flag in flags:
+            flag[0] = 1
+        for h in helpers:
+            h.join()
+        stops.clear()
