@@ -7,8 +7,10 @@ the table's move first, then
 * exact nodes (``depth >= empties``): fastest first (fewest opponent replies, corner replies
   counted twice), odd quadrants breaking ties; plus, from ``EVAL_ORDER_EMPTIES`` empties,
   the child's potential mobility (``POTENTIAL_WEIGHT``) and static evaluation, from
-  ``SEARCH_ORDER_EMPTIES`` its one-ply search score (its best reply by the evaluation) and
-  from ``SEARCH2_ORDER_EMPTIES`` a two-ply alpha-beta score;
+  ``SEARCH_ORDER_EMPTIES`` its one-ply search score (its best reply by the evaluation),
+  from ``SEARCH2_ORDER_EMPTIES`` a two-ply alpha-beta score and from
+  ``SEARCH3_ORDER_EMPTIES`` / ``SEARCH4_ORDER_EMPTIES`` a three- / four-ply one cut
+  below the node's alpha (``_shallow3``, ``_shallow4``);
 * midgame nodes 3+ plies from the horizon: the static evaluation of each child;
 * nodes nearer the horizon: mobility only.
 
@@ -78,6 +80,44 @@ while every pass uses their moves. The engine runs them before an exact solve of
 empties to fill the table with good moves and a close first window. The same level makes
 *probable cuts at midgame nodes* (``MPC_*`` below): a null-window node whose shallow search
 lies far enough outside the window returns the bound (``Engine.analyse(selectivity=k)``).
+
+What Edax and Egaroucid do that we do not (their published sources, read for the facts; each
+item with what we measured, FFO nodes from ``benchmarks/ffo.py``; "#49-#53" is those five in
+one engine, 3,675 M nodes before issue 54):
+
+* *A second table move* (the best move of the row's earlier search, both engines): tried,
+  the same nodes (above).
+* *Sort moves by a deeper shallow search where many empties are left.* Edax sorts a node of
+  ``d`` empties by a search of each child ``(d - 15) / 3`` plies deep (one more from 27
+  empties, two fewer when the table's upper bound is below alpha, at most 6), with the table,
+  cut below alpha - 8; Egaroucid by a search with probable cuts, in a window of 10 discs
+  below alpha to 3 above beta. Ours: the two-ply sort from 18 empties, then since issue 54
+  the three- and four-ply ones (``SEARCH3_ORDER_EMPTIES``, ``SEARCH4_ORDER_EMPTIES``,
+  measured there); no table and no probable cuts inside them (not tried: time).
+* *Weigh mobility against the shallow score as Edax does* (one move of the child's,
+  corners twice, as much as one disc of a three-ply-or-deeper score; ours 4 discs a move):
+  the deeper sorts weigh their score twice (``DEEP_EVAL_WEIGHT``), measured there.
+* *Corner and edge stability in the sort* (Edax): corner stability measured, more nodes
+  (``POTENTIAL_WEIGHT``). Edge stability not tried.
+* *A bonus for a child already in the table* (Edax, at sort depths of 3 or more): not tried.
+* *Egaroucid's own trained evaluation for the endgame's move ordering* (small patterns,
+  trained to predict the best move rather than the score): not tried (no training data
+  for it here).
+* *Probable cuts at exact nodes tested by a deeper search* (both: a shallow search of
+  about a quarter of the empties, with its own error model): measured by
+  ``benchmarks/probcut_end.py``: #45, #49, #50 2.76 G -> 2.04 G nodes, but #40-#55 as
+  many nodes in more time. Not used.
+* *More selective passes* (Edax: 73, 87, 95, 98, 99 % then exact; Egaroucid about the
+  same): a fifth at 3.3 sigma measured, more nodes (``SELECTIVE_EMPTIES`` in
+  :mod:`hasamigo.engine.core`); fewer measured in issue 54, more nodes too (there).
+* *Midgame iterative deepening before the solve* (Edax deepens with selectivity up to
+  the endgame): our presearch stops at 6 plies; 8 and 12 measured, no fewer nodes
+  (``PRESEARCH_DEPTH``).
+* *A larger table* (both size theirs to the memory given): 2^24 rows instead of the
+  benchmark's 2^22: #53 2,030 M nodes against 2,092 M (3 %).
+* *Parallel search inside the tree* (both: YBWC): the engine's, not this kernel's, issue 54.
+* *Vector instructions* for flips and the last empties' counts (Edax's SSE/AVX builds,
+  Egaroucid's AVX2): numba gives no portable access to them; not tried.
 
 Iterative with an explicit stack of frames (recursive cached kernels crashed, numba
 #6061). No wall clock: every 1024 nodes it polls ``stop[0]`` (set from Python) and the
@@ -163,6 +203,35 @@ EVAL_ORDER_EMPTIES = 12
 SEARCH_ORDER_EMPTIES = 15
 SEARCH2_ORDER_EMPTIES = 18
 MOBILITY_WEIGHT = 4
+# From SEARCH3_ORDER_EMPTIES empties an exact node sorts its moves by a three-ply alpha-beta
+# search of each child (``_shallow3``: the static evaluation at its leaves, no table) instead
+# of the two-ply one, from SEARCH4_ORDER_EMPTIES by a four-ply one, as Edax's sort deepens
+# with the empties; its score weighs DEEP_EVAL_WEIGHT times the shallower sorts' (Edax weighs
+# one move of mobility as one disc of such a score, ours 4), and the child's search stops
+# once the move falls SORT_DELTA discs below the node's alpha (Edax's cut, at 8: the moves
+# below it need no order among themselves). Issue 54, FFO #49-#53 in one engine (3,675 M
+# nodes, 131 cpu s with the two-ply sort alone; the runs below in pairs on a loaded 2-core
+# machine, so their seconds compare only with each other):
+#   sort plies 3/4 from  delta  weight   nodes     cpu s
+#   24 / 27              8      1        3,676 M   146.1
+#   22 / 26              -      2        3,447 M   140.7
+#   22 / 26              8      2        3,444 M   148.5
+#   20 / 24              -      2        3,131 M   149.1
+#   20 / 24              8      2        3,140 M   138.7
+#   18 / 22              -      2        2,728 M   169.3
+# and on a quiet machine (wall = cpu): 18 / 22, 8, 2: 2,741 M, 147.0 s; 19 / 23, 8, 2:
+# 2,892 M, 147.9 s (#53: 1,303 M nodes and 74.7 s, 1,391 M and 71.5 s, against 2,092 M and
+# 73.5 s): the deeper the sort, the fewer the nodes, but the sort costs what it saves (its
+# evaluation reads every pattern of every leaf; 11-17 M nodes/s against 25-35). Three plies
+# from 21 empties with a full window and weight 1: #45 alone 366.6 M nodes against 349.1 M.
+# Kept at 20 / 24, 8, 2, for the big trees: side by side against the two-ply sort (one core
+# each), #53 1,568 M nodes, 75.5 s against 2,092 M, 87.9 s; #54 3,502 M, 143.1 s against
+# 4,131 M, 146.8 s; on #49-#52 it searches as many nodes (1,555 M against 1,583 M) at a
+# higher cost. The whole set: the report of issue 54 (benchmarks/ffo.py --only-40-59).
+SEARCH3_ORDER_EMPTIES = 20
+SEARCH4_ORDER_EMPTIES = 24
+SORT_DELTA = 8
+DEEP_EVAL_WEIGHT = 2
 # Exact nodes from EVAL_ORDER_EMPTIES up also count the child's potential mobility: the
 # empties next to the mover's discs, POTENTIAL_WEIGHT each (fewer is better for the mover).
 # FFO #40-#59 (ffo.py, one engine, the two trees at once on the two cores): 23,541 M nodes,
@@ -337,6 +406,82 @@ def _reply_score2(p, o, moves, mask, w, nw, pat, vx, vg, vc):  # type: ignore[no
     return best
 
 
+@njit(**NJIT)
+def _shallow1(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
+    """One-ply alpha-beta score of ``(p, o)`` (its moves ``moves``), fail-soft in
+    ``(alpha, beta)``: the best of its children's static evaluations."""
+    if moves == ZERO:
+        return evaluate_call(p, o, mask, w, nw)
+    best = np.int64(-INF)
+    m = moves
+    while m != ZERO:
+        sq = lowest_square(m)
+        m &= m - ONE
+        f = flips(p, o, sq)
+        v = -evaluate_call(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, w, nw)
+        if v > best:
+            best = v
+            if v >= beta:
+                break
+    return best
+
+
+def _shallow_search(below):  # type: ignore[no-untyped-def]
+    """The alpha-beta search one ply deeper than ``below`` (a kernel of the same
+    signature): each child searched by ``below`` in the window left."""
+
+    @njit(**NJIT_INLINE)
+    def body(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
+        if moves == ZERO:
+            return evaluate_call(p, o, mask, w, nw)
+        best = np.int64(-INF)
+        a = alpha
+        m = moves
+        while m != ZERO:
+            sq = lowest_square(m)
+            m &= m - ONE
+            f = flips(p, o, sq)
+            cp = o ^ f
+            co = p ^ f ^ (ONE << U64(sq))
+            v = -below(cp, co, legal_moves(cp, co, mask), mask, -beta, -a, w, nw)
+            if v > best:
+                best = v
+                if v >= beta:
+                    break
+                if v > a:
+                    a = v
+        return best
+
+    return body
+
+
+_shallow2_body = _shallow_search(_shallow1)
+
+
+@njit(**NJIT)
+def _shallow2(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
+    """Two-ply alpha-beta score (see :func:`_shallow_search`)."""
+    return _shallow2_body(p, o, moves, mask, alpha, beta, w, nw)
+
+
+_shallow3_body = _shallow_search(_shallow2)
+
+
+@njit(**NJIT)
+def _shallow3(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
+    """Three-ply alpha-beta score (see :func:`_shallow_search`)."""
+    return _shallow3_body(p, o, moves, mask, alpha, beta, w, nw)
+
+
+_shallow4_body = _shallow_search(_shallow3)
+
+
+@njit(**NJIT)
+def _shallow4(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
+    """Four-ply alpha-beta score (see :func:`_shallow_search`)."""
+    return _shallow4_body(p, o, moves, mask, alpha, beta, w, nw)
+
+
 @njit(**NJIT_LLVM_INLINE)
 def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-untyped-def]
     """A midgame node one ply from the horizon, searched in one loop: the best of its
@@ -448,7 +593,7 @@ def _copy_vectors(fvec, ply):  # type: ignore[no-untyped-def]
 
 @njit(**NJIT_LLVM_INLINE)
 def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys, flags,
-                 known, cf, tab, rows, pat, vx, vy, vec):  # type: ignore[no-untyped-def]
+                 known, cf, tab, rows, pat, vx, vy, vec, alpha):  # type: ignore[no-untyped-def]
     """Write the moves into ``mv`` best first, into ``fl`` the discs each flips where
     ordering computed them (0 where it did not: the search computes them when it plays the
     move) and into ``cm`` the child's own legal moves where it computed them (``UNKNOWN``
@@ -467,6 +612,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys
     vh = at(vec, 2 * N_INSTANCES)
     empty = mask & ~(p | o)
     odd = odd_quadrants(empty) if exact else ZERO
+    sort_beta = SORT_DELTA - alpha  # the deeper sorts' window (see SORT_DELTA)
     m = moves
     while m != ZERO:
         sq = lowest_square(m)
@@ -494,7 +640,11 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys
                     k += popcount(neighbours(no) & empty & ~b) * POTENTIAL_WEIGHT
                 if (odd & b) == ZERO:
                     k += 2
-                if depth >= SEARCH2_ORDER_EMPTIES:
+                if depth >= SEARCH4_ORDER_EMPTIES:
+                    k = k + _shallow4(np_, no, om, mask, -INF, sort_beta, w, nw) * DEEP_EVAL_WEIGHT
+                elif depth >= SEARCH3_ORDER_EMPTIES:
+                    k = k + _shallow3(np_, no, om, mask, -INF, sort_beta, w, nw) * DEEP_EVAL_WEIGHT
+                elif depth >= SEARCH2_ORDER_EMPTIES:
                     if pat:
                         child_vector(vc, vy, sq, f, True)
                     k = k + _reply_score2(np_, no, om, mask, w, nw, pat, vc, vg, vh)
@@ -623,7 +773,7 @@ def _null_search(children):  # type: ignore[no-untyped-def]
             # callers (LLVM still folds them once it inlines it)
             n = _order_moves(q, r, mask, m, hmove, np.bool_(True), ne, w, nw, mv, fl, cm, keys,
                              flags, np.bool_(False), cf, tab, rows, np.bool_(False), vec, vec,
-                             vec)
+                             vec, x)
             v, bm, j1, j2 = children(q, r, mask, x + 1, n_sq, flags, tab, rows, date, level,
                                      w, nw, mv, fl, cm, keys, cf, vec, n)
             n1 += j1
@@ -1007,7 +1157,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                                    flags, known and forder[ply] == ORDER_NOW, cbf, tab, rows,
                                    fpat[ply] == BOTH_VECTORS,
                                    at(fvec, 2 * ply * N_INSTANCES),
-                                   at(fvec, (2 * ply + 1) * N_INSTANCES), vec)
+                                   at(fvec, (2 * ply + 1) * N_INSTANCES), vec, fa[ply])
             if late and forder[ply] == ORDER_NOW:
                 v = _etc_check(nc, d, level, fb[ply], tab, rows, cbp, cbo)
                 leaf = v >= fb[ply]
