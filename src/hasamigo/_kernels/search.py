@@ -7,10 +7,8 @@ the table's move first, then
 * exact nodes (``depth >= empties``): fastest first (fewest opponent replies, corner replies
   counted twice), odd quadrants breaking ties; plus, from ``EVAL_ORDER_EMPTIES`` empties,
   the child's potential mobility (``POTENTIAL_WEIGHT``) and static evaluation, from
-  ``SEARCH_ORDER_EMPTIES`` its one-ply search score (its best reply by the evaluation),
-  from ``SEARCH2_ORDER_EMPTIES`` a two-ply alpha-beta score and from
-  ``SEARCH3_ORDER_EMPTIES`` / ``SEARCH4_ORDER_EMPTIES`` a three- / four-ply one cut
-  below the node's alpha (``_shallow3``, ``_shallow4``);
+  ``SEARCH_ORDER_EMPTIES`` its one-ply search score (its best reply by the evaluation) and
+  from ``SEARCH2_ORDER_EMPTIES`` a two-ply alpha-beta score;
 * midgame nodes 3+ plies from the horizon: the static evaluation of each child;
 * nodes nearer the horizon: mobility only.
 
@@ -83,7 +81,7 @@ lies far enough outside the window returns the bound (``Engine.analyse(selectivi
 
 What Edax and Egaroucid do that we do not (their published sources, read for the facts; each
 item with what we measured, FFO nodes from ``benchmarks/ffo.py``; "#49-#53" is those five in
-one engine, 3,675 M nodes before issue 54):
+one engine, 3,675 M nodes):
 
 * *A second table move* (the best move of the row's earlier search, both engines): tried,
   the same nodes (above).
@@ -91,12 +89,14 @@ one engine, 3,675 M nodes before issue 54):
   ``d`` empties by a search of each child ``(d - 15) / 3`` plies deep (one more from 27
   empties, two fewer when the table's upper bound is below alpha, at most 6), with the table,
   cut below alpha - 8; Egaroucid by a search with probable cuts, in a window of 10 discs
-  below alpha to 3 above beta. Ours: the two-ply sort from 18 empties, then since issue 54
-  the three- and four-ply ones (``SEARCH3_ORDER_EMPTIES``, ``SEARCH4_ORDER_EMPTIES``,
-  measured there); no table and no probable cuts inside them (not tried: time).
+  below alpha to 3 above beta. Ours: the two-ply sort from 18 empties. Three- and four-ply
+  sorts (evaluation at the leaves, no table) measured in issue 54 (beside
+  ``SEARCH2_ORDER_EMPTIES``): fewer nodes, more time. Not kept; with the table and probable
+  cuts inside them, and a cheaper evaluation at their leaves, not tried (time).
 * *Weigh mobility against the shallow score as Edax does* (one move of the child's,
   corners twice, as much as one disc of a three-ply-or-deeper score; ours 4 discs a move):
-  the deeper sorts weigh their score twice (``DEEP_EVAL_WEIGHT``), measured there.
+  measured with the deeper sorts, their score weighed twice (beside
+  ``SEARCH2_ORDER_EMPTIES``).
 * *Corner and edge stability in the sort* (Edax): corner stability measured, more nodes
   (``POTENTIAL_WEIGHT``). Edge stability not tried.
 * *A bonus for a child already in the table* (Edax, at sort depths of 3 or more): not tried.
@@ -203,14 +203,21 @@ EVAL_ORDER_EMPTIES = 12
 SEARCH_ORDER_EMPTIES = 15
 SEARCH2_ORDER_EMPTIES = 18
 MOBILITY_WEIGHT = 4
-# From SEARCH3_ORDER_EMPTIES empties an exact node sorts its moves by a three-ply alpha-beta
-# search of each child (``_shallow3``: the static evaluation at its leaves, no table) instead
-# of the two-ply one, from SEARCH4_ORDER_EMPTIES by a four-ply one, as Edax's sort deepens
-# with the empties; its score weighs DEEP_EVAL_WEIGHT times the shallower sorts' (Edax weighs
-# one move of mobility as one disc of such a score, ours 4), and the child's search stops
-# once the move falls SORT_DELTA discs below the node's alpha (Edax's cut, at 8: the moves
-# below it need no order among themselves). Issue 54, FFO #49-#53 in one engine (3,675 M
-# nodes, 131 cpu s with the two-ply sort alone; the runs below in pairs on a loaded 2-core
+# Where an exact solve's nodes are (issue 54; #53, 28 empties, an instrumented copy counting
+# the nodes entered by their empties): of the exact pass's 1,203 M, 1,124 M are the shallow
+# solvers' (7 empties or fewer), 48.6 M the frameless nodes of 8-9 empties, 11.2 M the frames
+# of 9 or fewer otherwise, and only 19.8 M the frames of 10 or more (8.8 M at 10, 3.3 M at
+# 12, 0.29 M at 16, 11 k at 20, 92 at 27); each empty more, about 2-2.5 times fewer nodes.
+# So the time is in the last ten empties, and what shrinks it is a better order above them,
+# where a node's sort costs little beside the tree below it.
+# Deeper sorts, as Edax's sort deepens with the empties (issue 54, not kept): from a first
+# count of empties an exact node sorted its moves by a three-ply alpha-beta search of each
+# child (the static evaluation at its leaves, no table) instead of the two-ply one, from a
+# second by a four-ply one; their score weighed twice the shallower sorts' (Edax weighs one
+# move of mobility as one disc of such a score, ours 4) and, with a delta, the child's
+# search stopped once the move fell that many discs below the node's alpha (Edax's cut, at
+# 8: the moves below it need no order among themselves). FFO #49-#53 in one engine
+# (3,675 M nodes, 131 cpu s with the two-ply sort alone; the runs below in pairs on a loaded 2-core
 # machine, so their seconds compare only with each other):
 #   sort plies 3/4 from  delta  weight   nodes     cpu s
 #   24 / 27              8      1        3,676 M   146.1
@@ -224,14 +231,13 @@ MOBILITY_WEIGHT = 4
 # 73.5 s): the deeper the sort, the fewer the nodes, but the sort costs what it saves (its
 # evaluation reads every pattern of every leaf; 11-17 M nodes/s against 25-35). Three plies
 # from 21 empties with a full window and weight 1: #45 alone 366.6 M nodes against 349.1 M.
-# Kept at 20 / 24, 8, 2, for the big trees: side by side against the two-ply sort (one core
-# each), #53 1,568 M nodes, 75.5 s against 2,092 M, 87.9 s; #54 3,502 M, 143.1 s against
-# 4,131 M, 146.8 s; on #49-#52 it searches as many nodes (1,555 M against 1,583 M) at a
-# higher cost. The whole set: the report of issue 54 (benchmarks/ffo.py --only-40-59).
-SEARCH3_ORDER_EMPTIES = 20
-SEARCH4_ORDER_EMPTIES = 24
-SORT_DELTA = 8
-DEEP_EVAL_WEIGHT = 2
+# 20 / 24, 8, 2 side by side against the two-ply sort (one core each): #53 1,568 M nodes,
+# 75.5 s against 2,092 M, 87.9 s; #54 3,502 M, 143.1 s against 4,131 M, 146.8 s; on #49-#52
+# as many nodes (1,555 M against 1,583 M) at a higher cost. But #40-#59 whole (ffo.py, one
+# thread): #55 7,357 M nodes against 9,321 M in 466.6 s against 345-453 s (15.8 M nodes/s:
+# its four-ply sorts at 24-29 empties), #40-#54 302.3 s against 307.0 s. Not kept: a
+# cheaper sort (the table inside it, the children scored from their parent's pattern
+# indices as the two-ply sort does) might keep the nodes and lose the cost.
 # Exact nodes from EVAL_ORDER_EMPTIES up also count the child's potential mobility: the
 # empties next to the mover's discs, POTENTIAL_WEIGHT each (fewer is better for the mover).
 # FFO #40-#59 (ffo.py, one engine, the two trees at once on the two cores): 23,541 M nodes,
@@ -406,82 +412,6 @@ def _reply_score2(p, o, moves, mask, w, nw, pat, vx, vg, vc):  # type: ignore[no
     return best
 
 
-@njit(**NJIT)
-def _shallow1(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
-    """One-ply alpha-beta score of ``(p, o)`` (its moves ``moves``), fail-soft in
-    ``(alpha, beta)``: the best of its children's static evaluations."""
-    if moves == ZERO:
-        return evaluate_call(p, o, mask, w, nw)
-    best = np.int64(-INF)
-    m = moves
-    while m != ZERO:
-        sq = lowest_square(m)
-        m &= m - ONE
-        f = flips(p, o, sq)
-        v = -evaluate_call(o ^ f, p ^ f ^ (ONE << U64(sq)), mask, w, nw)
-        if v > best:
-            best = v
-            if v >= beta:
-                break
-    return best
-
-
-def _shallow_search(below):  # type: ignore[no-untyped-def]
-    """The alpha-beta search one ply deeper than ``below`` (a kernel of the same
-    signature): each child searched by ``below`` in the window left."""
-
-    @njit(**NJIT_INLINE)
-    def body(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
-        if moves == ZERO:
-            return evaluate_call(p, o, mask, w, nw)
-        best = np.int64(-INF)
-        a = alpha
-        m = moves
-        while m != ZERO:
-            sq = lowest_square(m)
-            m &= m - ONE
-            f = flips(p, o, sq)
-            cp = o ^ f
-            co = p ^ f ^ (ONE << U64(sq))
-            v = -below(cp, co, legal_moves(cp, co, mask), mask, -beta, -a, w, nw)
-            if v > best:
-                best = v
-                if v >= beta:
-                    break
-                if v > a:
-                    a = v
-        return best
-
-    return body
-
-
-_shallow2_body = _shallow_search(_shallow1)
-
-
-@njit(**NJIT)
-def _shallow2(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
-    """Two-ply alpha-beta score (see :func:`_shallow_search`)."""
-    return _shallow2_body(p, o, moves, mask, alpha, beta, w, nw)
-
-
-_shallow3_body = _shallow_search(_shallow2)
-
-
-@njit(**NJIT)
-def _shallow3(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
-    """Three-ply alpha-beta score (see :func:`_shallow_search`)."""
-    return _shallow3_body(p, o, moves, mask, alpha, beta, w, nw)
-
-
-_shallow4_body = _shallow_search(_shallow3)
-
-
-@njit(**NJIT)
-def _shallow4(p, o, moves, mask, alpha, beta, w, nw):  # type: ignore[no-untyped-def]
-    """Four-ply alpha-beta score (see :func:`_shallow_search`)."""
-    return _shallow4_body(p, o, moves, mask, alpha, beta, w, nw)
-
-
 @njit(**NJIT_LLVM_INLINE)
 def _search1(p, o, moves, mask, beta, w, nw, pat, vy, vc):  # type: ignore[no-untyped-def]
     """A midgame node one ply from the horizon, searched in one loop: the best of its
@@ -593,7 +523,7 @@ def _copy_vectors(fvec, ply):  # type: ignore[no-untyped-def]
 
 @njit(**NJIT_LLVM_INLINE)
 def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys, flags,
-                 known, cf, tab, rows, pat, vx, vy, vec, alpha):  # type: ignore[no-untyped-def]
+                 known, cf, tab, rows, pat, vx, vy, vec):  # type: ignore[no-untyped-def]
     """Write the moves into ``mv`` best first, into ``fl`` the discs each flips where
     ordering computed them (0 where it did not: the search computes them when it plays the
     move) and into ``cm`` the child's own legal moves where it computed them (``UNKNOWN``
@@ -612,7 +542,6 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys
     vh = at(vec, 2 * N_INSTANCES)
     empty = mask & ~(p | o)
     odd = odd_quadrants(empty) if exact else ZERO
-    sort_beta = SORT_DELTA - alpha  # the deeper sorts' window (see SORT_DELTA)
     m = moves
     while m != ZERO:
         sq = lowest_square(m)
@@ -640,11 +569,7 @@ def _order_moves(p, o, mask, moves, hmove, exact, depth, w, nw, mv, fl, cm, keys
                     k += popcount(neighbours(no) & empty & ~b) * POTENTIAL_WEIGHT
                 if (odd & b) == ZERO:
                     k += 2
-                if depth >= SEARCH4_ORDER_EMPTIES:
-                    k = k + _shallow4(np_, no, om, mask, -INF, sort_beta, w, nw) * DEEP_EVAL_WEIGHT
-                elif depth >= SEARCH3_ORDER_EMPTIES:
-                    k = k + _shallow3(np_, no, om, mask, -INF, sort_beta, w, nw) * DEEP_EVAL_WEIGHT
-                elif depth >= SEARCH2_ORDER_EMPTIES:
+                if depth >= SEARCH2_ORDER_EMPTIES:
                     if pat:
                         child_vector(vc, vy, sq, f, True)
                     k = k + _reply_score2(np_, no, om, mask, w, nw, pat, vc, vg, vh)
@@ -773,7 +698,7 @@ def _null_search(children):  # type: ignore[no-untyped-def]
             # callers (LLVM still folds them once it inlines it)
             n = _order_moves(q, r, mask, m, hmove, np.bool_(True), ne, w, nw, mv, fl, cm, keys,
                              flags, np.bool_(False), cf, tab, rows, np.bool_(False), vec, vec,
-                             vec, x)
+                             vec)
             v, bm, j1, j2 = children(q, r, mask, x + 1, n_sq, flags, tab, rows, date, level,
                                      w, nw, mv, fl, cm, keys, cf, vec, n)
             n1 += j1
@@ -1157,7 +1082,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                                    flags, known and forder[ply] == ORDER_NOW, cbf, tab, rows,
                                    fpat[ply] == BOTH_VECTORS,
                                    at(fvec, 2 * ply * N_INSTANCES),
-                                   at(fvec, (2 * ply + 1) * N_INSTANCES), vec, fa[ply])
+                                   at(fvec, (2 * ply + 1) * N_INSTANCES), vec)
             if late and forder[ply] == ORDER_NOW:
                 v = _etc_check(nc, d, level, fb[ply], tab, rows, cbp, cbo)
                 leaf = v >= fb[ply]
