@@ -79,6 +79,46 @@ empties to fill the table with good moves and a close first window. The same lev
 *probable cuts at midgame nodes* (``MPC_*`` below): a null-window node whose shallow search
 lies far enough outside the window returns the bound (``Engine.analyse(selectivity=k)``).
 
+What Edax and Egaroucid do that we do not (their published sources, read for the facts; each
+item with what we measured, FFO nodes from ``benchmarks/ffo.py``; "#49-#53" is those five in
+one engine, 3,675 M nodes):
+
+* *A second table move* (the best move of the row's earlier search, both engines): tried,
+  the same nodes (above).
+* *Sort moves by a deeper shallow search where many empties are left.* Edax sorts a node of
+  ``d`` empties by a search of each child ``(d - 15) / 3`` plies deep (one more from 27
+  empties, two fewer when the table's upper bound is below alpha, at most 6), with the table,
+  cut below alpha - 8; Egaroucid by a search with probable cuts, in a window of 10 discs
+  below alpha to 3 above beta. Ours: the two-ply sort from 18 empties. Three- and four-ply
+  sorts (evaluation at the leaves, no table) measured in issue 54 (beside
+  ``SEARCH2_ORDER_EMPTIES``): fewer nodes, more time. Not kept; with the table and probable
+  cuts inside them, and a cheaper evaluation at their leaves, not tried (time).
+* *Weigh mobility against the shallow score as Edax does* (one move of the child's,
+  corners twice, as much as one disc of a three-ply-or-deeper score; ours 4 discs a move):
+  measured with the deeper sorts, their score weighed twice (beside
+  ``SEARCH2_ORDER_EMPTIES``).
+* *Corner and edge stability in the sort* (Edax): corner stability measured, more nodes
+  (``POTENTIAL_WEIGHT``). Edge stability not tried.
+* *A bonus for a child already in the table* (Edax, at sort depths of 3 or more): not tried.
+* *Egaroucid's own trained evaluation for the endgame's move ordering* (small patterns,
+  trained to predict the best move rather than the score): not tried (no training data
+  for it here).
+* *Probable cuts at exact nodes tested by a deeper search* (both: a shallow search of
+  about a quarter of the empties, with its own error model): measured by
+  ``benchmarks/probcut_end.py``: #45, #49, #50 2.76 G -> 2.04 G nodes, but #40-#55 as
+  many nodes in more time. Not used.
+* *More selective passes* (Edax: 73, 87, 95, 98, 99 % then exact; Egaroucid about the
+  same): a fifth at 3.3 sigma measured, more nodes (``SELECTIVE_EMPTIES`` in
+  :mod:`hasamigo.engine.core`); fewer measured in issue 54, more nodes too (there).
+* *Midgame iterative deepening before the solve* (Edax deepens with selectivity up to
+  the endgame): our presearch stops at 6 plies; 8 and 12 measured, no fewer nodes
+  (``PRESEARCH_DEPTH``).
+* *A larger table* (both size theirs to the memory given): 2^24 rows instead of the
+  benchmark's 2^22: #53 2,030 M nodes against 2,092 M (3 %).
+* *Parallel search inside the tree* (both: YBWC): the engine's, not this kernel's, issue 54.
+* *Vector instructions* for flips and the last empties' counts (Edax's SSE/AVX builds,
+  Egaroucid's AVX2): numba gives no portable access to them; not tried.
+
 Iterative with an explicit stack of frames (recursive cached kernels crashed, numba
 #6061). No wall clock: every 1024 nodes it polls ``stop[0]`` (set from Python) and the
 node budget ``ctl[LIMIT]``; when either trips it sets ``ctl[ABORTED]`` and returns 0.
@@ -163,6 +203,41 @@ EVAL_ORDER_EMPTIES = 12
 SEARCH_ORDER_EMPTIES = 15
 SEARCH2_ORDER_EMPTIES = 18
 MOBILITY_WEIGHT = 4
+# Where an exact solve's nodes are (issue 54; #53, 28 empties, an instrumented copy counting
+# the nodes entered by their empties): of the exact pass's 1,203 M, 1,124 M are the shallow
+# solvers' (7 empties or fewer), 48.6 M the frameless nodes of 8-9 empties, 11.2 M the frames
+# of 9 or fewer otherwise, and only 19.8 M the frames of 10 or more (8.8 M at 10, 3.3 M at
+# 12, 0.29 M at 16, 11 k at 20, 92 at 27); each empty more, about 2-2.5 times fewer nodes.
+# So the time is in the last ten empties, and what shrinks it is a better order above them,
+# where a node's sort costs little beside the tree below it.
+# Deeper sorts, as Edax's sort deepens with the empties (issue 54, not kept): from a first
+# count of empties an exact node sorted its moves by a three-ply alpha-beta search of each
+# child (the static evaluation at its leaves, no table) instead of the two-ply one, from a
+# second by a four-ply one; their score weighed twice the shallower sorts' (Edax weighs one
+# move of mobility as one disc of such a score, ours 4) and, with a delta, the child's
+# search stopped once the move fell that many discs below the node's alpha (Edax's cut, at
+# 8: the moves below it need no order among themselves). FFO #49-#53 in one engine
+# (3,675 M nodes, 131 cpu s with the two-ply sort alone; the runs below in pairs on a loaded 2-core
+# machine, so their seconds compare only with each other):
+#   sort plies 3/4 from  delta  weight   nodes     cpu s
+#   24 / 27              8      1        3,676 M   146.1
+#   22 / 26              -      2        3,447 M   140.7
+#   22 / 26              8      2        3,444 M   148.5
+#   20 / 24              -      2        3,131 M   149.1
+#   20 / 24              8      2        3,140 M   138.7
+#   18 / 22              -      2        2,728 M   169.3
+# and on a quiet machine (wall = cpu): 18 / 22, 8, 2: 2,741 M, 147.0 s; 19 / 23, 8, 2:
+# 2,892 M, 147.9 s (#53: 1,303 M nodes and 74.7 s, 1,391 M and 71.5 s, against 2,092 M and
+# 73.5 s): the deeper the sort, the fewer the nodes, but the sort costs what it saves (its
+# evaluation reads every pattern of every leaf; 11-17 M nodes/s against 25-35). Three plies
+# from 21 empties with a full window and weight 1: #45 alone 366.6 M nodes against 349.1 M.
+# 20 / 24, 8, 2 side by side against the two-ply sort (one core each): #53 1,568 M nodes,
+# 75.5 s against 2,092 M, 87.9 s; #54 3,502 M, 143.1 s against 4,131 M, 146.8 s; on #49-#52
+# as many nodes (1,555 M against 1,583 M) at a higher cost. But #40-#59 whole (ffo.py, one
+# thread): #55 7,357 M nodes against 9,321 M in 466.6 s against 345-453 s (15.8 M nodes/s:
+# its four-ply sorts at 24-29 empties), #40-#54 302.3 s against 307.0 s. Not kept: a
+# cheaper sort (the table inside it, the children scored from their parent's pattern
+# indices as the two-ply sort does) might keep the nodes and lose the cost.
 # Exact nodes from EVAL_ORDER_EMPTIES up also count the child's potential mobility: the
 # empties next to the mover's discs, POTENTIAL_WEIGHT each (fewer is better for the mover).
 # FFO #40-#59 (ffo.py, one engine, the two trees at once on the two cores): 23,541 M nodes,
