@@ -6,10 +6,13 @@ One engine (one table) per file, as :func:`hasamigo.engine.solve_obf_file` does.
 
     .venv/bin/python benchmarks/ffo.py [--with-40-59 | --only-40-59] [--wld]
         [--table-bits 22] [--positions 38,40] [--max-seconds 1800] [--without etc,stability]
-        [--threads 2] [--weights eval.npz]
+        [--threads 2 [--parallel split|lazy|root]] [--weights eval.npz]
 
-With ``--threads N`` the engine shares the root's moves out to N threads: the CPU seconds
-are then those of every thread, and the wall seconds (``wall s``) show the speed-up.
+With ``--threads N`` the engine shares the search out to N threads (``--parallel``: split,
+the default, lazy or root; see :mod:`hasamigo.engine.parallel`): the CPU seconds are then
+those of every thread, the wall seconds (``wall s``) show the speed-up, and ``idle`` is
+the share of the threads' wall time they waited for work. Compare the nodes with one
+thread's for the search overhead.
 
 ``--weights`` solves with the pattern weights of a ``train-eval`` file instead of the
 shipped ones (the move ordering's evaluation: fewer nodes for a better one).
@@ -28,6 +31,7 @@ from pathlib import Path
 
 import hasamigo.engine.core as core
 from hasamigo import Board
+from hasamigo._kernels.warm import warm
 from hasamigo.engine import Engine, Limit, read_obf
 from hasamigo.engine.evaluation import load_weights, params_from_weights
 from hasamigo.errors import InvalidOptionError
@@ -37,10 +41,13 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ffo"
 
 def run(path: Path, mode: str, table_bits: int, only: set[int] | None,
         max_seconds: float, evaluation: str = "trained",
-        threads: int = 1, weights: str = "") -> tuple[float, int, bool]:
+        threads: int = 1, weights: str = "", parallel: str = "split"
+        ) -> tuple[float, int, bool]:
     params = params_from_weights(load_weights(weights)) if weights else None
     engine = Engine(table_size=1 << table_bits, params=params, evaluation=evaluation,
                     threads=threads)
+    engine.parallel = parallel
+    idle = 0.0
     print(f"{'#':>3} {'empt':>4} {'move':>4} {'score':>5} {'want':>5} {'ok':>4} {'cpu s':>8} "
           f"{'wall s':>8} {'nodes':>14} {'Mn/s':>6}", flush=True)
     total = 0.0
@@ -56,6 +63,7 @@ def run(path: Path, mode: str, table_bits: int, only: set[int] | None,
         seconds = time.process_time() - t0
         wall = time.perf_counter() - w0
         total_wall += wall
+        idle += engine.idle
         want = rec.best_score
         if not a.exact:
             ok = "STOP"
@@ -72,8 +80,9 @@ def run(path: Path, mode: str, table_bits: int, only: set[int] | None,
         print(f"{rec.index:>3} {rec.board.empties.bit_count():>4} {a.move!s:>4} "
               f"{a.score:>+5} {want if want is not None else 0:>+5} {ok:>4} {seconds:>8.2f} "
               f"{wall:>8.2f} {a.nodes:>14,} {rate:>6.1f}", flush=True)
+    shared = f", idle {idle / threads / total_wall:.1%}" if threads > 1 and total_wall else ""
     print(f"total {path.name}: {total:.2f} cpu s, {total_wall:.2f} wall s ({threads} "
-          f"thread{'s' if threads > 1 else ''}), {nodes:,} nodes, "
+          f"thread{'s' if threads > 1 else ''}{shared}), {nodes:,} nodes, "
           f"{nodes / total / 1e6 if total else 0:.1f} M nodes/s, all ok: {all_ok}", flush=True)
     return total, nodes, all_ok
 
@@ -91,7 +100,9 @@ def main() -> None:
                         help="static evaluation (move ordering)")
     parser.add_argument("--without", default="",
                         help=f"features off: {', '.join(core.SEARCH_FEATURES)}")
-    parser.add_argument("--threads", type=int, default=1, help="search threads (root split)")
+    parser.add_argument("--threads", type=int, default=1, help="search threads")
+    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root"),
+                        help="how the threads share the search")
     parser.add_argument("--weights", default="", help="pattern weights file (train-eval)")
     args = parser.parse_args()
     try:  # the flags the engine passes to the kernel
@@ -101,6 +112,7 @@ def main() -> None:
     t0 = time.process_time()
     Engine(table_size=1 << 10).solve(Board(
         "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"))
+    warm("engine")  # the split search's entry points too (hasamigo._kernels.warm)
     print(f"warm-up (load compiled kernels): {time.process_time() - t0:.2f} cpu s; "
           f"flags {core.SEARCH_FLAGS}", flush=True)
     mode = "wld" if args.wld else "exact"
@@ -110,7 +122,7 @@ def main() -> None:
     only = {int(x) for x in args.positions.split(",")} if args.positions else None
     for name in files:
         run(DATA / name, mode, args.table_bits, only, args.max_seconds, args.eval, args.threads,
-            args.weights)
+            args.weights, args.parallel)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,13 @@
 """Midgame search speed: fixed-depth searches of positions from random or WTHOR games.
 
-Prints per position the depth, score, CPU seconds (``time.process_time``), nodes and
-nodes per CPU second, then totals.
+Prints per position the depth, score, CPU seconds (``time.process_time``), wall seconds,
+nodes and nodes per CPU second, then totals. ``--threads`` shares each search out (see
+:mod:`hasamigo.engine.parallel`): the wall seconds show the speed-up, the nodes against
+one thread's the search overhead.
 
     .venv/bin/python benchmarks/search.py [--depth 10] [--positions 10] [--seed 1]
         [--eval trained|hand] [--without etc] [--selectivity K [--agree]]
-        [--archive WTH_2010.wtb]
+        [--archive WTH_2010.wtb] [--threads 2 [--parallel split|lazy|root]]
 
 ``--without`` switches search features off (flags of :mod:`hasamigo._kernels.search`).
 ``--selectivity`` turns the midgame's probable cuts on (1-4, see ``Engine.analyse``);
@@ -57,6 +59,8 @@ def main() -> None:
                         help=f"features off: {', '.join(core.SEARCH_FEATURES)}")
     parser.add_argument("--selectivity", type=int, default=0)
     parser.add_argument("--agree", action="store_true")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root"))
     parser.add_argument("--archive", default=None,
                         help="positions from this WTHOR archive (a path, or a name in the "
                         "reference data's wthor directory), not random games")
@@ -78,17 +82,21 @@ def main() -> None:
             parser.error(f"--archive: {exc}")
     else:
         boards = random_positions(args.positions, rng)
-    engine = Engine(table_size=1 << 20, evaluation=args.eval)
+    engine = Engine(table_size=1 << 20, evaluation=args.eval, threads=args.threads)
+    engine.parallel = args.parallel
     engine.analyse(Board(), Limit(depth=2))  # load the compiled kernels
     total_t = 0.0
+    total_w = 0.0
     total_n = 0
     same_score = same_move = compared = 0
     diffs: list[int] = []
     for i, board in enumerate(boards):  # each has a move to play
         engine.clear()
         t0 = time.process_time()
+        w0 = time.perf_counter()
         a = engine.analyse(board, Limit(depth=args.depth), selectivity=args.selectivity)
         t = time.process_time() - t0
+        total_w += time.perf_counter() - w0
         total_t += t
         total_n += a.nodes
         full = ""
@@ -103,7 +111,8 @@ def main() -> None:
         print(f"{i:>3} empties {board.empties.bit_count():>2} depth {a.depth:>2} "
               f"move {a.move!s:>4} score {a.score:>+4} {t:>7.2f} cpu s {a.nodes:>12,} nodes "
               f"{a.nodes / t / 1e6 if t else 0:>6.1f} M/s{full}")
-    print(f"total: {total_t:.2f} cpu s, {total_n:,} nodes, "
+    print(f"total: {total_t:.2f} cpu s, {total_w:.2f} wall s ({args.threads} thread(s)), "
+          f"{total_n:,} nodes, "
           f"{total_n / total_t / 1e6 if total_t else 0:.1f} M nodes/s")
     if compared:
         near = sum(x <= 2 for x in diffs)

@@ -201,6 +201,15 @@ HASH_MIN_DEPTH = 3
 # 1.030x and 0.968x. Flat: none kept.
 EVAL_ORDER_EMPTIES = 12
 SEARCH_ORDER_EMPTIES = 15
+# Where #53 and #55 spend their nodes (issue 54; the root's searches, ``_root``, one by one):
+# #53 (28 empties) 13.5 M in the first pass, 128 M in the second, 331 M in the third (three
+# windows: 214 M, 63 M, 54 M), 416 M in the fourth, 1,203 M in the exact one: 2,092 M; #55
+# (29 empties) 10 M, 135 M, 1,562 M (1,240 M, 276 M, 46 M), 1,302 M, 6,311 M: 9,321 M. So
+# the selective passes are a third of the nodes, but each pass makes the next smaller:
+# without the fourth, #53 searched 2,123 M (the exact pass 1,650 M); the second and
+# fourth only, 2,191 M. The exact pass's one window, around the last pass's score, held
+# on both. Nor does the table limit them: 2^24 rows instead of the benchmark's 2^22, #53
+# 2,030 M nodes.
 SEARCH2_ORDER_EMPTIES = 18
 MOBILITY_WEIGHT = 4
 # Where an exact solve's nodes are (issue 54; #53, 28 empties, an instrumented copy counting

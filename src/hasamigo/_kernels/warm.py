@@ -42,6 +42,7 @@ from hasamigo._kernels import (
     moves,
     search,
     smallboard,
+    split,
     weighted,
     wide,
     wide_search,
@@ -79,6 +80,14 @@ def _engine() -> None:
                   search.ALL_FLAGS)
     search.evaluate_entry(_BLACK, _WHITE, _FULL, params)
     hashtable.hash_move(table, _BLACK, _WHITE)
+    # the nodes the search on several threads plays in Python (hasamigo.engine.parallel)
+    split.node_probe(table, _BLACK, _WHITE)
+    split.node_store(table, _BLACK, _WHITE, 4, 7, 1, -64, 64, 0, 19)
+    split.node_order(_BLACK, _WHITE, _FULL, 4, -1, table, params, search.ALL_FLAGS,
+                     np.empty(split.ORDER_OUT, dtype=np.int64),
+                     np.empty(split.ORDER_SCRATCH, dtype=np.uint64))
+    split.exact_cut_score(_BLACK, _WHITE, _FULL, 1, params)
+    split.midgame_cut(1, 60, 6)
 
 
 def _players() -> None:
@@ -135,7 +144,8 @@ GROUPS: dict[str, tuple[tuple[object, ...], Callable[[], None]]] = {
     "rules": ((moves.legal_moves_mask, moves.flips_at), _rules),
     "perft": ((moves.perft,), _perft),
     "engine": ((moves.legal_moves_mask, search.child_position, search.search,
-                search.evaluate_entry, hashtable.hash_move),
+                search.evaluate_entry, hashtable.hash_move, split.node_probe,
+                split.node_store, split.node_order, split.exact_cut_score, split.midgame_cut),
                _engine),
     "players": ((weighted.search, weighted.evaluate_entry), _players),
     "wide": ((wide.legal_moves_mask, wide.flips_at, wide_search.search,
