@@ -31,6 +31,7 @@ def split_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "SPLIT_EMPTIES", 8)
     monkeypatch.setattr(parallel, "SPLIT_DEPTH", 2)
     monkeypatch.setattr(parallel, "SPLIT_PLIES", 30)
+    monkeypatch.setattr(parallel, "SPLIT_MIDGAME_PLIES", 30)
 
 
 def _solve_ffo_1_19(engine: Engine, rounds: int) -> int:

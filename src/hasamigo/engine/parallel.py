@@ -31,9 +31,20 @@ wrong bound. Scores are therefore the same as on one thread; the nodes differ (t
 threads see each other's rows at other moments) and so may the choice between moves of
 equal score.
 
-Lazy SMP (every thread searching the whole tree, sharing only the table) was measured
-against this on the same positions: see :data:`hasamigo.engine.core.PARALLEL` for the
-figures.
+Measured on a quiet 2-core VM against one thread, the same positions, one engine each
+(``benchmarks/ffo.py``, ``benchmarks/search.py``):
+
+* FFO #40-#59 without #55: one thread 550.1 s wall, 12.67 G nodes; two threads 323.5 s
+  (0.588x, 1.70x faster), 13.34 G nodes (5.3 % search overhead), the threads idle 2.9 %.
+* Midgame depth 14, the benchmark's 5 positions: 27.5 s, 190.7 M nodes; two threads 15.4 s
+  (0.558x), 186.9 M nodes. With the midgame's top six plies deep and down to 5 plies from
+  the horizon (as the exact one), two threads took 30.8 s, *more* than one: the small
+  kernel calls left the Python around them, serialised by the GIL, as the cost; hence
+  :data:`SPLIT_MIDGAME_PLIES` and :data:`SPLIT_DEPTH`.
+* The other ways, FFO #45, #49, #52 (one thread 32.1 s, 846 M nodes): this search 18.3 s;
+  lazy SMP (every thread the whole root, each its moves in another order, sharing only the
+  table: ``Engine.parallel = "lazy"``) 21.8 s, 1,115 M nodes (31 % overhead); the root's
+  moves only (the engine before, ``"root"``) 26.6 s, 874 M nodes. Kept: this one.
 """
 
 from __future__ import annotations
@@ -68,9 +79,10 @@ from hasamigo.engine.root import search_root
 #: exact nodes with this many empties or more are shared out between the threads
 SPLIT_EMPTIES = 15
 #: midgame nodes this many plies or more from the horizon are shared out
-SPLIT_DEPTH = 5
-#: ... and within this many plies of the root
+SPLIT_DEPTH = 8
+#: ... and within this many plies of the root (exact; midgame: SPLIT_MIDGAME_PLIES)
 SPLIT_PLIES = 6
+SPLIT_MIDGAME_PLIES = 4
 
 
 def worth_sharing(empties: int, depth: int) -> bool:
@@ -164,7 +176,7 @@ class SplitSearch:
         the moves tested), the best move's first."""
         ne = (self._mask & ~(p | o)).bit_count()
         self._min_empties = max(SPLIT_EMPTIES, ne - SPLIT_PLIES)
-        self._min_depth = max(SPLIT_DEPTH, depth - SPLIT_PLIES)
+        self._min_depth = max(SPLIT_DEPTH, depth - SPLIT_MIDGAME_PLIES)
         task = _Task(None, None, self._stop)
         helpers = [threading.Thread(target=self._helper, daemon=True)
                    for _ in range(1, self._threads)]
