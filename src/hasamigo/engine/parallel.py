@@ -57,12 +57,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hasamigo._kernels.hashtable import FULL_LEVEL
 from hasamigo._kernels.search import (
     MPC_MIN_DEPTH,
     PASS_MOVE,
     PROBCUT_MIN_EMPTIES,
     USE_HASH,
     child_position,
+    evaluate_entry,
 )
 from hasamigo._kernels.split import (
     ORDER_OUT,
@@ -156,7 +158,7 @@ class SplitSearch:
         self._hash = (flags & USE_HASH) != 0
         self._date = date
         self._probcut = probcut
-        self._level = 7 if probcut <= 0 else probcut - 1  # hashtable.FULL_LEVEL
+        self._level = FULL_LEVEL if probcut <= 0 else probcut - 1
         self._stop = stop
         self._cv = threading.Condition()
         self._open: list[_Split] = []
@@ -279,8 +281,6 @@ class SplitSearch:
         """The kernel's midgame probable cut at a null-window node: the bound, if a
         shallow search puts the node beyond the window by the margin; else None. (The
         shallow search runs without probable cuts, as the kernel's tests do not nest.)"""
-        from hasamigo._kernels.search import evaluate_entry
-
         margin, ds = (int(x) for x in midgame_cut(self._probcut, ne, d))
         ev = int(evaluate_entry(np.uint64(p), np.uint64(o), np.uint64(self._mask),
                                 self._params))
