@@ -92,6 +92,23 @@ def test_waiting_that_begins_on_the_programs_turn_stops_its_clock_there() -> Non
     assert game.history[0].seconds == 3.0
 
 
+def test_waiting_known_at_creation_charges_not_a_millisecond_of_the_programs_clock() -> None:
+    """The server makes the game and then declares its cold program waiting: the wall
+    clock moves in between (a millisecond on a loaded machine, CI's 599.999), which must
+    not be charged; a wait found later is charged from the last event as before."""
+    t = FakeTime()
+    game = new(t, colour="white")  # the program black, on move from the start
+    t.now += 0.001
+    game.program_waiting(1, from_start=True)
+    t.now += 30
+    assert left(game) == (MINUTES_10, MINUTES_10)
+    assert game.state.clock is not None and game.state.clock.running is None
+    game.program_ready(1)
+    t.now += 2
+    game.play(BLACK, "f5")
+    assert left(game) == (MINUTES_10 - 2, MINUTES_10)
+
+
 def test_a_take_back_while_the_program_waits_runs_the_persons_clock() -> None:
     t = FakeTime()
     game = new(t)

@@ -329,10 +329,14 @@ class GameController:
         return self.append(Resume(at=self.now()))
 
     # ---- programs waiting for their kernels --------------------------------------------
-    def program_waiting(self, participant: int) -> list[Event]:
+    def program_waiting(self, participant: int, *, from_start: bool = False) -> list[Event]:
         """The program of ``participant`` cannot move yet (its kernels are being prepared):
-        its clock stops while it is on move; an official game waits for it."""
-        return self.append(ProgramWaiting(participant, at=self.now()))
+        its clock stops while it is on move; an official game waits for it.
+        ``from_start``: it was known when the game was made, so it waits from the game's
+        last event (not a millisecond of its clock runs in between)."""
+        last = self.state.last_at
+        at = last if from_start and last is not None else self.now()
+        return self.append(ProgramWaiting(participant, at=at))
 
     def program_ready(self, participant: int) -> list[Event]:
         """The program of ``participant`` can move from now."""

@@ -220,7 +220,7 @@ class GameService:
         # a program whose kernels are not loaded waits from the start (its clock too; an
         # official game does not begin meanwhile)
         for index, _groups in self.programs.programs_missing(game).items():
-            game.program_waiting(index)
+            game.program_waiting(index, from_start=True)
         two_browsers = req.opponent == "person" and not req.same_screen
         mine = (0,) if req.opponent != "person" or two_browsers else (0, 1)
         token, join_code, grants = self.seats.grants(mine, client, invite=two_browsers)
