@@ -32,6 +32,8 @@ def split_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "SPLIT_DEPTH", 2)
     monkeypatch.setattr(parallel, "SPLIT_PLIES", 30)
     monkeypatch.setattr(parallel, "SPLIT_MIDGAME_PLIES", 30)
+    monkeypatch.setattr(parallel, "SPLIT_SELECTIVE_DEPTH", 2)
+    monkeypatch.setattr(parallel, "SPLIT_SELECTIVE_PLIES", 30)
 
 
 def _solve_ffo_1_19(engine: Engine, rounds: int) -> int:
@@ -105,6 +107,21 @@ def test_selective_searches_on_two_threads_stay_sound(split_everywhere: None) ->
         a = two.analyse(board, Limit(depth=8), selectivity=2)
         assert a.move in board.legal_moves and -64 <= a.score <= 64
         assert two.solve(board).score == one.solve(board).score
+
+
+def test_a_selective_midgame_pass_shares_only_its_bigger_nodes() -> None:
+    """A selective pass's kernel calls mostly end at once in a probable cut: it shares
+    from a greater depth than a full-width one (whose threshold it would lose time at);
+    an exact solve shares by its empties whatever its selectivity."""
+    full, selective = parallel.SPLIT_DEPTH, parallel.SPLIT_SELECTIVE_DEPTH
+    assert full < selective
+    assert parallel.worth_sharing(40, full + 1)
+    assert not parallel.worth_sharing(40, full + 1, probcut=3)
+    assert not parallel.worth_sharing(40, selective, probcut=3)
+    assert parallel.worth_sharing(40, selective + 1, probcut=3)
+    small, big = parallel.SPLIT_EMPTIES, parallel.SPLIT_EMPTIES + 1
+    assert not parallel.worth_sharing(small, 60, probcut=3)
+    assert parallel.worth_sharing(big, 60, probcut=3) and parallel.worth_sharing(big, 60)
 
 
 def test_a_node_budget_stops_every_thread(split_everywhere: None) -> None:

@@ -369,7 +369,7 @@ class Engine:
         """PVS over the root moves in ``order``: on one thread by
         :func:`hasamigo.engine.root.search_root`, on several as :data:`PARALLEL` says."""
         if (self.threads == 1 or self._grid.wide or len(order) < 2
-                or not worth_sharing((mask & ~(p | o)).bit_count(), depth)):
+                or not worth_sharing((mask & ~(p | o)).bit_count(), depth, self._probcut)):
             return search_root(self._kernel, self._grid, 1, p, o, mask, depth, alpha, beta,
                                order, every)
         if self.parallel == "root":

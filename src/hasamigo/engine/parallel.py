@@ -85,13 +85,22 @@ SPLIT_DEPTH = 8
 #: ... and within this many plies of the root (exact; midgame: SPLIT_MIDGAME_PLIES)
 SPLIT_PLIES = 6
 SPLIT_MIDGAME_PLIES = 4
+#: a selective midgame pass (probable cuts, as the levels play) shares coarser: most of its
+#: kernel calls end at once in a probable cut, so below this depth the Python around them
+#: costs more than the second thread gives (30 random positions, selectivity 3, two
+#: threads against one: depth 13 0.69x the wall time, 14 0.75x, 15 0.82x, 17 0.55x; with
+#: the full-width thresholds 1.08x, 1.08x, 0.90x, 0.64x)
+SPLIT_SELECTIVE_DEPTH = 10
+SPLIT_SELECTIVE_PLIES = 3
 
 
-def worth_sharing(empties: int, depth: int) -> bool:
-    """Whether a root of ``empties`` empties searched ``depth`` plies has a top to share
-    (its children at least as big as the smallest node shared)."""
-    exact = depth >= empties
-    return empties > SPLIT_EMPTIES if exact else depth > SPLIT_DEPTH
+def worth_sharing(empties: int, depth: int, probcut: int = 0) -> bool:
+    """Whether a root of ``empties`` empties searched ``depth`` plies (``probcut``: the
+    pass's selective level) has a top to share (its children at least as big as the
+    smallest node shared)."""
+    if depth >= empties:
+        return empties > SPLIT_EMPTIES
+    return depth > (SPLIT_SELECTIVE_DEPTH if probcut > 0 else SPLIT_DEPTH)
 
 #: ``(player, opponent, mask, depth, alpha, beta, stop, probcut) -> score`` of the kernel:
 #: one call of the compiled search with its own stop flag; raises ``stopped`` when stopped
@@ -178,7 +187,10 @@ class SplitSearch:
         the moves tested), the best move's first."""
         ne = (self._mask & ~(p | o)).bit_count()
         self._min_empties = max(SPLIT_EMPTIES, ne - SPLIT_PLIES)
-        self._min_depth = max(SPLIT_DEPTH, depth - SPLIT_MIDGAME_PLIES)
+        if self._probcut > 0:
+            self._min_depth = max(SPLIT_SELECTIVE_DEPTH, depth - SPLIT_SELECTIVE_PLIES)
+        else:
+            self._min_depth = max(SPLIT_DEPTH, depth - SPLIT_MIDGAME_PLIES)
         task = _Task(None, None, self._stop)
         helpers = [threading.Thread(target=self._helper, daemon=True)
                    for _ in range(1, self._threads)]
