@@ -17,12 +17,15 @@ and not smaller than exact nodes of :data:`SPLIT_EMPTIES` empties or midgame nod
 :data:`SPLIT_DEPTH` plies from the horizon (a kernel call under them is big enough to pay
 for the Python around it, about 0.1 ms a node: with every exact node from 14 empties up
 in Python, FFO #45 made 428 k kernel calls, twice the CPU time; from 20, 6 k). A search
-smaller than that stays on one thread (:func:`worth_sharing`). A node of the top is the node the
-kernel would have searched: the table's bounds first, the probable cuts of a selective
-pass, the moves in the kernel's order, its result stored in the table at the kernel's
-depth and confidence (:mod:`hasamigo._kernels.split`). Only the stability and enhanced
-transposition cutoffs are left to the kernel calls below (one node each, where the
-kernel tries them too).
+smaller than that stays on one thread (:func:`worth_sharing`). The first line searched, the
+eldest brothers' chain from the root, is shared :data:`SPLIT_CHAIN_EXTRA` plies deeper: while
+it is searched no node has opened its brothers yet, so the other threads would wait (FFO #41,
+#45, #49, #52 on two threads: idle 1.6-1.7 % of the time against 1.9-2.1 % without).
+A node of the top is the node the kernel would have searched: the table's bounds first,
+the probable cuts of a selective pass, the moves in the kernel's order, its result stored
+in the table at the kernel's depth and confidence (:mod:`hasamigo._kernels.split`). Only
+the stability and enhanced transposition cutoffs are left to the kernel calls below (one
+node each, where the kernel tries them too).
 
 The table is shared without locks: each row keeps its position xor its data, so a row
 torn by two threads writing it at once matches no position and reads as empty
@@ -92,6 +95,9 @@ SPLIT_MIDGAME_PLIES = 4
 #: the full-width thresholds 1.08x, 1.08x, 0.90x, 0.64x)
 SPLIT_SELECTIVE_DEPTH = 10
 SPLIT_SELECTIVE_PLIES = 3
+#: the eldest brothers' chain from the root (the first line searched, while the other
+#: threads have nothing to take yet) is shared this many plies deeper
+SPLIT_CHAIN_EXTRA = 3
 
 
 def worth_sharing(empties: int, depth: int, probcut: int = 0) -> bool:
@@ -177,6 +183,8 @@ class SplitSearch:
         self.nodes = 0  # nodes played here (the kernel counts its own)
         self._min_empties = SPLIT_EMPTIES  # the smallest nodes shared (see root())
         self._min_depth = SPLIT_DEPTH
+        self._chain_empties = SPLIT_EMPTIES  # ... and on the eldest brothers' chain
+        self._chain_depth = SPLIT_DEPTH
         self.idle = 0.0  # seconds the threads waited for work (all of them, summed)
 
     # ---- the root -------------------------------------------------------------------
@@ -191,6 +199,8 @@ class SplitSearch:
             self._min_depth = max(SPLIT_SELECTIVE_DEPTH, depth - SPLIT_SELECTIVE_PLIES)
         else:
             self._min_depth = max(SPLIT_DEPTH, depth - SPLIT_MIDGAME_PLIES)
+        self._chain_empties = self._min_empties - SPLIT_CHAIN_EXTRA
+        self._chain_depth = self._min_depth - SPLIT_CHAIN_EXTRA
         task = _Task(None, None, self._stop)
         helpers = [threading.Thread(target=self._helper, daemon=True)
                    for _ in range(1, self._threads)]
@@ -202,7 +212,7 @@ class SplitSearch:
                                every=True, alpha0=alpha)
             else:
                 first = order[0]
-                v = -self._child(p, o, first, depth, -beta, -alpha, task)
+                v = -self._child(p, o, first, depth, -beta, -alpha, task, chain=True)
                 split = _Split(p, o, depth, beta, task, order[1:], max(alpha, v), v, first)
                 split.scores.append((v, first))
             if split.moves and (every or split.best < beta):
@@ -229,27 +239,33 @@ class SplitSearch:
 
     # ---- a node ---------------------------------------------------------------------
     def _child(self, p: int, o: int, sq: int, depth: int, alpha: int, beta: int,
-               task: _Task) -> int:
+               task: _Task, *, chain: bool = False) -> int:
         """The score of the child after ``sq`` (from its side), searched ``depth - 1``
         plies (a pass: ``depth``) in ``(alpha, beta)``."""
         cp, co = child_position(np.uint64(p), np.uint64(o), sq)
         d = depth if sq == PASS_MOVE else depth - 1
-        return self._node(int(cp), int(co), d, alpha, beta, task)
+        return self._node(int(cp), int(co), d, alpha, beta, task, chain)
 
-    def _node(self, p: int, o: int, depth: int, alpha: int, beta: int, task: _Task) -> int:
+    def _node(self, p: int, o: int, depth: int, alpha: int, beta: int, task: _Task,
+              chain: bool = False) -> int:
+        """``chain``: on the eldest brothers' chain from the root (shared deeper)."""
         if task.stop[0]:
             raise self._stopped
         mask = self._mask
         ne = (mask & ~(p | o)).bit_count()
         exact = depth >= ne
-        if (ne < self._min_empties) if exact else (depth < self._min_depth):
+        if exact:
+            small = ne < (self._chain_empties if chain else self._min_empties)
+        else:
+            small = depth < (self._chain_depth if chain else self._min_depth)
+        if small:
             return self._kernel(p, o, mask, depth, alpha, beta, task.stop, self._probcut)
         d = ne if exact else depth
         moves = legal_8x8(p, o, mask)
         if not moves:
             if not legal_8x8(o, p, mask):  # the end: the kernel counts it
                 return self._kernel(p, o, mask, d, alpha, beta, task.stop, self._probcut)
-            return -self._node(o, p, d, -beta, -alpha, task)
+            return -self._node(o, p, d, -beta, -alpha, task, chain)
         self.nodes += 1
         up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
         hmove = -1
@@ -277,7 +293,7 @@ class SplitSearch:
                            np.empty(ORDER_SCRATCH, dtype=np.uint64)))
         order = [int(x) for x in out[:n]]
         alpha0 = alpha
-        best = -self._child(p, o, order[0], d, -beta, -alpha, task)
+        best = -self._child(p, o, order[0], d, -beta, -alpha, task, chain=chain)
         best_move = order[0]
         if best < beta and n > 1:
             split = _Split(p, o, d, beta, task, order[1:], max(alpha, best), best, best_move)
