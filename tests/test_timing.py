@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from hasamigo import BLACK, Board, Move
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
+from hasamigo.engine.limits import LEVELS
 from hasamigo.engine.players import Player, make_player
 from hasamigo.engine.timing import (
     LATENCY_SECONDS,
@@ -271,6 +272,31 @@ def test_a_level_with_ample_time_plays_as_without_a_clock() -> None:
         clock.start(board.turn)
         timed = make_player("engine:3", seed=1).choose(board, clock)
         assert timed == make_player("engine:3", seed=1).choose(board)
+
+
+@pytest.mark.parametrize(("number", "capped"), [(MAX_LEVEL - 1, True), (MAX_LEVEL, False)])
+def test_on_a_clock_only_the_top_level_is_bounded_by_the_clock_alone(
+        number: int, capped: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A level keeps its depth and endgame on a clock; the top level deepens and solves
+    wherever its time allows (the time more threads save is spent, not given back), its
+    time still shared out from its own endgame."""
+    asked: list[dict[str, int]] = []
+
+    def play_timed(self: Engine, board: Board, budget: object, **bounds: int) -> object:
+        asked.append(bounds)
+        raise LookupError("enough")
+
+    monkeypatch.setattr(Engine, "play_timed", play_timed)
+    board = position(40, seed=3)
+    clock = Clock(600.0)
+    clock.start(board.turn)
+    with pytest.raises(LookupError):
+        make_player(f"engine:{number}", seed=1).choose(board, clock)
+    lv = LEVELS[number]
+    own = {"depth": lv.depth, "exact_from": lv.exact_from, "wld_from": lv.wld_from,
+           "selectivity": lv.selectivity}
+    free = {"depth": 64, "exact_from": 64, "wld_from": 64, "selectivity": lv.selectivity}
+    assert asked == [own if capped else free]
 
 
 @pytest.mark.parametrize("spec", ["victory", "amusement", "entertainer", "weakest"])

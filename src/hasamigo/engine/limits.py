@@ -154,6 +154,22 @@ WIDE_LEVELS: dict[int, Level] = {
 }
 
 
+def on_clock(lv: Level) -> Level:
+    """The bounds ``lv`` plays by on a clock: its own (the budget may cut them short, never
+    extend them), except the top level's, which only the clock bounds: it deepens, and
+    solves perfectly or for the win, wherever its time allows (the strongest play of the
+    time it is given, and the time a faster machine or more threads save is spent, not
+    given back). Its time is still shared out as from its own endgame
+    (:class:`~hasamigo.engine.timing.MoveTime`'s ``solve_from``: ``lv.wld_from``).
+
+    >>> on_clock(LEVELS[9]) == LEVELS[9], on_clock(LEVELS[MAX_LEVEL]).depth
+    (True, 64)
+    """
+    if lv.number != MAX_LEVEL:
+        return lv
+    return Level(lv.number, 64, 64, 64, lv.selectivity)
+
+
 def level(number: int, rules: Rules = PLAIN) -> Level:
     """The :class:`Level` numbered 1 (weakest) to ``MAX_LEVEL``, on the grid of ``rules``
     (beyond 8×8: :data:`WIDE_LEVELS`); :class:`InvalidOptionError` for any other number."""

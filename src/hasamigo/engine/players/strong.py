@@ -27,8 +27,9 @@ instead (:mod:`hasamigo.engine.rules_search`), at the smaller depths of its leve
 
 On a clock both manage their time through :mod:`hasamigo.engine.timing`: a level becomes
 "at most this depth, perfect from at most these empties" (the budget may cut it short,
-never extend it); the weakest mode deepens its search of every move only as far as the
-budget allows (exact near the end only when that fits).
+never extend it), except the top level, which only its clock bounds
+(:func:`~hasamigo.engine.limits.on_clock`); the weakest mode deepens its search of every
+move only as far as the budget allows (exact near the end only when that fits).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from hasamigo.board import Board
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
 from hasamigo.engine.book import Book, default_book
 from hasamigo.engine.limits import level as level_of
+from hasamigo.engine.limits import on_clock
 from hasamigo.engine.players.base import Kernels, Player
 from hasamigo.engine.players.paper import ENDGAME, move_values
 from hasamigo.engine.rules_search import RULES_LEVELS, RulesSearch
@@ -149,9 +151,11 @@ class EnginePlayer(Player):
             lv = level_of(self.level, board.rules)
             timer = MoveTime(clock, board.turn, board.empties.bit_count(),
                              solve_from=lv.wld_from)
-            result = self.engine.play_timed(board, timer.left(), depth=lv.depth,
-                                            exact_from=lv.exact_from, wld_from=lv.wld_from,
-                                            selectivity=lv.selectivity)
+            bounds = on_clock(lv)
+            result = self.engine.play_timed(board, timer.left(), depth=bounds.depth,
+                                            exact_from=bounds.exact_from,
+                                            wld_from=bounds.wld_from,
+                                            selectivity=bounds.selectivity)
         a = result.analysis
         how = "exact" if a.exact else f"depth {a.depth}"
         self.explain(f"engine level {self.level}: {how}, score {a.score:+d}")
