@@ -37,8 +37,9 @@ equal score.
 Measured on a quiet 2-core VM against one thread, the same positions, one engine each
 (``benchmarks/ffo.py``, ``benchmarks/search.py``):
 
-* FFO #40-#59 without #55: one thread 550.1 s wall, 12.67 G nodes; two threads 323.5 s
-  (0.588x, 1.70x faster), 13.34 G nodes (5.3 % search overhead), the threads idle 2.9 %.
+* FFO #40-#59: one thread 1,120.5 s wall, 21.99 G nodes; two threads 630.3 s (0.563x,
+  1.78x faster), 22.77 G nodes (3.5 % search overhead), the threads idle 1.5 % (the runs
+  back to back: the VM's speed drifts by about a tenth between runs).
 * Midgame depth 14, the benchmark's 5 positions: 27.5 s, 190.7 M nodes; two threads 15.4 s
   (0.558x), 186.9 M nodes. With the midgame's top six plies deep and down to 5 plies from
   the horizon (as the exact one), two threads took 30.8 s, *more* than one: the small
