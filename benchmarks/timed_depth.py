@@ -21,7 +21,7 @@ from probcut_fit import random_positions  # this directory: run as a script
 
 from hasamigo import Board
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
-from hasamigo.engine.limits import level, on_clock
+from hasamigo.engine.limits import MAX_THREADS, level, on_clock
 from hasamigo.engine.timing import Budget
 
 
@@ -38,6 +38,8 @@ def main() -> None:
         counts = [int(t) for t in args.threads.split(",")]
     except ValueError:
         parser.error(f"--threads: whole numbers separated by commas, not {args.threads!r}")
+    if not all(1 <= t <= MAX_THREADS for t in counts):
+        parser.error(f"--threads: each from 1 to {MAX_THREADS}, not {args.threads!r}")
     if args.target <= 0 or args.positions < 1:
         parser.error("--target and --positions must be positive")
     boards = [b for b in random_positions(args.positions * 3, random.Random(args.seed))

@@ -18,6 +18,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_bad_options_exit_2_saying_what_is_wrong() -> None:
     for args, message in ((("--threads", "1,x"), "--threads: whole numbers"),
+                          (("--threads", "1,0"), "--threads: each from 1 to 64"),
                           (("--target", "0"), "must be positive"),
                           (("--positions", "0"), "must be positive"),
                           (("--parallel", "fast"), "invalid choice")):
