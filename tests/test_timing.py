@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hasamigo import BLACK, Board, Move
+from hasamigo import BLACK, Board, Move, find_variant
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
-from hasamigo.engine.limits import LEVELS
+from hasamigo.engine.limits import LEVELS, WIDE_LEVELS
 from hasamigo.engine.players import Player, make_player
 from hasamigo.engine.timing import (
     LATENCY_SECONDS,
@@ -297,6 +297,27 @@ def test_on_a_clock_only_the_top_level_is_bounded_by_the_clock_alone(
            "selectivity": lv.selectivity}
     free = {"depth": 64, "exact_from": 64, "wld_from": 64, "selectivity": lv.selectivity}
     assert asked == [own if capped else free]
+
+
+def test_on_the_wide_grid_the_top_level_keeps_its_bounds_on_a_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solve's cost model is 8×8's: on Grand Othello the top level's clock does not
+    lift its depth and endgame (a solve started on that model could overrun)."""
+    asked: list[dict[str, int]] = []
+
+    def play_timed(self: Engine, board: Board, budget: object, **bounds: int) -> object:
+        asked.append(bounds)
+        raise LookupError("enough")
+
+    monkeypatch.setattr(Engine, "play_timed", play_timed)
+    board = find_variant("grand")()
+    clock = Clock(600.0)
+    clock.start(board.turn)
+    with pytest.raises(LookupError):
+        make_player(f"engine:{MAX_LEVEL}", seed=1).choose(board, clock)
+    lv = WIDE_LEVELS[MAX_LEVEL]
+    assert asked == [{"depth": lv.depth, "exact_from": lv.exact_from,
+                      "wld_from": lv.wld_from, "selectivity": lv.selectivity}]
 
 
 @pytest.mark.parametrize("spec", ["victory", "amusement", "entertainer", "weakest"])

@@ -96,6 +96,9 @@ def checked_threads(threads: object) -> int:
 
 
 DEFAULT_DEPTH = 8
+#: A depth or a count of empties no 8×8 search reaches: as a bound, none (the top level
+#: on a clock; :meth:`Engine.play_timed`'s defaults are this value).
+NO_BOUND = 64
 #: Confidence levels of the midgame's probable cuts (:meth:`Engine.analyse`'s
 #: ``selectivity``; the kernel's ``PROBCUT_LEVELS``, which a test checks).
 SELECTIVITIES = 4
@@ -160,14 +163,18 @@ def on_clock(lv: Level) -> Level:
     solves perfectly or for the win, wherever its time allows (the strongest play of the
     time it is given, and the time a faster machine or more threads save is spent, not
     given back). Its time is still shared out as from its own endgame
-    (:class:`~hasamigo.engine.timing.MoveTime`'s ``solve_from``: ``lv.wld_from``).
+    (:class:`~hasamigo.engine.timing.MoveTime`'s ``solve_from``: ``lv.wld_from``). On the
+    10-column grid every level keeps its bounds: the solver's cost model, which decides
+    when a solve fits, is measured on 8×8 only.
 
     >>> on_clock(LEVELS[9]) == LEVELS[9], on_clock(LEVELS[MAX_LEVEL]).depth
     (True, 64)
+    >>> on_clock(WIDE_LEVELS[MAX_LEVEL]) == WIDE_LEVELS[MAX_LEVEL]
+    True
     """
-    if lv.number != MAX_LEVEL:
+    if lv != LEVELS[MAX_LEVEL]:
         return lv
-    return Level(lv.number, 64, 64, 64, lv.selectivity)
+    return Level(lv.number, NO_BOUND, NO_BOUND, NO_BOUND, lv.selectivity)
 
 
 def level(number: int, rules: Rules = PLAIN) -> Level:
