@@ -184,8 +184,6 @@ class SplitSearch:
         self.nodes = 0  # nodes played here (the kernel counts its own)
         self._min_empties = SPLIT_EMPTIES  # the smallest nodes shared (see root())
         self._min_depth = SPLIT_DEPTH
-        self._chain_empties = SPLIT_EMPTIES  # ... and on the eldest brothers' chain
-        self._chain_depth = SPLIT_DEPTH
         self.idle = 0.0  # seconds the threads waited for work (all of them, summed)
 
     # ---- the root -------------------------------------------------------------------
@@ -200,8 +198,6 @@ class SplitSearch:
             self._min_depth = max(SPLIT_SELECTIVE_DEPTH, depth - SPLIT_SELECTIVE_PLIES)
         else:
             self._min_depth = max(SPLIT_DEPTH, depth - SPLIT_MIDGAME_PLIES)
-        self._chain_empties = self._min_empties - SPLIT_CHAIN_EXTRA
-        self._chain_depth = self._min_depth - SPLIT_CHAIN_EXTRA
         task = _Task(None, None, self._stop)
         helpers = [threading.Thread(target=self._helper, daemon=True)
                    for _ in range(1, self._threads)]
@@ -255,11 +251,8 @@ class SplitSearch:
         mask = self._mask
         ne = (mask & ~(p | o)).bit_count()
         exact = depth >= ne
-        if exact:
-            small = ne < (self._chain_empties if chain else self._min_empties)
-        else:
-            small = depth < (self._chain_depth if chain else self._min_depth)
-        if small:
+        deeper = SPLIT_CHAIN_EXTRA if chain else 0
+        if (ne < self._min_empties - deeper) if exact else (depth < self._min_depth - deeper):
             return self._kernel(p, o, mask, depth, alpha, beta, task.stop, self._probcut)
         d = ne if exact else depth
         moves = legal_8x8(p, o, mask)
