@@ -132,6 +132,23 @@ def test_bench_json_shape() -> None:
     assert data["perft"]["leaves"] == 8200
     assert data["endgame"]["all_ok"] is True and data["endgame"]["positions"] == 19
     assert data["midgame"]["depth"] == 4 and data["midgame"]["nodes"] > 0
+    assert data["threads"] == 1
+    assert data["endgame"]["wall"] >= 0 and data["midgame"]["wall"] >= 0
+
+
+def test_bench_on_threads() -> None:
+    """``--threads 2``: the suite still solves right, the report says the threads and the
+    elapsed time beside the CPU time; the text says it too; 0 threads are refused."""
+    code, out, _ = run("bench", "--perft-depth", "6", "--midgame-depth", "4", "--threads",
+                       "2", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["threads"] == 2 and data["endgame"]["all_ok"] is True
+    assert data["endgame"]["wall"] > 0 and data["midgame"]["nodes"] > 0
+    code, out, _ = run("bench", "--perft-depth", "6", "--midgame-depth", "4", "--threads", "2")
+    assert code == 0 and "elapsed on 2 threads" in out
+    code, _, err = run("bench", "--threads", "0")
+    assert code == 2 and "--threads" in err
 
 
 def test_analyse_compiles_before_it_times_the_search(monkeypatch: pytest.MonkeyPatch) -> None:

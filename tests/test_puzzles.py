@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -113,6 +114,32 @@ def test_cli_shows_and_judges() -> None:
                           (["puzzle", "--board", "f5d6"], "at most 20")):
         bad = runner.invoke(app, args)
         assert bad.exit_code == 2 and message in bad.stderr, bad.stderr
+
+
+def test_cli_judges_on_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--threads 2``: the verdict's solve runs on an engine of two threads (FFO #39's b8
+    is not a best move, so its child of 23 empties is solved, shared between them) and
+    says what one thread says; a thread count out of range is refused."""
+    import hasamigo.engine as engine_pkg
+
+    made: list[int] = []
+
+    class Counted(engine_pkg.Engine):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self.threads)
+
+    monkeypatch.setattr(engine_pkg, "Engine", Counted)
+    verdicts = []
+    for threads in ("1", "2"):
+        judged = runner.invoke(app, ["puzzle", "39", "b8", "--threads", threads, "--json"])
+        assert judged.exit_code == 0, judged.stderr
+        verdicts.append(json.loads(judged.stdout)["verdict"])
+    assert made == [1, 2]
+    assert verdicts[0] == verdicts[1]
+    assert verdicts[1]["correct"] is False and verdicts[1]["loss"] > 0
+    bad = runner.invoke(app, ["puzzle", "39", "b8", "--threads", "0"])
+    assert bad.exit_code == 2 and "--threads" in bad.stderr
 
 
 @pytest.fixture

@@ -182,16 +182,18 @@ def puzzle(
         "--board", help="A position of your own instead (a board string or a transcript; "
         "at most 20 empties).")] = None,
     variant: VariantOpt = "standard",
+    threads: ThreadsOpt = 1,
     as_json: JsonOpt = False,
 ) -> None:
     """Find the best move: an FFO endgame position (or your own with --board), your
     answer judged by the exact solver (its score, the best score and moves, the discs
-    lost).
+    lost; on --threads threads).
 
     JSON: {puzzle: {key, title, variant, board, turn, empties, legal}, verdict: {move,
     score, best_score, best_moves, loss, correct}} (no verdict without a move).
     """
     from hasamigo.analysis.puzzles import ffo_puzzle, judge, position_puzzle
+    from hasamigo.engine import Engine
     from hasamigo.variants import find_variant
 
     try:
@@ -199,7 +201,8 @@ def puzzle(
                   if board is not None else ffo_puzzle(number))
         if move is not None:
             ready_kernels("rules", "engine")
-        verdict = judge(chosen, move) if move is not None else None
+        verdict = (judge(chosen, move, Engine(threads=threads)) if move is not None
+                   else None)
     except HasamigoError as exc:
         raise fail_with(exc) from None
     if as_json:
