@@ -118,6 +118,7 @@ def main() -> None:
 
 # Register the commands (imported for their side effect on ``app``).
 from hasamigo.cli import analysis as _analysis  # noqa: E402,F401
+from hasamigo.cli import bench as _bench  # noqa: E402,F401
 from hasamigo.cli import book as _book  # noqa: E402,F401
 from hasamigo.cli import core as _core  # noqa: E402,F401
 from hasamigo.cli import engine as _engine  # noqa: E402,F401
