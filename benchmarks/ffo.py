@@ -101,7 +101,7 @@ def main() -> None:
     parser.add_argument("--without", default="",
                         help=f"features off: {', '.join(core.SEARCH_FEATURES)}")
     parser.add_argument("--threads", type=int, default=1, help="search threads")
-    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root"),
+    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root", "abdada"),
                         help="how the threads share the search")
     parser.add_argument("--weights", default="", help="pattern weights file (train-eval)")
     args = parser.parse_args()

@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--selectivity", type=int, default=0)
     parser.add_argument("--agree", action="store_true")
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root"))
+    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root", "abdada"))
     parser.add_argument("--archive", default=None,
                         help="positions from this WTHOR archive (a path, or a name in the "
                         "reference data's wthor directory), not random games")

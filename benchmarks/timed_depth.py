@@ -31,7 +31,7 @@ def main() -> None:
                         help="seconds a move should use (the hard limit is three times it)")
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--threads", default="1,2", help="thread counts, comma-separated")
-    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root"))
+    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root", "abdada"))
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     try:

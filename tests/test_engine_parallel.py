@@ -24,16 +24,29 @@ from hasamigo.engine import Engine, Limit, read_obf
 FFO = Path(__file__).parent / "data" / "ffo"
 
 
+#: the ways of sharing the engine plays with: ABDADA (its default) and the split search
+SHIPPED = ["abdada", "split"]
+
+
 @pytest.fixture
 def split_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     """Share out every node down to 8 empties / 2 plies (the defaults keep the small FFO
-    positions mostly on one thread): the most splits, cuts and table traffic."""
+    positions mostly on one thread): the most splits, cuts and table traffic; and every
+    search from 8 empties / 2 plies for the ways that search the whole root together."""
+    monkeypatch.setattr(parallel, "TOGETHER_EMPTIES", 8)
+    monkeypatch.setattr(parallel, "TOGETHER_DEPTH", 2)
     monkeypatch.setattr(parallel, "SPLIT_EMPTIES", 8)
     monkeypatch.setattr(parallel, "SPLIT_DEPTH", 2)
     monkeypatch.setattr(parallel, "SPLIT_PLIES", 30)
     monkeypatch.setattr(parallel, "SPLIT_MIDGAME_PLIES", 30)
     monkeypatch.setattr(parallel, "SPLIT_SELECTIVE_DEPTH", 2)
     monkeypatch.setattr(parallel, "SPLIT_SELECTIVE_PLIES", 30)
+
+
+def _engine(how: str, table_size: int) -> Engine:
+    engine = Engine(table_size=table_size, threads=2)
+    engine.parallel = how
+    return engine
 
 
 def _solve_ffo_1_19(engine: Engine, rounds: int) -> int:
@@ -49,20 +62,26 @@ def _solve_ffo_1_19(engine: Engine, rounds: int) -> int:
     return splits
 
 
-def test_two_threads_solve_ffo_1_19_exactly(split_everywhere: None) -> None:
+def test_the_engine_shares_by_abdada() -> None:
+    assert Engine(threads=2).parallel == core.PARALLEL == "abdada"
+
+
+@pytest.mark.parametrize("how", SHIPPED)
+def test_two_threads_solve_ffo_1_19_exactly(how: str, split_everywhere: None) -> None:
     """Every score and best move of FFO #1-#19 as the file gives them, three times over
     with one table shared (small: rows replaced and written by both threads at once)."""
-    assert _solve_ffo_1_19(Engine(table_size=1 << 12, threads=2), 3) > 0
+    assert _solve_ffo_1_19(_engine(how, 1 << 12), 3) > 0
 
 
 @pytest.mark.slow
-def test_two_threads_solve_ffo_1_19_a_hundred_times(split_everywhere: None) -> None:
+@pytest.mark.parametrize("how", SHIPPED)
+def test_two_threads_solve_ffo_1_19_a_hundred_times(how: str, split_everywhere: None) -> None:
     """The issue's check: the exact solver on two threads over FFO #1-#19 a hundred
     times, the table shared all along: every score exact every time."""
-    assert _solve_ffo_1_19(Engine(table_size=1 << 14, threads=2), 100) > 0
+    assert _solve_ffo_1_19(_engine(how, 1 << 14), 100) > 0
 
 
-@pytest.mark.parametrize("mode", ["split", "lazy", "root"])
+@pytest.mark.parametrize("mode", ["abdada", "split", "lazy", "root"])
 def test_every_way_of_sharing_solves_exactly(mode: str, split_everywhere: None) -> None:
     engine = Engine(table_size=1 << 14, threads=2)
     engine.parallel = mode
@@ -78,13 +97,14 @@ def _random_board(rng: random.Random, empties: int) -> Board:
             return board.copy(stack=False)
 
 
+@pytest.mark.parametrize("how", SHIPPED)
 def test_the_same_values_as_one_thread_without_a_table(
-        split_everywhere: None, monkeypatch: pytest.MonkeyPatch) -> None:
+        how: str, split_everywhere: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the table (whose deeper rows may answer a fixed-depth node with a deeper
     score, in whatever order the threads wrote them) a fixed-depth search is a minimax
     value: two threads find the one thread's, for the best move and for every move."""
     monkeypatch.setattr(core, "SEARCH_FLAGS", core.SEARCH_FLAGS & ~USE_HASH)
-    one, two = Engine(table_size=1 << 10), Engine(table_size=1 << 10, threads=2)
+    one, two = Engine(table_size=1 << 10), _engine(how, 1 << 10)
     rng = random.Random(54)
     for _ in range(4):
         board = _random_board(rng, rng.randint(30, 44))
@@ -95,11 +115,13 @@ def test_the_same_values_as_one_thread_without_a_table(
             (h.move.square or -1, h.score) for h in h2)
 
 
-def test_selective_searches_on_two_threads_stay_sound(split_everywhere: None) -> None:
+@pytest.mark.parametrize("how", SHIPPED)
+def test_selective_searches_on_two_threads_stay_sound(how: str,
+                                                      split_everywhere: None) -> None:
     """Probable cuts at the shared nodes as in the kernel: a selective midgame search on
     two threads answers a legal move and a score in range; exact solves after it (the
     same table, its selective rows kept apart by their confidence) stay exact."""
-    two = Engine(table_size=1 << 14, threads=2)
+    two = _engine(how, 1 << 14)
     one = Engine(table_size=1 << 14)
     rng = random.Random(7)
     for _ in range(3):
@@ -124,24 +146,39 @@ def test_a_selective_midgame_pass_shares_only_its_bigger_nodes() -> None:
     assert parallel.worth_sharing(big, 60, probcut=3) and parallel.worth_sharing(big, 60)
 
 
-def test_a_node_budget_stops_every_thread(split_everywhere: None) -> None:
+def test_abdada_shares_every_search_longer_than_starting_its_helpers() -> None:
+    """ABDADA has no Python in the tree, so a selective pass shares from the depth a
+    full-width one does; an exact solve by its empties."""
+    depth, empties = parallel.TOGETHER_DEPTH, parallel.TOGETHER_EMPTIES
+    for probcut in (0, 3):
+        assert parallel.worth_sharing(40, depth + 1, probcut, "abdada")
+        assert not parallel.worth_sharing(40, depth, probcut, "abdada")
+        assert parallel.worth_sharing(empties + 1, 60, probcut, "abdada")
+        assert not parallel.worth_sharing(empties, 60, probcut, "abdada")
+
+
+@pytest.mark.parametrize("how", SHIPPED)
+def test_a_node_budget_stops_every_thread(how: str, split_everywhere: None) -> None:
     """A node budget on two threads: the solve stops (not exact) having searched about
     the budget, not the whole tree (FFO #45 takes hundreds of millions)."""
     rec = next(r for r in read_obf(FFO / "fforum-40-59.obf") if r.index == 45)
-    engine = Engine(table_size=1 << 16, threads=2)
+    engine = _engine(how, 1 << 16)
     a = engine.solve(rec.board, limit=Limit(nodes=200_000))
     assert not a.exact
     assert a.nodes < 50_000_000
     assert a.move in rec.board.legal_moves
 
 
-def test_stop_from_another_thread_reaches_every_search(split_everywhere: None) -> None:
+@pytest.mark.parametrize("how", SHIPPED)
+def test_stop_from_another_thread_reaches_every_search(how: str,
+                                                       split_everywhere: None) -> None:
     rec = next(r for r in read_obf(FFO / "fforum-40-59.obf") if r.index == 45)
-    engine = Engine(table_size=1 << 16, threads=2)
+    engine = _engine(how, 1 << 16)
     answer: list[object] = []
     worker = threading.Thread(target=lambda: answer.append(engine.solve(rec.board)))
     worker.start()
-    while engine._split is None and worker.is_alive():  # its first shared pass
+    while (engine._split is None and not engine._helper_stops  # its first shared pass
+           and worker.is_alive()):
         threading.Event().wait(0.01)
     engine.stop()
     worker.join(timeout=120)

@@ -17,6 +17,12 @@ a probe costs one memory access. A row holds
 
 A store into a bucket replaces the same position, else the row of an older search, else
 the shallower row (``hash_store``). Scores are disc differences in [-64, 64].
+
+The spare word of a bucket's first row says which position of that bucket a thread is
+searching now (``hash_mark``, ``hash_busy``, ``hash_unmark``): the threads of a parallel
+search defer a move another thread is searching (:mod:`hasamigo._kernels.search`'s
+``USE_DEFER``). It is only a hint: a mark lost to another thread's, or left by a search
+that was stopped, changes the order in which moves are searched, never a score.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hasamigo._kernels.bits import U64, ZERO
+from hasamigo._kernels.bits import ONE, U64, ZERO
 from hasamigo._kernels.config import NJIT, NJIT_INLINE, NJIT_LLVM_INLINE
 from hasamigo._kernels.memory import data_pointer, prefetch
 
@@ -34,6 +40,7 @@ ROW_WORDS = 4  # words per row: key words, data, one spare (a bucket of two rows
 KEY_P = 0
 KEY_O = 1
 DATA = 2
+BUSY = 3  # (the spare word, in a bucket's first row) the position being searched
 
 _K1 = U64(0x9E3779B97F4A7C15)
 _K2 = U64(0xC2B2AE3D27D4EB4F)
@@ -192,6 +199,32 @@ def hash_store(tab, rows, p, o, depth, level, date, alpha, beta, score, move):  
     _write(tab, i, p, o, pack(lo, hi, depth, move, date, level))
 
 
+@njit(**NJIT_INLINE)
+def _busy_key(p, o):  # type: ignore[no-untyped-def]
+    """A position's mark: its two words mixed, never 0 (0: nobody searching)."""
+    return (p * _K2) ^ (o * _K1) ^ (o >> _S31) | ONE
+
+
+@njit(**NJIT_INLINE)
+def hash_busy(tab, rows, p, o):  # type: ignore[no-untyped-def]
+    """Whether some thread is searching ``(p, o)`` now (it marked it)."""
+    return tab[hash_index(p, o, rows) * ROW_WORDS + BUSY] == _busy_key(p, o)
+
+
+@njit(**NJIT_INLINE)
+def hash_mark(tab, rows, p, o):  # type: ignore[no-untyped-def]
+    """Mark ``(p, o)`` as being searched (by the caller, until it unmarks it)."""
+    tab[hash_index(p, o, rows) * ROW_WORDS + BUSY] = _busy_key(p, o)
+
+
+@njit(**NJIT_INLINE)
+def hash_unmark(tab, rows, p, o):  # type: ignore[no-untyped-def]
+    """Take ``(p, o)``'s mark away, unless another position's has replaced it."""
+    i = hash_index(p, o, rows) * ROW_WORDS + BUSY
+    if tab[i] == _busy_key(p, o):
+        tab[i] = ZERO
+
+
 @njit(**NJIT)
 def hash_move(table, p, o):  # type: ignore[no-untyped-def]
     """Python entry point: the stored move for ``(p, o)`` (-1 if none), the bounds and the
@@ -203,4 +236,5 @@ def hash_move(table, p, o):  # type: ignore[no-untyped-def]
 
 
 __all__ = ["FULL_LEVEL", "entry_depth", "entry_level", "entry_lower", "entry_move", "entry_upper",
-           "hash_clear", "hash_move", "hash_new", "hash_prefetch", "hash_probe", "hash_store"]
+           "hash_busy", "hash_clear", "hash_mark", "hash_move", "hash_new", "hash_prefetch",
+           "hash_probe", "hash_store", "hash_unmark"]

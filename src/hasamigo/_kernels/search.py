@@ -147,9 +147,12 @@ from hasamigo._kernels.hashtable import (
     entry_lower,
     entry_move,
     entry_upper,
+    hash_busy,
+    hash_mark,
     hash_prefetch,
     hash_probe,
     hash_store,
+    hash_unmark,
 )
 from hasamigo._kernels.memory import as_int32, at, data_pointer
 from hasamigo._kernels.moves import flips, legal_moves
@@ -176,6 +179,14 @@ USE_ORDER = 2
 USE_STABILITY = 4
 USE_ETC = 8
 ALL_FLAGS = USE_HASH | USE_ORDER | USE_STABILITY | USE_ETC
+# a parallel search's threads (not a feature of one thread's search): a node's moves after
+# its first that another thread is searching now (marked in the table) are deferred to
+# the end of its list (ABDADA, see hasamigo.engine.parallel), at exact nodes of
+# DEFER_MIN_EMPTIES empties or more and midgame nodes DEFER_MIN_DEPTH plies or more from
+# the horizon
+USE_DEFER = 16
+DEFER_MIN_EMPTIES = 12
+DEFER_MIN_DEPTH = 6
 
 # midgame nodes this near the horizon skip the table (a probe is a cache miss): depth-10
 # benchmark 0.82 -> 0.43 cpu s, 4.1 -> 6.0 M nodes/s (3 gave the same time, more nodes);
@@ -836,6 +847,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     forder = np.empty(MAX_PLY, dtype=np.int64)  # ORDERED, ORDER_NOW or ORDER_AFTER
     fcm = np.empty((MAX_PLY, MAX_MOVES), dtype=np.uint64)  # each move's replies, or UNKNOWN
     fkm = np.empty(MAX_PLY, dtype=np.uint64)  # the entered node's moves, or UNKNOWN
+    fdef = np.empty(MAX_PLY, dtype=np.uint64)  # the moves deferred (bits: places in fmv)
+    fmark = np.empty(MAX_PLY, dtype=np.bool_)  # the child searched now is marked busy
     pmv = data_pointer(fmv)
     pfl = data_pointer(ffl)
     pcm = data_pointer(fcm)
@@ -854,6 +867,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
     use_hash = (flags & USE_HASH) != 0
     use_stab = (flags & USE_STABILITY) != 0
     use_etc = use_hash and (flags & USE_ETC) != 0
+    defer = use_hash and (flags & USE_DEFER) != 0
     limit = ctl[LIMIT]
     pc = ctl[PROBCUT]
     level = FULL_LEVEL if pc <= 0 else pc - 1  # of the bounds this search finds and uses
@@ -1028,6 +1042,9 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 ply += 1
                 entering = True
                 continue
+            if fmark[ply]:
+                hash_unmark(tab, rows, fp[ply + 1], fo[ply + 1])
+                fmark[ply] = False
             if v > fbest[ply]:
                 fbest[ply] = v
                 fbm[ply] = fcur[ply]
@@ -1078,6 +1095,8 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             fbest[ply] = -INF
             fbm[ply] = -1
             fi[ply] = 0
+            fdef[ply] = ZERO
+            fmark[ply] = False
         if not leaf and forder[ply] != ORDERED and (
                 forder[ply] == ORDER_NOW or (fi[ply] == 1 and fbest[ply] < fb[ply])):
             # order the node's moves (the table's move, if searched already, stays first)
@@ -1111,14 +1130,36 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
             ply -= 1
             entering = False
             continue
-        # next move of this frame, or its end
-        if fbest[ply] < fb[ply] and fi[ply] < fn[ply]:
-            sq = fmv[ply, fi[ply]]
-            f = ffl[ply, fi[ply]]
-            fi[ply] += 1
-            fcur[ply] = sq
+        # next move of this frame (a deferred one last), or its end
+        j = -1
+        share = False  # the frame's moves are shared between threads (USE_DEFER)
+        if fbest[ply] < fb[ply]:
             pp = fp[ply]
             oo = fo[ply]
+            if defer:
+                ne = popcount(mask & ~(pp | oo))
+                share = ne >= DEFER_MIN_EMPTIES if fd[ply] >= ne else fd[ply] >= DEFER_MIN_DEPTH
+            while fi[ply] < fn[ply]:
+                k = fi[ply]
+                fi[ply] += 1
+                sq = fmv[ply, k]
+                if share and k > 0 and sq != PASS_MOVE:
+                    f = ffl[ply, k]
+                    if f == ZERO:
+                        f = flips(pp, oo, sq)
+                        ffl[ply, k] = f
+                    if hash_busy(tab, rows, oo ^ f, pp ^ f ^ (ONE << U64(sq))):
+                        fdef[ply] |= ONE << U64(k)
+                        continue
+                j = k
+                break
+            if j < 0 and fdef[ply] != ZERO:
+                j = lowest_square(fdef[ply])
+                fdef[ply] &= fdef[ply] - ONE
+        if j >= 0:
+            sq = fmv[ply, j]
+            f = ffl[ply, j]
+            fcur[ply] = sq
             if sq == PASS_MOVE:
                 fp[ply + 1] = oo
                 fo[ply + 1] = pp
@@ -1132,7 +1173,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                                     at(fvec, (2 * ply + 3) * N_INSTANCES))
                     fpat[ply + 1] = BOTH_VECTORS
             else:
-                fkm[ply + 1] = fcm[ply, fi[ply] - 1]
+                fkm[ply + 1] = fcm[ply, j]
                 bit = ONE << U64(sq)
                 if f == ZERO:
                     f = flips(pp, oo, sq)
@@ -1146,7 +1187,7 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                     theirs = fd[ply + 1] == 1 and cne > 1  # scores its children from these
                     _child_vectors(fvec, np.int64(ply), sq, f, theirs)
                     fpat[ply + 1] = THEIR_VECTORS if theirs else BOTH_VECTORS
-            if fi[ply] == 1 or fb[ply] - fa[ply] == 1:
+            if j == 0 or fb[ply] - fa[ply] == 1:
                 fstage[ply] = FULL
                 fa[ply + 1] = -fb[ply]
                 fb[ply + 1] = -fa[ply]
@@ -1154,6 +1195,9 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 fstage[ply] = SCOUT
                 fa[ply + 1] = -fa[ply] - 1
                 fb[ply + 1] = -fa[ply]
+            if share and j > 0 and sq != PASS_MOVE:  # others defer it while it is searched
+                hash_mark(tab, rows, fp[ply + 1], fo[ply + 1])
+                fmark[ply] = True
             ply += 1
             entering = True
             continue

@@ -43,6 +43,7 @@ from hasamigo._kernels.search import (
     NODES,
     PROBCUT,
     PROBCUT_LEVELS,
+    USE_DEFER,
     USE_ETC,
     USE_HASH,
     USE_ORDER,
@@ -52,11 +53,11 @@ from hasamigo._kernels.search import (
 )
 from hasamigo.board import Board
 from hasamigo.engine.evaluation import evaluation_params, kernel_params
-from hasamigo.engine.grid import GRID8, GRID10, geometry
+from hasamigo.engine.grid import GRID8, GRID10, geometry, kernel_pair
 from hasamigo.engine.limits import DEFAULT_DEPTH, SELECTIVITIES, Level, Limit, _whole, level
 from hasamigo.engine.limits import checked_threads as _checked_threads
 from hasamigo.engine.line import principal_variation, small_best
-from hasamigo.engine.parallel import SplitSearch, search_lazy, worth_sharing
+from hasamigo.engine.parallel import SplitSearch, search_together, worth_sharing
 from hasamigo.engine.results import Analysis, MoveScore, PlayResult
 from hasamigo.engine.root import search_root
 from hasamigo.engine.rules_search import analyse_by_rules
@@ -111,8 +112,8 @@ EXACT_ASPIRATION = True
 # nodes against 1,439 M. Not kept.
 # (Where #53 and #55 spend their nodes, pass by pass: see _kernels/search.py.)
 SELECTIVE_EMPTIES = 18
-# Threads share a search by "split", "lazy" or "root": see hasamigo.engine.parallel's figures.
-PARALLEL = "split"
+# Threads share a search by "abdada", "split", "lazy" or "root": see hasamigo.engine.parallel.
+PARALLEL = "abdada"
 
 
 def search_flags_without(names: str) -> int:
@@ -174,8 +175,9 @@ class Engine:
         self._wide_size = table_size
         self._grid = GRID8  # the grid of the search in progress
         self._split: SplitSearch | None = None  # the parallel search running, if any
-        self._helper_stops: list[np.ndarray] = []  # lazy SMP's helpers' stop flags
+        self._helper_stops: list[np.ndarray] = []  # ABDADA's or lazy SMP's helpers' flags
         self.parallel = PARALLEL
+        self._defer = 0  # USE_DEFER while the threads search by ABDADA
         self.idle = 0.0  # seconds the threads of the last search waited for work, summed
 
     def set_threads(self, threads: int) -> None:
@@ -319,7 +321,7 @@ class Engine:
 
     def evaluate(self, board: Board) -> int:
         """The static evaluation of ``board`` for the side to move (discs)."""
-        p, o, mask = _pair(board)
+        p, o, mask = kernel_pair(board)
         if not board.rules.supports("bitboard"):
             return int(wide_search.evaluate_entry(*wide.split(p), *wide.split(o),
                                                   geometry(mask), self._params))
@@ -350,7 +352,8 @@ class Engine:
         ctl[PROBCUT] = self._probcut if probcut is None else probcut
         flag = self._stop if stop is None else stop
         v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
-                   self._search_table, self._date, self._params, flag, ctl, SEARCH_FLAGS)
+                   self._search_table, self._date, self._params, flag, ctl,
+                   SEARCH_FLAGS | self._defer)
         with self._count_lock:
             self._nodes += int(ctl[NODES])
         if ctl[ABORTED]:
@@ -368,16 +371,21 @@ class Engine:
               order: list[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
         """PVS over the root moves in ``order``: on one thread by
         :func:`hasamigo.engine.root.search_root`, on several as :data:`PARALLEL` says."""
-        if (self.threads == 1 or self._grid.wide or len(order) < 2
-                or not worth_sharing((mask & ~(p | o)).bit_count(), depth, self._probcut)):
+        if (self.threads == 1 or self._grid.wide or len(order) < 2 or not worth_sharing(
+                (mask & ~(p | o)).bit_count(), depth, self._probcut, self.parallel)):
             return search_root(self._kernel, self._grid, 1, p, o, mask, depth, alpha, beta,
                                order, every)
         if self.parallel == "root":
             return search_root(self._kernel, self._grid, self.threads, p, o, mask, depth,
                                alpha, beta, order, every)
-        if self.parallel == "lazy":
-            return search_lazy(self._kernel, _Stopped, self._grid, self.threads, p, o, mask,
-                               depth, alpha, beta, order, every, self._stop, self._helper_stops)
+        if self.parallel in ("abdada", "lazy"):  # every thread the whole root
+            self._defer = USE_DEFER if self.parallel == "abdada" else 0
+            try:
+                return search_together(self._kernel, _Stopped, self._grid, self.threads, p, o,
+                                       mask, depth, alpha, beta, order, every, self._stop,
+                                       self._helper_stops, turn=not self._defer)
+            finally:
+                self._defer = 0
         split = SplitSearch(self._kernel, _Stopped, self.threads, mask, self._search_table,
                             self._params, SEARCH_FLAGS, self._date, self._probcut, self._stop)
         self._split = split
@@ -400,7 +408,7 @@ class Engine:
         if (board.rules_beyond_kernels() and board.disc_limit is None
                 and not board.in_placement_phase()):
             return analyse_by_rules(board, limit, multipv, mode, budget, among)
-        p, o, mask = _pair(board)
+        p, o, mask = kernel_pair(board)
         grid = GRID8 if board.rules.supports("bitboard") else GRID10
         if grid.wide:
             selectivity = 0  # probable cuts are measured on the 8×8 grid only
@@ -587,14 +595,3 @@ class Engine:
         """Best move by exact solving when at most 7 squares are empty, else -1."""
         return small_best(self._grid, p, o, mask, legal, self._params, self._search_table,
                           self._date, SEARCH_FLAGS)
-
-def _pair(board: Board) -> tuple[int, int, int]:
-    """``(player, opponent, playable mask)`` of a board the kernels can search."""
-    if board.disc_limit is not None or board.in_placement_phase():
-        raise InvalidPositionError(
-            "the engine searches positions without a disc limit or placement phase")
-    rules = board.rules_beyond_kernels()
-    if rules:
-        raise InvalidPositionError(f"the engine does not know {' nor '.join(rules)} of "
-                                   f"{board.title}")
-    return (*board.pair(), board.playable())

@@ -16,7 +16,23 @@ import numpy as np
 from hasamigo._kernels import wide, wide_search
 from hasamigo._kernels.moves import legal_moves_mask
 from hasamigo._kernels.search import PASS_MOVE, child_position
+from hasamigo.board import Board
+from hasamigo.errors import InvalidPositionError
 from hasamigo.move import PASS, Move
+
+
+def kernel_pair(board: Board) -> tuple[int, int, int]:
+    """``(player, opponent, playable mask)`` of a board the engine's kernels can search
+    (refused with the reason otherwise: a disc limit, a placement phase, rules they do not
+    know)."""
+    if board.disc_limit is not None or board.in_placement_phase():
+        raise InvalidPositionError(
+            "the engine searches positions without a disc limit or placement phase")
+    rules = board.rules_beyond_kernels()
+    if rules:
+        raise InvalidPositionError(f"the engine does not know {' nor '.join(rules)} of "
+                                   f"{board.title}")
+    return (*board.pair(), board.playable())
 
 
 def legal_8x8(p: int, o: int, mask: int) -> int:

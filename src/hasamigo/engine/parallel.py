@@ -82,6 +82,10 @@ from hasamigo._kernels.split import (
 from hasamigo.engine.grid import Grid, legal_8x8
 from hasamigo.engine.root import search_root
 
+#: ABDADA (and lazy SMP) share a root of more empties than this (an exact solve) or
+#: searched more plies than this (a midgame search); a smaller search stays on one thread
+TOGETHER_EMPTIES = 15
+TOGETHER_DEPTH = 8
 #: exact nodes with this many empties or more are shared out between the threads
 SPLIT_EMPTIES = 15
 #: midgame nodes this many plies or more from the horizon are shared out
@@ -101,10 +105,13 @@ SPLIT_SELECTIVE_PLIES = 3
 SPLIT_CHAIN_EXTRA = 3
 
 
-def worth_sharing(empties: int, depth: int, probcut: int = 0) -> bool:
+def worth_sharing(empties: int, depth: int, probcut: int = 0, how: str = "split") -> bool:
     """Whether a root of ``empties`` empties searched ``depth`` plies (``probcut``: the
-    pass's selective level) has a top to share (its children at least as big as the
-    smallest node shared)."""
+    pass's selective level) is worth the threads: by ``how`` ``"split"`` (or ``"root"``),
+    whether it has a top to share (its children at least as big as the smallest node
+    shared); by ``"abdada"`` or ``"lazy"``, whether it is longer than starting the helpers."""
+    if how in ("abdada", "lazy"):
+        return empties > TOGETHER_EMPTIES if depth >= empties else depth > TOGETHER_DEPTH
     if depth >= empties:
         return empties > SPLIT_EMPTIES
     return depth > (SPLIT_SELECTIVE_DEPTH if probcut > 0 else SPLIT_DEPTH)
@@ -432,14 +439,16 @@ class SplitSearch:
         return v
 
 
-def search_lazy(kernel: Callable[..., int], stopped: type[Exception], grid: Grid,
-                threads: int, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
-                order: list[int], every: bool, stop: np.ndarray,
-                stops: list[np.ndarray]) -> tuple[int, list[tuple[int, int]]]:
-    """Lazy SMP, measured against :class:`SplitSearch` (see
-    :data:`hasamigo.engine.core.PARALLEL`): the other threads search the same root, each
-    its moves in another order (rotated by its number), sharing only the table; this
-    thread's answer is the answer, and the others stop when it has it. ``kernel`` is
+def search_together(kernel: Callable[..., int], stopped: type[Exception], grid: Grid,
+                    threads: int, p: int, o: int, mask: int, depth: int, alpha: int,
+                    beta: int, order: list[int], every: bool, stop: np.ndarray,
+                    stops: list[np.ndarray], *, turn: bool
+                    ) -> tuple[int, list[tuple[int, int]]]:
+    """Every thread searches the whole root, sharing the table: ABDADA (the moves in the
+    same order, ``kernel`` deferring a move another thread is searching: the engine calls
+    it with ``USE_DEFER``) or, with ``turn``, lazy SMP (each helper's root moves in another
+    order, rotated by its number; see the module docstring). This thread's answer is the
+    answer, and the others stop when it has it. ``kernel`` is
     :data:`~hasamigo.engine.root.ChildSearch` with an optional stop flag last; the
     helpers' flags are kept in ``stops`` while they run (for the engine's stop)."""
     helpers = []
@@ -448,7 +457,7 @@ def search_lazy(kernel: Callable[..., int], stopped: type[Exception], grid: Grid
         flag = np.zeros(1, dtype=np.int64)
         flag[0] = stop[0]
         flags.append(flag)
-        turned = order[k % len(order):] + order[:k % len(order)]
+        turned = order[k % len(order):] + order[:k % len(order)] if turn else order
 
         def run(flag: np.ndarray = flag, turned: list[int] = turned) -> None:
             def child(cp: int, co: int, m: int, d: int, a: int, b: int) -> int:
