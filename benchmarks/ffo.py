@@ -6,12 +6,13 @@ One engine (one table) per file, as :func:`hasamigo.engine.solve_obf_file` does.
 
     .venv/bin/python benchmarks/ffo.py [--with-40-59 | --only-40-59] [--wld]
         [--table-bits 22] [--positions 38,40] [--max-seconds 1800] [--without etc,stability]
-        [--threads 2 [--parallel split|lazy|root]] [--weights eval.npz]
+        [--threads 2 [--parallel abdada|split|lazy|root]] [--weights eval.npz]
 
-With ``--threads N`` the engine shares the search out to N threads (``--parallel``: split,
-the default, lazy or root; see :mod:`hasamigo.engine.parallel`): the CPU seconds are then
-those of every thread, the wall seconds (``wall s``) show the speed-up, and ``idle`` is
-the share of the threads' wall time they waited for work. Compare the nodes with one
+With ``--threads N`` the engine shares the search out to N threads (``--parallel``: abdada,
+the engine's and the default, split, lazy or root; see :mod:`hasamigo.engine.parallel`):
+the CPU seconds are then those of every thread, the wall seconds (``wall s``) show the
+speed-up, and ``idle`` is the share of the threads' wall time they waited for work (the
+split search's; ABDADA's threads never wait). Compare the nodes with one
 thread's for the search overhead.
 
 ``--weights`` solves with the pattern weights of a ``train-eval`` file instead of the
@@ -33,7 +34,9 @@ import hasamigo.engine.core as core
 from hasamigo import Board
 from hasamigo._kernels.warm import warm
 from hasamigo.engine import Engine, Limit, read_obf
+from hasamigo.engine.core import PARALLEL
 from hasamigo.engine.evaluation import load_weights, params_from_weights
+from hasamigo.engine.parallel import WAYS
 from hasamigo.errors import InvalidOptionError
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ffo"
@@ -41,7 +44,7 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ffo"
 
 def run(path: Path, mode: str, table_bits: int, only: set[int] | None,
         max_seconds: float, evaluation: str = "trained",
-        threads: int = 1, weights: str = "", parallel: str = "split"
+        threads: int = 1, weights: str = "", parallel: str = PARALLEL
         ) -> tuple[float, int, bool]:
     params = params_from_weights(load_weights(weights)) if weights else None
     engine = Engine(table_size=1 << table_bits, params=params, evaluation=evaluation,
@@ -101,7 +104,7 @@ def main() -> None:
     parser.add_argument("--without", default="",
                         help=f"features off: {', '.join(core.SEARCH_FEATURES)}")
     parser.add_argument("--threads", type=int, default=1, help="search threads")
-    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root", "abdada"),
+    parser.add_argument("--parallel", default=PARALLEL, choices=WAYS,
                         help="how the threads share the search")
     parser.add_argument("--weights", default="", help="pattern weights file (train-eval)")
     args = parser.parse_args()

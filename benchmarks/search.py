@@ -7,7 +7,7 @@ one thread's the search overhead.
 
     .venv/bin/python benchmarks/search.py [--depth 10] [--positions 10] [--seed 1]
         [--eval trained|hand] [--without etc] [--selectivity K [--agree]]
-        [--archive WTH_2010.wtb] [--threads 2 [--parallel split|lazy|root]]
+        [--archive WTH_2010.wtb] [--threads 2 [--parallel abdada|split|lazy|root]]
 
 ``--without`` switches search features off (flags of :mod:`hasamigo._kernels.search`).
 ``--selectivity`` turns the midgame's probable cuts on (1-4, see ``Engine.analyse``);
@@ -42,6 +42,8 @@ from probcut_fit import (  # this directory: run as a script
 import hasamigo.engine.core as core
 from hasamigo import Board
 from hasamigo.engine import Engine, Limit
+from hasamigo.engine.core import PARALLEL
+from hasamigo.engine.parallel import WAYS
 from hasamigo.errors import HasamigoError, InvalidOptionError
 
 POSITIONS = 10
@@ -60,7 +62,7 @@ def main() -> None:
     parser.add_argument("--selectivity", type=int, default=0)
     parser.add_argument("--agree", action="store_true")
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root", "abdada"))
+    parser.add_argument("--parallel", default=PARALLEL, choices=WAYS)
     parser.add_argument("--archive", default=None,
                         help="positions from this WTHOR archive (a path, or a name in the "
                         "reference data's wthor directory), not random games")

@@ -7,7 +7,7 @@ the budget alone: :func:`hasamigo.engine.limits.on_clock`) with the same budget,
 the depth reached per position and on average, and the wall time used, for each thread count.
 
     .venv/bin/python benchmarks/timed_depth.py [--target 0.3] [--positions 30]
-        [--threads 1,2] [--parallel split|lazy|root] [--seed 5]
+        [--threads 1,2] [--parallel abdada|split|lazy|root] [--seed 5]
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from probcut_fit import random_positions  # this directory: run as a script
 
 from hasamigo import Board
 from hasamigo.engine import MAX_LEVEL, Engine, Limit
+from hasamigo.engine.core import PARALLEL
 from hasamigo.engine.limits import MAX_THREADS, level, on_clock
+from hasamigo.engine.parallel import WAYS
 from hasamigo.engine.timing import Budget
 
 
@@ -31,7 +33,7 @@ def main() -> None:
                         help="seconds a move should use (the hard limit is three times it)")
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--threads", default="1,2", help="thread counts, comma-separated")
-    parser.add_argument("--parallel", default="split", choices=("split", "lazy", "root", "abdada"))
+    parser.add_argument("--parallel", default=PARALLEL, choices=WAYS)
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     try:

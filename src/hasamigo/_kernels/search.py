@@ -115,9 +115,23 @@ one engine, 3,675 M nodes):
   (``PRESEARCH_DEPTH``).
 * *A larger table* (both size theirs to the memory given): 2^24 rows instead of the
   benchmark's 2^22: #53 2,030 M nodes against 2,092 M (3 %).
-* *Parallel search inside the tree* (both: YBWC): the engine's, not this kernel's, issue 54.
+* *Parallel search inside the tree* (both: YBWC): ours is ABDADA, this kernel deferring
+  the moves other threads are searching (``USE_DEFER``, below), issue 54.
 * *Vector instructions* for flips and the last empties' counts (Edax's SSE/AVX builds,
   Egaroucid's AVX2): numba gives no portable access to them; not tried.
+
+*Deferred moves* (``USE_DEFER``: the threads of a parallel search, ABDADA in
+:mod:`hasamigo.engine.parallel`; not a flag of one thread's search): at a frame of
+``DEFER_MIN_EMPTIES`` empties or more (exact) or ``DEFER_MIN_DEPTH`` plies or more from
+the horizon, a move after the node's first whose child another thread has marked
+(:func:`~hasamigo._kernels.hashtable.hash_busy`) is passed over and searched after the
+node's other moves; the move being searched is marked until its score is final (after a
+re-search, if any), then unmarked. Measured with two threads (single runs on a 2-core VM,
+noisy): midgame depth 14 full width (5 positions; one thread 18.8-19.2 s) 10.6 s with
+``DEFER_MIN_DEPTH`` 3, 12.3 s with 4, 10.1 s with 6, 9.8 s with 8; a selective depth 15
+(30 positions, selectivity 3; one thread 5.9 s) 4.1, 4.0, 3.5 and 4.2 s; FFO #41, #45,
+#49, #52 with ``DEFER_MIN_EMPTIES`` 10, 12 and 15: 12.2, 12.7 and 12.2 s (one thread
+21.7 s), within noise. Kept: 6 and 12.
 
 Iterative with an explicit stack of frames (recursive cached kernels crashed, numba
 #6061). No wall clock: every 1024 nodes it polls ``stop[0]`` (set from Python) and the

@@ -1,8 +1,25 @@
-"""Search on several threads inside the tree: Young Brothers Wait over the top of it.
+"""Search on several threads: ABDADA in the kernel (the engine's way), or Young Brothers
+Wait over a top of the tree played in Python.
 
-The top of the tree is played here, in Python, and every subtree below it by one call of
-the compiled search (:func:`hasamigo._kernels.search.search`, which releases the GIL), so
-the threads run the kernel side by side. A node of the top searches its first move (the
+**ABDADA** (``Engine.parallel = "abdada"``, :func:`search_together`; after Weill's
+*alpha-beta distribué avec droit d'aînesse*, in the simplified form with a separate mark
+for the move being searched): every thread searches the whole root, its moves in the same
+order, sharing the table; each root move is one call of the compiled search, which releases
+the GIL. Inside the kernel (:data:`hasamigo._kernels.search.USE_DEFER`) a thread marks the
+move it is searching, at a node's second move or later, in the spare word of the move's
+table bucket; a thread coming to a move another has marked searches the node's other moves
+first and that one last. So the threads spread over the brothers of each node of the tree
+with no word between them but the table, and what one learns reaches the others there. A
+node's first move is searched by every thread that gets there (the eldest's right: its
+score bounds its brothers' tests), as in Young Brothers Wait. No Python runs inside the
+tree, so nothing of the search is serialised by the GIL, however many threads. A search
+smaller than :data:`TOGETHER_EMPTIES` empties or :data:`TOGETHER_DEPTH` plies stays on one
+thread. Deferring changes the order of the moves, never a score; a mark lost to another
+position's, or left by a stopped search, only changes the order again.
+
+**Young Brothers Wait** (``"split"``, :class:`SplitSearch`): the top of the tree is played
+here, in Python, and every subtree below it by one call of the compiled search, so the
+threads run the kernel side by side. A node of the top searches its first move (the
 *eldest brother*) first, on its own thread and with the window; only then are its other
 moves (the *young brothers*) open to every thread, each a null-window test at the best
 score so far, a test that fails high searched again with the window from there. A thread
@@ -27,28 +44,42 @@ in the table at the kernel's depth and confidence (:mod:`hasamigo._kernels.split
 the stability and enhanced transposition cutoffs are left to the kernel calls below (one
 node each, where the kernel tries them too).
 
-The table is shared without locks: each row keeps its position xor its data, so a row
-torn by two threads writing it at once matches no position and reads as empty
+Either way the table is shared without locks: each row keeps its position xor its data, so
+a row torn by two threads writing it at once matches no position and reads as empty
 (:mod:`hasamigo._kernels.hashtable`): a thread may miss what another learnt, never read a
-wrong bound. Scores are therefore the same as on one thread; the nodes differ (the
-threads see each other's rows at other moments) and so may the choice between moves of
-equal score.
+wrong bound. Scores are therefore the same as on one thread; the nodes differ (the threads
+see each other's rows at other moments) and so may the choice between moves of equal score.
 
 Measured on a quiet 2-core VM against one thread, the same positions, one engine each
-(``benchmarks/ffo.py``, ``benchmarks/search.py``):
+(``benchmarks/ffo.py``, ``benchmarks/search.py``; side by side in pairs, ``farm-bench``):
 
-* FFO #40-#59: one thread 1,120.5 s wall, 21.99 G nodes; two threads 630.3 s (0.563x,
-  1.78x faster), 22.77 G nodes (3.5 % search overhead), the threads idle 1.5 % (the runs
-  back to back: the VM's speed drifts by about a tenth between runs).
-* Midgame depth 14, the benchmark's 5 positions: 27.5 s, 190.7 M nodes; two threads 15.4 s
-  (0.558x), 186.9 M nodes. With the midgame's top six plies deep and down to 5 plies from
-  the horizon (as the exact one), two threads took 30.8 s, *more* than one: the small
-  kernel calls left the Python around them, serialised by the GIL, as the cost; hence
-  :data:`SPLIT_MIDGAME_PLIES` and :data:`SPLIT_DEPTH`.
-* The other ways, FFO #45, #49, #52 (one thread 32.1 s, 846 M nodes): this search 18.3 s;
-  lazy SMP (every thread the whole root, each its moves in another order, sharing only the
-  table: ``Engine.parallel = "lazy"``) 21.8 s, 1,115 M nodes (31 % overhead); the root's
-  moves only (the engine before, ``"root"``) 26.6 s, 874 M nodes. Kept: this one.
+* FFO #40-#59 (``ffo.py --only-40-59``, the three runs back to back): one thread 646.3 s
+  wall, 21.99 G nodes; ABDADA on two threads 361.3 s (0.559x, 1.79x faster), 24.10 G nodes
+  (9.6 % search overhead), every score exact (#55: 299.3 s, 165.0 s); the split search
+  360.8 s (0.558x), 22.78 G nodes (3.6 %), its threads idle 1.4 %. FFO #41, #45, #49,
+  #52 in pairs: ABDADA 0.90x the split search's wall time (4 pairs).
+* Midgame depth 14, the benchmark's 5 positions, full width: one thread 18.8 s, 190.7 M
+  nodes; ABDADA about 10 s (0.53x), 210 M nodes; ABDADA 0.99x the split search (4 pairs).
+  A selective depth 15, as the levels search (30 random positions, selectivity 3):
+  ABDADA 0.97x the split search, the whole run (6 pairs). On a budget of 0.3 s a move
+  (``benchmarks/timed_depth.py``, 30 positions) two threads searched 0.80 plies deeper
+  than one by ABDADA, 0.46 by the split search. In 200 XOT games of ``engine:top@2``
+  against ``engine:top`` at 9 s a side: 54.25 % (86-45-69, +30 Elo, 95 %: -13 to +73),
+  0.68 plies deeper; the split search 51.25 % (+9 Elo), about half a ply deeper.
+
+* The split search, FFO #40-#59 (an earlier day, the VM then about half as fast): one
+  thread 1,120.5 s wall, 21.99 G nodes; two threads 630.3 s (0.563x), 22.77 G nodes (3.5 %
+  search overhead), the threads idle 1.5 %. Midgame depth 14, the benchmark's 5
+  positions: 27.5 s, 190.7 M nodes; two threads 15.4 s (0.558x). With the midgame's top
+  six plies deep and down to 5 plies from the horizon (as the exact one), two threads took
+  30.8 s, *more* than one: the small kernel calls left the Python around them, serialised
+  by the GIL, as the cost; hence :data:`SPLIT_MIDGAME_PLIES` and :data:`SPLIT_DEPTH`. Its
+  top's helpers compiled to keep the GIL (no hand-over at each small call) changed nothing
+  (a selective depth 15, 8 pairs: 1.00x).
+* Lazy SMP (``"lazy"``: ABDADA without the marks, each helper's root moves rotated), FFO
+  #45, #49, #52 (one thread 32.1 s, 846 M nodes): 21.8 s, 1,115 M nodes (31 % overhead),
+  against 18.3 s split; the root's moves only (the engine before, ``"root"``) 26.6 s,
+  874 M nodes.
 """
 
 from __future__ import annotations
@@ -82,6 +113,8 @@ from hasamigo._kernels.split import (
 from hasamigo.engine.grid import Grid, legal_8x8
 from hasamigo.engine.root import search_root
 
+#: the ways to share a search (``Engine.parallel``; the engine's is ``core.PARALLEL``)
+WAYS = ("abdada", "split", "lazy", "root")
 #: ABDADA (and lazy SMP) share a root of more empties than this (an exact solve) or
 #: searched more plies than this (a midgame search); a smaller search stays on one thread
 TOGETHER_EMPTIES = 15
