@@ -432,14 +432,14 @@ class RingWithoutNip(NipCircle):
 
 
 def test_the_engine_search_refuses_the_circle() -> None:
-    from hasamigo.engine.core import _pair
+    from hasamigo.engine.grid import kernel_pair
     from hasamigo.engine.players import make_player
     from hasamigo.errors import InvalidPositionError
 
     with pytest.raises(InvalidPositionError, match="Nip's rule"):
-        _pair(NipCircle())
+        kernel_pair(NipCircle())
     with pytest.raises(InvalidPositionError, match="flips along the circle"):
-        _pair(RingWithoutNip())
+        kernel_pair(RingWithoutNip())
     with pytest.raises(InvalidOptionError, match="does not know the flips along the circle;"):
         make_player("victory", seed=1).check_board(RingWithoutNip)
     make_player("engine:1", seed=1).check_board(RingWithoutNip)  # it searches by the rules
