@@ -67,7 +67,7 @@ Measured on a quiet 2-core VM against one thread, the same positions, one engine
   against ``engine:top`` at 9 s a side: 54.25 % (86-45-69, +30 Elo, 95 %: -13 to +73),
   0.68 plies deeper; the split search 51.25 % (+9 Elo), about half a ply deeper.
 
-* The split search, FFO #40-#59 (an earlier day, the VM then about half as fast): one
+* The split search, FFO #40-#59 (an earlier day, the VM then 1.7 times slower): one
   thread 1,120.5 s wall, 21.99 G nodes; two threads 630.3 s (0.563x), 22.77 G nodes (3.5 %
   search overhead), the threads idle 1.5 %. Midgame depth 14, the benchmark's 5
   positions: 27.5 s, 190.7 M nodes; two threads 15.4 s (0.558x). With the midgame's top
