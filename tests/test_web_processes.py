@@ -157,7 +157,8 @@ def test_a_stopped_owner_hands_its_program_game_to_the_other(url: str) -> None:
             legal = view(a, game_id, token)["legal"]
             assert a.post(f"/api/games/{game_id}/moves", json={"move": legal[0]},
                           headers=auth(token)).status_code == 200
-            assert view(a, game_id, token)["thinking"] is True
+            # the program's task starts after the move's answer: wait for it to think
+            eventually(lambda: view(a, game_id, token)["thinking"])
         stuck.set()  # let A's search thread end; its move is no longer wanted
         done = eventually(lambda: len(view(b, game_id, token)["moves"]) == 2)
         assert done
