@@ -91,8 +91,10 @@ one engine, 3,675 M nodes):
   cut below alpha - 8; Egaroucid by a search with probable cuts, in a window of 10 discs
   below alpha to 3 above beta. Ours: the two-ply sort from 18 empties. Three- and four-ply
   sorts (evaluation at the leaves, no table) measured in issue 54 (beside
-  ``SEARCH2_ORDER_EMPTIES``): fewer nodes, more time. Not kept; with the table and probable
-  cuts inside them, and a cheaper evaluation at their leaves, not tried (time).
+  ``SEARCH2_ORDER_EMPTIES``): fewer nodes, more time. A three-ply sort with the cheaper
+  evaluation at its leaves (the parent's pattern indices), Edax's cut below alpha - 8 and
+  only at nodes with no table move: up to 13 % fewer nodes in the same time (there). Not
+  kept; with the table and probable cuts inside them, not tried.
 * *Weigh mobility against the shallow score as Edax does* (one move of the child's,
   corners twice, as much as one disc of a three-ply-or-deeper score; ours 4 discs a move):
   measured with the deeper sorts, their score weighed twice (beside
@@ -272,6 +274,24 @@ MOBILITY_WEIGHT = 4
 # its four-ply sorts at 24-29 empties), #40-#54 302.3 s against 307.0 s. Not kept: a
 # cheaper sort (the table inside it, the children scored from their parent's pattern
 # indices as the two-ply sort does) might keep the nodes and lose the cost.
+# The cheaper sort, tried (issue 54, not kept): a three-ply alpha-beta sort scoring every
+# leaf from its parent's pattern indices, as the two-ply sort does, its score weighed twice.
+# FFO #45, #47-#53 in one engine (4,172 M nodes one-thread; new and old at once on the two
+# cores, so the seconds compare only within a row):
+#   three-ply sort                                       nodes      cpu s (old)
+#   from 20 empties, at every sorted node                3,889 M    119.1 (116.4)
+#   from 20, only at nodes the table has no move for     3,817 M    118.2 (117.7), 112.8 (112.6)
+#     ... the two-ply sort too only there (else one-ply)  3,865 M    (alone: 122.0)
+#   from 18, only there                                  3,630 M    (alone: 140.0)
+#   from 20, only there, each child's sort cut once the move falls 8 discs below alpha
+#     (Edax's cut)                                       3,820 M    112.3 (113.5)
+#     ... and the two-ply sort cut the same way          3,822 M    111.3 (110.5)
+#   from 22, only there, both cut                        4,010 M    112.3 (114.3)
+# A node whose table move did not cut (the table keeps a move at fail-low nodes too) is
+# mostly an all-node, where the order saves nothing: its deep sort added nodes. Where the
+# deep sort pays, it saves up to 13 % of the nodes, but the time stays the same (0.98-1.01x):
+# the nodes per second fall as much (the sort's own cost, or the saved nodes being the
+# cheapest, the last empties'; not told apart).
 # Exact nodes from EVAL_ORDER_EMPTIES up also count the child's potential mobility: the
 # empties next to the mover's discs, POTENTIAL_WEIGHT each (fewer is better for the mover).
 # FFO #40-#59 (ffo.py, one engine, the two trees at once on the two cores): 23,541 M nodes,
