@@ -9,7 +9,8 @@ the engine's strength or speed; ``test_web_players.py`` plays the real registry.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,17 @@ def create(client: TestClient, **fields: Any) -> tuple[dict[str, Any], Seat]:
     assert response.status_code == 201, response.text
     game: dict[str, Any] = response.json()
     return game, Seat(client, game["id"], game["seat_token"])
+
+
+def eventually(check: Callable[[], Any], seconds: float = 10.0) -> Any:
+    """``check()``'s first true value, polled until ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            assert value, "not within the time"
+            return value
+        time.sleep(0.05)
 
 
 def error_of(response: Any) -> dict[str, Any]:
@@ -621,7 +633,7 @@ def test_a_slow_program_does_not_hold_up_other_games(db: str) -> None:
         _slow, waiting = create(client, colour="white")  # its program is stuck thinking
         _other, me = create(client, opponent="person")
         assert me.move("f5").status_code == 200
-        assert waiting.view()["thinking"]
+        eventually(lambda: waiting.view()["thinking"])  # its task starts after the answer
         gate.set()
 
 

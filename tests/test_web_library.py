@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_storage_migration import BACKENDS, scratch_url
-from test_web_api import FakeTime, Seat, create, error_of, make_client
+from test_web_api import FakeTime, Seat, create, error_of, eventually, make_client
 
 from hasamigo import BLACK, WHITE
 from hasamigo.game.controller import GameController
@@ -114,7 +114,7 @@ def test_an_unfinished_game_against_a_program_is_deleted_and_its_search_stopped(
     gate = threading.Event()
     with make_client(db, gate=gate) as client:
         _game, me = create(client, colour="white")  # the program (Black) is thinking
-        assert me.view()["thinking"]
+        eventually(lambda: me.view()["thinking"])  # its task starts after the answer
         assert client.delete(f"/api/games/{me.id}", headers=me.headers()).status_code == 204
         gate.set()  # the search that was stopped may finish: nothing comes back
         assert me.get().status_code == 404

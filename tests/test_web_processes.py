@@ -11,15 +11,14 @@ database connections, as two processes would. ``test_web_servers.py`` starts rea
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from test_storage_migration import BACKENDS, scratch_url
-from test_web_api import FirstLegal
+from test_web_api import FirstLegal, eventually
 
 from hasamigo.storage import Database, GameRepository
 from hasamigo.web import Settings, create_app
@@ -43,17 +42,6 @@ def server(url: str, gate: threading.Event | None = None) -> TestClient:
 
 def auth(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
-
-
-def eventually(check: Callable[[], Any], seconds: float = 10.0) -> Any:
-    """``check()``'s first true value, polled until ``seconds`` have passed."""
-    deadline = time.monotonic() + seconds
-    while True:
-        value = check()
-        if value or time.monotonic() > deadline:
-            assert value, "not within the time"
-            return value
-        time.sleep(0.05)
 
 
 def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import Any
 import httpx2
 import pytest
 from test_storage_migration import BACKENDS, scratch_url
-from test_web_processes import eventually
+from test_web_api import eventually
 from websockets.sync.client import connect
 
 from hasamigo.storage import Database, GameRepository
