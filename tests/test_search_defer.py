@@ -15,7 +15,7 @@ from numba import njit
 from hasamigo._kernels import hashtable, search
 from hasamigo._kernels.hashtable import BUSY, hash_new
 from hasamigo._kernels.memory import data_pointer
-from hasamigo._kernels.search import ALL_FLAGS, CTL_SIZE, NODES, USE_DEFER
+from hasamigo._kernels.search import ABORTED, ALL_FLAGS, CTL_SIZE, LIMIT, NODES, USE_DEFER
 from hasamigo.engine.evaluation import evaluation_params
 
 PARAMS = evaluation_params("trained")
@@ -49,11 +49,13 @@ def _busy(table: np.ndarray, p: int, o: int) -> bool:
 
 
 def _search(p: int, o: int, depth: int, flags: int, table: np.ndarray,
-            alpha: int = -64, beta: int = 64) -> tuple[int, int]:
+            alpha: int = -64, beta: int = 64, limit: int = 0) -> tuple[int, int]:
     ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+    ctl[LIMIT] = limit
     stop = np.zeros(1, dtype=np.int64)
     v = search.search(np.uint64(p), np.uint64(o), np.uint64(ALL), depth, alpha, beta, table,
                       1, PARAMS, stop, ctl, flags)
+    assert bool(ctl[ABORTED]) == (limit > 0 and ctl[NODES] >= limit)
     return int(v), int(ctl[NODES])
 
 
@@ -129,3 +131,14 @@ def test_a_search_that_ends_leaves_no_mark() -> None:
         _search(p, o, depth, ALL_FLAGS | USE_DEFER, table)
         assert table[:, hashtable.DATA].any()  # it searched, with the table
         assert not table[:, BUSY].any(), (hex(p), hex(o), depth)
+
+
+def test_a_stopped_search_leaves_no_mark() -> None:
+    """A search stopped deep inside the tree (a node budget, as the engine's clock stops
+    its last iteration) takes its marks away as it returns."""
+    for p, o in _positions(5, 4, 18, 20):
+        table = hash_new(1 << 14)
+        _, nodes = _search(p, o, 64, ALL_FLAGS | USE_DEFER, table, limit=20_000)
+        assert nodes >= 20_000  # stopped
+        assert table[:, hashtable.DATA].any()
+        assert not table[:, BUSY].any(), (hex(p), hex(o))

@@ -128,7 +128,9 @@ one engine, 3,675 M nodes):
 the horizon, a move after the node's first whose child another thread has marked
 (:func:`~hasamigo._kernels.hashtable.hash_busy`) is passed over and searched after the
 node's other moves; the move being searched is marked until its score is final (after a
-re-search, if any), then unmarked. Measured with two threads (single runs on a 2-core VM,
+re-search, if any), then unmarked, and so are the marks of a stopped search (the engine
+stops its last iteration at every timed move: a mark left behind would defer that move in
+the searches after it). Measured with two threads (single runs on a 2-core VM,
 noisy): midgame depth 14 full width (5 positions; one thread 18.8-19.2 s) 10.6 s with
 ``DEFER_MIN_DEPTH`` 3, 12.3 s with 4, 10.1 s with 6, 9.8 s with 8; a selective depth 15
 (30 positions, selectivity 3; one thread 5.9 s) 4.1, 4.0, 3.5 and 4.2 s; FFO #41, #45,
@@ -938,6 +940,9 @@ def search(p, o, mask, depth, alpha, beta, table, date, params, stop, ctl, flags
                 if stop[0] != 0 or (limit > 0 and nodes + shallow >= limit):
                     ctl[NODES] += nodes + shallow
                     ctl[ABORTED] = 1
+                    for k in range(ply):  # the marks of the moves being searched go too
+                        if fmark[k]:
+                            hash_unmark(tab, rows, fp[k + 1], fo[k + 1])
                     return np.int64(0)
             pp = fp[ply]
             oo = fo[ply]
