@@ -18,7 +18,7 @@ import hasamigo.engine.parallel as parallel
 from hasamigo import Board
 from hasamigo._kernels import hashtable
 from hasamigo._kernels.memory import data_pointer
-from hasamigo._kernels.search import USE_HASH
+from hasamigo._kernels.search import USE_DEFER, USE_HASH
 from hasamigo.engine import Engine, Limit, read_obf
 
 FFO = Path(__file__).parent / "data" / "ffo"
@@ -64,6 +64,29 @@ def _solve_ffo_1_19(engine: Engine, rounds: int) -> int:
 
 def test_the_engine_shares_by_abdada() -> None:
     assert Engine(threads=2).parallel == core.PARALLEL == "abdada"
+
+
+@pytest.mark.parametrize(("how", "threads", "defers"),
+                         [("abdada", 2, True), ("lazy", 2, False), ("abdada", 1, False)])
+def test_only_abdadas_threads_defer_moves(how: str, threads: int, defers: bool,
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          split_everywhere: None) -> None:
+    """ABDADA's threads, and only they, search with the kernel's ``USE_DEFER``; a search
+    on one thread never does."""
+    flags: list[int] = []
+    kernel = core.search
+
+    def spy(*args: object) -> int:
+        flags.append(int(args[-1]))  # type: ignore[call-overload]
+        return int(kernel(*args))
+
+    monkeypatch.setattr(core, "search", spy)
+    engine = Engine(threads=threads)
+    engine.parallel = how
+    board = next(iter(read_obf(FFO / "fforum-1-19.obf"))).board
+    engine.solve(board)
+    assert flags and any(f & USE_DEFER for f in flags) == defers
+    assert all(f & ~USE_DEFER == core.SEARCH_FLAGS for f in flags)
 
 
 @pytest.mark.parametrize("how", SHIPPED)

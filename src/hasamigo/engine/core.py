@@ -27,6 +27,7 @@ and the search of rules the kernels do not know (:mod:`hasamigo.engine.rules_sea
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Iterable
@@ -177,7 +178,6 @@ class Engine:
         self._split: SplitSearch | None = None  # the parallel search running, if any
         self._helper_stops: list[np.ndarray] = []  # ABDADA's or lazy SMP's helpers' flags
         self.parallel = PARALLEL
-        self._defer = 0  # USE_DEFER while the threads search by ABDADA
         self.idle = 0.0  # seconds the threads of the last search waited for work, summed
 
     def set_threads(self, threads: int) -> None:
@@ -329,10 +329,11 @@ class Engine:
 
     # ---- the root -------------------------------------------------------------------
     def _kernel(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int,
-                stop: np.ndarray | None = None, probcut: int | None = None) -> int:
+                stop: np.ndarray | None = None, probcut: int | None = None,
+                defer: bool = False) -> int:
         """One call of the compiled search; ``stop``: its own stop flag (a thread of a
         parallel search), else the engine's; ``probcut``: the selective level, else the
-        pass's."""
+        pass's; ``defer``: a thread of ABDADA (the kernel's ``USE_DEFER``)."""
         ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         if self._budget:
             left = self._budget - self._nodes
@@ -353,7 +354,7 @@ class Engine:
         flag = self._stop if stop is None else stop
         v = search(np.uint64(p), np.uint64(o), np.uint64(mask), depth, alpha, beta,
                    self._search_table, self._date, self._params, flag, ctl,
-                   SEARCH_FLAGS | self._defer)
+                   SEARCH_FLAGS | USE_DEFER if defer else SEARCH_FLAGS)
         with self._count_lock:
             self._nodes += int(ctl[NODES])
         if ctl[ABORTED]:
@@ -379,13 +380,11 @@ class Engine:
             return search_root(self._kernel, self._grid, self.threads, p, o, mask, depth,
                                alpha, beta, order, every)
         if self.parallel in ("abdada", "lazy"):  # every thread the whole root
-            self._defer = USE_DEFER if self.parallel == "abdada" else 0
-            try:
-                return search_together(self._kernel, _Stopped, self._grid, self.threads, p, o,
-                                       mask, depth, alpha, beta, order, every, self._stop,
-                                       self._helper_stops, turn=not self._defer)
-            finally:
-                self._defer = 0
+            lazy = self.parallel == "lazy"
+            kernel = functools.partial(self._kernel, defer=not lazy)
+            return search_together(kernel, _Stopped, self._grid, self.threads, p, o, mask,
+                                   depth, alpha, beta, order, every, self._stop,
+                                   self._helper_stops, turn=lazy)
         split = SplitSearch(self._kernel, _Stopped, self.threads, mask, self._search_table,
                             self._params, SEARCH_FLAGS, self._date, self._probcut, self._stop)
         self._split = split
