@@ -21,8 +21,9 @@ the shallower row (``hash_store``). Scores are disc differences in [-64, 64].
 The spare word of a bucket's first row says which position of that bucket a thread is
 searching now (``hash_mark``, ``hash_busy``, ``hash_unmark``): the threads of a parallel
 search defer a move another thread is searching (:mod:`hasamigo._kernels.search`'s
-``USE_DEFER``). It is only a hint: a mark lost to another thread's, or left by a search
-that was stopped, changes the order in which moves are searched, never a score.
+``USE_DEFER``). It is only a hint: a mark lost to another thread's changes the order in
+which moves are searched, never a score (a search takes its marks away as it ends, and as
+it stops).
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ def bench(
     # Four balanced 8-move openings (XOT list, M. Berg).
     openings = ["f5d6c4d3c2b3b4b5", "f5f4g3g6f3g4e3e2", "f5f6d3c5d6c7b5e3", "f5f6d3c5c6e3c4b4"]
     engine = Engine(threads=threads)
-    engine.analyse(Board(), Limit(depth=2))  # the split search's entry points: warm
+    engine.analyse(Board(), Limit(depth=2))  # the engine's entry points: warm
     nodes = 0
     t0 = time.process_time()
     w0 = time.perf_counter()

@@ -15,7 +15,7 @@ score bounds its brothers' tests), as in Young Brothers Wait. No Python runs ins
 tree, so nothing of the search is serialised by the GIL, however many threads. A search
 smaller than :data:`TOGETHER_EMPTIES` empties or :data:`TOGETHER_DEPTH` plies stays on one
 thread. Deferring changes the order of the moves, never a score; a mark lost to another
-position's, or left by a stopped search, only changes the order again.
+position's only changes the order again (a search, finished or stopped, takes its own away).
 
 **Young Brothers Wait** (``"split"``, :class:`SplitSearch`): the top of the tree is played
 here, in Python, and every subtree below it by one call of the compiled search, so the
