@@ -5,17 +5,22 @@ Wait over a top of the tree played in Python.
 *alpha-beta distribué avec droit d'aînesse*, in the simplified form with a separate mark
 for the move being searched): every thread searches the whole root, its moves in the same
 order, sharing the table; each root move is one call of the compiled search, which releases
-the GIL. Inside the kernel (:data:`hasamigo._kernels.search.USE_DEFER`) a thread marks the
-move it is searching, at a node's second move or later, in the spare word of the move's
-table bucket; a thread coming to a move another has marked searches the node's other moves
-first and that one last. So the threads spread over the brothers of each node of the tree
-with no word between them but the table, and what one learns reaches the others there. A
-node's first move is searched by every thread that gets there (the eldest's right: its
-score bounds its brothers' tests), as in Young Brothers Wait. No Python runs inside the
-tree, so nothing of the search is serialised by the GIL, however many threads. A search
-smaller than :data:`TOGETHER_EMPTIES` empties or :data:`TOGETHER_DEPTH` plies stays on one
-thread. Deferring changes the order of the moves, never a score; a mark lost to another
-position's only changes the order again (a search, finished or stopped, takes its own away).
+the GIL. The root's moves after the first are marked in Python while a thread searches them
+(:class:`~hasamigo.engine.root.RootMarks`), and a thread defers a move another is searching
+to the end of its list, as the kernel does below (midgame depth 14 on two threads, 6 pairs:
+0.92x the wall time without, 186-200 M nodes against 207-218 M, one thread's 190.7 M; FFO
+#41, #45, #49, #52, 5 pairs: 0.95x, as many nodes). Inside the kernel
+(:data:`hasamigo._kernels.search.USE_DEFER`) a thread marks the move it is searching, at a
+node's second move or later, in the spare word of the move's table bucket; a thread coming
+to a move another has marked searches the node's other moves first and that one last. So
+the threads spread over the brothers of each node of the tree with no word between them but
+the table (and the root's marks), and what one learns reaches the others there. A node's
+first move is searched by every thread that gets there (the eldest's right: its score
+bounds its brothers' tests), as in Young Brothers Wait. No Python runs inside the tree, so
+nothing of the search is serialised by the GIL, however many threads. A search smaller than
+:data:`TOGETHER_EMPTIES` empties or :data:`TOGETHER_DEPTH` plies stays on one thread.
+Deferring changes the order of the moves, never a score; a mark lost to another position's
+only changes the order again (a search, finished or stopped, takes its own away).
 
 **Young Brothers Wait** (``"split"``, :class:`SplitSearch`): the top of the tree is played
 here, in Python, and every subtree below it by one call of the compiled search, so the
@@ -111,7 +116,7 @@ from hasamigo._kernels.split import (
     node_store,
 )
 from hasamigo.engine.grid import Grid, legal_8x8
-from hasamigo.engine.root import search_root
+from hasamigo.engine.root import RootMarks, search_root
 
 #: the ways to share a search (``Engine.parallel``; the engine's is ``core.PARALLEL``)
 WAYS = ("abdada", "split", "lazy", "root")
@@ -486,6 +491,7 @@ def search_together(kernel: Callable[..., int], stopped: type[Exception], grid: 
     helpers' flags are kept in ``stops`` while they run (for the engine's stop)."""
     helpers = []
     flags = []
+    marks = None if turn else RootMarks()  # ABDADA's root moves being searched
     for k in range(1, threads):
         flag = np.zeros(1, dtype=np.int64)
         flag[0] = stop[0]
@@ -496,13 +502,15 @@ def search_together(kernel: Callable[..., int], stopped: type[Exception], grid: 
             def child(cp: int, co: int, m: int, d: int, a: int, b: int) -> int:
                 return kernel(cp, co, m, d, a, b, flag)
             with contextlib.suppress(stopped):
-                search_root(child, grid, 1, p, o, mask, depth, alpha, beta, turned, every)
+                search_root(child, grid, 1, p, o, mask, depth, alpha, beta, turned, every,
+                            marks)
         helpers.append(threading.Thread(target=run, daemon=True))
     stops.extend(flags)
     for h in helpers:
         h.start()
     try:
-        return search_root(kernel, grid, 1, p, o, mask, depth, alpha, beta, order, every)
+        return search_root(kernel, grid, 1, p, o, mask, depth, alpha, beta, order, every,
+                           marks)
     finally:
         for flag in flags:
             flag[0] = 1

@@ -10,8 +10,10 @@ and returns the scores it found.
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Generator, Iterable
 
 import numpy as np
 
@@ -22,19 +24,60 @@ from hasamigo.engine.grid import Grid
 ChildSearch = Callable[[int, int, int, int, int, int], int]
 
 
+class RootMarks:
+    """The root moves the threads of one ABDADA search are searching now (the kernel marks
+    the moves below the root in the table; the root's are here, in Python): a thread
+    passes over a move after its first that another is searching, and comes back to it
+    after its other moves, when the other's result is in the table."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._busy: dict[int, int] = {}  # move -> how many threads are searching it
+
+    def take(self, sq: int, wait: bool) -> bool:
+        """Mark ``sq`` as searched by one thread more, unless ``wait`` and another thread
+        is searching it (then False: come back to it later)."""
+        with self._lock:
+            n = self._busy.get(sq, 0)
+            if wait and n:
+                return False
+            self._busy[sq] = n + 1
+            return True
+
+    def release(self, sq: int) -> None:
+        with self._lock:
+            n = self._busy[sq] - 1
+            if n:
+                self._busy[sq] = n
+            else:
+                del self._busy[sq]
+
+
 def search_root(kernel: ChildSearch, grid: Grid, threads: int, p: int, o: int, mask: int,
-                depth: int, alpha: int, beta: int, order: list[int],
-                every: bool) -> tuple[int, list[tuple[int, int]]]:
+                depth: int, alpha: int, beta: int, order: list[int], every: bool,
+                marks: RootMarks | None = None) -> tuple[int, list[tuple[int, int]]]:
     """PVS over the root moves in ``order``; ``every``: a full window for each move.
+    ``marks``: the root moves other threads of an ABDADA search are searching; a move
+    after the first that one of them is searching is deferred to the end (the scores are
+    the same, the order of the pairs may differ).
 
     Returns the best score and ``(score, move)`` pairs (bounds for scouted moves)."""
     if threads > 1 and len(order) > 2 and not grid.wide:
         return _search_root_parallel(kernel, grid, threads, p, o, mask, depth, alpha, beta,
                                      order, every)
+    with contextlib.ExitStack() as stack:  # the marks go with the search, however it ends
+        moves = order if marks is None else stack.enter_context(
+            contextlib.closing(_marked(order, marks)))
+        return _pvs(kernel, grid, p, o, mask, depth, alpha, beta, moves, every)
+
+
+def _pvs(kernel: ChildSearch, grid: Grid, p: int, o: int, mask: int, depth: int, alpha: int,
+         beta: int, moves: Iterable[int], every: bool) -> tuple[int, list[tuple[int, int]]]:
+    """:func:`search_root`'s loop on one thread over ``moves``, the first with the window."""
     best = -grid.span - 1
     scores: list[tuple[int, int]] = []
     a = alpha
-    for i, sq in enumerate(order):
+    for i, sq in enumerate(moves):
         cp, co = grid.child(p, o, sq)
         d = depth if sq == grid.pass_move else depth - 1
         if every:
@@ -53,6 +96,27 @@ def search_root(kernel: ChildSearch, grid: Grid, threads: int, p: int, o: int, m
             if v >= beta and not every:
                 break
     return best, scores
+
+
+def _marked(order: list[int], marks: RootMarks) -> Generator[int, None, None]:
+    """``order`` with the moves after the first that another thread is searching deferred
+    (each tried again after the rest; searched when nothing else is left), each move
+    marked in ``marks`` while the caller searches it (from one yield to the next)."""
+    pending = deque(order)
+    first = True
+    skipped = 0  # deferred in a row: once every move left was, the next is searched anyway
+    while pending:
+        sq = pending.popleft()
+        if not marks.take(sq, wait=not first and skipped <= len(pending)):
+            pending.append(sq)
+            skipped += 1
+            continue
+        first = False
+        skipped = 0
+        try:
+            yield sq
+        finally:
+            marks.release(sq)
 
 
 def _search_root_parallel(kernel: ChildSearch, grid: Grid, threads: int, p: int, o: int,
