@@ -106,8 +106,8 @@ def test_a_stopped_root_search_leaves_no_mark() -> None:
         assert marks.take(sq, wait=True)
 
 
-@pytest.mark.parametrize(("how", "shared"), [("abdada", True), ("lazy", False)])
-def test_only_abdadas_threads_share_root_marks(how: str, shared: bool,
+@pytest.mark.parametrize(("how", "marked"), [("abdada", True), ("lazy", False)])
+def test_only_abdadas_threads_share_root_marks(how: str, marked: bool,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """ABDADA's threads search the root with one set of marks; lazy SMP's, whose root
     orders differ on purpose, with none."""
@@ -128,7 +128,7 @@ def test_only_abdadas_threads_share_root_marks(how: str, shared: bool,
         board.push(rng.choice(list(board.legal_moves)))
     engine.analyse(board, Limit(depth=4))
     assert seen
-    if shared:
+    if marked:
         assert all(isinstance(m, RootMarks) for m in seen)
         assert len({id(m) for m in seen}) < len(seen)  # the threads of a search share one
     else:
