@@ -9,7 +9,8 @@ the GIL. The root's moves after the first are marked in Python while a thread se
 (:class:`~hasamigo.engine.root.RootMarks`), and a thread defers a move another is searching
 to the end of its list, as the kernel does below (midgame depth 14 on two threads, 6 pairs:
 0.92x the wall time without, 186-200 M nodes against 207-218 M, one thread's 190.7 M; FFO
-#41, #45, #49, #52, 5 pairs: 0.95x, as many nodes). Inside the kernel
+#41, #45, #49, #52, 5 pairs: 0.95x, as many nodes; FFO #40-#59 on one thread 644.4 s, on two
+369.8 s, 0.574x, 23.54 G nodes, +7.0 % against +9.6-14.2 % before). Inside the kernel
 (:data:`hasamigo._kernels.search.USE_DEFER`) a thread marks the move it is searching, at a
 node's second move or later, in the spare word of the move's table bucket; a thread coming
 to a move another has marked searches the node's other moves first and that one last. So
