@@ -65,9 +65,9 @@ def search_root(kernel: ChildSearch, grid: Grid, threads: int, p: int, o: int, m
     if threads > 1 and len(order) > 2 and not grid.wide:
         return _search_root_parallel(kernel, grid, threads, p, o, mask, depth, alpha, beta,
                                      order, every)
-    with contextlib.ExitStack() as stack:  # the marks go with the search, however it ends
-        moves = order if marks is None else stack.enter_context(
-            contextlib.closing(_marked(order, marks)))
+    if marks is None:
+        return _pvs(kernel, grid, p, o, mask, depth, alpha, beta, order, every)
+    with contextlib.closing(_marked(order, marks)) as moves:  # unmarked however it ends
         return _pvs(kernel, grid, p, o, mask, depth, alpha, beta, moves, every)
 
 
