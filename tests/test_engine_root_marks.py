@@ -64,8 +64,8 @@ def test_a_thread_marks_the_move_it_searches_and_only_while_it_does() -> None:
 
 
 def _toy_kernel(fail_at: int | None = None):  # type: ignore[no-untyped-def]
-    """A child "search" that scores a child by a fixed hash of it (fail-soft in the
-    window), raising at the ``fail_at``-th call (a stop)."""
+    """A child "search" that scores a child by a fixed hash of it, whatever the window (so
+    every pair is that move's score), raising at the ``fail_at``-th call (a stop)."""
     calls = [0]
 
     def kernel(p: int, o: int, mask: int, depth: int, alpha: int, beta: int) -> int:
