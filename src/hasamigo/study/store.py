@@ -27,13 +27,7 @@ from hasamigo.storage.models import (
     StudySubjectRow,
 )
 from hasamigo.storage.repository import ConcurrentWrite
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    """SQLite returns the stored UTC instants without their zone."""
-    if moment is None:
-        return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+from hasamigo.storage.rows import aware
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +41,10 @@ class StoredStudy:
 
 
 def _study(row: StudyRow) -> StoredStudy:
-    created = _aware(row.created_at)
+    created = aware(row.created_at)
     assert created is not None
     return StoredStudy(row.id, row.name, dict(row.settings), created,
-                       _aware(row.archived_at), row.withdrawn or 0)
+                       aware(row.archived_at), row.withdrawn or 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +75,11 @@ class StoredStudyGame:
 
 
 def _subject(row: StudySubjectRow) -> StoredSubject:
-    created = _aware(row.created_at)
+    created = aware(row.created_at)
     assert created is not None
     return StoredSubject(row.study_id, row.code, row.number, tuple(row.order), row.language,
-                         created, _aware(row.consented_at), row.before, row.after,
-                         _aware(row.finished_at))
+                         created, aware(row.consented_at), row.before, row.after,
+                         aware(row.finished_at))
 
 
 def _game(row: StudyGameRow) -> StoredStudyGame:

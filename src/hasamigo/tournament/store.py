@@ -33,6 +33,7 @@ from hasamigo.storage.models import (
     TournamentRow,
 )
 from hasamigo.storage.repository import ConcurrentWrite
+from hasamigo.storage.rows import aware
 from hasamigo.tournament.model import (
     BoardResult,
     Colours,
@@ -85,11 +86,6 @@ class AuditEntry:
     before: Any
     after: Any
     reason: str | None
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite returns the stored UTC instants without their zone."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _entrant(row: TournamentEntrantRow) -> Entrant:
@@ -153,8 +149,8 @@ class TournamentRepository:
                 select(TournamentResultRow)
                 .where(TournamentResultRow.tournament_id == tournament_id))}
             settings = Settings.from_json(row.settings)
-            return StoredTournament(row.id, row.name, _aware(row.created_at),
-                                    _aware(row.updated_at), row.password_hash is not None,
+            return StoredTournament(row.id, row.name, aware(row.created_at),
+                                    aware(row.updated_at), row.password_hash is not None,
                                     Tournament(settings, entrants, pairings, results))
 
     def find(self, id_or_name: str) -> str | None:
@@ -180,7 +176,7 @@ class TournamentRepository:
                      .outerjoin(rounds, rounds.c.tournament_id == TournamentRow.id)
                      .order_by(TournamentRow.updated_at.desc(), TournamentRow.id))
             return [TournamentSummary(row.id, row.name, row.format, n or 0, r or 0,
-                                      _aware(row.created_at), _aware(row.updated_at))
+                                      aware(row.created_at), aware(row.updated_at))
                     for row, n, r in session.execute(query)]
 
     def password_hash(self, tournament_id: str) -> str | None:
@@ -311,7 +307,7 @@ class TournamentRepository:
             rows = session.scalars(select(TournamentAuditRow)
                                    .where(TournamentAuditRow.tournament_id == tournament_id)
                                    .order_by(TournamentAuditRow.id))
-            return [AuditEntry(r.id, _aware(r.at), r.who, r.action, r.round, r.board,
+            return [AuditEntry(r.id, aware(r.at), r.who, r.action, r.round, r.board,
                                r.before, r.after, r.reason) for r in rows]
 
     # ---- plumbing ------------------------------------------------------------------------------
