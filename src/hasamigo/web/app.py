@@ -31,7 +31,7 @@ from hasamigo.storage.multi_games import MultiGameRepository
 from hasamigo.storage.repository import GameRepository
 from hasamigo.storage.reviews import ReviewRepository
 from hasamigo.storage.variations import VariationRepository
-from hasamigo.web import errors, i18n
+from hasamigo.web import errors, keyed_text
 from hasamigo.web.deps import CLIENT_COOKIE
 from hasamigo.web.limits import BodyLimit
 from hasamigo.web.routers import (
@@ -159,7 +159,7 @@ def create_app(
     app = FastAPI(title="hasamigo", version=__version__, lifespan=lifespan)
     app.state.settings = settings
     app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
-    i18n.install(app.state.templates.env)
+    keyed_text.install(app.state.templates.env)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     errors.install(app)
 

@@ -30,7 +30,7 @@ import functools
 import gettext
 import io
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from babel.messages.extract import DEFAULT_KEYWORDS
 from babel.messages.mofile import write_mo
@@ -44,11 +44,21 @@ LANGS: tuple[Lang, ...] = ("en", "ja")
 
 DOMAIN = "hasamigo"
 LOCALE_DIR = Path(__file__).parent / "locale"
-#: the extraction keywords: Babel's own, and :func:`NP_` (a context, then the message)
-KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2)}
+#: the extraction keywords: Babel's own, :func:`NP_` (a context, then the message) and
+#: :func:`NN_` (singular, plural)
+KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2), "NN_": (1, 2)}
 
-#: a text marked for translation, to be translated later: its English, or (context, English)
-Message = str | tuple[str, str]
+
+class Plural(NamedTuple):
+    """A text whose words follow a count (``ngettext``): its English singular and plural."""
+
+    singular: str
+    plural: str
+
+
+#: a text marked for translation, to be translated later: its English, (context, English),
+#: or its two English forms for a count
+Message = str | tuple[str, str] | Plural
 
 
 def N_(message: str) -> str:
@@ -59,6 +69,12 @@ def N_(message: str) -> str:
 def NP_(context: str, message: str) -> tuple[str, str]:
     """:func:`N_` for a text with a context (``pgettext`` later)."""
     return context, message
+
+
+def NN_(singular: str, plural: str) -> Plural:
+    """:func:`N_` for a text that follows a count (``ngettext`` later): "{n} mistake",
+    "{n} mistakes"."""
+    return Plural(singular, plural)
 
 
 def language_of(request: Request) -> Lang:
@@ -89,9 +105,12 @@ def translations(lang: Lang) -> gettext.NullTranslations:
     return gettext.GNUTranslations(mo)
 
 
-def translate(lang: Lang, message: Message) -> str:
-    """A message marked with :func:`N_` or :func:`NP_`, in ``lang``."""
+def translate(lang: Lang, message: Message, n: int = 1) -> str:
+    """A message marked with :func:`N_`, :func:`NP_` or :func:`NN_` (for a count of ``n``),
+    in ``lang``."""
     catalog = translations(lang)
+    if isinstance(message, Plural):
+        return catalog.ngettext(message.singular, message.plural, n)
     if isinstance(message, tuple):
         return catalog.pgettext(*message)
     return catalog.gettext(message)
@@ -100,8 +119,13 @@ def translate(lang: Lang, message: Message) -> str:
 # ---- templates ---------------------------------------------------------------------------------
 # The page's language is the ``lang`` of the template's context (every page passes it), so the
 # callables are the environment's globals and read it from the context they are called in.
+def page_lang(context: Context) -> Lang:
+    """The language of the page a template is rendering."""
+    return lang_code(context.get("lang"))
+
+
 def _catalog(context: Context) -> gettext.NullTranslations:
-    return translations(lang_code(context.get("lang")))
+    return translations(page_lang(context))
 
 
 @pass_context
@@ -124,31 +148,9 @@ def _npgettext(context: Context, ctx: str, singular: str, plural: str, n: int) -
     return _catalog(context).npgettext(ctx, singular, plural, n)
 
 
-@pass_context
-def _label(context: Context, prefix: str, value: object) -> str:
-    """The text that names ``value`` of a kind (``label("term", "timeout")``), from
-    :data:`~hasamigo.web.keyed_text.KEYED`; the value itself when it has none."""
-    from hasamigo.web.keyed_text import KEYED
-
-    if value is None:
-        return ""
-    message = KEYED.get(f"{prefix}.{value}")
-    if message is None:
-        return str(value).replace("_", " ")
-    return translate(lang_code(context.get("lang")), message)
-
-
-@pass_context
-def _keyed_text(context: Context) -> dict[str, str]:
-    """The texts the page scripts read by key (``T["your_turn"]``), in the page's language."""
-    from hasamigo.web.keyed_text import keyed_text
-
-    return keyed_text(lang_code(context.get("lang")))
-
-
 def install(env: Environment) -> None:
-    """Give ``env`` Jinja2's i18n extension (``{% trans %}``, ``_()``) over these catalogs,
-    :func:`label` for a value's name and ``keyed_text()`` for the page scripts."""
+    """Give ``env`` Jinja2's i18n extension (``{% trans %}``, ``_()``, ``ngettext``) over
+    these catalogs. (:func:`hasamigo.web.keyed_text.install` adds the keyed texts on top.)"""
     env.add_extension("jinja2.ext.i18n")
     env.globals.update(gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext,
-                       npgettext=_npgettext, label=_label, keyed_text=_keyed_text)
+                       npgettext=_npgettext)

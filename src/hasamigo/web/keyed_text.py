@@ -3,17 +3,28 @@ scripts, which read them from the page (``T["your_turn"]``, ``T[`term.${r.termin
 ``static/js/api.js`` ``strings()``), and by the name of a value of some kind (a termination,
 a tournament's format or state, a program) in the templates' ``label(kind, value)``.
 
-Each is marked for the catalog with :func:`~hasamigo.web.i18n.N_` (or
-:func:`~hasamigo.web.i18n.NP_` with a context) and translated when a page is rendered
-(:func:`keyed_text`). A key here is a name for the scripts; the catalog's msgid is the
-English. ``tests/test_i18n.py`` checks that every key the scripts read is here.
+This is a table of gettext messages, nothing more: each is marked for the catalog with
+:func:`~hasamigo.web.i18n.N_` (:func:`~hasamigo.web.i18n.NP_` with a context,
+:func:`~hasamigo.web.i18n.NN_` for a text that follows a count) and translated from the one
+catalog when a page is rendered (:func:`keyed_text`). A key here is a name for the scripts;
+the catalog's msgid is the English. A text that follows a count reaches the scripts as its
+two forms, ``{"one": …, "other": …}`` (``ngettext`` for 1 and for 2: English and Japanese
+tell only one from many), and ``forCount(T, key, n)`` in ``api.js`` picks one.
+``tests/test_i18n.py`` checks that every key the scripts read is here.
+
+This module builds on :mod:`hasamigo.web.i18n` (never the other way round):
+:func:`install` gives the templates gettext and then ``label()`` and ``keyed_text()``.
 """
 
 from __future__ import annotations
 
 import functools
 
-from hasamigo.web.i18n import N_, NP_, Lang, Message, translate
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
+
+from hasamigo.web import i18n
+from hasamigo.web.i18n import N_, NN_, NP_, Lang, Message, Plural, page_lang, translate
 
 KEYED: dict[str, Message] = {
     "app": N_("hasamigo — Othello"),
@@ -107,12 +118,10 @@ KEYED: dict[str, Message] = {
     "moves": N_("Moves"),
     "opening": N_("Opening"),
     "book": N_("Book"),
-    "book.games": N_("games"),
-    "book.games.one": N_("game"),
+    "book.games": NN_("{n} game", "{n} games"),
     "book.search": N_("by search"),
     "graph.title": N_("Evaluation (Black's view, discs)"),
-    "puzzles.to_move": N_("{side} to move, {n} empties"),
-    "puzzles.to_move.one": N_("{side} to move, {n} empty"),
+    "puzzles.to_move": NN_("{side} to move, {n} empty", "{side} to move, {n} empties"),
     "puzzles.judging": N_("The solver is reading it out…"),
     "puzzles.right": N_("The best move!"),
     "puzzles.wrong": N_("Not the best: {loss} discs lost."),
@@ -220,10 +229,8 @@ KEYED: dict[str, Message] = {
     "tournament.director.audit.before": N_("Before"),
     "tournament.director.audit.after": N_("After"),
     "tournament.director.session_ended": N_("Your session has ended: log in again."),
-    "tournament.director.entrants_count": N_("{n} entrants"),
-    "tournament.director.entrants_count.one": N_("{n} entrant"),
-    "tournament.director.boards": N_("{n} boards"),
-    "tournament.director.boards.one": N_("{n} board"),
+    "tournament.director.entrants_count": NN_("{n} entrant", "{n} entrants"),
+    "tournament.director.boards": NN_("{n} board", "{n} boards"),
     "tournament.action.create": N_("created"),
     "tournament.action.password": N_("password changed"),
     "tournament.action.register": N_("registered"),
@@ -256,6 +263,11 @@ KEYED: dict[str, Message] = {
     "review.label.inaccuracy": N_("inaccuracy"),
     "review.label.mistake": N_("mistake"),
     "review.label.blunder": N_("blunder"),
+    "review.count.best": NN_("{n} best move", "{n} best moves"),
+    "review.count.good": NN_("{n} good move", "{n} good moves"),
+    "review.count.inaccuracy": NN_("{n} inaccuracy", "{n} inaccuracies"),
+    "review.count.mistake": NN_("{n} mistake", "{n} mistakes"),
+    "review.count.blunder": NN_("{n} blunder", "{n} blunders"),
     "review.forced": N_("forced"),
     "editor.title": N_("Board editor"),
     "editor.link": N_("Set up a position in the board editor"),
@@ -305,8 +317,8 @@ KEYED: dict[str, Message] = {
     "var.delete_title": N_("Delete this variation and everything after it"),
     "var.open": N_("Open this variation"),
     "var.count": N_("{count} of {max} moves stored"),
-    "var.stale": N_("{n} stored moves no longer follow the game and are hidden."),
-    "var.stale.one": N_("{n} stored move no longer follows the game and is hidden."),
+    "var.stale": NN_("{n} stored move no longer follows the game and is hidden.",
+                     "{n} stored moves no longer follow the game and are hidden."),
     "var.unavailable": N_("No variations during an official game in progress."),
     "var.notes": N_("The notes follow the main line: back to it to read them."),
     "warmup.getting": N_("Getting {what} ready (first run only)"),
@@ -357,7 +369,45 @@ KEYED: dict[str, Message] = {
 }
 
 
+#: what a page script reads: a text, or the two forms of a text that follows a count
+Keyed = str | dict[str, str]
+
+
+def _keyed(lang: Lang, message: Message) -> Keyed:
+    if isinstance(message, Plural):
+        return {"one": translate(lang, message, 1), "other": translate(lang, message, 2)}
+    return translate(lang, message)
+
+
 @functools.cache
-def keyed_text(lang: Lang) -> dict[str, str]:
+def keyed_text(lang: Lang) -> dict[str, Keyed]:
     """:data:`KEYED` in ``lang``."""
-    return {key: translate(lang, message) for key, message in KEYED.items()}
+    return {key: _keyed(lang, message) for key, message in KEYED.items()}
+
+
+def label_of(lang: Lang, prefix: str, value: object) -> str:
+    """The text that names ``value`` of a kind (``label_of(lang, "term", "timeout")``);
+    the value itself, its underscores as spaces, when it has none."""
+    if value is None:
+        return ""
+    message = KEYED.get(f"{prefix}.{value}")
+    if message is None:
+        return str(value).replace("_", " ")
+    return translate(lang, message)
+
+
+@pass_context
+def _label(context: Context, prefix: str, value: object) -> str:
+    return label_of(page_lang(context), prefix, value)
+
+
+@pass_context
+def _keyed_text(context: Context) -> dict[str, Keyed]:
+    return keyed_text(page_lang(context))
+
+
+def install(env: Environment) -> None:
+    """Give ``env`` gettext over the catalogs (:func:`hasamigo.web.i18n.install`),
+    ``label(kind, value)`` for a value's name and ``keyed_text()`` for the page scripts."""
+    i18n.install(env)
+    env.globals.update(label=_label, keyed_text=_keyed_text)

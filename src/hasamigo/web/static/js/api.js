@@ -88,10 +88,12 @@ export function strings() {
   return JSON.parse(document.getElementById("strings").textContent);
 }
 
-// The text of `key` for a count of n: its singular ("<key>.one", "{n} board") for one
-// where there is one, else the text itself ("{n} boards"); {n} is left to the caller.
+// The text of `key` for a count of n: a text that follows a count comes from the catalog
+// as its two forms (keyed_text.py, ngettext for 1 and for many); {n} is left to the caller.
 export function forCount(T, key, n) {
-  return (n === 1 && T[`${key}.one`]) || T[key];
+  const text = T[key];
+  if (text && typeof text === "object") return n === 1 ? text.one : text.other;
+  return text;
 }
 
 // A result's scoring, after its other notes (" · …"): the game's scoring when it is not

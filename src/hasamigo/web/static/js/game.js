@@ -11,7 +11,7 @@
 // of ours is on its way (`pending`). A refused move re-syncs quietly; the person hears of
 // it only if their square is no longer playable in the position now shown.
 import {
-  ApiError, api, escapeHtml, formatClock, isPrivateRefusal, joinLink, moveItems, scoringNote, seatToken,
+  ApiError, api, escapeHtml, forCount, formatClock, isPrivateRefusal, joinLink, moveItems, scoringNote, seatToken,
   strings, wireDownloads,
 } from "./api.js";
 import { BoardView } from "./board.js";
@@ -532,7 +532,7 @@ function renderOpening() {
   const book = hints && panels.hints.checked && helpAllowed() && hints.book ? hints.book : [];
   const line = book.slice(0, 6).map((m) => {
     const value = m.value > 0 ? `+${m.value}` : `${m.value}`.replace("-", "\u2212");
-    const how = m.in_book ? `${m.games.toLocaleString()} ${T[m.games === 1 ? "book.games.one" : "book.games"]}` : T["book.search"];
+    const how = m.in_book ? forCount(T, "book.games", m.games).replace("{n}", m.games.toLocaleString()) : T["book.search"];
     return `<span class="book-move"><strong>${escapeHtml(m.move)}</strong> ${value} <span class="muted">(${escapeHtml(how)})</span></span>`;
   }).join(" · ");
   panel.innerHTML = book.length

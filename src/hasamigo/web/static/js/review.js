@@ -4,7 +4,7 @@
 // player and a table of every move. A point of the graph or a row of the table jumps the
 // replay to the position before that move, where the square played and the best square
 // are tinted (classes on the board's squares: board.js is left alone).
-import { api, escapeHtml } from "./api.js";
+import { api, escapeHtml, forCount } from "./api.js";
 import { drawGraph } from "./graph.js";
 
 const MARKED = new Set(["inaccuracy", "mistake", "blunder"]);
@@ -158,7 +158,7 @@ export class ReviewPanel {
     const sides = ["black", "white"].map((side) => {
       const s = data.summary[side];
       const counts = LABELS.filter((l) => s.labels[l] > 0)
-        .map((l) => `<span class="verdict ${l}">${s.labels[l]} ${escapeHtml(T[`review.label.${l}`])}</span>`).join("");
+        .map((l) => `<span class="verdict ${l}">${escapeHtml(fill(forCount(T, `review.count.${l}`, s.labels[l]), { n: s.labels[l] }))}</span>`).join("");
       const worst = s.worst ? ` · ${escapeHtml(fill(T["review.worst"], { n: s.worst.ply + 1, move: s.worst.move, loss: s.worst.loss }))}` : "";
       return `<div class="side" data-side="${side}"><div><i class="disc-icon ${side}"></i> <strong>${escapeHtml(colour(side))}</strong> ` +
         `<span class="muted">${escapeHtml(fill(T["review.average"], { avg: s.average_loss.toFixed(2), total: s.total_loss }))}${worst}</span></div>` +
