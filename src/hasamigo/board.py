@@ -70,6 +70,30 @@ _T = TypeVar("_T")
 _RULE_FIELDS = ("stride", "flip_rule", "place_when_blocked", "rings")
 
 
+def grid_moves(stride: int, p: Bitboard, o: Bitboard, playable: Bitboard) -> Bitboard:
+    """Squares of ``playable`` where a disc of ``p`` brackets discs of ``o`` in Othello's
+    way, on the grid ``stride`` wide: the compiled kernel of that grid (8: one word a side,
+    :mod:`hasamigo._kernels.moves`; 10: two, :mod:`hasamigo._kernels.wide`), the one
+    definition of the rule there. ``o`` is every disc not the mover's (Rolit passes the
+    other colours together)."""
+    if stride == 8:
+        return int(legal_moves_mask(np.uint64(p), np.uint64(o), np.uint64(playable)))
+    lo, hi = wide.legal_moves_mask(*wide.split(p), *wide.split(o), *wide.split(playable))
+    return int(wide.join(lo, hi))
+
+
+def grid_flips(stride: int, p: Bitboard, o: Bitboard, sq: Square) -> Bitboard:
+    """Discs of ``o`` that a disc of ``p`` on ``sq`` brackets in Othello's way along the
+    eight lines of the grid ``stride`` wide: the compiled kernel of that grid, the one
+    definition of the rule there (every caller, the board, Rolit and record entry, asks
+    it). ``sq`` itself is not read, so a disc already on it (a disc just turned) brackets
+    as a placed one would."""
+    if stride == 8:
+        return int(flips_at(np.uint64(p), np.uint64(o), sq))
+    lo, hi = wide.flips_at(*wide.split(p), *wide.split(o), sq)
+    return int(wide.join(lo, hi))
+
+
 def _frame_mask(rows: int, cols: int, top: int, left: int, stride: int = 8) -> Bitboard:
     mask = 0
     for r in range(top, top + rows):
@@ -673,19 +697,17 @@ class Board:
         p, o = self.pair()
         if (p | o) >> move.square & 1 or not self.playable() >> move.square & 1:
             return 0
-        return self._bracketed(p, o, move.square)
+        return self.bracketed(p, o, move.square)
 
-    def _bracketed(self, p: Bitboard, o: Bitboard, sq: Square) -> Bitboard:
+    def bracketed(self, p: Bitboard, o: Bitboard, sq: Square) -> Bitboard:
         """Discs that ``p`` brackets (of ``o`` under Othello's word) by placing on the
-        empty playable ``sq``: the kernels, the rings, or the Fairy Othello word."""
+        empty playable ``sq``, under this board's rules, whoever is to move (record entry
+        asks it for the colour actually put down): the grid's kernel
+        (:func:`grid_flips`) and the rings, or the Fairy Othello word."""
         rules = self.rules
         if not rules.othello_brackets:
             return rules.word_flips(p, o, sq, self._playable)
-        if rules.stride == 8:
-            flipped = int(flips_at(np.uint64(p), np.uint64(o), sq))
-        else:
-            lo, hi = wide.flips_at(*wide.split(p), *wide.split(o), sq)
-            flipped = int(wide.join(lo, hi))
+        flipped = grid_flips(rules.stride, p, o, sq)
         if rules.rings:
             flipped |= rules.ring_flips(p, o, sq)
         return flipped

@@ -64,6 +64,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from hasamigo.board import grid_flips, grid_moves
 from hasamigo.errors import (
     IllegalMoveError,
     IllegalReason,
@@ -93,30 +94,17 @@ def _shift(b: Bitboard, d: int, mask: Bitboard) -> Bitboard:
 
 def capture_squares(own: Bitboard, others: Bitboard) -> Bitboard:
     """Empty squares where a disc of ``own`` brackets discs of ``others`` (any colours but
-    the mover's) in Othello's way: the kernels' rule, written in Python over the eight
-    shifts, since a colour's opponents are all the discs that are not its own."""
-    empty = ~(own | others) & BB_ALL
-    moves = 0
-    for d, m in _DIRECTIONS:
-        run = _shift(own, d, m) & others
-        for _ in range(5):
-            run |= _shift(run, d, m) & others
-        moves |= _shift(run, d, m) & empty
-    return moves
+    the mover's) in Othello's way. A colour's opponents are all the discs that are not its
+    own, so this is the two-player rule with ``others`` as the opponent: the 8×8 grid's
+    one definition (:func:`hasamigo.board.grid_moves`, the compiled kernel)."""
+    return grid_moves(8, own, others, BB_ALL)
 
 
 def captured(own: Bitboard, others: Bitboard, sq: Square) -> Bitboard:
     """Discs of ``others`` that a disc of ``own`` on the empty ``sq`` brackets: each
-    line's run of others up to the first disc of ``own``."""
-    turned = 0
-    for d, m in _DIRECTIONS:
-        run, at = 0, _shift(1 << sq, d, m)
-        while at & others:
-            run |= at
-            at = _shift(at, d, m)
-        if at & own:
-            turned |= run
-    return turned
+    line's run of others up to the first disc of ``own`` (the 8×8 grid's one definition,
+    :func:`hasamigo.board.grid_flips`)."""
+    return grid_flips(8, own, others, sq)
 
 
 def neighbours(mask: Bitboard) -> Bitboard:

@@ -207,24 +207,54 @@ def entry_from_event(board: Board, event: EnteredMove) -> Entry:
 
 
 def bracketed_lines(board: Board, square: int, colour: Color) -> Iterator[tuple[list[int], int]]:
-    """For a ``colour`` disc put on ``square``: each line of opposing discs it brackets
-    (from the square outwards) with the ``colour`` disc closing it. Their union is what the
-    move turns (for the side to move it equals :meth:`Board.flips`)."""
+    """For a ``colour`` disc put on ``square``: each line of discs it brackets (from the
+    square outwards) with the square that closes it. The discs are the board's own
+    answer (:meth:`Board.bracketed <hasamigo.board.Board.bracketed>`, the one definition
+    of the rule for its grid and variant), asked one line at a time: along each of the
+    eight lines with only that line's discs on the board, then, on a circular board, the
+    rest along the ring each way. Their union is what the move turns (for the side to
+    move it equals :meth:`Board.flips`)."""
     mine, theirs = board.discs(colour), board.discs(colour.other)
-    playable = board.playable()
+    left = board.bracketed(mine, theirs, square)
     for dr, dc in _DIRECTIONS:
-        line: list[int] = []
-        sq = board.step(square, dr, dc)
-        while sq is not None:
-            if not playable >> sq & 1:
-                break
-            if theirs >> sq & 1:
-                line.append(sq)
-            else:
-                if mine >> sq & 1 and line:
-                    yield line, sq
-                break
-            sq = board.step(sq, dr, dc)
+        ray = list(_walk(board, square, dr, dc))
+        if not ray:
+            continue
+        on_ray = sum(1 << sq for sq in ray)
+        found = board.bracketed(mine & on_ray, theirs & on_ray, square) & left
+        if found:
+            yield _line(ray, found)
+            left &= ~found
+    for ring in board.rules.rings:
+        if left and square in ring:
+            at = ring.index(square)
+            for step in (1, -1):
+                way = [ring[(at + step * k) % len(ring)] for k in range(1, len(ring))]
+                found = 0
+                for sq in way:
+                    if not left >> sq & 1:
+                        break
+                    found |= 1 << sq
+                if found:
+                    yield _line(way, found)
+                    left &= ~found
+
+
+def _walk(board: Board, square: int, dr: int, dc: int) -> Iterator[int]:
+    """The board's playable squares from ``square`` (not included) outwards along a line,
+    up to the edge or the first square that is not on the board."""
+    sq = board.step(square, dr, dc)
+    playable = board.playable()
+    while sq is not None and playable >> sq & 1:
+        yield sq
+        sq = board.step(sq, dr, dc)
+
+
+def _line(way: list[int], found: int) -> tuple[list[int], int]:
+    """The discs of ``found`` in the order of ``way`` (they run from its start), and the
+    square after them, which closes the line."""
+    line = [sq for sq in way if found >> sq & 1]
+    return line, way[len(line)] if len(line) < len(way) else line[-1]
 
 
 def _legal_text(board: Board, placed: Color) -> str:
