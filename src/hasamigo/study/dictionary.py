@@ -6,8 +6,7 @@ software that made it. A test checks that every field of every record class is h
 
 from __future__ import annotations
 
-import csv
-import io
+from hasamigo.notation.csv_cells import csv_text
 
 TEXT, INT, NUMBER, BOOL = "text", "integer", "number", "boolean (1 yes, 0 no)"
 LIST = "list (';'-separated in CSV)"
@@ -122,13 +121,9 @@ HEADER = ("table", "column", "type", "meaning", "codes")
 
 def dictionary_csv() -> str:
     """The dictionary as CSV: one row per column of every table (:data:`HEADER`)."""
-    handle = io.StringIO(newline="")
-    out = csv.writer(handle)
-    out.writerow(HEADER)
-    for table, entries in DICTIONARY.items():
-        for column, (kind, meaning, codes) in entries.items():
-            out.writerow((table, column, kind, meaning, codes))
-    return handle.getvalue()
+    return csv_text(HEADER, ((table, column, kind, meaning, codes)
+                             for table, entries in DICTIONARY.items()
+                             for column, (kind, meaning, codes) in entries.items()))
 
 
 __all__ = ["DICTIONARY", "HEADER", "dictionary_csv"]

@@ -25,7 +25,6 @@ Conventions, the amusement paper's:
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import zipfile
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from hasamigo.errors import ParseError
+from hasamigo.notation.csv_cells import csv_text
 
 CanWin = Literal["win", "unknown", "lose"]
 MoveFelt = Literal["surprising", "unknown", "expected"]
@@ -260,12 +260,10 @@ def columns(kind: type[R]) -> tuple[str, ...]:
 
 
 def table_csv(kind: type[R], rows: Iterable[R]) -> str:
-    handle = io.StringIO(newline="")
-    out = csv.writer(handle)
-    out.writerow(columns(kind))
-    for row in rows:
-        out.writerow([_cell(v) for v in _row(row).values()])
-    return handle.getvalue()
+    """One table as CSV, every cell safe for a spreadsheet
+    (:mod:`hasamigo.notation.csv_cells`: a subject's free text typed as a formula gets a
+    ``'`` in front)."""
+    return csv_text(columns(kind), ([_cell(v) for v in _row(row).values()] for row in rows))
 
 
 def _cell(value: object) -> str:

@@ -3,19 +3,20 @@
 CSV is what a spreadsheet or a federation's rating office reads: one line per player
 (standings, with the Brightwell formula's parts, and the award once finished) or per
 board (games: round, board, stage, kind, players, counts, winner, draw-win holder, rated,
-the library's game id). GGF carries the games that have moves, the programs' games
-stored in the library (a result card alone has no moves to write).
+the library's game id). The names are written safe for a spreadsheet
+(:mod:`hasamigo.notation.csv_cells`: a name typed as a formula gets a ``'`` in front).
+GGF carries the games that have moves, the programs' games stored in the library (a
+result card alone has no moves to write).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from hasamigo.notation import write_games
+from hasamigo.notation.csv_cells import csv_text
 from hasamigo.notation.record import GameRecord
 from hasamigo.tournament.service import GameView, RankingRow, StandingRow, TournamentService
 
@@ -41,29 +42,22 @@ def standings_csv(standings: Iterable[StandingRow], ranking: Iterable[RankingRow
     """The standings as CSV, with each player's final place and award where ``ranking``
     has them."""
     final = {r.number: r for r in ranking}
-    handle = io.StringIO(newline="")
-    out = csv.writer(handle)
-    out.writerow(STANDINGS_COLUMNS)
+    rows = []
     for s in standings:
         r = final.get(s.number)
-        out.writerow([_cell(v) for v in (
+        rows.append([_cell(v) for v in (
             s.place, s.number, s.name, s.wins, s.games, s.discs, s.opponents_wins, s.c,
             s.brightwell, s.woman, s.withdrawn, None if r is None else r.place,
             None if r is None else r.dan, None if r is None else r.ouza,
             None if r is None else r.women_champion)])
-    return handle.getvalue()
+    return csv_text(STANDINGS_COLUMNS, rows)
 
 
 def games_csv(games: Iterable[GameView]) -> str:
     """Every board as CSV, one line each."""
-    handle = io.StringIO(newline="")
-    out = csv.writer(handle)
-    out.writerow(GAMES_COLUMNS)
-    for g in games:
-        out.writerow([_cell(v) for v in (
-            g.round, g.board, g.stage, g.kind, g.black, g.white, g.black_discs,
-            g.white_discs, g.winner, g.draw_win, g.rated, g.game_id)])
-    return handle.getvalue()
+    return csv_text(GAMES_COLUMNS, ([_cell(v) for v in (
+        g.round, g.board, g.stage, g.kind, g.black, g.white, g.black_discs,
+        g.white_discs, g.winner, g.draw_win, g.rated, g.game_id)] for g in games))
 
 
 def _write(path: str | os.PathLike[str], text: str) -> None:
