@@ -18,6 +18,7 @@ from hasamigo.engine.players import (
     spec_threads,
 )
 from hasamigo.engine.players.naturalness import move_scores
+from hasamigo.errors import InvalidOptionError
 from hasamigo.tournament.match import play_game
 
 SPECS = ["random", "greedy", "victory", "amusement", "entertainer", "engine:1", "engine:3",
@@ -56,8 +57,16 @@ def test_same_seed_same_game(spec: str) -> None:
 def test_registry_names_and_errors() -> None:
     assert make_player("engine:top").name == f"engine:{MAX_LEVEL}"
     assert make_player(" Victory ").name == "victory"
-    for bad in ["", "engine:0", f"engine:{MAX_LEVEL + 1}", "engine:x", "minimax"]:
-        with pytest.raises(ValueError, match="known: random"):
+    for bad in ["engine:x", "minimax", "engine", "amusement:moves:swing"]:
+        with pytest.raises(InvalidOptionError, match=r"known: random|engine:N"):
+            make_player(bad)
+    # what is wrong is named, and where: the level after ':', an empty spec, a name
+    for bad, said in [("", "empty"), ("engine:0", "level after ':' runs from 1 to 10"),
+                      (f"engine:{MAX_LEVEL + 1}", f"not '{MAX_LEVEL + 1}'"),
+                      ("victory:3", "no level"), ("engine:5:swing", "the level comes last"),
+                      ("vic tory", "program's name"), ("amusement:", "option's name"),
+                      ("gtp: ", "command after 'gtp:' is empty")]:
+        with pytest.raises(InvalidOptionError, match=said):
             make_player(bad)
     assert "weakest" in KNOWN_SPECS
 

@@ -8,7 +8,9 @@ a level on T search threads, ``engine:N@T`` or ``engine:top@T`` (T = 1 .. MAX_TH
 :func:`spec_threads`); and external engines, ``nboard:COMMAND`` and ``gtp:COMMAND`` (a
 program that speaks the NBoard protocol or GTP, started at the first move:
 :mod:`hasamigo.engine.protocols.external`; the command keeps its case and is split as a
-shell would, without a shell).
+shell would, without a shell). A spec is one value, :class:`PlayerSpec`
+(:mod:`hasamigo.engine.players.spec`: its text read and written in one place), checked
+against the registry by :func:`player_spec`; each function here takes it or its text.
 
 ``choose(board, clock)`` takes the game's clock (the player's own copy): on it every
 program manages its time by the one rule of :mod:`hasamigo.engine.timing` and never moves
@@ -63,10 +65,10 @@ from hasamigo.engine.players.paper import (
     planned_moves_at,
 )
 from hasamigo.engine.players.simple import GreedyPlayer, RandomPlayer
+from hasamigo.engine.players.spec import EXTERNAL_PREFIXES, THREADS_MARK, PlayerSpec
 from hasamigo.engine.players.strong import EnginePlayer, WeakestPlayer
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.move import Color
-from hasamigo.squares import ASCII_DIGITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,48 +151,73 @@ KNOWN_SPECS = ("random", "greedy", "victory", "amusement", "amusement:swing", "a
                f"engine:N (N = 1..{MAX_LEVEL})", "engine:top",
                f"engine:N@T (T threads, 1..{MAX_THREADS})", "weakest", "nboard:COMMAND",
                "gtp:COMMAND")
-#: the spec prefixes of external engines
-EXTERNAL_PREFIXES = ("nboard", "gtp")
-#: what separates a level's spec from its search threads: ``engine:6@2``
-THREADS_MARK = "@"
 
 
-def _whole_in(text: str, low: int, high: int) -> bool:
-    """``text`` is a whole number from ``low`` to ``high`` in ASCII digits (at most two:
-    str.isdigit() would take '٣' and 5,000-digit text)."""
-    return (1 <= len(text) <= 2 and all(ch in ASCII_DIGITS for ch in text)
-            and low <= int(text) <= high)
+def _read(spec: PlayerSpec | str) -> PlayerSpec:
+    return spec if isinstance(spec, PlayerSpec) else PlayerSpec.parse(spec)
 
 
-def program_of(spec: str) -> tuple[Program, int | None] | None:
+def program_for(spec: PlayerSpec | str) -> Program:
+    """The registered program ``spec`` names, checked against it: a level for a program
+    played at levels and none for the others, threads for those alone;
+    :class:`~hasamigo.errors.InvalidOptionError` naming the spec otherwise (an unknown
+    program, an external engine's spec, a spec that does not parse).
+
+    >>> program_for("engine:6@2").spec, program_for("Amusement:Swing").en
+    ('engine', 'Amusement (swing)')
+    >>> program_for("victory:5")
+    Traceback (most recent call last):
+    ...
+    hasamigo.errors.InvalidOptionError: 'victory:5': victory is played at no level
+    """
+    read = _read(spec)
+    program = None if read.external else PROGRAMS.get(read.name)
+    if program is None:
+        raise InvalidOptionError(f"unknown player {shown(str(read))}; known: "
+                                 f"{', '.join(KNOWN_SPECS)}")
+    if program.levels and read.level is None:
+        raise InvalidOptionError(f"{shown(str(read))}: {read.name} is played at a level: "
+                                 f"{read.name}:N (N = 1..{MAX_LEVEL}) or {read.name}:top")
+    if not program.levels and read.level is not None:
+        raise InvalidOptionError(f"{shown(str(read))}: {read.name} is played at no level")
+    if not program.levels and read.threads != 1:
+        raise InvalidOptionError(f"{shown(str(read))}: only the engine's levels take threads "
+                                 f"(engine:N@T, engine:top@T)")
+    return program
+
+
+def player_spec(text: PlayerSpec | str) -> PlayerSpec:
+    """``text`` read as a spec (:meth:`PlayerSpec.parse`) and checked against the registry
+    (:func:`program_for`; an external engine's spec is not: its command is checked when
+    it starts): what every front end reads a player with.
+
+    >>> str(player_spec(" ENGINE:top @ 4")), player_spec("gtp:gnugo --mode gtp").command
+    ('engine:top@4', 'gnugo --mode gtp')
+    """
+    read = _read(text)
+    if not read.external:
+        program_for(read)
+    return read
+
+
+def program_of(spec: PlayerSpec | str) -> tuple[Program, int | None] | None:
     """The registered program ``spec`` names and its level (``engine:N``, ``engine:top``,
     with or without its threads, ``@T``; ``None`` for the others), any case; ``None`` for
-    an unknown or external spec, and for threads that are not 1..MAX_THREADS.
+    an unknown or external spec, and for any spec :func:`program_for` refuses.
 
     >>> program_of("Engine:5")[0].spec, program_of("engine:top")[1], program_of("gtp:x")
     ('engine', 10, None)
     >>> program_of("engine:6@2")[1], program_of("engine:6@0"), program_of("victory@2")
     (6, None, None)
     """
-    text = spec.strip().lower()
-    program = PROGRAMS.get(text)
-    if program is not None and not program.levels:
-        return program, None
-    text, mark, threads = text.partition(THREADS_MARK)
-    text = text.strip()
-    if mark and not _whole_in(threads.strip(), 1, MAX_THREADS):
+    try:
+        read = _read(spec)
+        return program_for(read), read.search_level
+    except InvalidOptionError:
         return None
-    kind, colon, number = text.partition(":")
-    program = PROGRAMS.get(kind)
-    if colon and program is not None and program.levels:
-        if number == "top":
-            return program, MAX_LEVEL
-        if _whole_in(number, 1, MAX_LEVEL):
-            return program, int(number)
-    return None
 
 
-def spec_threads(spec: str) -> int:
+def spec_threads(spec: PlayerSpec | str) -> int:
     """The search threads the program ``spec`` asks for: T of ``engine:N@T`` or
     ``engine:top@T``, else 1 (an external engine's spec is its command: an ``@`` in it
     is the command's). :class:`~hasamigo.errors.InvalidOptionError` naming the spec for
@@ -205,28 +232,10 @@ def spec_threads(spec: str) -> int:
     hasamigo.errors.InvalidOptionError: 'engine:5@0': the threads after '@' run from 1 to
     64, not '0'
     """
-    if external_spec(spec) is not None:
-        return 1
-    base, mark, threads = spec.strip().partition(THREADS_MARK)
-    found = program_of(base)
-    if found is None:
-        raise _unknown(spec)
-    if not mark:
-        return 1
-    if not found[0].levels:
-        raise InvalidOptionError(f"{shown(spec)}: only the engine's levels take threads "
-                                 f"(engine:N@T, engine:top@T)")
-    if not _whole_in(threads.strip(), 1, MAX_THREADS):
-        raise InvalidOptionError(f"{shown(spec)}: the threads after '@' run from 1 to "
-                                 f"{MAX_THREADS}, not {shown(threads)}")
-    return int(threads)
+    return player_spec(spec).threads
 
 
-def _unknown(spec: str) -> InvalidOptionError:
-    return InvalidOptionError(f"unknown player {shown(spec)}; known: {', '.join(KNOWN_SPECS)}")
-
-
-def plays_every_grid(spec: str) -> bool:
+def plays_every_grid(spec: PlayerSpec | str) -> bool:
     """Whether the program ``spec`` plays boards beyond the 8×8 grid (Grand Othello and
     its shapes), told without starting it (see :attr:`Player.every_grid`).
 
@@ -237,7 +246,7 @@ def plays_every_grid(spec: str) -> bool:
     return found is not None and found[0].player.every_grid
 
 
-def plays_every_rule(spec: str) -> bool:
+def plays_every_rule(spec: PlayerSpec | str) -> bool:
     """Whether the program ``spec`` plays the rules the search kernels do not know
     (:meth:`Board.rules_beyond_kernels`: Nip's, the circular board's ring, 挟み碁's flip
     rules), told without starting it (see :attr:`Player.every_rule`): the players of the
@@ -250,7 +259,8 @@ def plays_every_rule(spec: str) -> bool:
     return found is not None and found[0].player.every_rule
 
 
-def program_kernels(spec: str, variant: type[Board]) -> tuple[frozenset[str], frozenset[str]]:
+def program_kernels(spec: PlayerSpec | str, variant: type[Board]
+                    ) -> tuple[frozenset[str], frozenset[str]]:
     """``(needed, better)``: the compiled kernel groups (:data:`hasamigo._kernels.warm.GROUPS`)
     the program ``spec`` needs to move on ``variant``, the board's own included, and
     those it plays better with once they are loaded, told without starting it (see
@@ -270,20 +280,22 @@ def program_kernels(spec: str, variant: type[Board]) -> tuple[frozenset[str], fr
     return program.kernel_groups(variant, level)
 
 
-def external_spec(spec: str) -> tuple[str, str] | None:
+def external_spec(spec: PlayerSpec | str) -> tuple[str, str] | None:
     """``(protocol, command)`` of an external engine's spec, the command as written;
-    ``None`` for any other spec.
+    ``None`` for any other spec (one that does not parse included).
 
     >>> external_spec("NBoard:/opt/Edax/edax -q"), external_spec("engine:4")
     (('nboard', '/opt/Edax/edax -q'), None)
     """
-    kind, colon, command = spec.strip().partition(":")
-    if colon and kind.strip().lower() in EXTERNAL_PREFIXES:
-        return kind.strip().lower(), command.strip()
-    return None
+    try:
+        read = _read(spec)
+    except InvalidOptionError:
+        return None
+    return (read.program, read.command) if read.external else None
 
 
-def treatment_of(spec: str, board: Board, colour: Color) -> tuple[int | None, int | None]:
+def treatment_of(spec: PlayerSpec | str, board: Board, colour: Color
+                 ) -> tuple[int | None, int | None]:
     """``(expectation_at, surprise_at)``: the move numbers (:func:`move_number`) at which
     the program ``spec``, playing ``colour``, played the amusement program's expectation
     move and surprise move in ``board``'s record; ``None`` for each not played, and for
@@ -301,20 +313,16 @@ def treatment_of(spec: str, board: Board, colour: Color) -> tuple[int | None, in
                             options.get("window", MIDGAME_WINDOW))
 
 
-def make_player(spec: str, *, seed: int | None = None) -> Player:
+def make_player(spec: PlayerSpec | str, *, seed: int | None = None) -> Player:
     """The player named by ``spec`` (see the module docstring), seeded for reproducibility;
-    :class:`~hasamigo.errors.InvalidOptionError` listing the known specs otherwise."""
-    external = external_spec(spec)
-    if external is not None:
+    :class:`~hasamigo.errors.InvalidOptionError` naming what is wrong and listing the
+    known specs for an unknown one (:func:`player_spec`)."""
+    read = player_spec(spec)
+    if read.external:
         from hasamigo.engine.protocols.external import external_player
 
-        return external_player(*external, seed=seed)
-    threads = spec_threads(spec)  # a bad '@T' said as such, an unknown spec too
-    found = program_of(spec)
-    if found is None:
-        raise _unknown(spec)
-    program, level = found
-    return program.make(seed=seed, level=level, threads=threads)
+        return external_player(read.program, read.command, seed=seed)
+    return program_for(read).make(seed=seed, level=read.search_level, threads=read.threads)
 
 
 __all__ = [
@@ -335,6 +343,7 @@ __all__ = [
     "GreedyPlayer",
     "Kernels",
     "Player",
+    "PlayerSpec",
     "Program",
     "RandomPlayer",
     "VictoryPlayer",
@@ -345,8 +354,10 @@ __all__ = [
     "move_losses",
     "move_number",
     "phase",
+    "player_spec",
     "plays_every_grid",
     "plays_every_rule",
+    "program_for",
     "program_kernels",
     "program_of",
     "spec_threads",

@@ -44,6 +44,7 @@ from hasamigo.engine.limits import level as level_of
 from hasamigo.engine.limits import on_clock
 from hasamigo.engine.players.base import Kernels, Player
 from hasamigo.engine.players.paper import ENDGAME, move_values
+from hasamigo.engine.players.spec import PlayerSpec
 from hasamigo.engine.rules_search import RULES_LEVELS, RulesSearch
 from hasamigo.engine.smallboard import SOLVABLE
 from hasamigo.engine.timing import MoveTime
@@ -105,7 +106,7 @@ class EnginePlayer(Player):
         super().__init__(seed=seed)
         self.level = level
         self.engine = Engine(table_size=table_size, threads=threads)
-        self.name = f"engine:{level}" + (f"@{threads}" if threads > 1 else "")
+        self.name = str(PlayerSpec("engine", level=level, threads=threads))
         if level < BOOK_LEVEL or book is False:
             self.book: Book | None = None
         else:
