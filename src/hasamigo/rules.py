@@ -21,7 +21,8 @@ Kotani read the name オセロ on purpose as words, 「-Own(自分の石を打�
 裏返す) Reset-Own(自分の石はそのまま)」, and recombined them into dozens of rule sets. A
 :class:`Word` here is that reading: three syllables, each a part — what is placed (オ -Own,
 エ -Enemy), what is turned (セ Set-Enemy, ソ Set-Own) and what closes the bracket and stays
-(ロ Reset-Own, レ Reset-Enemy) — so eight words, spelt in romaji as option names. The seed
+(ロ Reset-Own, レ Reset-Enemy) — so eight words, spelt in romaji; Othello's own is every
+board's rule, the seven others are the options (``+osere``…). The seed
 gives two whole: オセロ (Othello) and **オセレ**, 「自分の石 (Own) と相手の石 (Reset-Enemy)
 に挟まれた相手の石 (Set-Enemy) を裏返す」. No source at hand lists Kotani's others (the
 search for his published list found none), so the other six are **our readings** of the

@@ -40,10 +40,13 @@ def show_published(result: PublishedResult, *, verify: bool, minutes: float,
             name: {"black": b, "white": w, "proven_by": f"hasamigo solve-board {name}"}
             for name, (b, w) in small_board_results().items()}}
     if not as_json:
+        status = f", claimed by {result.status}" if result.status else ""
         console.print(f"{result.board}: {result.verdict} {result.black}–{result.white} with "
-                      f"perfect play ({result.claim})", highlight=False, soft_wrap=True)
+                      f"perfect play{status} ({result.claim})", highlight=False,
+                      soft_wrap=True)
         console.print(f"published line: {result.line}", highlight=False, soft_wrap=True)
-        console.print(f"source: {result.source}, {result.url}", highlight=False,
+        console.print(f"source: {result.source}, {result.url}"
+                      + (f" ({result.status})" if result.status else ""), highlight=False,
                       soft_wrap=True)
         console.print("This result is quoted, not proven here: the proof solved 1.5 billion "
                       "positions of 36 empties. Smaller boards: " + _small_note() + ".",

@@ -62,6 +62,9 @@ class PublishedResult:
     source: str
     url: str
     claim: str
+    #: how far the source is reviewed, said in the headline (a preprint is not peer
+    #: reviewed); empty for a reviewed publication
+    status: str = ""
 
     @property
     def verdict(self) -> str:
@@ -72,7 +75,7 @@ class PublishedResult:
     def to_json(self) -> dict[str, Any]:
         return {"board": self.board, "black": self.black, "white": self.white,
                 "line": self.line, "source": self.source, "url": self.url,
-                "claim": self.claim, "quoted": True}
+                "claim": self.claim, "status": self.status, "quoted": True}
 
 
 PUBLISHED: dict[str, PublishedResult] = {
@@ -81,7 +84,9 @@ PUBLISHED: dict[str, PublishedResult] = {
         "Hiroki Takizawa, \"Othello is Solved\", arXiv:2310.19387 (2023)",
         "https://arxiv.org/abs/2310.19387",
         "weakly solved: perfect play by both sides draws; if either side leaves the "
-        "line, the paper's program playing the other is guaranteed a draw or a win"),
+        "line, the paper's program playing the other is guaranteed a draw or a win",
+        # the 2024 encyclopedia: 「…と主張する査読前論文」
+        "a preprint, not peer reviewed"),
 }
 
 
