@@ -20,6 +20,7 @@ from hasamigo.cli import (
     ready_kernels,
 )
 from hasamigo.cli.core import fail_with, parse_position, render_board
+from hasamigo.cli.inputs import as_named, input_file
 from hasamigo.errors import HasamigoError
 from hasamigo.move import BLACK, WHITE
 
@@ -38,12 +39,16 @@ def _game(game: str, index: int, variant: type[Board]) -> tuple[Board, list[Move
     from hasamigo.notation.transcript import parse_transcript
 
     path = Path(game)
-    if path.is_file():
-        for number, record in enumerate(read_games(path), 1):
-            if number == index:
-                board = record.replay()
-                start = record.board()
-                return start, list(board.move_stack)
+    if path.exists() and not path.is_dir():  # a file, or a pipe (``<(…)``)
+        with input_file(path) as file:
+            try:
+                for number, record in enumerate(read_games(file), 1):
+                    if number == index:
+                        board = record.replay()
+                        start = record.board()
+                        return start, list(board.move_stack)
+            except (HasamigoError, ValueError) as exc:
+                raise fail(as_named(str(exc))) from None
         raise fail(f"{game}: there is no game {index}")
     start = variant()
     board = start.copy()

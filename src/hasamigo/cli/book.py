@@ -13,6 +13,7 @@ from rich.table import Table
 from hasamigo.cli import JsonOpt, app, console, emit_json, fail, ready_kernels
 from hasamigo.cli.core import fail_with, parse_position
 from hasamigo.cli.helptext import Typer
+from hasamigo.cli.inputs import input_file, input_files, nothing_in
 from hasamigo.cli.match import _progress
 from hasamigo.cli.workers import (
     CoresOpt,
@@ -37,7 +38,11 @@ def _load(path: Path | None) -> Any:
     from hasamigo.engine.book import Book, default_book
 
     try:
-        book = Book.load(path) if path is not None else default_book()
+        if path is None:
+            book = default_book()
+        else:
+            with input_file(path) as file:  # a pipe read once, like a file
+                book = Book.load(file)
     except (HasamigoError, OSError) as exc:
         raise fail_with(exc) from None
     if book is None:
@@ -106,10 +111,13 @@ def book_build(
     count = workers_of(workers, jobs)
 
     try:
-        book, games = tree_from_records(read_archives(archives), plies=plies,
-                                        min_games=min_games)
+        with input_files(archives) as files:  # pipes read once, like files
+            book, games = tree_from_records(read_archives(files), plies=plies,
+                                            min_games=min_games)
     except (HasamigoError, OSError) as exc:
         raise fail_with(exc) from None
+    if not games:
+        raise nothing_in(archives, "game")
     if not len(book):
         raise fail(f"no position was reached by {min_games} of the {games} standard-start "
                    "games read: lower --min-games or give more archives")
@@ -136,6 +144,8 @@ def book_deepen(
     also resumes a stopped build), then expand it ROUNDS times along its best lines, the
     leaves shared out as for `book build`."""
     count = workers_of(workers, jobs)
+    if not path.is_file():
+        raise fail(f"{path}: the book is deepened in place: give a file, not a pipe")
     book = _load(path)
     book = _search(book, depth, count, ray, ray_address, path, as_json, rounds)
     _print_stats(book, path, as_json)

@@ -38,8 +38,11 @@ _RULE_HELP = {
 
 def fail_with(exc: BaseException) -> typer.Exit:
     """:func:`~hasamigo.cli.fail` with the error's own text (which ``fail`` prints as it
-    is, brackets and all)."""
-    return fail(str(exc))
+    is, brackets and all), a piped input named as the user gave it
+    (:func:`hasamigo.cli.inputs.as_named`)."""
+    from hasamigo.cli.inputs import as_named
+
+    return fail(as_named(str(exc)))
 
 
 def parse_position(text: str, variant: type[Board]) -> Board:
@@ -270,10 +273,15 @@ def games(
     JSON: {games, failed: [{index, reason}], score_mismatches: [{index, recorded, replayed}]}.
     Exit status 1 when any game fails or disagrees.
     """
-    try:
-        report = _games_report(file, show_progress=not as_json and sys.stderr.isatty())
-    except (ParseError, ValueError, OSError) as exc:
-        raise fail_with(exc) from None
+    from hasamigo.cli.inputs import input_file, nothing_in
+
+    with input_file(file) as path:
+        try:
+            report = _games_report(path, show_progress=not as_json and sys.stderr.isatty())
+        except (ParseError, ValueError, OSError) as exc:
+            raise fail_with(exc) from None
+    if not report["games"]:
+        raise nothing_in(file, "game")
     if as_json:
         emit_json(report)
     else:
@@ -305,8 +313,16 @@ def convert(
 
     # Write beside the target and rename, so a failure never leaves a half-written file.
     partial = target.with_name(f".{target.name}.partial{target.suffix}")
+    from hasamigo.cli.inputs import input_file, nothing_in
+
+    with input_file(source) as path:
+        try:
+            records = list(read_games(path))
+        except (HasamigoError, ValueError, OSError) as exc:
+            raise fail_with(exc) from None
+    if not records:
+        raise nothing_in(source, "game")
     try:
-        records = list(read_games(source))
         write_games(partial, records)
         os.replace(partial, target)
     except (HasamigoError, ValueError, OSError) as exc:

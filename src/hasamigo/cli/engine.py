@@ -25,6 +25,7 @@ from hasamigo.cli import (
     variant_named,
 )
 from hasamigo.cli.core import fail_with, parse_position
+from hasamigo.cli.inputs import input_file, input_files, nothing_in
 from hasamigo.cli.workers import RayAddressOpt, RayOpt, WorkersOpt, backend_for, spread
 from hasamigo.errors import HasamigoError
 
@@ -72,37 +73,45 @@ def solve(
         raise fail("choose one of --threads and --workers/--ray/--out: a worker's engine "
                    "searches on one thread")
     mode = "wld" if wld else "exact"
-    try:
-        read_obf(file)  # a file that does not read is refused before the engine compiles
-    except (HasamigoError, ValueError, OSError) as exc:
-        raise fail_with(exc) from None
-
-    ready_kernels("rules", "engine")
-
-    def show(row: dict[str, Any]) -> None:
-        if as_json:
-            return
-        rate = row["nodes"] / row["seconds"] / 1e6 if row["seconds"] > 0 else 0.0
-        expected = "?" if row["expected_score"] is None else f"{row['expected_score']:+d}"
-        verdict = "ok" if row["ok"] else "[bold red]DISAGREES[/]"
-        console.print(
-            f"#{row['index']:<3} {row['move']:>4} {row['score']:+4d} (file {expected:>3}) "
-            f"{verdict:>3} {row['seconds']:8.2f} s {row['nodes']:>14,} nodes {rate:7.1f} M/s",
-            highlight=False,
-        )
-
-    if split:
-        result = _split_job(file, table_bits, workers, ray, ray_address, out, show, as_json)
-    elif spread:
-        result = _solve_job(file, mode, table_bits, workers, ray, ray_address, out, as_json)
-        for row in result["positions"]:
-            show(row)
-    else:
+    with input_file(file) as path:  # a pipe is read once, into a file, and used as one
         try:
-            result = solve_obf_file(file, mode, table_size=1 << table_bits, on_result=show,
-                                    threads=threads)
+            positions = read_obf(path)  # a bad file is refused before the engine compiles
         except (HasamigoError, ValueError, OSError) as exc:
             raise fail_with(exc) from None
+        if not positions:
+            raise nothing_in(file, "position")
+
+        ready_kernels("rules", "engine")
+
+        def show(row: dict[str, Any]) -> None:
+            if as_json:
+                return
+            rate = row["nodes"] / row["seconds"] / 1e6 if row["seconds"] > 0 else 0.0
+            expected = "?" if row["expected_score"] is None else f"{row['expected_score']:+d}"
+            verdict = "ok" if row["ok"] else "[bold red]DISAGREES[/]"
+            console.print(
+                f"#{row['index']:<3} {row['move']:>4} {row['score']:+4d} (file {expected:>3}) "
+                f"{verdict:>3} {row['seconds']:8.2f} s {row['nodes']:>14,} nodes "
+                f"{rate:7.1f} M/s",
+                highlight=False,
+            )
+
+        if split:
+            result = _split_job(path, table_bits, workers, ray, ray_address, out, show,
+                                as_json)
+        elif spread:
+            result = _solve_job(path, mode, table_bits, workers, ray, ray_address, out,
+                                as_json)
+            for row in result["positions"]:
+                show(row)
+        else:
+            try:
+                result = solve_obf_file(path, mode, table_size=1 << table_bits,
+                                        on_result=show, threads=threads)
+            except (HasamigoError, ValueError, OSError) as exc:
+                raise fail_with(exc) from None
+    if not result["positions"]:  # never a pass: every position was solved or it failed
+        raise nothing_in(file, "position")
     if as_json:
         emit_json(result)
     else:
@@ -325,7 +334,8 @@ def train_eval(
     try:
         if label == "exact":
             load_exact_cache(cache)  # a damaged cache is refused before the long work
-        samples, counts = samples_from_records(read_archives(archives))
+        with input_files(archives) as files:  # pipes read once, like files
+            samples, counts = samples_from_records(read_archives(files))
     except (HasamigoError, OSError) as exc:
         raise fail_with(exc) from None
     if not len(samples):

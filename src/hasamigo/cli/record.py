@@ -23,6 +23,7 @@ from rich.markup import escape
 from hasamigo.cli import JsonOpt, VariantOpt, app, console, emit_json, err_console, fail
 from hasamigo.cli.core import render_board
 from hasamigo.cli.helptext import Typer
+from hasamigo.cli.inputs import as_named, input_file
 from hasamigo.errors import HasamigoError, ParseError
 from hasamigo.move import COLOUR_NAMES, Color
 
@@ -60,11 +61,12 @@ def _read_text(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
     try:
-        return read_text(path)
+        with input_file(Path(path)) as file:  # a pipe read once, like a file
+            return read_text(file)
     except OSError as exc:
         raise fail(f"{path}: {exc.strerror or exc}") from None
     except ParseError as exc:
-        raise fail(str(exc)) from None
+        raise fail(as_named(str(exc))) from None
 
 
 # ---- check ----------------------------------------------------------------------------------
@@ -130,13 +132,18 @@ def _game_sheet(game: str, board_cls: type[Board], handicap: int, first: Color |
     from hasamigo.notation.transcript import parse_transcript
 
     path = Path(game)
-    if path.is_file():
-        if path.suffix.lower() in (".wtb", ".ggf"):
-            for number, record in enumerate(read_games(path), 1):
-                if number == index:
-                    return sheet_of_moves(record.replay().move_stack, record.variant)
-            raise fail(f"{game}: there is no game {index}")
-        text = _read_text(game)
+    if path.exists() and not path.is_dir():  # a file, or a pipe (``<(…)``)
+        with input_file(path) as file:
+            if file.suffix.lower() in (".wtb", ".ggf"):
+                try:
+                    for number, record in enumerate(read_games(file), 1):
+                        if number == index:
+                            return sheet_of_moves(record.replay().move_stack,
+                                                  record.variant)
+                except (HasamigoError, ValueError) as exc:
+                    raise fail(as_named(str(exc))) from None
+                raise fail(f"{game}: there is no game {index}")
+            text = _read_text(str(file))
         if len([line for line in text.splitlines() if line.strip()]) >= board_cls.rows:
             return read_sheet(text, board_cls, handicap=handicap, first=first, source=game)
         game = text

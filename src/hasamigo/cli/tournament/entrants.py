@@ -23,6 +23,7 @@ from hasamigo.cli.tournament.common import (
     tournament_app,
     who_of,
 )
+from hasamigo.notation.csv_cells import restore
 
 
 # ---- new ---------------------------------------------------------------------------------
@@ -101,7 +102,7 @@ def _csv_entrants(path: Path) -> list[dict[str, Any]]:
         year = row.get("birth_year") or None
         if year is not None and not year.isdigit():
             raise fail(f"{path}: line {line}: birth_year {year!r} is not a year")
-        out.append({"name": row["name"], "rank": row.get("rank") or None,
+        out.append({"name": restore(row["name"]), "rank": row.get("rank") or None,
                     "birth_year": None if year is None else int(year),
                     "woman": _flag(row.get("woman"), "woman", line),
                     "seed": _flag(row.get("seed"), "seed", line),
