@@ -101,7 +101,8 @@ def input_files(paths: Sequence[Path]) -> Iterator[list[Path]]:
         except OSError as exc:
             from hasamigo.cli import fail
 
-            raise fail(f"cannot read {as_named(str(exc))}") from None
+            where = "" if exc.filename is None else f"{exc.filename}: "
+            raise fail(f"{where}{exc.strerror or exc}") from None
         yield files
     finally:
         for copy in [c for c in _NAMES if c.startswith(folder)]:
