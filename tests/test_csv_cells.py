@@ -101,13 +101,13 @@ def test_tournament_downloads_from_the_web(tmp_path: Path) -> None:
 
     with make_client(tmp_path / "web.db") as client:
         d = create(client, name="=cmd|' /C calc'!A0")
-        enter_everyone(d, [NAME, "+Ann", "Ben", "\tCid"])
+        enter_everyone(d, [NAME, "+Ann", "Ben", "@Cid"])
         for g in d.post("/rounds", status=201)["games"]:
             if g["kind"] == "played":
                 d.post(f"/rounds/1/boards/{g['board']}/result",
                        {"black_discs": 40, "white_discs": 24})
         standings = no_formula(client.get(f"/api/tournaments/{d.id}/standings.csv").text)
-        assert {restore(r["name"]) for r in standings} == {NAME, "+Ann", "Ben", "\tCid"}
+        assert {restore(r["name"]) for r in standings} == {NAME, "+Ann", "Ben", "@Cid"}
         assert "'" + NAME in {r["name"] for r in standings}
         boards = no_formula(client.get(f"/api/tournaments/{d.id}/games.csv").text)
         assert "'+Ann" in {b["black"] for b in boards} | {b["white"] for b in boards}
