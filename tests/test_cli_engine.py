@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -91,6 +92,16 @@ def test_analyse_ranks_every_move_with_a_pv() -> None:
     assert scores == sorted(scores, reverse=True)
     assert all(m["pv"] and m["pv"][0] == m["move"] for m in data["moves"])
     assert data["turn"] == "white" and data["depth"] == 4 and data["exact"] is False
+
+
+def test_analyse_says_what_its_table_is_in_whole_sentences() -> None:
+    """The note under the table wraps at the terminal's width, not the three narrow
+    columns' (issue 65.12: "… 548 nodes in / 0.00 s. Scores are …")."""
+    code, out, _ = run("analyse", "f5d6c3", "--depth", "4")
+    assert code == 0
+    note = next(line for line in out.splitlines() if "to move —" in line)
+    assert re.match(r"white to move — depth 4, [\d,]+ nodes in \d+\.\d\d s\. Scores are",
+                    note), note
 
 
 def test_analyse_with_probable_cuts() -> None:

@@ -257,16 +257,14 @@ def analyse(
     kind = "exact" if analysis.exact else f"depth {analysis.depth}"
     if selectivity and not analysis.exact:
         kind += f", selectivity {selectivity}"
-    table = Table(
-        "move",
-        "score",
-        "principal variation",
-        caption=f"{board.turn} to move — {kind}, {analysis.nodes:,} nodes "
-        f"in {analysis.seconds:.2f} s. {ScoreNote}",
-    )
+    table = Table("move", "score", "principal variation")
     for row in moves:
         table.add_row(row["move"], f"{row['score']:+d}", " ".join(row["pv"]))
     console.print(table)
+    # below the table, not its caption: a caption wraps to the table's width (three narrow
+    # columns), in the middle of its sentences
+    console.print(f"{board.turn} to move — {kind}, {analysis.nodes:,} nodes in "
+                  f"{analysis.seconds:.2f} s. {ScoreNote}", highlight=False)
 
 
 @app.command("train-eval")
