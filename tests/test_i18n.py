@@ -94,9 +94,10 @@ def test_the_catalog_translates_with_and_without_context() -> None:
     ja = i18n.translations("ja")
     assert ja.gettext("New game") == "新しい対局"
     assert ja.pgettext("after a game", "New game") == "もう一局"
-    assert ja.pgettext("count", "Moves") == "手数" and ja.gettext("Moves") == "棋譜"
+    assert ja.pgettext("legal moves", "Moves") == "合法手" and ja.gettext("Moves") == "棋譜"
     en = i18n.translations("en")
-    assert en.gettext("New game") == "New game" and en.pgettext("count", "Moves") == "Moves"
+    assert en.gettext("New game") == "New game"
+    assert en.pgettext("legal moves", "Moves") == "Moves"
     assert i18n.translate("ja", i18n.NP_("stage", "Swiss")) == "予選（スイス式）"
 
 
@@ -136,7 +137,8 @@ def test_a_count_reads_in_the_plural_in_english_and_as_one_form_in_japanese() ->
                                                         "other": "{n} blunders"}
     assert keyed_text("ja")["var.stale"]["other"].startswith("{n}手")
     # no key spells its singular by hand any more: ngettext does
-    assert not [key for key in KEYED if key.endswith(".one") and key != "choose.one"]
+    assert not [key for key in KEYED if key.endswith(".one")
+                and key not in ("choose.one", "board.option.one")]
 
 
 def test_the_gettext_module_does_not_import_the_keyed_texts() -> None:
@@ -146,3 +148,15 @@ def test_the_gettext_module_does_not_import_the_keyed_texts() -> None:
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                  for alias in node.names}
     assert not {name for name in imported if name and "keyed_text" in name}, imported
+
+
+def test_a_board_has_one_name_in_each_language() -> None:
+    """The library's ``standard``, the form's ``8x8`` and the editor's list name one board
+    one way, translated (issue 65.11)."""
+    from hasamigo.web.keyed_text import board_name
+
+    assert board_name("en", "standard") == board_name("en", "8x8") == "8×8"
+    assert board_name("ja", "nip-circle") == "ニップ（円形）"
+    assert board_name("en", "hasegawa-8x9+one") == "8×9, one disc turned"
+    assert board_name("ja", "hasegawa-8x9+one") == "8×9、返すのは1枚"
+    assert board_name("en", "no-such-board") == "no-such-board"

@@ -3,10 +3,12 @@
 English is the source language: the text written in the templates (``{{ _("New game") }}``,
 Jinja2's ``jinja2.ext.i18n``) and in the code (:func:`N_`) is the msgid, and
 ``locale/ja/LC_MESSAGES/hasamigo.po`` beside this module gives the Japanese as its msgstr.
-Where one English text reads two ways in Japanese (``Moves``: 棋譜, the move list; 手数, a
-count), the rarer reading has a context (``pgettext("count", "Moves")``). Official terms keep
-their Japanese names beside the English (伏せ石 fuse-ishi, 勝手打ち play-out, ...). Texts
-with placeholders use ``{name}``, filled in by the page or its script, never ``%``.
+Where one English text reads two ways in Japanese (``Moves``: 棋譜, the move list; 合法手,
+the legal moves), the rarer reading has a context (``pgettext("legal moves", "Moves")``);
+a text that follows a count has its plural (``ngettext``; :func:`NN_` in the code).
+Official terms keep their Japanese names beside the English (伏せ石 fuse-ishi, 勝手打ち
+play-out, ...). Texts with placeholders use ``{name}``, filled in by the page or its
+script, never ``%``.
 
 The catalog ships as the ``.po`` and is compiled in memory the first time a language is
 asked for (:func:`translations`: Babel reads it, :func:`~babel.messages.mofile.write_mo`

@@ -73,6 +73,8 @@ KEYED: dict[str, Message] = {
                               "when they arrive."),
     "official.no_help": N_("Official game: no hints or evaluation graph until it ends."),
     "loading": N_("Loading…"),
+    "offline.action": N_("The server cannot be reached, so this did not go through. Try again "
+                         "once it is back."),
     "private.title": N_("This game is private"),
     "watching": N_("Watching 観戦"),
     "copy": N_("Copy"),
@@ -116,6 +118,9 @@ KEYED: dict[str, Message] = {
                             "call wins it for the caller, a wrong one for the hider."),
     "counts": N_("Discs"),
     "moves": N_("Moves"),
+    # the length of a game, as the library counts it: every move and every pass
+    "moves.plies": NN_("{n} ply", "{n} plies"),
+    "moves.passes": NN_("{n} pass", "{n} passes"),
     "opening": N_("Opening"),
     "book": N_("Book"),
     "book.games": NN_("{n} game", "{n} games"),
@@ -353,6 +358,25 @@ KEYED: dict[str, Message] = {
     "warmup.kernel.wide": N_("the 10×10 move generator"),
     "warmup.kernel.wide_search": N_("the 10×10 search"),
     "warmup.kernel.smallboard": N_("the small boards' solver"),
+    # a board's one name on every page (board_name()): "board.<the variant's name>", and
+    # "board.option.<option>" for what a name adds after "+"
+    "board.standard": N_("8×8"),
+    "board.parallel": N_("8×8, parallel start"),
+    "board.original": N_("Reversi 8×8, original start"),
+    "board.reversi-32": N_("Reversi 8×8, 32 discs"),
+    "board.6x6": N_("6×6"),
+    "board.4x4": N_("4×4"),
+    "board.octagon": N_("Octagonal (52 squares)"),
+    "board.grand": N_("10×10"),
+    "board.eight-stars": N_("Eight Stars"),
+    "board.hasegawa-8x9": N_("8×9"),
+    "board.hasegawa-9x10": N_("9×10"),
+    "board.nip-octagon": N_("Nip (octagon)"),
+    "board.nip-circle": N_("Nip (circle)"),
+    "board.option.one": N_("one disc turned"),
+    "board.option.choose": N_("turned discs chosen"),
+    "board.option.nip": N_("Nip's rule"),
+    "board.option.capture": N_("capture 挟み碁"),
     "multi.colour.red": N_("red"),
     "multi.colour.yellow": N_("yellow"),
     "multi.colour.green": N_("green"),
@@ -396,6 +420,28 @@ def label_of(lang: Lang, prefix: str, value: object) -> str:
     return translate(lang, message)
 
 
+def board_name(lang: Lang, variant: str) -> str:
+    """A board's name as every page shows it (``8×8``, ``8×9, one disc turned``), from the
+    variant's name or an alias of it (``standard``, ``8x8``, ``hasegawa-8x9+one``); a name
+    no board has is shown as it is."""
+    from hasamigo.errors import HasamigoError
+    from hasamigo.variants import find_variant
+
+    try:
+        name = find_variant(variant).name
+    except HasamigoError:
+        return variant
+    base, *options = name.split("+")
+    words = [label_of(lang, "board", base)]
+    words += [label_of(lang, "board.option", option) for option in options]
+    return ("、" if lang == "ja" else ", ").join(words)
+
+
+@pass_context
+def _board_name(context: Context, variant: str) -> str:
+    return board_name(page_lang(context), variant)
+
+
 @pass_context
 def _label(context: Context, prefix: str, value: object) -> str:
     return label_of(page_lang(context), prefix, value)
@@ -408,6 +454,7 @@ def _keyed_text(context: Context) -> dict[str, Keyed]:
 
 def install(env: Environment) -> None:
     """Give ``env`` gettext over the catalogs (:func:`hasamigo.web.i18n.install`),
-    ``label(kind, value)`` for a value's name and ``keyed_text()`` for the page scripts."""
+    ``label(kind, value)`` for a value's name, ``board_name(variant)`` for a board's and
+    ``keyed_text()`` for the page scripts."""
     i18n.install(env)
-    env.globals.update(label=_label, keyed_text=_keyed_text)
+    env.globals.update(label=_label, board_name=_board_name, keyed_text=_keyed_text)

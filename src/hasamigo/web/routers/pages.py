@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from hasamigo.web.deps import Client, Games, LangDep, Reviews, SettingsDep, Templates
@@ -23,6 +24,17 @@ router = APIRouter(include_in_schema=False)
 def _context(request: Request, lang: str, **extra: Any) -> dict[str, Any]:
     return {"request": request, "lang": lang, "other_lang": "en" if lang == "ja" else "ja",
             **extra}
+
+
+FAVICON = Path(__file__).resolve().parents[1] / "static" / "favicon.ico"
+
+
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    """The icon where browsers, bookmarks and pages without a ``<link rel=icon>`` look for
+    it (the pages name ``/static/favicon.svg``); cached for a day."""
+    return FileResponse(FAVICON, media_type="image/x-icon",
+                        headers={"Cache-Control": "public, max-age=86400"})
 
 
 @router.get("/", response_class=HTMLResponse)
