@@ -29,6 +29,7 @@ import argparse
 import time
 from pathlib import Path
 
+from hasamigo.engine.players import player_spec
 from hasamigo.jobs import LocalBackend
 from hasamigo.jobs.games import match_player, study_player
 from hasamigo.study.simulate import simulate
@@ -56,8 +57,9 @@ def main() -> None:
 def strong_vs_victory(args: argparse.Namespace) -> None:
     openings = read_openings(Path(__file__).parent.parent / "tests/data/xot-sample.txt")
     start = time.perf_counter()
-    summary = run_match(args.strong, "victory", args.match_games, seed=args.seed,
-                        openings=openings, play=match_player(LocalBackend(args.jobs)))
+    summary = run_match(player_spec(args.strong), player_spec("victory"), args.match_games,
+                        seed=args.seed, openings=openings,
+                        play=match_player(LocalBackend(args.jobs)))
     ok = summary.a_score_pct >= 95.0
     print(f"{args.strong} vs victory: {summary.a_wins}-{summary.draws}-{summary.b_wins} "
           f"({summary.a_score_pct:.1f}%, target >= 95%) {'OK' if ok else 'MISSED'} "

@@ -25,11 +25,12 @@ from hasamigo.jobs.games import (
 )
 from hasamigo.move import BLACK, PASS, WHITE, Move
 from hasamigo.notation import read_games
+from hasamigo.player_spec import PlayerSpec
 from hasamigo.tournament.match import MatchGame, match_tasks, run_match
 
 runner = CliRunner()
-A, B = "greedy", "victory"  # quick, and their games differ with the random openings
-PARAMS = match_params(A, B, seed=9, openings="", random_plies=4, clock=None)
+A, B = PlayerSpec("greedy"), PlayerSpec("victory")  # quick, and their games differ with
+PARAMS = match_params(seed=9, openings="", random_plies=4, clock=None)  # random openings
 
 
 def test_a_row_gives_back_the_game_passes_clock_and_all() -> None:
@@ -58,7 +59,7 @@ def test_a_row_of_an_older_journal_still_loads() -> None:
 
 
 def test_self_play_keeps_the_short_row() -> None:
-    task = match_tasks("random", "random", 1, seed=1)[0]
+    task = match_tasks(PlayerSpec("random"), PlayerSpec("random"), 1, seed=1)[0]
     row = play_short_task(task)
     assert tuple(row) == SHORT_KEYS and row["index"] == 0 and len(row["moves"]) >= 58
 
@@ -92,14 +93,28 @@ def test_a_journal_of_another_match_is_refused(tmp_path: Path) -> None:
     journal = tmp_path / "m.jsonl"
     run_match(A, B, 1, seed=9, random_plies=4,
               play=match_player(LocalBackend(1), journal=journal, params=PARAMS))
-    other = match_params(A, B, seed=10, openings="", random_plies=4, clock=None)
+    other = match_params(seed=10, openings="", random_plies=4, clock=None)
     with pytest.raises(JournalError, match="other parameters"):
         run_match(A, B, 1, seed=10, random_plies=4,
                   play=match_player(LocalBackend(1), journal=journal, params=other))
 
 
+def test_a_journal_keeps_the_players_of_its_games_and_refuses_others(tmp_path: Path) -> None:
+    """The players a journal is checked against are the games' own (their specs' text, as
+    journals always held them): they cannot disagree with the games played."""
+    journal = tmp_path / "m.jsonl"
+    run_match(A, PlayerSpec.parse("Engine:1"), 1, seed=9, random_plies=4,
+              play=match_player(LocalBackend(1), journal=journal, params=PARAMS))
+    header = json.loads(journal.read_text().splitlines()[0])["job"]
+    assert header == {"job": "match", "a": "greedy", "b": "engine:1", "seed": 9,
+                      "openings": "", "random_plies": 4, "clock": None}
+    with pytest.raises(JournalError, match="other parameters"):
+        run_match(A, B, 1, seed=9, random_plies=4,
+                  play=match_player(LocalBackend(1), journal=journal, params=PARAMS))
+
+
 def match_cli(*args: str) -> Any:
-    result = runner.invoke(app, ["match", A, B, "-n", "4", "--seed", "9",
+    result = runner.invoke(app, ["match", str(A), str(B), "-n", "4", "--seed", "9",
                                  "--random-plies", "4", *args])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout) if "--json" in args else result.stdout
@@ -135,7 +150,7 @@ def test_match_cli_on_workers_writes_what_one_process_does_and_resumes(tmp_path:
 def test_match_cli_refuses_bad_worker_options(args: list[str], message: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
-    result = runner.invoke(app, ["match", A, B, "-n", "2", *args])
+    result = runner.invoke(app, ["match", str(A), str(B), "-n", "2", *args])
     assert result.exit_code == 2
     assert message in result.stderr
 
@@ -143,8 +158,8 @@ def test_match_cli_refuses_bad_worker_options(args: list[str], message: str,
 def test_match_cli_refuses_the_journal_of_another_seed(tmp_path: Path) -> None:
     out = tmp_path / "g.ggf"
     match_cli("--workers", "2", "--out", str(out))
-    result = runner.invoke(app, ["match", A, B, "-n", "4", "--seed", "10", "--random-plies",
-                                 "4", "--workers", "2", "--out", str(out)])
+    result = runner.invoke(app, ["match", str(A), str(B), "-n", "4", "--seed", "10",
+                                 "--random-plies", "4", "--workers", "2", "--out", str(out)])
     assert result.exit_code == 2 and "other parameters" in result.stderr
 
 

@@ -20,7 +20,10 @@ from hasamigo.jobs.exact import exact_job
 from hasamigo.jobs.games import match_player
 from hasamigo.jobs.selfplay import selfplay_job
 from hasamigo.jobs.solve import solve_job
+from hasamigo.player_spec import PlayerSpec
 from hasamigo.tournament.match import read_openings, run_match
+
+GREEDY, VICTORY = PlayerSpec("greedy"), PlayerSpec("victory")
 
 ray: Any = pytest.importorskip("ray", reason="Ray is not installed (hasamigo[cluster])")
 pytestmark = pytest.mark.ray
@@ -134,7 +137,7 @@ def test_selfplay_on_two_actors_with_one_killed_plays_the_local_games(tmp_path: 
 
 def test_a_match_on_two_actors_with_one_killed_plays_the_sequential_games(
         tmp_path: Path) -> None:
-    alone = run_match("greedy", "victory", 4, seed=9, random_plies=4)
+    alone = run_match(GREEDY, VICTORY, 4, seed=9, random_plies=4)
     backend = RayBackend(2)
     count: list[int] = []
 
@@ -144,7 +147,7 @@ def test_a_match_on_two_actors_with_one_killed_plays_the_sequential_games(
             ray.kill(backend.actors[0])
 
     try:
-        shared = run_match("greedy", "victory", 4, seed=9, random_plies=4,
+        shared = run_match(GREEDY, VICTORY, 4, seed=9, random_plies=4,
                            on_result=kill_after_first,
                            play=match_player(backend, journal=tmp_path / "m.jsonl"))
     finally:

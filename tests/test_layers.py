@@ -24,8 +24,8 @@ SRC = ROOT / "src" / "hasamigo"
 
 CORE = ("squares", "move", "errors", "board", "rules", "variants", "notation", "multi",
         # beside the core, importing nothing above it: the password hashes (tournament,
-        # study) and the settings' base (storage, web)
-        "passwords", "settings")
+        # study), the settings' base (storage, web) and a player's spec (engine and up)
+        "passwords", "settings", "player_spec")
 ABOVE_CORE = ("engine", "game", "analysis", "storage", "tournament", "study", "jobs", "web",
               "cli")
 

@@ -18,6 +18,7 @@ from hasamigo.game.result import GameResult, Termination
 from hasamigo.jobs import LocalBackend
 from hasamigo.jobs.games import match_player
 from hasamigo.notation import read_games
+from hasamigo.player_spec import PlayerSpec
 from hasamigo.tournament.match import (
     GameTask,
     MatchSummary,
@@ -32,21 +33,22 @@ from hasamigo.tournament.match import (
 
 DATA = Path(__file__).parent / "data"
 runner = CliRunner()
+RANDOM, GREEDY, VICTORY = PlayerSpec("random"), PlayerSpec("greedy"), PlayerSpec("victory")
 
 
 def test_colours_alternate_and_each_opening_is_played_twice() -> None:
     openings = read_openings(DATA / "xot-sample.txt")
-    tasks = match_tasks("random", "greedy", 8, seed=3, openings=openings)
+    tasks = match_tasks(RANDOM, GREEDY, 8, seed=3, openings=openings)
     assert [t.a_color for t in tasks] == [BLACK, WHITE] * 4
     for first, second in zip(tasks[::2], tasks[1::2], strict=True):
         assert first.opening == second.opening and len(first.opening) == 8
     assert len({t.opening for t in tasks}) == 4
     assert len({t.seed for t in tasks}) == 8
-    assert match_tasks("random", "greedy", 8, seed=3, openings=openings) == tasks
+    assert match_tasks(RANDOM, GREEDY, 8, seed=3, openings=openings) == tasks
 
 
 def test_random_plies_openings() -> None:
-    tasks = match_tasks("random", "random", 4, seed=1, random_plies=6)
+    tasks = match_tasks(RANDOM, RANDOM, 4, seed=1, random_plies=6)
     assert all(len(t.opening) == 6 for t in tasks)
     assert tasks[0].opening == tasks[1].opening != tasks[2].opening
 
@@ -57,7 +59,7 @@ def test_game_seed_depends_on_match_seed_and_index_only() -> None:
 
 
 def test_tallies_and_colours_in_play() -> None:
-    summary = run_match("greedy", "random", 6, seed=4)
+    summary = run_match(GREEDY, RANDOM, 6, seed=4)
     assert summary.games == 6
     assert summary.a_wins + summary.draws + summary.b_wins == 6
     for r in summary.results:
@@ -73,8 +75,8 @@ def test_tallies_and_colours_in_play() -> None:
 
 
 def test_same_results_with_one_or_two_jobs() -> None:
-    one = run_match("greedy", "victory", 4, seed=9, random_plies=4)
-    two = run_match("greedy", "victory", 4, seed=9, random_plies=4,
+    one = run_match(GREEDY, VICTORY, 4, seed=9, random_plies=4)
+    two = run_match(GREEDY, VICTORY, 4, seed=9, random_plies=4,
                     play=match_player(LocalBackend(2)))
     assert [(r.opening, r.moves, r.result) for r in one.results] == [
         (r.opening, r.moves, r.result) for r in two.results]
@@ -97,7 +99,7 @@ def test_elo_on_known_inputs() -> None:
 
 def test_ggf_output_reads_back(tmp_path: Path) -> None:
     out = tmp_path / "games.ggf"
-    summary = run_match("random", "greedy", 4, seed=2, random_plies=3, out=out)
+    summary = run_match(RANDOM, GREEDY, 4, seed=2, random_plies=3, out=out)
     records = list(read_games(out))
     assert len(records) == 4
     for record, result in zip(records, summary.results, strict=True):
@@ -143,9 +145,9 @@ def test_cli_bad_input_exits_2(args: list[str]) -> None:
 
 
 def test_cli_refuses_bad_threads_naming_the_spec_and_the_range() -> None:
-    result = runner.invoke(app, ["match", "engine:5@0", "random"])
+    result = runner.invoke(app, ["match", "engine:5@65", "random"])
     assert result.exit_code == 2
-    assert "'engine:5@0'" in result.stderr and "from 1 to 64" in result.stderr
+    assert "'engine:5@65'" in result.stderr and "from 1 to 64" in result.stderr
 
 
 def test_cli_match_of_a_level_on_two_threads_names_them() -> None:
@@ -178,7 +180,7 @@ def test_default_workers_leave_each_game_the_cores_its_threads_ask_for(
 def test_task_is_picklable() -> None:
     import pickle
 
-    task = GameTask(0, "random", "greedy", (), 5)
+    task = GameTask(0, RANDOM, GREEDY, (), 5)
     assert pickle.loads(pickle.dumps(task)) == task
 
 
@@ -224,7 +226,7 @@ def test_a_side_whose_flag_falls_loses_33_31_and_is_stopped() -> None:
     assert (result.result.black, result.result.white, result.result.winner) == (33, 31, BLACK)
     assert result.result.termination is Termination.TIMEOUT
     assert len(result.moves) == 1 and len(result.seconds) == 1  # the late move never stands
-    summary = MatchSummary("random", "dawdler", [result], clock=0.5)
+    summary = MatchSummary(RANDOM, PlayerSpec("dawdler"), [result], clock=0.5)
     assert summary.a_wins == 1 and summary.a_time_losses == 0 and summary.b_time_losses == 1
     assert summary.as_json()["time_losses"] == {"a": 0, "b": 1}
     assert "white lost on time" in summary.records()[0].event.lower()
@@ -252,13 +254,13 @@ def test_a_clock_charges_each_move_from_the_offer_to_the_move() -> None:
 
 
 def test_without_a_clock_nothing_changes() -> None:
-    summary = run_match("greedy", "random", 2, seed=4)
+    summary = run_match(GREEDY, RANDOM, 2, seed=4)
     assert "time_losses" not in summary.as_json()
     assert all(r.time_loss is None and r.seconds == () for r in summary.results)
 
 
 def test_clock_match_on_two_processes() -> None:
-    summary = run_match("random", "engine:1", 2, seed=5, clock=5.0,
+    summary = run_match(RANDOM, PlayerSpec.parse("engine:1"), 2, seed=5, clock=5.0,
                         play=match_player(LocalBackend(2)))
     assert summary.games == 2 and summary.a_time_losses == summary.b_time_losses == 0
     assert all(r.seconds and len(r.seconds) == len(r.moves) for r in summary.results)

@@ -9,15 +9,29 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hasamigo.engine.limits import MAX_LEVEL, MAX_THREADS
-from hasamigo.engine.players import PROGRAMS, make_player, player_spec, program_for
-from hasamigo.engine.players.spec import EXTERNAL_PREFIXES, NAME_CHARS, TOP, PlayerSpec
+from hasamigo.engine.players import (
+    PROGRAMS,
+    check_spec,
+    level_of,
+    make_player,
+    player_spec,
+    program_for,
+)
 from hasamigo.errors import InvalidOptionError
+from hasamigo.player_spec import (
+    EXTERNAL_PREFIXES,
+    LEVEL_DIGITS,
+    NAME_CHARS,
+    THREADS_DIGITS,
+    TOP,
+    PlayerSpec,
+)
 
 names = st.from_regex(rf"[a-z][a-z0-9_-]{{0,{NAME_CHARS - 1}}}", fullmatch=True).filter(
     lambda name: name != TOP and name not in EXTERNAL_PREFIXES)
-levels = st.none() | st.just(TOP) | st.integers(1, MAX_LEVEL)
+levels = st.none() | st.just(TOP) | st.integers(1, 10 ** LEVEL_DIGITS - 1)
 programs = st.builds(PlayerSpec, names, st.lists(names, max_size=3).map(tuple), levels,
-                     st.integers(1, MAX_THREADS))
+                     st.integers(1, 10 ** THREADS_DIGITS - 1))
 commands = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1,
                    max_size=40).map(str.strip).filter(bool)
 externals = st.builds(lambda protocol, command: PlayerSpec(protocol, command=command),
@@ -62,7 +76,7 @@ def test_the_parts_are_named() -> None:
                                                                    ("swing", "moves"))
     assert PlayerSpec.parse("amusement:swing:moves").name == "amusement:swing:moves"
     level = PlayerSpec.parse("engine:top@3")
-    assert (level.name, level.level, level.search_level, level.threads) == (
+    assert (level.name, level.level, level_of(level), level.threads) == (
         "engine", TOP, MAX_LEVEL, 3)
     external = PlayerSpec.parse("GTP: gnugo --mode GTP ")
     assert (external.external, external.program, external.command) == (
@@ -77,15 +91,18 @@ def test_an_option_is_any_name_the_registry_gives_meaning() -> None:
     assert spec.options == ("midgame",)
     with pytest.raises(InvalidOptionError, match="unknown player 'amusement:midgame'"):
         program_for(spec)
+    with pytest.raises(InvalidOptionError, match="unknown player 'amusement:midgame'"):
+        check_spec(spec)
 
 
 @pytest.mark.parametrize(("text", "said"), [
     ("", "empty"),
     ("   ", "empty"),
-    ("engine:5@0", "'engine:5@0': the threads after '@' run from 1 to 64, not '0'"),
+    ("engine:5@0", "'engine:5@0': the threads after '@' are a whole number from 1, not '0'"),
     ("engine:5@", "the threads after '@'"),
     ("engine:5@x", "not 'x'"),
-    ("engine:0", "'engine:0': the level after ':' runs from 1 to 10 or is 'top', not '0'"),
+    ("engine:5@1000", "not '1000'"),
+    ("engine:0", "'engine:0': the level after ':' is a whole number from 1 or 'top', not '0'"),
     ("engine:999", "not '999'"),
     ("engine:5:swing", "the level comes last, not '5'"),
     ("amusement::moves", "an option's name"),
@@ -118,6 +135,8 @@ def test_a_value_made_by_hand_is_checked_too(fields: dict[str, object]) -> None:
     ("engine", "engine is played at a level"),
     ("victory:3", "victory is played at no level"),
     ("victory@2", "only the engine's levels take threads"),
+    (f"engine:{MAX_LEVEL + 1}", f"runs from 1 to {MAX_LEVEL} or is 'top', not '{MAX_LEVEL + 1}'"),
+    (f"engine:5@{MAX_THREADS + 1}", f"run from 1 to {MAX_THREADS}, not '{MAX_THREADS + 1}'"),
 ])
 def test_the_registry_refuses_what_it_does_not_hold(text: str, said: str) -> None:
     spec = PlayerSpec.parse(text)  # good grammar

@@ -7,25 +7,26 @@ The text is what people type and what games, journals and tournaments store::
     PROTOCOL:COMMAND                         nboard:/opt/edax -q, gtp:gnugo --mode gtp
 
 An OPTION is a name (``swing``, ``moves``, ``midgame``…: what it means is the program's
-business, :data:`hasamigo.engine.players.PROGRAMS`); a LEVEL is a number from 1 to
-:data:`~hasamigo.engine.limits.MAX_LEVEL` or ``top``, and comes last; THREADS run from 1 to
-:data:`~hasamigo.engine.limits.MAX_THREADS`. Names are read in any case and written in
-lower case; an external engine's COMMAND keeps its case. This module reads the grammar
-only: which programs exist, which take a level or threads, is the registry's
-(:func:`hasamigo.engine.players.player_spec` reads a spec and checks it there).
+business, :data:`hasamigo.engine.players.PROGRAMS`); a LEVEL is a whole number (at most
+two digits) or ``top``, and comes last; THREADS are a whole number (at most three digits).
+Names are read in any case and written in lower case; an external engine's COMMAND keeps
+its case. This module reads the grammar only: which programs exist, which take a level or
+threads, and how many, is the registry's (:func:`hasamigo.engine.players.player_spec`
+reads a spec and checks it there). It stands beside the core, importing nothing above it,
+so that every layer (and the command line, before it loads the engine) can hold a spec.
 
 >>> spec = PlayerSpec.parse(" Engine:6 @ 2 ")
->>> spec, str(spec), spec.search_level
-(PlayerSpec(program='engine', options=(), level=6, threads=2, command=''), 'engine:6@2', 6)
+>>> spec, str(spec)
+(PlayerSpec(program='engine', options=(), level=6, threads=2, command=''), 'engine:6@2')
 >>> str(PlayerSpec.parse("amusement:swing:moves")), PlayerSpec.parse("amusement:swing").options
 ('amusement:swing:moves', ('swing',))
->>> str(PlayerSpec.parse("NBoard:/opt/Edax -q")), PlayerSpec.parse("engine:top").search_level
-('nboard:/opt/Edax -q', 10)
+>>> str(PlayerSpec.parse("NBoard:/opt/Edax -q")), PlayerSpec.parse("engine:top").level
+('nboard:/opt/Edax -q', 'top')
 >>> PlayerSpec.parse("engine:5@0")
 Traceback (most recent call last):
 ...
-hasamigo.errors.InvalidOptionError: 'engine:5@0': the threads after '@' run from 1 to
-64, not '0'
+hasamigo.errors.InvalidOptionError: 'engine:5@0': the threads after '@' are a whole number
+from 1, not '0'
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from hasamigo.engine.limits import MAX_LEVEL, MAX_THREADS
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.squares import ASCII_DIGITS
 
@@ -44,8 +44,10 @@ PART_MARK = ":"
 THREADS_MARK = "@"
 #: the spec prefixes of external engines (the rest of the spec is the command)
 EXTERNAL_PREFIXES = ("nboard", "gtp")
-#: the level that names the engine's strongest (:data:`MAX_LEVEL`)
+#: the level that names the strongest (the engine's :data:`~hasamigo.engine.limits.MAX_LEVEL`)
 TOP = "top"
+#: the most digits of a level, and of the threads (the registry bounds them further)
+LEVEL_DIGITS, THREADS_DIGITS = 2, 3
 #: the longest program or option name read
 NAME_CHARS = 32
 _NAME = re.compile(rf"[a-z][a-z0-9_-]{{0,{NAME_CHARS - 1}}}")
@@ -53,11 +55,11 @@ _NAME = re.compile(rf"[a-z][a-z0-9_-]{{0,{NAME_CHARS - 1}}}")
 Level = int | Literal["top"]
 
 
-def _whole_in(text: str, low: int, high: int) -> bool:
-    """``text`` is a whole number from ``low`` to ``high`` in ASCII digits (at most two:
-    str.isdigit() would take '٣' and 5,000-digit text)."""
-    return (1 <= len(text) <= 2 and all(ch in ASCII_DIGITS for ch in text)
-            and low <= int(text) <= high)
+def _whole(text: str, digits: int) -> bool:
+    """``text`` is a whole number from 1 in ASCII digits, at most ``digits`` of them
+    (str.isdigit() would take '٣' and 5,000-digit text)."""
+    return (1 <= len(text) <= digits and all(ch in ASCII_DIGITS for ch in text)
+            and int(text) >= 1)
 
 
 def _is_level(part: str) -> bool:
@@ -98,12 +100,12 @@ class PlayerSpec:
                     f"{shown(name)}: a program's or option's name is a letter, then letters, "
                     f"digits, '-' or '_', at most {NAME_CHARS} in all, and not {TOP!r}")
         if self.level is not None and self.level != TOP and not (
-                isinstance(self.level, int) and 1 <= self.level <= MAX_LEVEL):
-            raise InvalidOptionError(f"{shown(self.level)}: a level runs from 1 to "
-                                     f"{MAX_LEVEL}, or is {TOP!r}")
-        if not (isinstance(self.threads, int) and 1 <= self.threads <= MAX_THREADS):
-            raise InvalidOptionError(f"{shown(self.threads)}: threads run from 1 to "
-                                     f"{MAX_THREADS}")
+                isinstance(self.level, int) and 1 <= self.level < 10 ** LEVEL_DIGITS):
+            raise InvalidOptionError(f"{shown(self.level)}: a level is a whole number from "
+                                     f"1 (at most {LEVEL_DIGITS} digits) or {TOP!r}")
+        if not (isinstance(self.threads, int) and 1 <= self.threads < 10 ** THREADS_DIGITS):
+            raise InvalidOptionError(f"{shown(self.threads)}: threads are a whole number "
+                                     f"from 1 (at most {THREADS_DIGITS} digits)")
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
@@ -122,17 +124,17 @@ class PlayerSpec:
                                          f"'{protocol}{PART_MARK}' is empty")
             return cls(protocol, command=command.strip())
         base, mark, threads = whole.lower().partition(THREADS_MARK)
-        if mark and not _whole_in(threads.strip(), 1, MAX_THREADS):
-            raise InvalidOptionError(f"{shown(text)}: the threads after '@' run from 1 to "
-                                     f"{MAX_THREADS}, not {shown(threads.strip())}")
+        if mark and not _whole(threads.strip(), THREADS_DIGITS):
+            raise InvalidOptionError(f"{shown(text)}: the threads after '@' are a whole "
+                                     f"number from 1, not {shown(threads.strip())}")
         program, *parts = base.strip().split(PART_MARK)
         level: Level | None = None
         if parts and _is_level(parts[-1]):
             last = parts.pop()
-            if last != TOP and not _whole_in(last, 1, MAX_LEVEL):
-                raise InvalidOptionError(f"{shown(text)}: the level after "
-                                         f"'{PART_MARK}' runs from 1 to {MAX_LEVEL} or is "
-                                         f"{TOP!r}, not {shown(last)}")
+            if last != TOP and not _whole(last, LEVEL_DIGITS):
+                raise InvalidOptionError(f"{shown(text)}: the level after '{PART_MARK}' "
+                                         f"is a whole number from 1 or {TOP!r}, not "
+                                         f"{shown(last)}")
             level = "top" if last == TOP else int(last)
         for place, name in enumerate((program, *parts)):
             if not _NAME.fullmatch(name) or name == TOP:
@@ -162,15 +164,10 @@ class PlayerSpec:
         ``engine``: no level, no threads); an external engine's protocol."""
         return PART_MARK.join((self.program, *self.options))
 
-    @property
-    def search_level(self) -> int | None:
-        """The level as a number (``top`` is :data:`MAX_LEVEL`); ``None`` without one."""
-        return MAX_LEVEL if self.level == "top" else self.level
-
     def with_threads(self, threads: int) -> PlayerSpec:
         """The same spec on ``threads`` search threads."""
         return PlayerSpec(self.program, self.options, self.level, threads, self.command)
 
 
-__all__ = ["EXTERNAL_PREFIXES", "NAME_CHARS", "PART_MARK", "THREADS_MARK", "TOP", "Level",
-           "PlayerSpec"]
+__all__ = ["EXTERNAL_PREFIXES", "LEVEL_DIGITS", "NAME_CHARS", "PART_MARK", "THREADS_DIGITS",
+           "THREADS_MARK", "TOP", "Level", "PlayerSpec"]

@@ -21,6 +21,7 @@ from hasamigo.cli.workers import (
     workers_of,
 )
 from hasamigo.errors import HasamigoError
+from hasamigo.player_spec import PlayerSpec
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -42,6 +43,14 @@ def _elo_text(value: float | None, sign: int) -> str:
     return f"{value:+.0f}"
 
 
+def _player(text: str) -> PlayerSpec:
+    """A player argument read as its spec (:func:`hasamigo.engine.players.player_spec`):
+    a bad one is refused as the command line refuses any bad argument."""
+    from hasamigo.engine.players import player_spec
+
+    return player_spec(text)
+
+
 def _positive_minutes(value: float | None) -> float | None:
     """A clock of more than nothing and at most a day (24 h: any longer is a typo)."""
     if value is not None and not 0 < value <= 24 * 60:
@@ -51,12 +60,13 @@ def _positive_minutes(value: float | None) -> float | None:
 
 @app.command()
 def match(
-    player_a: Annotated[str, typer.Argument(help="A player spec: random, greedy, victory, "
-                                            "amusement, amusement:swing, entertainer, "
-                                            "engine:N, engine:top, weakest, "
-                                            "nboard:COMMAND, gtp:COMMAND; an engine "
-                                            "level on T search threads: engine:N@T.")],
-    player_b: Annotated[str, typer.Argument(help="The other player spec.")],
+    player_a: Annotated[PlayerSpec, typer.Argument(
+        parser=_player, metavar="PLAYER_A",
+        help="A player spec: random, greedy, victory, amusement, amusement:swing, "
+             "entertainer, engine:N, engine:top, weakest, nboard:COMMAND, gtp:COMMAND; an "
+             "engine level on T search threads: engine:N@T.")],
+    player_b: Annotated[PlayerSpec, typer.Argument(
+        parser=_player, metavar="PLAYER_B", help="The other player spec.")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 10,
     openings: Annotated[Path | None, typer.Option(
         "--openings", exists=True, dir_okay=False,
@@ -93,7 +103,6 @@ def match(
     over B; null for an infinite value); with --clock also time_losses: {a, b} (games
     each side lost on time).
     """
-    from hasamigo.engine.players import make_player, spec_threads
     from hasamigo.tournament.match import read_openings, run_match
 
     if openings is not None and random_plies:
@@ -102,11 +111,9 @@ def match(
     # the command line: neither the default nor the old --jobs kept a journal before
     on_workers = (workers is not None or ray or ray_address is not None
                   or journal is not None)
+    # a game's two players search in turn: its worker needs the larger one's threads
+    threads = max(player_a.threads, player_b.threads)
     try:
-        make_player(player_a)
-        make_player(player_b)
-        # a game's two players search in turn: its worker needs the larger one's threads
-        threads = max(spec_threads(player_a), spec_threads(player_b))
         book = read_openings(openings) if openings is not None else None
         if out is not None:
             from hasamigo.notation import detect_format
@@ -128,7 +135,7 @@ def match(
         resumed = done
 
     backend = backend_for(count, ray, ray_address)
-    params = match_params(player_a, player_b, seed=seed, random_plies=random_plies,
+    params = match_params(seed=seed, random_plies=random_plies,
                           openings="" if openings is None else openings.name, clock=seconds)
     play = match_player(backend, journal=journal, params=params, on_start=begin)
     progress = _progress(not as_json)
@@ -153,7 +160,7 @@ def match(
         emit_json(summary.as_json())
         return
     title = f"{games} games, seed {seed}" + ("" if clock is None else f", {clock:g} min a side")
-    table = Table("", player_a, "draws", player_b, title=title)
+    table = Table("", str(player_a), "draws", str(player_b), title=title)
     table.add_row("wins", str(summary.a_wins), str(summary.draws), str(summary.b_wins))
     table.add_row("discs", str(summary.a_discs), "", str(summary.b_discs))
     if clock is not None:

@@ -13,8 +13,9 @@ arguments of :func:`~hasamigo.tournament.match.run_match`,
 :func:`~hasamigo.tournament.programs.run_tournament` and
 :func:`~hasamigo.study.simulate.run_simulation`.
 
+>>> from hasamigo.engine.players import PlayerSpec
 >>> from hasamigo.tournament.match import match_tasks, run_task
->>> played = run_task(match_tasks("greedy", "random", 1, seed=4)[0])
+>>> played = run_task(match_tasks(PlayerSpec("greedy"), PlayerSpec("random"), 1, seed=4)[0])
 >>> game_result(game_row(played)) == played
 True
 """
@@ -90,12 +91,19 @@ def play_program_task(task: ProgramTask) -> dict[str, Any]:
     return game_row(play_program_game(task))
 
 
-def match_params(a: str, b: str, *, seed: int, openings: str, random_plies: int,
+def match_params(*, seed: int, openings: str, random_plies: int,
                  clock: float | None) -> dict[str, Any]:
-    """What a match's journal is checked against: the games depend on these (and on
-    their number only, so a larger ``--games`` adds games to a journal)."""
-    return {"job": "match", "a": a, "b": b, "seed": seed, "openings": openings,
+    """What a match's journal is checked against, besides its players (which
+    :func:`match_player` takes from the games): the games depend on these (and on their
+    number only, so a larger ``--games`` adds games to a journal)."""
+    return {"job": "match", "seed": seed, "openings": openings,
             "random_plies": random_plies, "clock": clock}
+
+
+def _with_players(params: dict[str, Any], task: GameTask) -> dict[str, Any]:
+    """``params`` with the match's players as a journal keeps them: ``a`` and ``b``, their
+    specs' text."""
+    return {"job": "match", "a": str(task.a), "b": str(task.b), **params}
 
 
 def match_player(backend: Backend, *, journal: str | Path | None = None,
@@ -104,11 +112,12 @@ def match_player(backend: Backend, *, journal: str | Path | None = None,
                  ) -> Callable[[Sequence[GameTask]], Iterator[MatchGame]]:
     """The ``play`` of :func:`~hasamigo.tournament.match.run_match` on ``backend``'s
     workers: the games are keyed by their number from 1 and, with a ``journal`` (checked
-    against ``params``, see :func:`match_params`), those it holds are not played again
-    (they come first; ``on_start`` is told how many)."""
-    book = None if journal is None else Journal(journal, params or {"job": "match"})
+    against ``params``, see :func:`match_params`, and the games' players), those it holds
+    are not played again (they come first; ``on_start`` is told how many)."""
 
     def play(tasks: Sequence[GameTask]) -> Iterator[MatchGame]:
+        book = (None if journal is None or not tasks
+                else Journal(journal, _with_players(params or {}, tasks[0])))
         keyed = {str(task.index + 1): task for task in tasks}
         for _key, row in iter_job(keyed, play_task, backend=backend, journal=book,
                                   on_start=on_start):

@@ -25,6 +25,7 @@ from hasamigo.jobs.games import play_short_task
 from hasamigo.jobs.runner import Backend, Journal, run_job
 from hasamigo.move import Move
 from hasamigo.notation.record import GameRecord
+from hasamigo.player_spec import PlayerSpec
 from hasamigo.tournament.match import GameTask, match_tasks, read_openings, warm_up
 
 #: book openings: lines this many moves long by default, to positions the book values
@@ -100,11 +101,11 @@ def openings_from(spec: str) -> tuple[list[tuple[Move, ...]], str]:
     return read_openings(path), path.name
 
 
-def level_spec(level: int) -> str:
+def level_spec(level: int) -> PlayerSpec:
     """The player spec of the engine at ``level`` (1 .. MAX_LEVEL)."""
     if not 1 <= level <= MAX_LEVEL:
         raise ValueError(f"level must be from 1 to {MAX_LEVEL}, not {level}")
-    return f"engine:{level}"
+    return PlayerSpec("engine", level=level)
 
 
 def selfplay_tasks(level: int, games: int, *, seed: int = 0,
@@ -118,7 +119,7 @@ def selfplay_tasks(level: int, games: int, *, seed: int = 0,
 def game_records(rows: Sequence[dict[str, Any]], level: int) -> list[GameRecord]:
     """The rows of :func:`~hasamigo.jobs.games.play_short_task` as game records (for
     GGF or WTHOR)."""
-    spec = level_spec(level)
+    spec = str(level_spec(level))
     return [GameRecord(moves=[Move.from_str(m) for m in row["moves"]], black=spec, white=spec,
                        event=f"hasamigo selfplay game {row['index'] + 1}",
                        recorded_score=row["black_score"])

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hasamigo.board import Board
-from hasamigo.engine.players import make_player
+from hasamigo.engine.players import PlayerSpec, check_spec, make_player
 from hasamigo.engine.players.base import Player
 from hasamigo.errors import ExternalEngineError, HasamigoError, ParseError
 from hasamigo.game.clock import Clock, TimeSource
@@ -106,9 +106,9 @@ class GameAbortedError(HasamigoError, RuntimeError):
     def __reduce__(self) -> tuple[object, ...]:  # across the worker processes, whole
         return (_aborted, (str(self), self.index, self.opening, self.moves, self.a_color))
 
-    def record(self, a: str, b: str) -> GameRecord:
+    def record(self, a: PlayerSpec, b: PlayerSpec) -> GameRecord:
         """The unfinished game as a record (no result), between the specs ``a`` and ``b``."""
-        black, white = (a, b) if self.a_color is BLACK else (b, a)
+        black, white = (str(a), str(b)) if self.a_color is BLACK else (str(b), str(a))
         return GameRecord(moves=[*self.opening, *self.moves], black=black, white=white,
                           event=f"hasamigo match game {self.index + 1}, aborted: {self}")
 
@@ -192,7 +192,7 @@ def _timed_choice(player: Player, board: Board, clock: Clock, time_source: TimeS
             player.resume()
 
 
-def warm_up(spec: str) -> None:
+def warm_up(spec: PlayerSpec | str) -> None:
     """Load (the first time: compile) the kernels ``spec`` uses, so that a game on a clock
     does not charge them to the first moves: a throw-away player of that spec moves once
     at the start and once near the end (the solvers' kernels), on a clock of its own."""
@@ -246,8 +246,8 @@ class GameTask:
     """Everything a worker needs to play one game (picklable)."""
 
     index: int
-    a: str
-    b: str
+    a: PlayerSpec
+    b: PlayerSpec
     opening: tuple[Move, ...]
     seed: int
     clock: float | None = None  # seconds a side
@@ -257,7 +257,7 @@ class GameTask:
         return BLACK if self.index % 2 == 0 else WHITE
 
 
-_WARM: set[str] = set()  # the specs whose kernels this process has loaded
+_WARM: set[PlayerSpec] = set()  # the specs whose kernels this process has loaded
 
 
 def run_task(task: GameTask) -> MatchGame:
@@ -278,10 +278,14 @@ def run_task(task: GameTask) -> MatchGame:
         b.close()
 
 
-def match_tasks(a: str, b: str, games: int, *, seed: int = 0,
+def match_tasks(a: PlayerSpec, b: PlayerSpec, games: int, *, seed: int = 0,
                 openings: Sequence[Sequence[Move]] | None = None,
                 random_plies: int = 0, clock: float | None = None) -> list[GameTask]:
-    """The games of a match, in order. Openings are taken in a seeded shuffled order."""
+    """The games of a match, in order, between the players ``a`` and ``b`` (checked
+    against the registry: :class:`~hasamigo.errors.InvalidOptionError` for one it does
+    not play). Openings are taken in a seeded shuffled order."""
+    check_spec(a)
+    check_spec(b)
     order: list[tuple[Move, ...]] = [tuple(o) for o in openings] if openings else []
     random.Random(f"hasamigo-openings:{seed}").shuffle(order)
     tasks = []
@@ -322,8 +326,8 @@ def elo_interval(wins: int, draws: int, losses: int) -> tuple[float | None, floa
 class MatchSummary:
     """Tallies of a match from A's point of view."""
 
-    a: str
-    b: str
+    a: PlayerSpec
+    b: PlayerSpec
     results: list[MatchGame] = field(default_factory=list)
     clock: float | None = None  # seconds a side, if the games were played on a clock
 
@@ -377,8 +381,8 @@ class MatchSummary:
         """The summary for ``--json``; ``time_losses: {a, b}`` only on a clock."""
         low, high = self.elo_ci95
         out: dict[str, object] = {
-            "a": self.a,
-            "b": self.b,
+            "a": str(self.a),
+            "b": str(self.b),
             "games": self.games,
             "a_wins": self.a_wins,
             "draws": self.draws,
@@ -396,7 +400,8 @@ class MatchSummary:
         """The games as records (GGF-ready), in game order."""
         out = []
         for r in sorted(self.results, key=lambda r: r.index):
-            black, white = (self.a, self.b) if r.a_color is BLACK else (self.b, self.a)
+            black, white = ((str(self.a), str(self.b)) if r.a_color is BLACK
+                            else (str(self.b), str(self.a)))
             event = f"hasamigo match game {r.index + 1}"
             if r.time_loss is not None:  # the moves stop where the flag fell
                 event += f", {r.time_loss} lost on time"
@@ -406,23 +411,23 @@ class MatchSummary:
         return out
 
 
-def run_match(a: str, b: str, games: int, *, seed: int = 0,
+def run_match(a: PlayerSpec, b: PlayerSpec, games: int, *, seed: int = 0,
               openings: Sequence[Sequence[Move]] | None = None, random_plies: int = 0,
               on_result: Callable[[MatchGame], None] | None = None,
               out: str | os.PathLike[str] | None = None,
               clock: float | None = None,
               play: Callable[[Sequence[GameTask]], Iterable[MatchGame]] | None = None,
               ) -> MatchSummary:
-    """Play a match of ``games`` games between the specs ``a`` and ``b`` (see
-    :func:`~hasamigo.engine.players.make_player`); optionally save every game to ``out``.
+    """Play a match of ``games`` games between the players ``a`` and ``b`` (a spec's text
+    is read by :func:`~hasamigo.engine.players.player_spec`); optionally save every game
+    to ``out``.
     ``clock``: seconds a side for each game (each worker process keeps its own clocks).
     ``play``: what plays the games (in any order), instead of this process one after the
     other: the jobs runner's workers, :func:`hasamigo.jobs.games.match_player`.
 
     A game a player could not finish raises :class:`GameAbortedError`, after the games
     finished before it and the unfinished one (its moves so far) are saved to ``out``."""
-    make_player(a)  # bad specs fail here, before any process starts
-    make_player(b)
+    # bad specs fail here, before any process starts
     tasks = match_tasks(a, b, games, seed=seed, openings=openings, random_plies=random_plies,
                         clock=clock)
     summary = MatchSummary(a, b, clock=clock)

@@ -9,7 +9,7 @@ a level on T search threads, ``engine:N@T`` or ``engine:top@T`` (T = 1 .. MAX_TH
 program that speaks the NBoard protocol or GTP, started at the first move:
 :mod:`hasamigo.engine.protocols.external`; the command keeps its case and is split as a
 shell would, without a shell). A spec is one value, :class:`PlayerSpec`
-(:mod:`hasamigo.engine.players.spec`: its text read and written in one place), checked
+(:mod:`hasamigo.player_spec`: its text read and written in one place), checked
 against the registry by :func:`player_spec`; each function here takes it or its text.
 
 ``choose(board, clock)`` takes the game's clock (the player's own copy): on it every
@@ -65,10 +65,10 @@ from hasamigo.engine.players.paper import (
     planned_moves_at,
 )
 from hasamigo.engine.players.simple import GreedyPlayer, RandomPlayer
-from hasamigo.engine.players.spec import EXTERNAL_PREFIXES, THREADS_MARK, PlayerSpec
 from hasamigo.engine.players.strong import EnginePlayer, WeakestPlayer
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.move import Color
+from hasamigo.player_spec import EXTERNAL_PREFIXES, THREADS_MARK, TOP, PlayerSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,20 +157,22 @@ def _read(spec: PlayerSpec | str) -> PlayerSpec:
     return spec if isinstance(spec, PlayerSpec) else PlayerSpec.parse(spec)
 
 
-def program_for(spec: PlayerSpec | str) -> Program:
-    """The registered program ``spec`` names, checked against it: a level for a program
-    played at levels and none for the others, threads for those alone;
+def program_for(read: PlayerSpec) -> Program:
+    """The registered program the spec ``read`` names, checked against it: a level (1 to
+    :data:`MAX_LEVEL`, or ``top``) for a program played at levels and none for the
+    others, threads (1 to :data:`MAX_THREADS`) for those alone;
     :class:`~hasamigo.errors.InvalidOptionError` naming the spec otherwise (an unknown
-    program, an external engine's spec, a spec that does not parse).
+    program, an external engine's spec).
 
-    >>> program_for("engine:6@2").spec, program_for("Amusement:Swing").en
-    ('engine', 'Amusement (swing)')
-    >>> program_for("victory:5")
+    >>> program_for(PlayerSpec("engine", level=6, threads=2)).spec
+    'engine'
+    >>> program_for(PlayerSpec("amusement", ("swing",))).en
+    'Amusement (swing)'
+    >>> program_for(PlayerSpec("victory", level=5))
     Traceback (most recent call last):
     ...
     hasamigo.errors.InvalidOptionError: 'victory:5': victory is played at no level
     """
-    read = _read(spec)
     program = None if read.external else PROGRAMS.get(read.name)
     if program is None:
         raise InvalidOptionError(f"unknown player {shown(str(read))}; known: "
@@ -183,21 +185,38 @@ def program_for(spec: PlayerSpec | str) -> Program:
     if not program.levels and read.threads != 1:
         raise InvalidOptionError(f"{shown(str(read))}: only the engine's levels take threads "
                                  f"(engine:N@T, engine:top@T)")
+    if isinstance(read.level, int) and read.level > MAX_LEVEL:
+        raise InvalidOptionError(f"{shown(str(read))}: the level after ':' runs from 1 to "
+                                 f"{MAX_LEVEL} or is {TOP!r}, not {shown(str(read.level))}")
+    if read.threads > MAX_THREADS:
+        raise InvalidOptionError(f"{shown(str(read))}: the threads after '@' run from 1 to "
+                                 f"{MAX_THREADS}, not {shown(str(read.threads))}")
     return program
+
+
+def level_of(spec: PlayerSpec) -> int | None:
+    """The level of ``spec`` as a number (``top`` is :data:`MAX_LEVEL`); ``None``
+    without one."""
+    return MAX_LEVEL if spec.level == "top" else spec.level
+
+
+def check_spec(spec: PlayerSpec) -> PlayerSpec:
+    """``spec`` if the registry plays it (:func:`program_for`; an external engine's spec
+    is not checked here: its command is, when it starts);
+    :class:`~hasamigo.errors.InvalidOptionError` naming what is wrong otherwise."""
+    if not spec.external:
+        program_for(spec)
+    return spec
 
 
 def player_spec(text: PlayerSpec | str) -> PlayerSpec:
     """``text`` read as a spec (:meth:`PlayerSpec.parse`) and checked against the registry
-    (:func:`program_for`; an external engine's spec is not: its command is checked when
-    it starts): what every front end reads a player with.
+    (:func:`check_spec`): what every front end reads a player with.
 
     >>> str(player_spec(" ENGINE:top @ 4")), player_spec("gtp:gnugo --mode gtp").command
     ('engine:top@4', 'gnugo --mode gtp')
     """
-    read = _read(text)
-    if not read.external:
-        program_for(read)
-    return read
+    return check_spec(_read(text))
 
 
 def program_of(spec: PlayerSpec | str) -> tuple[Program, int | None] | None:
@@ -212,7 +231,7 @@ def program_of(spec: PlayerSpec | str) -> tuple[Program, int | None] | None:
     """
     try:
         read = _read(spec)
-        return program_for(read), read.search_level
+        return program_for(read), level_of(read)
     except InvalidOptionError:
         return None
 
@@ -226,11 +245,11 @@ def spec_threads(spec: PlayerSpec | str) -> int:
 
     >>> spec_threads("engine:6@2"), spec_threads("engine:top"), spec_threads("gtp:x@y")
     (2, 1, 1)
-    >>> spec_threads("engine:5@0")
+    >>> spec_threads("engine:5@65")
     Traceback (most recent call last):
     ...
-    hasamigo.errors.InvalidOptionError: 'engine:5@0': the threads after '@' run from 1 to
-    64, not '0'
+    hasamigo.errors.InvalidOptionError: 'engine:5@65': the threads after '@' run from 1 to
+    64, not '65'
     """
     return player_spec(spec).threads
 
@@ -322,7 +341,7 @@ def make_player(spec: PlayerSpec | str, *, seed: int | None = None) -> Player:
         from hasamigo.engine.protocols.external import external_player
 
         return external_player(read.program, read.command, seed=seed)
-    return program_for(read).make(seed=seed, level=read.search_level, threads=read.threads)
+    return program_for(read).make(seed=seed, level=level_of(read), threads=read.threads)
 
 
 __all__ = [
@@ -349,7 +368,9 @@ __all__ = [
     "VictoryPlayer",
     "Violation",
     "WeakestPlayer",
+    "check_spec",
     "external_spec",
+    "level_of",
     "make_player",
     "move_losses",
     "move_number",

@@ -44,13 +44,13 @@ from hasamigo.engine.limits import level as level_of
 from hasamigo.engine.limits import on_clock
 from hasamigo.engine.players.base import Kernels, Player
 from hasamigo.engine.players.paper import ENDGAME, move_values
-from hasamigo.engine.players.spec import PlayerSpec
 from hasamigo.engine.rules_search import RULES_LEVELS, RulesSearch
 from hasamigo.engine.smallboard import SOLVABLE
 from hasamigo.engine.timing import MoveTime
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.game.clock import Clock
 from hasamigo.move import Move
+from hasamigo.player_spec import PlayerSpec
 
 if TYPE_CHECKING:
     from hasamigo.engine.perfect import PerfectPlayer
