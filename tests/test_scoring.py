@@ -107,11 +107,23 @@ def test_the_scoring_of_a_day_changes_on_1_june_2014() -> None:
     assert scoring_for(datetime.date(2014, 6, 1)) is Scoring.JOF_2014
     assert scoring_for(1990) is Scoring.JOF_PRE_2014 and scoring_for(2013) is Scoring.JOF_PRE_2014
     assert scoring_for(2014) is Scoring.JOF_2014 and scoring_for(None) is Scoring.JOF_2014
-    assert record_scoring(GameRecord(date="2014.05.31_23:00:00")) is Scoring.JOF_PRE_2014
-    assert record_scoring(GameRecord(date="1965")) is Scoring.JOF_PRE_2014
+    def jof(date: str) -> Scoring:
+        return record_scoring(GameRecord(date=date), jof_event=True)
+
+    assert jof("2014.05.31_23:00:00") is Scoring.JOF_PRE_2014
+    assert jof("1965") is Scoring.JOF_PRE_2014
     # GGS's epoch seconds: 2014-05-27 23:49:27 UTC, then 2014-06-01 00:00:00 UTC
-    assert record_scoring(GameRecord(date="1401234567")) is Scoring.JOF_PRE_2014
-    assert record_scoring(GameRecord(date="1401580800")) is Scoring.JOF_2014
+    assert jof("1401234567") is Scoring.JOF_PRE_2014
+    assert jof("1401580800") is Scoring.JOF_2014
+
+
+@pytest.mark.parametrize("date", ["1965", "1990", "2014.05.31_23:00:00", "1401234567",
+                                  "2019.03.02", ""])
+def test_a_record_keeps_the_international_count_unless_marked_a_jof_event(date: str) -> None:
+    """「国際的には従前から使われていたルールだが、日本では2014年6月1日からこのルールが施行
+    された」 (the 2024 encyclopedia's note 2): a WTHOR or GGS record of any date counts the
+    empties to the winner; only a JOF event is counted by Japan's rule of its date."""
+    assert record_scoring(GameRecord(date=date)) is Scoring.JOF_2014
 
 
 def test_a_result_keeps_its_scoring_and_discs_through_json_and_old_ones_read_as_today() -> None:
@@ -173,13 +185,26 @@ def _wthor_1990(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_wthor_game_of_1990_shows_the_old_score_beside_todays(tmp_path: Path) -> None:
+def test_a_wthor_game_of_1990_keeps_the_empties_to_the_winner(tmp_path: Path) -> None:
+    """WTHOR (the French federation's archive) counted the empties to the winner before
+    Japan did: its game of 1990 is 37–27, as the archive's own score says."""
+    [record] = read_wthor(_wthor_1990(tmp_path), players=[])
+    assert record.date == "1990" and record.recorded_score == 37
+    assert imported_setup(record).options.scoring == "jof-2014"
+    game = game_of_record(record, at=datetime.datetime(2026, 1, 1).timestamp())
+    assert game.result is not None
+    view = result_view(game.result)
+    assert (view.score, view.scoring, view.today) == ("37–27", "jof-2014", None)
+
+
+def test_a_jof_event_of_1990_shows_the_old_score_beside_todays(tmp_path: Path) -> None:
     """The game ends with 32 black discs, 27 white and 5 empty squares: 34.5–29.5 (5 discs)
     by the JOF rule of 1990, 37–27 with the empties to the winner."""
     [record] = read_wthor(_wthor_1990(tmp_path), players=[])
-    assert record.date == "1990" and record.recorded_score == 37
-    assert imported_setup(record).options.scoring == "jof-pre-2014"
-    game = game_of_record(record, at=datetime.datetime(2026, 1, 1).timestamp())
+    old = record_scoring(record, jof_event=True)
+    assert imported_setup(record, scoring=old).options.scoring == "jof-pre-2014"
+    game = game_of_record(record, at=datetime.datetime(2026, 1, 1).timestamp(),
+                          scoring=old)
     assert game.result is not None
     view = result_view(game.result)
     assert (view.score, view.scoring, view.today) == ("34.5–29.5", "jof-pre-2014", "37–27")
@@ -201,10 +226,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def test_the_imported_1990_game_and_its_record_sheet_use_the_old_scoring(
+def test_the_imported_1990_jof_event_and_its_record_sheet_use_the_old_scoring(
         client: TestClient, tmp_path: Path) -> None:
     data = base64.b64encode(_wthor_1990(tmp_path).read_bytes()).decode()
-    response = client.post("/api/games/import", json={"format": "wthor", "data": data})
+    response = client.post("/api/games/import", json={"format": "wthor", "data": data,
+                                                      "jof_event": True})
     assert response.status_code == 201, response.text
     game = response.json()
     result = game["result"]
@@ -234,7 +260,7 @@ def test_a_new_game_takes_its_scoring_and_refuses_an_unknown_one(client: TestCli
     assert refused.status_code == 422
 
 
-def test_a_ggf_game_dated_1999_is_counted_by_the_old_rule() -> None:
+def test_a_ggf_game_dated_1999_is_counted_by_the_old_rule_as_a_jof_event_only() -> None:
     from hasamigo.notation import parse_ggf
     from hasamigo.notation.transcript import write_transcript
 
@@ -252,6 +278,9 @@ def test_a_ggf_game_dated_1999_is_counted_by_the_old_rule() -> None:
     [record] = parse_ggf("(;GM[Othello]PB[Ann]PW[Bo]DT[1999.07.04_10:00:00]"
                          + "".join(plies) + ";)")
     game = game_of_record(record, at=datetime.datetime(2026, 1, 1).timestamp())
+    assert game.result is not None and str(game.result) == "37–27"  # GGS: international
+    game = game_of_record(record, at=datetime.datetime(2026, 1, 1).timestamp(),
+                          scoring=record_scoring(record, jof_event=True))
     assert game.result is not None and str(game.result) == "34.5–29.5"
     assert result_view(game.result).today == "37–27"
 
@@ -271,3 +300,61 @@ def test_the_record_sheet_command_counts_by_its_date_or_its_scoring() -> None:
     assert "<td>32</td>" in plain.stdout and "<td>27</td>" in plain.stdout
     bad = runner.invoke(app, ["record", "sheet", ENDS_WITH_EMPTIES, "--scoring", "old"])
     assert bad.exit_code == 2 and "a scoring is" in bad.output
+
+
+def test_an_import_is_counted_by_its_source_or_as_the_user_says(client: TestClient,
+                                                                tmp_path: Path) -> None:
+    """Per import: a WTHOR record of 1990 keeps the empties to the winner; marked a JOF
+    event it takes the JOF rule of 1990; a scoring may be given instead; not both."""
+    data = base64.b64encode(_wthor_1990(tmp_path).read_bytes()).decode()
+
+    def imported(**extra: object) -> dict[str, object]:
+        response = client.post("/api/games/import", json={"format": "wthor", "data": data,
+                                                          **extra})
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    plain = imported()
+    assert (plain["scoring"], plain["result"]["score"], plain["result"]["today"]) == (  # type: ignore[index]
+        "jof-2014", "37–27", None)
+    assert imported(jof_event=True)["scoring"] == "jof-pre-2014"
+    assert imported(scoring="discs")["result"]["score"] == "32–27"  # type: ignore[index]
+    both = client.post("/api/games/import", json={"format": "wthor", "data": data,
+                                                  "jof_event": True, "scoring": "discs"})
+    assert both.status_code == 422 and "not both" in both.text
+    wrong = client.post("/api/games/import", json={"format": "wthor", "data": data,
+                                                   "scoring": "1990"})
+    assert wrong.status_code == 422
+
+
+def test_the_creator_changes_a_stored_games_count(client: TestClient, tmp_path: Path) -> None:
+    """Per game: the library and the game show the count; the importing browser changes
+    it and the finished game's result is counted anew, also after a restart; a caller
+    without the game's token cannot."""
+    data = base64.b64encode(_wthor_1990(tmp_path).read_bytes()).decode()
+    made = client.post("/api/games/import", json={"format": "wthor", "data": data})
+    assert made.status_code == 201, made.text
+    seat = Seat(client, made.json()["id"], made.json()["seat_token"])
+
+    def listed() -> str:
+        [line] = [g for g in client.get("/api/games").json() if g["id"] == seat.id]
+        return str(line["scoring"])
+
+    assert listed() == "jof-2014"
+    changed = client.post(f"/api/games/{seat.id}/scoring", json={"scoring": "jof-pre-2014"},
+                          headers=seat.headers())
+    assert changed.status_code == 200, changed.text
+    view = changed.json()
+    assert (view["scoring"], view["result"]["score"], view["result"]["today"]) == (
+        "jof-pre-2014", "34.5–29.5", "37–27")
+    assert listed() == "jof-pre-2014"
+    assert seat.get().json()["result"]["score"] == "34.5–29.5"
+    nobody = client.post(f"/api/games/{seat.id}/scoring", json={"scoring": "discs"})
+    assert nobody.status_code in (401, 403)
+    bad = client.post(f"/api/games/{seat.id}/scoring", json={"scoring": "old"},
+                      headers=seat.headers())
+    assert bad.status_code == 422
+    with make_client(tmp_path / "scoring.db") as again:  # a new server on the same file
+        reloaded = again.get(f"/api/games/{seat.id}", headers=seat.headers()).json()
+        assert (reloaded["scoring"], reloaded["result"]["score"]) == ("jof-pre-2014",
+                                                                      "34.5–29.5")

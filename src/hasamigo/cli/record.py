@@ -186,7 +186,9 @@ def sheet(
     if blank == (game is not None):
         raise fail("give a GAME, or --blank for a blank sheet")
     try:
-        counted = record_scoring(GameRecord(date=date)) if scoring is None \
+        # the JOF's record sheet: a game written on it is counted by the JOF rule of its
+        # date (a JOF event), unless --scoring says otherwise
+        counted = record_scoring(GameRecord(date=date), jof_event=True) if scoring is None \
             else Scoring.from_code(scoring)
         side = Color.parse_optional(first, lenient=True)
         filled = None if game is None else _game_sheet(game, board_cls, handicap, side, index)

@@ -14,9 +14,19 @@ position, which its two players may play on; nothing is invented to end it.
 
 Every event is dated at the game's date when the file gives a whole one (GGF ``DT``: a
 day, with its time of day if written, read as UTC; or seconds since the epoch), else at
-``at`` (the import). The game is counted by the JOF's scoring of its date
-(:func:`record_scoring`: a year alone, as WTHOR gives, is enough), so a game of 1990 that
-ends with empties is scored as it was then (``jof-pre-2014``); its result also gives the
+``at`` (the import).
+
+**How a board that ends with empties is counted: by the record's source, not its date
+alone.** The 2024 encyclopedia's note on the empties-to-the-winner rule says
+「国際的には従前から使われていたルールだが、日本では2014年6月1日からこのルールが施行された」
+(othello-wikipedia-ja-2024, note 2): internationally the rule was in use before, in Japan
+it took effect on 1 June 2014. So a record of the international game, a WTHOR archive or
+a GGS game in GGF, keeps the count with the empties to the winner (``jof-2014``) whatever
+its date; the Japanese count of before June 2014 (``jof-pre-2014``: the empties split, a
+wipe-out 64-0) applies only to a game the user marks as a JOF event (:func:`record_scoring`
+with ``jof_event``; a year alone, as WTHOR gives, dates it enough). The user may also
+choose any scoring for an import, or change a stored game's afterwards: the game's setup
+holds it (:attr:`~hasamigo.game.setup.GameOptions.scoring`), and its result also gives the
 count with the empties to the winner (``score_under``), which the pages show beside it.
 
 >>> from hasamigo.notation import parse_ggf
@@ -61,9 +71,11 @@ def player_name(text: str, colour: Color) -> str:
     return clean[:NAME_LENGTH] or DEFAULT_NAMES[colour]
 
 
-def imported_setup(record: GameRecord, names: tuple[str, str] | None = None) -> GameSetup:
+def imported_setup(record: GameRecord, names: tuple[str, str] | None = None, *,
+                   scoring: Scoring | None = None) -> GameSetup:
     """The setup of ``record``'s game: Black (participant 0) and White as people, the
-    record's board and start, no clock, casual. ``names`` replace the record's (when it
+    record's board and start, no clock, casual, counted by ``scoring`` (default: the
+    source's count, :func:`record_scoring`). ``names`` replace the record's (when it
     has none, as a WTHOR archive without its ``.JOU``); equal names get their colour."""
     black, white = names or (record.black, record.white)
     black, white = player_name(black, BLACK), player_name(white, WHITE)
@@ -72,7 +84,7 @@ def imported_setup(record: GameRecord, names: tuple[str, str] | None = None) -> 
         white = f"{white[:NAME_LENGTH - 8]} (White)"
     options = GameOptions(variant=record.variant.name, position=record.start,
                           clock_seconds=None, casual=True,
-                          scoring=record_scoring(record).code)
+                          scoring=(scoring or record_scoring(record)).code)
     return GameSetup((Participant(black), Participant(white)), options, "black")
 
 
@@ -96,16 +108,23 @@ def game_date(text: str, *, now: float | None = None) -> float | None:
     return instant if _EARLIEST <= instant <= latest else None
 
 
-def record_scoring(record: GameRecord) -> Scoring:
-    """The JOF's scoring on the record's date (:func:`~hasamigo.game.result.scoring_for`):
-    a whole date (GGF ``DT``) or a year alone (WTHOR, or a date :func:`game_date` takes for
+def record_scoring(record: GameRecord, *, jof_event: bool = False) -> Scoring:
+    """How ``record``'s game counts a board that ends with empties (see the module
+    docstring): the empties to the winner (``jof-2014``), as the international game
+    always counted, unless the user marks it a JOF event (``jof_event``): then the JOF's
+    scoring on the record's date (:func:`~hasamigo.game.result.scoring_for`), read from a
+    whole date (GGF ``DT``) or a year alone (WTHOR, or a date :func:`game_date` takes for
     noise but whose year is plain); no date at all is today's rule.
 
-    >>> [record_scoring(GameRecord(date=d)).code for d in ("1990", "2014.05.31")]
-    ['jof-pre-2014', 'jof-pre-2014']
-    >>> record_scoring(GameRecord(date="2014")).code, record_scoring(GameRecord()).code
-    ('jof-2014', 'jof-2014')
+    >>> old = GameRecord(date="1990")
+    >>> record_scoring(old).code, record_scoring(old, jof_event=True).code
+    ('jof-2014', 'jof-pre-2014')
+    >>> [record_scoring(GameRecord(date=d), jof_event=True).code
+    ...  for d in ("2014.05.31", "2014", "")]
+    ['jof-pre-2014', 'jof-2014', 'jof-2014']
     """
+    if not jof_event:
+        return Scoring.JOF_2014
     instant = game_date(record.date)
     if instant is not None:
         return scoring_for(datetime.fromtimestamp(instant, UTC).date())
@@ -114,16 +133,18 @@ def record_scoring(record: GameRecord) -> Scoring:
 
 
 def game_of_record(record: GameRecord, *, at: float, game_id: str | None = None,
-                   names: tuple[str, str] | None = None) -> GameController:
+                   names: tuple[str, str] | None = None,
+                   scoring: Scoring | None = None) -> GameController:
     """The game of ``record`` (see the module docstring), its events dated at the
-    record's date or else ``at``. Raises :class:`~hasamigo.errors.ParseError` for a
-    record with a ``problem``, :class:`~hasamigo.errors.IllegalMoveError` naming the move
-    number and square for an illegal move, :class:`GameError` for a board or start the
-    games can't be set up with."""
+    record's date or else ``at``, counted by ``scoring`` (default: the source's count).
+    Raises :class:`~hasamigo.errors.ParseError` for a record with a ``problem``,
+    :class:`~hasamigo.errors.IllegalMoveError` naming the move number and square for an
+    illegal move, :class:`GameError` for a board or start the games can't be set up
+    with."""
     moves = record.replay().move_stack
     instant = game_date(record.date, now=at)
     when = at if instant is None else instant
-    setup = imported_setup(record, names)
+    setup = imported_setup(record, names, scoring=scoring)
     game = GameController.new(setup, time_source=lambda: when, rng=random.Random(0),
                               game_id=game_id)
     for move in moves:

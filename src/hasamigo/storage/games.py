@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -78,6 +78,10 @@ class GameSummary:
     public: bool
     #: the colour "you" played (see :meth:`GameRecords.summaries`), if known
     your_colour: str | None = None
+    #: how a board that ends with empties is counted (a
+    #: :class:`~hasamigo.game.result.Scoring` code, from the setup: the counts above are
+    #: always ``jof-2014``'s)
+    scoring: str = "jof-2014"
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +293,20 @@ class GameRecords:
                 raise KeyError(game_id)
             announce(session, game_id)
 
+    def set_scoring(self, game_id: str, scoring: str) -> None:
+        """Count the game's board by ``scoring`` (a :class:`~hasamigo.game.result.Scoring`
+        code) from now on: its setup changes, its events do not, so its result is counted
+        anew when it is next loaded. ``KeyError`` for an unknown game; a code that is not a
+        scoring raises :class:`~hasamigo.game.errors.GameError` with nothing changed."""
+        with self.db.session() as session, session.begin():
+            row = session.get(GameRow, game_id, with_for_update=True)
+            if row is None:
+                raise KeyError(game_id)
+            setup = GameSetup.from_json(row.setup)
+            row.setup = replace(setup, options=replace(setup.options, scoring=scoring)
+                                ).to_json()
+            announce(session, game_id)
+
     def count(self) -> int:
         with self.db.session() as session:
             return int(session.scalar(select(func.count()).select_from(GameRow)) or 0)
@@ -355,7 +373,15 @@ def _summary(row: GameRow, your_colour: str | None = None) -> GameSummary:
         row.id, aware(row.created_at), aware(row.updated_at), row.phase, row.variant,
         row.black, row.white, row.opponent, row.casual, row.move_count, row.result_black,
         row.result_white, row.winner, row.termination, row.public, your_colour,
+        _scoring_of(row.setup),
     )
+
+
+def _scoring_of(setup: Any) -> str:
+    """The scoring code a stored setup holds (``jof-2014`` when it chose none)."""
+    options = setup.get("options") if isinstance(setup, dict) else None
+    chosen = options.get("scoring") if isinstance(options, dict) else None
+    return chosen if isinstance(chosen, str) else "jof-2014"
 
 
 def _utc(moment: datetime) -> datetime:

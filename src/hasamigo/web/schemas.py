@@ -132,6 +132,22 @@ class PublicRequest(Request):
     public: bool
 
 
+#: a :class:`~hasamigo.game.result.Scoring` code
+ScoringCode = Literal["jof-2014", "jof-pre-2014", "discs"]
+
+
+class ScoringRequest(Request):
+    """How the game counts a board that ends with empties, from now on (its creator's
+    choice; an imported record's count is its source's, or the JOF's of its date for a
+    JOF event: :mod:`hasamigo.game.imported`)."""
+
+    scoring: ScoringCode = Field(description="'jof-2014' empties to the winner (the JOF "
+                                 "rules from 1 June 2014, and the international rule "
+                                 "before), 'jof-pre-2014' the JOF rule before 1 June 2014 "
+                                 "(the discs' difference, empties split; a wipe-out 64–0), "
+                                 "'discs' the board as it stands")
+
+
 class SeatView(BaseModel):
     name: str
     program: str | None
@@ -226,6 +242,9 @@ class GameView(BaseModel):
     draw_win: ColourName | None
     fuse_ishi: FuseIshiView | None
     result: ResultView | None
+    scoring: str = Field(default="jof-2014", description="how the game counts a board "
+                         "that ends with empties: jof-2014, jof-pre-2014, discs "
+                         "(result.scoring once over)")
     result_final: bool
     accepted: list[ColourName]
     suspended: bool
@@ -280,6 +299,9 @@ class GameSummaryView(BaseModel):
         "between two people the seat this browser holds alone, else the creator's; null "
         "when one token holds both seats, as two people on one screen): what the result "
         "filter's won/lost/drawn refer to")
+    scoring: str = Field(default="jof-2014", description="how the game counts a board "
+                         "that ends with empties: jof-2014, jof-pre-2014, discs (score is "
+                         "always jof-2014's)")
 
 
 class PositionView(BaseModel):

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from hasamigo.web.schemas import GameView, Request
+from hasamigo.web.schemas import GameView, Request, ScoringCode
 
 ImportFormat = Literal["transcript", "ggf", "wthor"]
 #: longest text or base64 accepted (the route's body limit, ``max_import_bytes``, is
@@ -22,7 +22,9 @@ class ImportRequest(Request):
     form a transcript is read). ``ggf``: ``text`` holds one or more GGF games, ``index``
     picks one. ``wthor``: ``data`` is a ``.wtb`` archive in base64, ``index`` picks a
     game, and ``players`` may bring the names (``WTHOR.JOU``, base64). The game is
-    private to this browser unless ``public``."""
+    private to this browser unless ``public``. A board that ends with empties is counted
+    as the source counts (the empties to the winner), by the JOF rule of the record's
+    date for a ``jof_event``, or by the ``scoring`` given."""
 
     format: ImportFormat
     text: str | None = Field(None, max_length=MAX_IMPORT_CHARS,
@@ -34,6 +36,14 @@ class ImportRequest(Request):
     index: int = Field(1, ge=1, le=MAX_INDEX,
                        description="which game of the file, from 1 (GGF, WTHOR)")
     public: bool = False
+    jof_event: bool = Field(False, description="a JOF event (Japan): count a board that "
+                            "ends with empties by the JOF rule of the record's date "
+                            "(before 1 June 2014 the discs' difference, empties split); "
+                            "otherwise the empties go to the winner, as WTHOR and GGS "
+                            "always counted")
+    scoring: ScoringCode | None = Field(None, description="count the game so instead "
+                                        "(jof-2014, jof-pre-2014, discs); not with "
+                                        "jof_event")
 
     @model_validator(mode="after")
     def _one_source(self) -> ImportRequest:
@@ -45,6 +55,9 @@ class ImportRequest(Request):
             raise ValueError(f"a {self.format} import sends '{given}', not '{other}'")
         if self.players is not None and not binary:
             raise ValueError("'players' (WTHOR.JOU) goes with a wthor import")
+        if self.jof_event and self.scoring is not None:
+            raise ValueError("give 'jof_event' (the JOF rule of the record's date) or "
+                             "'scoring', not both")
         if self.format == "transcript" and self.index != 1:
             raise ValueError("a transcript holds one game: its index is 1")
         return self

@@ -191,6 +191,7 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         draw_win=_name(state.draw_win),
         fuse_ishi=fuse,
         result=result,
+        scoring=game.options.counted_by.code,
         result_final=state.result_final,
         accepted=[colour_name(c) for c in (BLACK, WHITE) if c in state.accepted],
         suspended=state.suspended,

@@ -44,6 +44,7 @@ from hasamigo.web.schemas import (
     OpponentSpec,
     PositionView,
     PublicRequest,
+    ScoringRequest,
     TimeoutChoice,
 )
 from hasamigo.web.services.games import LiveGame
@@ -79,6 +80,7 @@ def summary_view(s: GameSummary) -> GameSummaryView:
         casual=s.casual, move_count=s.move_count, score=score, winner=s.winner,
         termination=s.termination, public=s.public,
         your_colour=None if s.your_colour is None else Color.parse(s.your_colour).value,
+        scoring=s.scoring,
     )
 
 
@@ -197,6 +199,17 @@ async def set_public(game_id: str, req: PublicRequest, games: Games, token: Seat
     """The creator lets anyone watch the game (read-only), or stops it."""
     live, you = await games.actor(game_id, token)
     await games.set_public(live, you, req.public)
+    return games.view(live, you)
+
+
+@router.post("/{game_id}/scoring", responses=ERRORS)
+async def set_scoring(game_id: str, req: ScoringRequest, games: Games, token: SeatToken
+                      ) -> GameView:
+    """The creator changes how the game counts a board that ends with empties (an
+    imported WTHOR or GGS record keeps the empties to the winner unless marked a JOF
+    event: see ``POST /api/games/import``); a finished game's result is counted anew."""
+    live, you = await games.actor(game_id, token)
+    await games.set_scoring(live, you, req.scoring)
     return games.view(live, you)
 
 

@@ -17,7 +17,8 @@ import binascii
 import itertools
 
 from hasamigo.errors import IllegalMoveError, ParseError
-from hasamigo.game.imported import game_of_record
+from hasamigo.game.imported import game_of_record, record_scoring
+from hasamigo.game.result import Scoring
 from hasamigo.notation import parse_transcript, parse_wthor
 from hasamigo.notation.ggf import iter_games, record_from_properties
 from hasamigo.notation.record import GameRecord, play_move
@@ -137,7 +138,9 @@ async def import_game(games: GameService, req: ImportRequest, *, client: str | N
     """Read the request's game and store it as this browser's (see the module docstring)."""
     games.limit_new_games(address)
     record, names = await asyncio.to_thread(read_import, req)
-    game = game_of_record(record, at=games.wall(), names=names)
+    scoring = Scoring.from_code(req.scoring) if req.scoring is not None \
+        else record_scoring(record, jof_event=req.jof_event)
+    game = game_of_record(record, at=games.wall(), names=names, scoring=scoring)
     return await games.adopt(game, client=client, public=req.public)
 
 

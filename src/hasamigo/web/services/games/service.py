@@ -15,6 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hasamigo.errors import IllegalMoveError
@@ -296,6 +297,24 @@ class GameService:
         await self.write(self.repo.set_public, live.id, public)
         live.public = public
         live.notify()
+
+    async def set_scoring(self, live: LiveGame, you: frozenset[int], scoring: str) -> None:
+        """Count the game's board by ``scoring`` from now on (the creator's choice, as who
+        may watch it): the setup is stored changed and the game refolded from its events,
+        so a finished game's result is counted anew; nothing else changes."""
+        if 0 not in you:
+            raise Forbidden("only the game's creator decides how it is counted")
+        async with live.lock:
+            await self.store.commit(live)
+            await self.write(self.repo.set_scoring, live.id, scoring)
+            game = live.game
+            setup = replace(game.setup, options=replace(game.options, scoring=scoring))
+            live.game = GameController(setup, game.events, time_source=self.store.wall,
+                                       rng=self.store.rng, game_id=live.id)
+            live.ready = None
+            live.stop_stale_search()
+        live.notify()
+        await self._follow_up(live)
 
     async def delete(self, live: LiveGame, you: frozenset[int]) -> None:
         """Delete the game for good. Only its creator's seat (participant 0; two people on
