@@ -11,6 +11,7 @@ import datetime
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -358,3 +359,40 @@ def test_the_creator_changes_a_stored_games_count(client: TestClient, tmp_path: 
         reloaded = again.get(f"/api/games/{seat.id}", headers=seat.headers()).json()
         assert (reloaded["scoring"], reloaded["result"]["score"]) == ("jof-pre-2014",
                                                                       "34.5–29.5")
+
+
+def test_the_library_command_imports_shows_and_changes_the_count(tmp_path: Path) -> None:
+    """The command line: ``library import`` (the source's count, ``--jof-event``,
+    ``--scoring``, not both), ``library list`` and ``show`` saying how each game is
+    counted, ``library scoring`` changing it."""
+    from typer.testing import CliRunner
+
+    from hasamigo.cli import app
+
+    runner = CliRunner()
+    db = f"sqlite:///{tmp_path / 'library.db'}"
+    archive = str(_wthor_1990(tmp_path))
+
+    def cli(*args: str, code: int = 0) -> Any:
+        result = runner.invoke(app, ["library", *args, "--db", db])
+        assert result.exit_code == code, result.output
+        return json.loads(result.stdout) if "--json" in args and code == 0 else result.output
+
+    plain = cli("import", archive, "--json")
+    assert (plain["scoring"], plain["score"], plain["today"]) == ("jof-2014", "37–27", None)
+    assert "/join?code=" in plain["link"]
+    old = cli("import", archive, "--jof-event", "--json")
+    assert (old["scoring"], old["score"], old["today"]) == ("jof-pre-2014", "34.5–29.5",
+                                                            "37–27")
+    assert cli("import", archive, "--scoring", "discs", "--json")["score"] == "32–27"
+    assert "not both" in cli("import", archive, "--jof-event", "--scoring", "discs", code=2)
+    assert "a scoring is" in cli("import", archive, "--scoring", "old", code=2)
+    listed = {g["id"]: g["scoring"] for g in cli("list", "--json")}
+    assert listed[plain["id"]] == "jof-2014" and listed[old["id"]] == "jof-pre-2014"
+    assert plain["id"] in cli("list") and "jof-pre-2014" in cli("list")
+    assert "empties to the winner" in cli("show", plain["id"])
+    changed = cli("scoring", plain["id"], "jof-pre-2014", "--json")
+    assert (changed["scoring"], changed["score"]) == ("jof-pre-2014", "34.5–29.5")
+    assert cli("show", plain["id"], "--json") == changed
+    assert "no game" in cli("scoring", "nosuchgame", "discs", code=2)
+    assert "a scoring is" in cli("scoring", plain["id"], "1990", code=2)

@@ -123,6 +123,7 @@ from hasamigo.cli import book as _book  # noqa: E402,F401
 from hasamigo.cli import core as _core  # noqa: E402,F401
 from hasamigo.cli import engine as _engine  # noqa: E402,F401
 from hasamigo.cli import jobs as _jobs  # noqa: E402,F401
+from hasamigo.cli import library as _library  # noqa: E402,F401
 from hasamigo.cli import match as _match  # noqa: E402,F401
 from hasamigo.cli import play_command as _play_command  # noqa: E402,F401
 from hasamigo.cli import play_multi as _play_multi  # noqa: E402,F401
