@@ -23,7 +23,6 @@ from hasamigo.cli.tournament.common import (
     tournament_app,
     who_of,
 )
-from hasamigo.notation.csv_cells import restore
 
 
 # ---- new ---------------------------------------------------------------------------------
@@ -87,7 +86,10 @@ def _flag(text: str | None, column: str, line: int) -> bool:
 
 def _csv_entrants(path: Path) -> list[dict[str, Any]]:
     """Entrants from a CSV file with a header: name (required), rank, birth_year, woman,
-    seed, division, program."""
+    seed, division, program. A name a spreadsheet export wrote safe (``'=…``,
+    :mod:`hasamigo.notation.csv_cells`) is read as it was typed."""
+    from hasamigo.notation.csv_cells import restore  # here: --help loads no board
+
     try:
         with path.open(newline="", encoding="utf-8-sig") as handle:
             rows = list(csv.DictReader(handle))
