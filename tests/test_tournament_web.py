@@ -68,7 +68,7 @@ def create(client: TestClient, **fields: Any) -> Director:
     response = client.post("/api/tournaments", json=body)
     assert response.status_code == 201, response.text
     data = response.json()
-    assert data["session"]["director"] == body["director"]
+    assert data["session"]["who"] == body["director"]
     return Director(client, data["tournament"]["id"], data["session"]["token"])
 
 

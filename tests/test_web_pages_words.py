@@ -66,7 +66,7 @@ def test_the_home_page_links_the_studies(client: TestClient) -> None:
 def test_counts_of_one_are_singular_in_the_study_report_and_the_tournament(
         client: TestClient) -> None:
     made = client.post("/api/studies", json={"name": "Pilot", "password": "research-pw"})
-    study, token = made.json()["study"]["id"], made.json()["token"]
+    study, token = made.json()["study"]["id"], made.json()["session"]["token"]
     assert client.post(f"/api/studies/{study}/subjects", json={}).status_code == 201
     auth = {"Authorization": f"Bearer {token}"}
     report = client.get(f"/api/studies/{study}/report", headers=auth).text

@@ -166,7 +166,7 @@ def _study(page: Any, base: str, name: str) -> tuple[str, str]:
                              data={"name": name, "password": "research-pw"})
     assert made.status == 201, made.text()
     body = made.json()
-    return body["study"]["id"], body["token"]
+    return body["study"]["id"], body["session"]["token"]
 
 
 @pytest.mark.parametrize("width", WIDTHS)

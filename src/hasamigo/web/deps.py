@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Iterator
-from typing import Annotated, Any
+import inspect
+import re
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request, Response
 from fastapi.dependencies.models import Dependant
@@ -11,12 +13,12 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 
-from hasamigo.web.errors import Busy, Unauthorized
+from hasamigo.web.errors import Busy, Forbidden, NotFound, Unauthorized
 from hasamigo.web.i18n import Lang, language_of
 from hasamigo.web.limits import trusted_proxies
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.compute import ComputePool
-from hasamigo.web.services.games import GameService
+from hasamigo.web.services.games import GameService, LiveGame
 from hasamigo.web.services.multi import MultiGameService
 from hasamigo.web.services.review import ReviewService
 from hasamigo.web.services.study import StudySite
@@ -24,6 +26,9 @@ from hasamigo.web.services.tournaments import TournamentSite
 from hasamigo.web.services.variations import VariationService
 from hasamigo.web.settings import Settings
 from hasamigo.web.state import AppServices, services_of
+
+F = TypeVar("F", bound=Callable[..., object])
+T = TypeVar("T")
 
 #: the cookie that tells a browser's games apart (anonymous, random, HttpOnly)
 CLIENT_COOKIE = "hasamigo_client"
@@ -96,8 +101,17 @@ _session = HTTPBearer(scheme_name=SESSION_TOKEN, auto_error=False,
                       description="the director's (or researcher's) session token: POST "
                       "/api/tournaments or …/login, POST /api/studies or …/login (required)")
 
-#: the dependencies that need a token; :class:`AuthFirst` runs them before the body is read
+#: the paths whose ``{game_id}`` is a game of :class:`GameService` (of
+#: :class:`MultiGameService`): a seat token is checked against that game before the body
+GAME_PATHS = ("/api/games/{game_id}", "/api/record/games/{game_id}")
+MULTI_PATHS = ("/api/multi/{game_id}",)
+
+#: the dependencies that prove a credential (a token, a seat, a subject's code); each is
+#: called by :class:`AuthFirst` before the body and the
+#: query are read, and keeps what it found for the endpoint (:func:`once`)
 _AUTH_FIRST: set[Callable[..., object]] = set()
+#: where a request keeps what its credential checks found (one check, one lookup)
+_FOUND = "hasamigo.credentials"
 
 
 def read_bearer(request: Request, *, longest: int, what: str) -> str | None:
@@ -122,44 +136,126 @@ def need_bearer(request: Request, *, longest: int, what: str, missing: str) -> s
     return token
 
 
-def _auth_first(dependency: Callable[..., str]) -> Callable[..., str]:
+def auth_first(dependency: F) -> F:
+    """Mark ``dependency`` as a credential check: :class:`AuthFirst` runs it before the
+    route's body and query are validated. It is called with the request (``None`` for
+    the security scheme it declares), sync or async, and reads only the request's headers
+    and raw path parameters."""
     _AUTH_FIRST.add(dependency)
     return dependency
 
 
-def bearer_token(
+async def once(request: Request, key: str, find: Callable[[], Awaitable[T]]) -> T:
+    """``await find()`` the first time a request asks for ``key``, the same value after
+    (the check :class:`AuthFirst` ran first is not run twice)."""
+    found: dict[str, Any] = request.scope.setdefault(_FOUND, {})
+    if key not in found:
+        found[key] = await find()
+    value: T = found[key]
+    return value
+
+
+def path_value(request: Request, name: str, pattern: str | None = None) -> str | None:
+    """The raw path parameter ``name`` (not yet validated): ``None`` when the route has
+    none, or when it does not match ``pattern`` (no such thing can exist: a 404)."""
+    value = request.path_params.get(name)
+    if not isinstance(value, str):
+        return None
+    if pattern is not None and re.fullmatch(pattern, value) is None:
+        return None
+    return value
+
+
+@auth_first
+async def bearer_token(
     request: Request,
     _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_reader)],
 ) -> str | None:
     """The seat token of ``Authorization: Bearer <token>``; ``None`` without the header
     (reading a public game). ``_declared`` puts the scheme in the OpenAPI document; the
-    header is checked here."""
-    return read_bearer(request, longest=TOKEN_LENGTH, what="seat token")
+    header is checked here, and on a game's path (:data:`GAME_PATHS`) the caller's right
+    to read that game (401 without a token for a private game, 403 with another's)."""
+    token = read_bearer(request, longest=TOKEN_LENGTH, what="seat token")
+    template = str(getattr(request.scope.get("route"), "path", ""))
+    if path_value(request, "game_id") is not None and template.startswith(GAME_PATHS):
+        await once(request, "reader", lambda: _game_access(request, acting=False))
+    return token
 
 
-@_auth_first
-def seat_token(
+@auth_first
+async def seat_token(
     request: Request,
     _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_seat)],
 ) -> str:
-    """The seat token of an action: without ``Authorization: Bearer <token>``, 401."""
-    return need_bearer(request, longest=TOKEN_LENGTH, what="seat token",
-                       missing="acting in a game needs its seat token "
-                               "(Authorization: Bearer …)")
+    """The seat token of an action: without ``Authorization: Bearer <token>``, 401; a
+    token that holds no seat of the game the path names, 403 (no such game, 404)."""
+    token = need_bearer(request, longest=TOKEN_LENGTH, what="seat token",
+                        missing="acting in a game needs its seat token "
+                                "(Authorization: Bearer …)")
+    game_id = path_value(request, "game_id")
+    if game_id is None:
+        return token
+    template = str(getattr(request.scope.get("route"), "path", ""))
+    if template.startswith(GAME_PATHS):
+        await once(request, "actor", lambda: _game_access(request, acting=True))
+    elif template.startswith(MULTI_PATHS):
+        multi = get_multi(request)
+
+        async def seats() -> frozenset[int]:
+            colours = multi.colours_of(await multi._get(game_id), token)
+            if not colours:  # pragma: no cover - colours_of refuses a stranger's token
+                raise Forbidden("this seat token holds no seat of this game",
+                                "not_your_seat")
+            return colours
+
+        await once(request, "multi seats", seats)
+    return token
 
 
-def session_token(longest: int, missing: str) -> Callable[..., str]:
+def session_token(longest: int, missing: str,
+                  verify: Callable[[Request, str], Awaitable[None]] | None = None
+                  ) -> Callable[..., Awaitable[str]]:
     """A dependency: a director's or researcher's session token of at most ``longest``
-    characters, required (401 ``missing`` without it)."""
+    characters, required (401 ``missing`` without it); ``verify(request, token)`` then
+    refuses a token that is not a session of the tournament or study the path names
+    (401/403, or 404 for no such one), before the body is read."""
 
-    @_auth_first
-    def token(
+    @auth_first
+    async def token(
         request: Request,
         _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_session)],
     ) -> str:
-        return need_bearer(request, longest=longest, what="session token", missing=missing)
+        value = need_bearer(request, longest=longest, what="session token", missing=missing)
+        if verify is not None:
+            await once(request, f"session {id(verify)}", lambda: verify(request, value))
+        return value
 
     return token
+
+
+async def _game_access(request: Request, acting: bool) -> tuple[LiveGame, frozenset[int]]:
+    games = get_games(request)
+    game_id = path_value(request, "game_id")
+    if game_id is None:  # pragma: no cover - the dependency is on a game's routes only
+        raise NotFound("no game")
+    if acting:
+        token = need_bearer(request, longest=TOKEN_LENGTH, what="seat token",
+                            missing="acting in a game needs its seat token "
+                                    "(Authorization: Bearer …)")
+        return await games.actor(game_id, token)
+    return await games.reader(game_id, read_bearer(request, longest=TOKEN_LENGTH,
+                                                   what="seat token"))
+
+
+@auth_first
+async def game_reader(
+    request: Request,
+    _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(_reader)],
+) -> tuple[LiveGame, frozenset[int]]:
+    """The game of the path and the caller's seats, for reading: a seat token of the game,
+    or none for a public game (401 without one for a private game, 403 with another's,
+    404 for no such game), checked before the body and the query are read."""
+    return await once(request, "reader", lambda: _game_access(request, acting=False))
 
 
 def _dependencies(dependant: Dependant) -> Iterator[Dependant]:
@@ -169,20 +265,26 @@ def _dependencies(dependant: Dependant) -> Iterator[Dependant]:
 
 
 class AuthFirst(APIRoute):
-    """A route that runs its token dependencies (:data:`SEAT_TOKEN`, :data:`SESSION_TOKEN`)
-    before FastAPI reads the body: a caller without a token gets 401, never 422 for a body
-    it was not entitled to send (FastAPI parses the JSON before any dependency runs)."""
+    """A route that runs its credential checks (:func:`auth_first`: the tokens of
+    :data:`SEAT_TOKEN` and :data:`SESSION_TOKEN`, the seat of a game, a session of the
+    tournament or study, a subject's code) before FastAPI reads the body and the query: a
+    caller without the right credential gets 401, 403 or 404, never 422 for a body it was
+    not entitled to send (FastAPI validates the body and the query before any dependency
+    runs). Every router of the API uses this route class: the one order for all routes."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
-        checks = list(dict.fromkeys(
-            d.call for d in _dependencies(self.dependant) if d.call in _AUTH_FIRST))
+        checks = [(call, len(inspect.signature(call).parameters) - 1)
+                  for call in dict.fromkeys(d.call for d in _dependencies(self.dependant)
+                                            if d.call in _AUTH_FIRST)]
         if not checks:
             return handler
 
         async def authorised_first(request: Request) -> Response:
-            for check in checks:
-                check(request, None)  # the scheme declared is not read
+            for check, declared in checks:
+                result = check(request, *[None] * declared)  # the schemes are not read
+                if inspect.isawaitable(result):
+                    await result
             return await handler(request)
 
         return authorised_first
@@ -217,5 +319,6 @@ Templates = Annotated[Jinja2Templates, Depends(get_templates)]
 LangDep = Annotated[Lang, Depends(get_lang)]
 Token = Annotated[str | None, Depends(bearer_token)]
 SeatToken = Annotated[str, Depends(seat_token)]
+Reader = Annotated[tuple[LiveGame, frozenset[int]], Depends(game_reader)]
 Client = Annotated[str, Depends(client_id)]
 Address = Annotated[str, Depends(client_address)]

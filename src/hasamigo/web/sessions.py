@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
@@ -101,4 +102,17 @@ class SessionKind:
         return value if isinstance(value, str) else None
 
 
-__all__ = ["SESSION_SECONDS", "DirectorSession", "SessionEnded", "SessionKind"]
+def session_reply(token: str, who: str, expires: float) -> dict[str, str]:
+    """The one shape in which the API hands out a session, the director's and the
+    researcher's alike (the login's answer; ``"session"`` in a creation's answer):
+    ``{"token": …, "who": …, "expires_at": …}``, the end an ISO 8601 time in UTC.
+
+    >>> session_reply("abc", "Mori", 1e9)
+    {'token': 'abc', 'who': 'Mori', 'expires_at': '2001-09-09T01:46:40+00:00'}
+    """
+    return {"token": token, "who": who,
+            "expires_at": datetime.fromtimestamp(expires, UTC).isoformat()}
+
+
+__all__ = ["SESSION_SECONDS", "DirectorSession", "SessionEnded", "SessionKind",
+           "session_reply"]

@@ -49,7 +49,13 @@ from hasamigo.web.deps import (
     LangDep,
     Study,
     Templates,
+    auth_first,
+    once,
+    path_value,
     session_token,
+)
+from hasamigo.web.deps import (
+    get_study as study_site,
 )
 from hasamigo.web.i18n import Lang
 from hasamigo.web.routers.games import ERRORS
@@ -70,17 +76,51 @@ from hasamigo.web.schemas_study import (
 from hasamigo.web.services.compute import render_report
 from hasamigo.web.services.study import StudySite
 from hasamigo.web.services.tournaments import TOKEN_LENGTH
+from hasamigo.web.sessions import session_reply
 
 router = APIRouter()
 api = APIRouter(prefix="/api/studies", tags=["studies"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
 Site = Study
-#: the researcher's session token (``Authorization: Bearer <token>``), required: 401 without
+#: who a researcher's session names (a study has one password, not named people)
+RESEARCHER = "researcher"
+STUDY_ID, CODE = r"[A-Za-z0-9_-]{1,32}", r"[A-Za-z0-9]{1,16}"
+
+
+async def _researcher_of_path(request: Request, token: str) -> None:
+    """The token is a researcher's session of the study the path names (else 401/403, 404
+    for no such study)."""
+    study_id = path_value(request, "study_id", STUDY_ID)
+    if study_id is None:
+        raise StudyError("no such study", "not_found")
+    await study_site(request).researcher(study_id, token)
+
+
+#: the researcher's session token (``Authorization: Bearer <token>``), required: 401 without,
+#: and checked against the study before the body or the query is read
 researcher_token = session_token(TOKEN_LENGTH, "the researcher's area needs the researcher's "
-                                 "session: log in with the study's password")
+                                 "session: log in with the study's password",
+                                 verify=_researcher_of_path)
 ResearcherToken = Annotated[str, Depends(researcher_token)]
 StudyId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 Code = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$")]
+
+
+@auth_first
+async def subject_code(request: Request) -> None:
+    """A subject's code is their only credential: a code that is not one of the study's
+    subjects is 404 before the body is read (a malformed one too: no subject has it)."""
+    study_id = path_value(request, "study_id", STUDY_ID)
+    code = path_value(request, "code", CODE)
+    if study_id is None or code is None:
+        raise StudyError("no such subject in this study", "not_found")
+    site = study_site(request)
+    await once(request, "subject",
+               lambda: asyncio.to_thread(site.service.subject, study_id, code))
+
+
+#: the subjects' routes: the code is checked first (:func:`subject_code`)
+SUBJECT = [Depends(subject_code)]
 Table = Annotated[str, Path(pattern=r"^(subjects|games|answers|study)$")]
 Where = Annotated[str | None, Query(max_length=WHERE_LENGTH,
                                     description="the subjects the report keeps "
@@ -94,17 +134,19 @@ GroupBy = Annotated[str | None, Query(max_length=GROUP_BY_LENGTH,
 # ---- studies and the researcher ------------------------------------------------------------
 @api.post("", status_code=201, responses=ERRORS)
 async def create_study(req: NewStudy, site: Site, address: Address) -> dict[str, Any]:
-    """A new study and the researcher's first session."""
+    """A new study and the researcher's first session (``"session"``, in the shape of
+    :func:`~hasamigo.web.sessions.session_reply`)."""
     info, token, expires = await site.create(req, address)
-    return {"study": info.to_json(), "token": token, "expires": expires}
+    return {"study": info.to_json(), "session": session_reply(token, RESEARCHER, expires)}
 
 
 @api.post("/{study_id}/login", responses=ERRORS)
 async def login(study_id: StudyId, req: Login, site: Site, address: Address
                 ) -> dict[str, Any]:
-    """A researcher's session for the study's password (403 for a wrong one)."""
+    """A researcher's session for the study's password (403 for a wrong one), in the one
+    shape of :func:`~hasamigo.web.sessions.session_reply`."""
     token, expires = await site.login(study_id, req.password, address)
-    return {"token": token, "expires": expires}
+    return session_reply(token, RESEARCHER, expires)
 
 
 @api.get("/{study_id}", responses=ERRORS)
@@ -236,18 +278,18 @@ async def new_subject(study_id: StudyId, req: NewSubject, site: Site, address: A
     return await site.new_subject(study_id, req.language, address)
 
 
-@api.get("/{study_id}/subjects/{code}", responses=ERRORS)
+@api.get("/{study_id}/subjects/{code}", responses=ERRORS, dependencies=SUBJECT)
 async def subject_state(study_id: StudyId, code: Code, site: Site) -> dict[str, Any]:
     """Where the subject is: the step, the game in play, the question asked."""
     return await site.state(study_id, code)
 
 
-@api.post("/{study_id}/subjects/{code}/consent", responses=ERRORS)
+@api.post("/{study_id}/subjects/{code}/consent", responses=ERRORS, dependencies=SUBJECT)
 async def consent(study_id: StudyId, code: Code, site: Site) -> dict[str, Any]:
     return await site.consent(study_id, code)
 
 
-@api.post("/{study_id}/subjects/{code}/before", responses=ERRORS)
+@api.post("/{study_id}/subjects/{code}/before", responses=ERRORS, dependencies=SUBJECT)
 async def before(study_id: StudyId, code: Code, req: Before, site: Site) -> dict[str, Any]:
     return await site.before(study_id, code, strength=req.strength,
                              play_frequency=req.play_frequency,
@@ -255,20 +297,20 @@ async def before(study_id: StudyId, code: Code, req: Before, site: Site) -> dict
                              else list(req.strategies))
 
 
-@api.post("/{study_id}/subjects/{code}/game", responses=ERRORS)
+@api.post("/{study_id}/subjects/{code}/game", responses=ERRORS, dependencies=SUBJECT)
 async def start_game(study_id: StudyId, code: Code, site: Site) -> dict[str, Any]:
     """Start the subject's next game (the state as it is when it has started)."""
     return await site.start_game(study_id, code)
 
 
-@api.post("/{study_id}/subjects/{code}/moves", responses=ERRORS)
+@api.post("/{study_id}/subjects/{code}/moves", responses=ERRORS, dependencies=SUBJECT)
 async def move(study_id: StudyId, code: Code, req: MoveRequest, site: Site
                ) -> dict[str, Any]:
     """The subject's move; answers once the program has replied (or a few seconds)."""
     return await site.move(study_id, code, req.move)
 
 
-@api.post("/{study_id}/subjects/{code}/answers", responses=ERRORS)
+@api.post("/{study_id}/subjects/{code}/answers", responses=ERRORS, dependencies=SUBJECT)
 async def answer(study_id: StudyId, code: Code, req: AnswerRequest, site: Site
                  ) -> dict[str, Any]:
     """One answer about the program's last move (a second one to the same question is
@@ -277,12 +319,12 @@ async def answer(study_id: StudyId, code: Code, req: AnswerRequest, site: Site
                              req.seconds)
 
 
-@api.post("/{study_id}/subjects/{code}/felt", responses=ERRORS)
+@api.post("/{study_id}/subjects/{code}/felt", responses=ERRORS, dependencies=SUBJECT)
 async def felt(study_id: StudyId, code: Code, req: Felt, site: Site) -> dict[str, Any]:
     return await site.felt(study_id, code, req.index, req.felt, req.note)
 
 
-@api.post("/{study_id}/subjects/{code}/after", responses=ERRORS)
+@api.post("/{study_id}/subjects/{code}/after", responses=ERRORS, dependencies=SUBJECT)
 async def after(study_id: StudyId, code: Code, req: After, site: Site) -> dict[str, Any]:
     return await site.after(study_id, code, more_fun=req.more_fun,
                             more_fun_why=req.more_fun_why, what_makes_fun=req.what_makes_fun,
@@ -290,7 +332,7 @@ async def after(study_id: StudyId, code: Code, req: After, site: Site) -> dict[s
                             reported_outcomes=req.reported_outcomes)
 
 
-@api.post("/{study_id}/subjects/{code}/withdraw", responses=ERRORS)
+@api.post("/{study_id}/subjects/{code}/withdraw", responses=ERRORS, dependencies=SUBJECT)
 async def withdraw(study_id: StudyId, code: Code, req: Withdraw, site: Site
                    ) -> dict[str, Any]:
     """The subject withdraws (``{"confirm": true}``; the code is the credential, so the

@@ -17,6 +17,7 @@ its thread pool.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import urllib.parse
 from collections.abc import Callable
@@ -42,6 +43,8 @@ from hasamigo.web.deps import (
     LangDep,
     Templates,
     Tournaments,
+    get_tournaments,
+    path_value,
     session_token,
 )
 from hasamigo.web.errors import NotFound
@@ -60,14 +63,28 @@ from hasamigo.web.schemas_tournament import (
     Withdrawal,
 )
 from hasamigo.web.services.tournaments import TOKEN_LENGTH, DirectorSession, TournamentSite
+from hasamigo.web.sessions import session_reply
 
 router = APIRouter()
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
 
-#: the director's session token (``Authorization: Bearer <token>``), required: 401 without
+
+
+async def _director_of_path(request: Request, token: str) -> None:
+    """The token is a director's session of the tournament the path names (else 401/403,
+    404 for no such tournament)."""
+    tournament_id = path_value(request, "tournament_id", r"[A-Za-z0-9_-]{1,64}")
+    if tournament_id is None:
+        raise NotFound("no such tournament")
+    await asyncio.to_thread(get_tournaments(request).director, tournament_id, token)
+
+
+#: the director's session token (``Authorization: Bearer <token>``), required: 401 without,
+#: and checked against the tournament before the body or the query is read
 director_token = session_token(TOKEN_LENGTH, "the director's area needs the director's "
-                               "session: log in with the tournament's password")
+                               "session: log in with the tournament's password",
+                               verify=_director_of_path)
 
 Site = Tournaments
 DirectorToken = Annotated[str, Depends(director_token)]
@@ -221,26 +238,22 @@ def bracket(tournament_id: TournamentId, site: Site) -> dict[str, Any]:
 
 
 # ---- the API: the director ----------------------------------------------------------------------
-def _session_json(token: str, expires: float, who: str) -> dict[str, Any]:
-    return {"token": token, "director": who,
-            "expires_at": datetime.fromtimestamp(expires, UTC).isoformat()}
-
-
 @api.post("", status_code=201, responses=ERRORS)
 def create(req: NewTournament, site: Site, address: Address) -> dict[str, Any]:
     """A new tournament; the answer carries the director's session token (the password
     is kept only as a salted hash)."""
     info, token, expires = site.create(req, address)
     return {"tournament": as_json(info),
-            "session": _session_json(token, expires, req.director or "director")}
+            "session": session_reply(token, req.director or "director", expires)}
 
 
 @api.post("/{tournament_id}/login", responses=ERRORS)
 def login(tournament_id: TournamentId, req: Login, site: Site, address: Address
           ) -> dict[str, Any]:
-    """The director's password for a session token (403: wrong password)."""
+    """The director's password for a session (403: wrong password), in the one shape of
+    :func:`~hasamigo.web.sessions.session_reply`."""
     token, expires = site.login(tournament_id, req.password, req.director, address)
-    return _session_json(token, expires, req.director or "director")
+    return session_reply(token, req.director or "director", expires)
 
 
 @api.get("/{tournament_id}/director", responses=ERRORS)

@@ -22,11 +22,11 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-from hasamigo.web.deps import Games, Token, Variations
+from hasamigo.web.deps import AuthFirst, Reader, Variations
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas_variations import VariationRequest, VariationsView
 
-router = APIRouter(prefix="/api/games", tags=["variations"])
+router = APIRouter(prefix="/api/games", tags=["variations"], route_class=AuthFirst)
 NodeId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
@@ -36,20 +36,20 @@ def _attachment(game_id: str, ext: str) -> dict[str, str]:
 
 
 @router.get("/{game_id}/variations", responses=ERRORS)
-async def get_variations(game_id: str, games: Games, variations: Variations, token: Token
+async def get_variations(game_id: str, variations: Variations, reader: Reader
                          ) -> VariationsView:
     """The game's variation tree, every node with its position and the moves there."""
-    live, _you = await games.reader(game_id, token)
+    live, _you = reader
     return await variations.view(live)
 
 
 @router.post("/{game_id}/variations", status_code=201, responses=ERRORS)
-async def add_variation(game_id: str, req: VariationRequest, games: Games,
-                        variations: Variations, token: Token, response: Response
+async def add_variation(game_id: str, req: VariationRequest, variations: Variations,
+                        reader: Reader, response: Response
                         ) -> VariationsView:
     """Add a move under ``parent``, or off the main line at ``ply``; ``node`` in the
     answer is its id (200 when the same move was there already)."""
-    live, _you = await games.reader(game_id, token)
+    live, _you = reader
     view, created = await variations.add(live, req.parent, req.ply, req.move)
     if not created:
         response.status_code = 200
@@ -57,28 +57,28 @@ async def add_variation(game_id: str, req: VariationRequest, games: Games,
 
 
 @router.delete("/{game_id}/variations/{node}", responses=ERRORS)
-async def delete_variation(game_id: str, node: NodeId, games: Games,
-                           variations: Variations, token: Token) -> VariationsView:
+async def delete_variation(game_id: str, node: NodeId, variations: Variations,
+                           reader: Reader) -> VariationsView:
     """Delete the node and everything after it; the tree that is left."""
-    live, _you = await games.reader(game_id, token)
+    live, _you = reader
     return await variations.delete(live, node)
 
 
 @router.get("/{game_id}/variations.json", responses=ERRORS)
-async def download_variations(game_id: str, games: Games, variations: Variations,
-                              token: Token) -> JSONResponse:
+async def download_variations(game_id: str, variations: Variations, reader: Reader
+                              ) -> JSONResponse:
     """The tree as a file (shape: :mod:`hasamigo.analysis.variations`)."""
-    live, _you = await games.reader(game_id, token)
+    live, _you = reader
     return JSONResponse(await variations.export(live), headers=_attachment(game_id, "json"))
 
 
 @router.get("/{game_id}/variations/{node}/ggf", response_class=PlainTextResponse,
             responses=ERRORS)
-async def variation_ggf(game_id: str, node: NodeId, games: Games, variations: Variations,
-                        token: Token) -> Response:
+async def variation_ggf(game_id: str, node: NodeId, variations: Variations, reader: Reader
+                        ) -> Response:
     """The node's whole line from the start (the main line to its branch, then the
     variation) as GGF; the result only if the line ends the game."""
-    live, _you = await games.reader(game_id, token)
+    live, _you = reader
     text = await variations.line_ggf(live, node)
     return PlainTextResponse(text + "\n", headers={
         "Content-Disposition":

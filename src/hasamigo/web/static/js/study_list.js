@@ -17,7 +17,7 @@ document.getElementById("new-study").addEventListener("submit", async (event) =>
       surprise_window: document.getElementById("study-window").value,
       clock_minutes: clock ? Number(clock) : null,
     });
-    sessionStorage.setItem(`study-token:${made.study.id}`, made.token);
+    sessionStorage.setItem(`study-token:${made.study.id}`, made.session.token);
     location.href = `/studies/${made.study.id}/research`;
   } catch (error) { showError(document.getElementById("new-error"), error); }
 });
