@@ -7,6 +7,15 @@ public game, read-only). Client messages are a typed union dispatched through a 
 Text frames only, each at most ``max_ws_message_bytes``, at most
 ``ws_messages_per_second``; a binary frame or a malformed message gets a typed error and
 the socket stays open; an oversized message closes it (1009), a flood too (1008).
+
+What a client does logs one line at most (issue 65, item 4): a text frame that is not
+UTF-8 is refused by uvicorn (closed 1007), which logged an ERROR and a traceback each
+time; :class:`OneLineForBadFrames` makes that one WARNING line without the traceback, at
+most one every :data:`BAD_FRAME_LOG_SECONDS` with a count of the others. A client that
+floods and then aborts the connection left the messages already read to be answered on a
+dead transport, each write logged by asyncio (``socket.send() raised exception``); every
+send now lets the loop run once, so the connection's loss is seen before the next write
+and the socket's loop ends quietly.
 """
 
 from __future__ import annotations
@@ -14,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,6 +54,61 @@ router = APIRouter()
 _client_messages: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 Sender = Callable[[str], Awaitable[None]]
+#: at most one line in this many seconds for the frames uvicorn refuses (the rest counted)
+BAD_FRAME_LOG_SECONDS = 60.0
+#: what uvicorn's sans-I/O websocket logs, with a traceback, for a text frame not UTF-8
+_UVICORN_BAD_UTF8 = "Invalid UTF-8 sequence received from client"
+
+
+class OneLineForBadFrames(logging.Filter):
+    """A filter on the ``uvicorn.error`` logger: its record of a text frame that is not
+    UTF-8 becomes one WARNING line without a traceback, at most one every ``seconds``
+    (the next says how many were not logged); every other record passes unchanged."""
+
+    def __init__(self, seconds: float = BAD_FRAME_LOG_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.seconds, self.clock = seconds, clock
+        self._last: float | None = None
+        self._quiet = 0
+        self._lock = threading.Lock()
+
+    def reset(self) -> None:
+        """Forget the last line: the next bad frame is logged."""
+        with self._lock:
+            self._last, self._quiet = None, 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith(_UVICORN_BAD_UTF8):
+            return True
+        with self._lock:
+            now = self.clock()
+            if self._last is not None and now - self._last < self.seconds:
+                self._quiet += 1
+                return False
+            self._last, quiet, self._quiet = now, self._quiet, 0
+        record.msg = ("a websocket client sent a text frame that is not UTF-8: closed (1007)"
+                      + (f"; {quiet} more not logged since the last" if quiet else ""))
+        record.args = None
+        record.exc_info = record.exc_text = None
+        record.stack_info = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_bad_frames(logger: logging.Logger | None = None) -> OneLineForBadFrames:
+    """Put :class:`OneLineForBadFrames` on uvicorn's error logger (once)."""
+    logger = logger or logging.getLogger("uvicorn.error")
+    for existing in logger.filters:
+        if isinstance(existing, OneLineForBadFrames):
+            return existing
+    added = OneLineForBadFrames()
+    logger.addFilter(added)
+    return added
+
+
+quiet_bad_frames()
+
 #: close codes: policy violation, message too big, try again later, not allowed, unknown game
 POLICY, TOO_BIG, TRY_LATER, FORBIDDEN, NOT_FOUND = 1008, 1009, 1013, 4403, 4404
 
@@ -138,6 +204,10 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     async def send(text: str) -> None:
         async with send_lock:
             await websocket.send_text(text)
+        # let the loop run once: a write that found the client gone has scheduled the
+        # connection's loss, and the next send then raises (WebSocketDisconnect) instead
+        # of writing to a dead transport (asyncio logs each such write past the fifth)
+        await asyncio.sleep(0)
 
     # ---- hello: which game, which seats ----------------------------------------------
     try:
@@ -207,7 +277,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 await send(ErrorMessage(error=body).model_dump_json())
     except WebSocketDisconnect:
         pass
-    except (RuntimeError, json.JSONDecodeError):  # the socket went away mid-send
+    except (RuntimeError, OSError, json.JSONDecodeError):  # the socket went away mid-send
         pass
     finally:
         push_task.cancel()
