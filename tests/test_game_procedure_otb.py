@@ -64,10 +64,9 @@ def same_when_reloaded(game: GameController) -> None:
     again = GameController(GameSetup.from_json(json.loads(json.dumps(game.setup.to_json()))),
                            events, time_source=game._now)
     a, b = again.state, game.state
-    assert (a.board.to_string(), a.phase, a.clock, a.result, a.otb, a.late, a.card,
-            a.faults, a.marks, a.presses, a.timeout_loser) == \
-        (b.board.to_string(), b.phase, b.clock, b.result, b.otb, b.late, b.card, b.faults,
-         b.marks, b.presses, b.timeout_loser)
+    assert (a.board.to_string(), a.phase, a.clock, a.result, again.over_board,
+            a.timeout_loser) == \
+        (b.board.to_string(), b.phase, b.clock, b.result, game.over_board, b.timeout_loser)
 
 
 # ---- the clock ------------------------------------------------------------------------------
@@ -87,7 +86,7 @@ def test_white_starts_the_clock_and_each_press_ends_a_turn() -> None:
     game.press(BLACK)
     t.now += 5
     game.press(WHITE, passed=True)  # a pass ends with a press too
-    assert game.state.last_press == (WHITE, True)
+    assert game.over_board.last_press == (WHITE, True)
     assert (game.remaining(BLACK), game.remaining(WHITE)) == (588, 595)
     assert game.state.clock.running is BLACK and game.board.ply == 0  # no move entered
     same_when_reloaded(game)
@@ -396,7 +395,7 @@ def test_the_card_stands_for_the_count_of_a_recorded_game() -> None:
     assert recorded is not None and recorded.termination is Termination.NORMAL
     game.hand_in_card(recorded.white, recorded.black)  # written the other way round
     expected = result_card(recorded.white, recorded.black, squares=16)
-    assert game.result is not None and game.state.card == (recorded.white, recorded.black)
+    assert game.result is not None and game.over_board.card == (recorded.white, recorded.black)
     assert (game.result.black, game.result.white, game.result.winner) == \
         (expected.black, expected.white, expected.winner)
 
@@ -411,7 +410,7 @@ def test_a_card_must_read_as_a_result_the_procedure_decided() -> None:
     with pytest.raises(GameError, match="the card must read so"):
         game.hand_in_card(33, 31)
     game.hand_in_card(31, 33)
-    assert game.state.card == (31, 33)
+    assert game.over_board.card == (31, 33)
 
 
 def test_a_card_is_signed_by_two_people() -> None:
@@ -461,8 +460,8 @@ def test_the_new_events_round_trip_through_json() -> None:
 def otb_snapshot(game: GameController) -> tuple[object, ...]:
     s = game.state
     return (s.board.to_string(), list(s.board.move_stack), s.phase, s.seats, s.clock,
-            s.moves, s.result, s.timeout_loser, s.accepted, s.last_at, s.revision, s.otb,
-            s.late, s.pending, s.faults, s.marks, s.card, s.presses, s.last_press, s.penalties)
+            s.moves, s.result, s.timeout_loser, s.accepted, s.last_at, s.revision,
+            s.players_clock, game.over_board)
 
 
 def _otb_request(game: GameController, t: FakeTime, kind: int, value: int,

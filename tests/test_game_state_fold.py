@@ -12,7 +12,7 @@ import pytest
 from hasamigo import BLACK, WHITE
 from hasamigo.game.controller import GameController
 from hasamigo.game.events import ClockPress, MovePlayed, Undo, UndoRequest
-from hasamigo.game.procedures import core
+from hasamigo.game.procedures import core, over_board
 from hasamigo.game.setup import GameOptions, GameSetup, Participant
 from hasamigo.game.state import GameState, apply, replay
 
@@ -93,7 +93,7 @@ def test_clock_events_keep_the_record_itself() -> None:
     game.declare_over_the_board()
     state = game.state
     pressed = apply(state, ClockPress(WHITE, at=11.0))
-    assert pressed.last is state.last and pressed.presses == 1
+    assert pressed.last is state.last and over_board.of(pressed).presses == 1
     assert pressed.clock is not None and pressed.clock.running is BLACK
 
 

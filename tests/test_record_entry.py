@@ -312,8 +312,8 @@ def test_correcting_a_move_plays_it_properly_or_withdraws_it() -> None:
     game.correct_entry()
     assert game.board.ply == 1 and game.board.turn is WHITE
     assert game.faults[-1].fault.kind == "no_flips"
-    state = reloaded(game).state
-    assert state.board.to_string() == game.board.to_string() and state.faults == game.faults
+    back = reloaded(game)
+    assert back.board.to_string() == game.board.to_string() and back.faults == game.faults
 
 
 def test_keeping_the_board_marks_the_point_and_the_game_goes_on_from_it() -> None:

@@ -34,8 +34,8 @@ the program where it likes and hands the move back through :meth:`play`. Time co
 an injected source (seconds since the epoch on the server), so every clock rule is tested
 without sleeping.
 
-One module over 600 lines: every request a front-end makes of a game is one short method
-of this one class (the rules themselves are in :mod:`hasamigo.game.procedures`).
+Every request a front-end makes of a game is one short method of this one class; the
+rules themselves are in :mod:`hasamigo.game.procedures`.
 
 >>> now = [0.0]
 >>> game = GameController.new(GameSetup((Participant("You"),
@@ -58,40 +58,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from hasamigo.board import Board
+from hasamigo.game import events as ev
 from hasamigo.game.clock import Clock, ClockState
 from hasamigo.game.entry import Entry, entry_from_board, entry_from_turned
 from hasamigo.game.errors import GameError, StoredGameError
-from hasamigo.game.events import (
-    PROGRAM_MOVE,
-    Absent,
-    AcceptResult,
-    Arrival,
-    Claim,
-    ClockPress,
-    ColourStep,
-    CorrectEntry,
-    Event,
-    IllegalClaim,
-    KeepBoard,
-    LateForfeit,
-    MovePlayed,
-    OverTheBoard,
-    Pass,
-    Penalty,
-    ProgramReady,
-    ProgramWaiting,
-    Resign,
-    ResultCard,
-    Resume,
-    StopPlayout,
-    StudyAnswer,
-    StudyGame,
-    Suspend,
-    TimeoutChoice,
-    Undo,
-    UndoDecline,
-    UndoRequest,
-)
+from hasamigo.game.events import PROGRAM_MOVE, Event
+from hasamigo.game.procedures.over_board import of as over_board_of
+from hasamigo.game.procedures.study import of as study_of
 from hasamigo.game.result import GameResult, Verdict, verdict_for  # (re-exported)
 from hasamigo.game.setup import COLOUR_METHODS, GameOptions, GameSetup, Participant
 from hasamigo.game.state import (
@@ -99,6 +72,7 @@ from hasamigo.game.state import (
     BoardMark,
     DecidedFault,
     GameState,
+    OverBoardState,
     PendingEntry,
     Phase,
     PlayedMove,
@@ -173,16 +147,16 @@ class GameController:
         if phase is Phase.COLOURS:
             return self._automatic_colour_step(at)
         if phase in (Phase.PLAYING, Phase.PLAYOUT) and not state.suspended \
-                and state.pending is None and not state.paused:
+                and over_board_of(state).pending is None and not state.paused:
             board = state.position
             if board.must_pass() and not self._questions_wait(board.turn):
-                return Pass(board.turn, at=at)
+                return ev.Pass(board.turn, at=at)
             return None
         if phase is Phase.TIMEOUT_CHOICE:
             assert state.timeout_loser is not None
             winner = state.timeout_loser.other
             if not state.is_person(winner):
-                return TimeoutChoice("33-31", at=at)
+                return ev.TimeoutChoice("33-31", at=at)
             return None
         if phase is Phase.OVER and state.seats is not None:
             claim = self._automatic_claim(at)
@@ -190,14 +164,14 @@ class GameController:
                 return claim
             for colour in (BLACK, WHITE):
                 if not state.is_person(colour) and colour not in state.accepted:
-                    return AcceptResult(colour, at=at)
+                    return ev.AcceptResult(colour, at=at)
         return None
 
     def _questions_wait(self, colour: Color) -> bool:
         """A study's question is asked that ``colour`` must wait for: its own as the
         subject, or, at the subject-move timing, the subject's before the program goes on
         (a forced pass waits too)."""
-        study = self.state.study
+        study = self.study
         return study is not None and study.asked is not None and (
             study.subject is colour or study.after_subject)
 
@@ -208,13 +182,13 @@ class GameController:
         step, who = pending
         rng = self._rng
         if step == "choose":
-            return ColourStep("choose", self.setup.colour_method, 0, at=at)
+            return ev.ColourStep("choose", self.setup.colour_method, 0, at=at)
         if step == "draw":
-            return ColourStep("draw", rng.choice("01"), None, at=at)
+            return ev.ColourStep("draw", rng.choice("01"), None, at=at)
         if step == "hider":
-            return ColourStep("hider", rng.choice("01"), None, at=at)
+            return ev.ColourStep("hider", rng.choice("01"), None, at=at)
         if step == "hide":
-            return ColourStep("hide", rng.choice(("black", "white")), who, at=at)
+            return ev.ColourStep("hide", rng.choice(("black", "white")), who, at=at)
         assert who is not None
         if self.setup.participants[who].is_person:
             return None
@@ -222,18 +196,19 @@ class GameController:
             options = ("black", "white") if (self.state.colours.draw_win_only
                                              or not self.setup.options.draws_allowed) \
                 else ("top", "bottom")
-            return ColourStep("call", rng.choice(options), who, at=at)
+            return ev.ColourStep("call", rng.choice(options), who, at=at)
         if step == "right":
-            return ColourStep("right", "draw-win", who, at=at)
-        return ColourStep("colour", "white", who, at=at)
+            return ev.ColourStep("right", "draw-win", who, at=at)
+        return ev.ColourStep("colour", "white", who, at=at)
 
     def _automatic_claim(self, at: float, busy: frozenset[Color] = frozenset()
-                         ) -> Claim | None:
+                         ) -> ev.Claim | None:
         """A claim a program (``program_claims``) or a person with ``auto_claim`` makes
         as soon as it sees its opponent's flag down; never against a side in ``busy`` (a
         program whose move is being computed: its move is completed first)."""
         state = self.state
-        if state.clock is None or state.seats is None or state.pending is not None:
+        if state.clock is None or state.seats is None \
+                or over_board_of(state).pending is not None:
             return None
         for flagged in (BLACK, WHITE):
             claimant = flagged.other
@@ -242,9 +217,9 @@ class GameController:
             person = self.setup.participants[state.seat(claimant)]
             if person.is_person:
                 if person.auto_claim and not state.is_person(flagged):
-                    return Claim(claimant, flagged, at=at)
+                    return ev.Claim(claimant, flagged, at=at)
             elif self.setup.options.program_claims:
-                return Claim(claimant, flagged, at=at)
+                return ev.Claim(claimant, flagged, at=at)
         return None
 
     def observe(self, busy: Iterable[Color] = ()) -> list[Event]:
@@ -257,7 +232,7 @@ class GameController:
             assert state.timeout_loser is not None
             fell = state.clock.flag_time(state.timeout_loser.other)
             if fell is not None and fell <= now:
-                self.append(StopPlayout(timed_out=True, at=max(fell, state.last_at or fell)))
+                self.append(ev.StopPlayout(timed_out=True, at=max(fell, state.last_at or fell)))
         elif state.phase in (Phase.PLAYING, Phase.OVER):
             claim = self._automatic_claim(now, frozenset(busy))
             if claim is not None:
@@ -277,8 +252,8 @@ class GameController:
             move = state.position.parse_move(move, cut_ok=True)
         mover = state.position.turn if colour is None else colour
         at = self.now()
-        event: Event = Pass(mover, at=at) if move.is_pass else \
-            MovePlayed(mover, move.square, move.turned, at=at)  # type: ignore[arg-type]
+        event: Event = ev.Pass(mover, at=at) if move.is_pass else \
+            ev.MovePlayed(mover, move.square, move.turned, at=at)  # type: ignore[arg-type]
         return self.append(event)
 
     def colour_step(self, participant: int, step: str, value: str) -> list[Event]:
@@ -286,47 +261,47 @@ class GameController:
         if step not in ("call", "right", "colour"):
             raise GameError("a person's colour step is 'call', 'right' or 'colour'",
                             "colours")
-        return self.append(ColourStep(step, value, participant, at=self.now()))
+        return self.append(ev.ColourStep(step, value, participant, at=self.now()))
 
     def claim(self, by: Color, flagged: Color | None = None) -> list[Event]:
         """``by`` claims ``flagged``'s fallen flag (default: the opponent's); claiming
         one's own is a self-report."""
-        return self.append(Claim(by, by.other if flagged is None else flagged,
+        return self.append(ev.Claim(by, by.other if flagged is None else flagged,
                                  at=self.now()))
 
     def choose_after_timeout(self, choice: str) -> list[Event]:
         """The time-out winner's choice: ``33-31`` or ``playout`` (勝手打ち)."""
         if choice not in TIMEOUT_CHOICES:
             raise GameError("the choice is '33-31' or 'playout'")
-        return self.append(TimeoutChoice(choice, at=self.now()))
+        return self.append(ev.TimeoutChoice(choice, at=self.now()))
 
     def stop_playout(self) -> list[Event]:
-        return self.append(StopPlayout(at=self.now()))
+        return self.append(ev.StopPlayout(at=self.now()))
 
     def resign(self, colour: Color) -> list[Event]:
-        return self.append(Resign(colour, at=self.now()))
+        return self.append(ev.Resign(colour, at=self.now()))
 
     def accept_result(self, colour: Color) -> list[Event]:
-        return self.append(AcceptResult(colour, at=self.now()))
+        return self.append(ev.AcceptResult(colour, at=self.now()))
 
     def request_undo(self, colour: Color) -> list[Event]:
-        return self.append(UndoRequest(colour, at=self.now()))
+        return self.append(ev.UndoRequest(colour, at=self.now()))
 
     def decline_undo(self, colour: Color) -> list[Event]:
-        return self.append(UndoDecline(colour, at=self.now()))
+        return self.append(ev.UndoDecline(colour, at=self.now()))
 
     def undo(self, colour: Color) -> list[Event]:
         """Take back ``colour``'s last move and what followed (casual games; against a
         person only after their :meth:`request_undo` was answered by this call)."""
-        return self.append(Undo(colour, at=self.now()))
+        return self.append(ev.Undo(colour, at=self.now()))
 
     def suspend(self, at: float | None = None) -> list[Event]:
         """Stop the running clock (the server is going down, or was last seen at ``at``)."""
         when = self.now() if at is None else max(at, self.state.last_at or at)
-        return self.append(Suspend(at=when))
+        return self.append(ev.Suspend(at=when))
 
     def resume(self) -> list[Event]:
-        return self.append(Resume(at=self.now()))
+        return self.append(ev.Resume(at=self.now()))
 
     # ---- programs waiting for their kernels --------------------------------------------
     def program_waiting(self, participant: int, *, from_start: bool = False) -> list[Event]:
@@ -336,11 +311,11 @@ class GameController:
         last event (not a millisecond of its clock runs in between)."""
         last = self.state.last_at
         at = last if from_start and last is not None else self.now()
-        return self.append(ProgramWaiting(participant, at=at))
+        return self.append(ev.ProgramWaiting(participant, at=at))
 
     def program_ready(self, participant: int) -> list[Event]:
         """The program of ``participant`` can move from now."""
-        return self.append(ProgramReady(participant, at=self.now()))
+        return self.append(ev.ProgramReady(participant, at=self.now()))
 
     @property
     def waiting(self) -> frozenset[int]:
@@ -354,7 +329,7 @@ class GameController:
         (``timing`` :data:`~hasamigo.game.events.PROGRAM_MOVE`) or after every move of
         their own (:data:`~hasamigo.game.events.SUBJECT_MOVE`, the paper's; see
         :mod:`hasamigo.game.procedures.study`)."""
-        return self.append(StudyGame(timing=timing, at=self.now()))
+        return self.append(ev.StudyGame(timing=timing, at=self.now()))
 
     def answer(self, move_number: int, question: str, answer: str, *, seconds: float,
                move_kind: str = "normal") -> list[Event]:
@@ -362,12 +337,13 @@ class GameController:
         ``move_number``, ``seconds`` after it was shown; ``move_kind``: what the program
         reported of the move the answer is about (:attr:`StudyQuestion.about`). Once the
         questions are answered, a forced pass that waited for them follows by itself."""
-        return self.append(StudyAnswer(move_number, question, answer, float(seconds),
+        return self.append(ev.StudyAnswer(move_number, question, answer, float(seconds),
                                        move_kind, at=self.now()))
 
     @property
     def study(self) -> StudyProgress | None:
-        return self.state.study
+        """A study game's questions so far (``None``: not a study game)."""
+        return study_of(self.state)
 
     # ---- over the board ----------------------------------------------------------------
     def declare_over_the_board(self, *, scheduled: float | None = None,
@@ -376,39 +352,39 @@ class GameController:
         the clock waits for the first press. ``scheduled``: the round's start, from which
         a late player's clock runs; ``byoyomi``: seconds left at or below which a player is
         in byo-yomi (an illegal move claimed then is a time-out)."""
-        return self.append(OverTheBoard(scheduled, float(byoyomi), at=self.now()))
+        return self.append(ev.OverTheBoard(scheduled, float(byoyomi), at=self.now()))
 
     def press(self, colour: Color, *, passed: bool = False) -> list[Event]:
         """``colour`` presses its clock: its turn ends (``passed``: with a declared pass);
         the first press, by the side that does not move first, starts the game."""
-        return self.append(ClockPress(colour, passed, at=self.now()))
+        return self.append(ev.ClockPress(colour, passed, at=self.now()))
 
     def absent(self, participant: int, since: float | None = None) -> list[Event]:
         """``participant`` is not there: their clock runs from ``since`` (default: the
         scheduled start if it has passed, else now)."""
         now = self.now()
         if since is None:
-            otb = self.state.otb
+            otb = self.over_board.otb
             scheduled = None if otb is None else otb.scheduled
             since = scheduled if scheduled is not None and scheduled <= now else now
-        return self.append(Absent(participant, since, at=now))
+        return self.append(ev.Absent(participant, since, at=now))
 
     def arrive(self, participant: int) -> list[Event]:
         """The late ``participant`` arrives: the clock stops."""
-        return self.append(Arrival(participant, at=self.now()))
+        return self.append(ev.Arrival(participant, at=self.now()))
 
     def late_forfeit(self, participant: int) -> list[Event]:
         """The late ``participant`` chooses a forfeit loss (64–0, not rated)."""
-        return self.append(LateForfeit(participant, at=self.now()))
+        return self.append(ev.LateForfeit(participant, at=self.now()))
 
     def claim_illegal(self, by: Color) -> list[Event]:
         """``by`` claims the opponent's last move illegal (on its turn; rule 10: later)."""
-        return self.append(IllegalClaim(by, at=self.now()))
+        return self.append(ev.IllegalClaim(by, at=self.now()))
 
     def penalise(self, colour: Color, reason: str, *, seconds: float = 0.0,
                  loss: bool = False) -> list[Event]:
         """The arbiter's penalty (rule 21): ``seconds`` off the clock, or a ``loss``."""
-        return self.append(Penalty(colour, reason, float(seconds), loss, at=self.now()))
+        return self.append(ev.Penalty(colour, reason, float(seconds), loss, at=self.now()))
 
     def enter(self, entry: Entry) -> list[Event]:
         """Enter a move as it was played on the board (see :mod:`hasamigo.game.entry`).
@@ -430,44 +406,50 @@ class GameController:
 
     def correct_entry(self) -> list[Event]:
         """Correct the faulty move entered last: the board returns to the legal position."""
-        return self.append(CorrectEntry(at=self.now()))
+        return self.append(ev.CorrectEntry(at=self.now()))
 
     def keep_board(self) -> list[Event]:
         """Keep the faulty move entered last as the board shows it (the record marks it)."""
-        return self.append(KeepBoard(at=self.now()))
+        return self.append(ev.KeepBoard(at=self.now()))
 
     def hand_in_card(self, black: int, white: int) -> list[Event]:
         """The signed result card: both disc counts as written (JOF rule 18)."""
-        return self.append(ResultCard(black, white, at=self.now()))
+        return self.append(ev.ResultCard(black, white, at=self.now()))
+
+    @property
+    def over_board(self) -> OverBoardState:
+        """What the procedure over the board keeps: the declaration, a late player, the
+        entered record's faults and marks, the card, the presses and the penalties."""
+        return over_board_of(self.state)
 
     @property
     def pending_entry(self) -> PendingEntry | None:
-        return self.state.pending
+        return self.over_board.pending
 
     @property
     def faults(self) -> tuple[DecidedFault, ...]:
-        return self.state.faults
+        return self.over_board.faults
 
     @property
     def marks(self) -> tuple[BoardMark, ...]:
-        return self.state.marks
+        return self.over_board.marks
 
     def entered_record(self) -> dict[str, Any]:
         """The record of a game entered as played: its moves (each legal from the
         position before it; where the board as played was kept, ``marks`` give the
         position the game went on from), every fault with its move number and the
         recorder's decision, the faults awaiting one, and the result."""
-        state = self.state
+        state, entered = self.state, self.over_board
         board = state.board
         variant = type(board)
         result = state.result
         return {
             "transcript": write_transcript(board.move_stack, variant),
             "moves": [variant.move_name(m) for m in board.move_stack],
-            "marks": [{"move_number": m.move_number, "board": m.board} for m in state.marks],
-            "faults": [f.to_json() for f in state.faults],
-            "pending": None if state.pending is None
-            else [f.to_json() for f in state.pending.faults],
+            "marks": [{"move_number": m.move_number, "board": m.board} for m in entered.marks],
+            "faults": [f.to_json() for f in entered.faults],
+            "pending": None if entered.pending is None
+            else [f.to_json() for f in entered.pending.faults],
             "result": None if result is None else {
                 "black": result.black, "white": result.white, "score": str(result),
                 "scoring": result.score.scoring.code,

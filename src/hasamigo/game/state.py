@@ -19,6 +19,12 @@ module per procedure over a shared core:
   and the result card: :mod:`hasamigo.game.procedures.over_board`;
 * **user-study games** (a :class:`~hasamigo.game.events.StudyGame` event): the questions
   after each program move: :mod:`hasamigo.game.procedures.study`.
+
+The core's :class:`GameState` holds what every game has; the over-the-board and study
+procedures keep their own states beside it (:attr:`GameState.parts`), each read with its
+module's ``of`` (:func:`hasamigo.game.procedures.over_board.of`,
+:func:`hasamigo.game.procedures.study.of`). This module is where the procedures meet: it
+alone imports them all.
 """
 
 from __future__ import annotations
@@ -42,13 +48,14 @@ from hasamigo.game.procedures.over_board import (
     DecidedFault,
     Late,
     OverBoard,
+    OverBoardState,
     PendingEntry,
 )
 from hasamigo.game.procedures.study import StudyProgress, StudyQuestion
 from hasamigo.game.setup import GameSetup, hider
 
 #: every event's rule, from the procedure it belongs to
-_RULES: dict[type[Event], Rule] = {**colours.RULES, **online.RULES, **over_board.RULES,
+RULES: dict[type[Event], Rule] = {**colours.RULES, **online.RULES, **over_board.RULES,
                                    **study.RULES}
 
 
@@ -83,7 +90,7 @@ def apply(state: GameState, event: Event) -> GameState:
     if state.last_at is not None and event.at < state.last_at:
         raise GameError(f"an event at {event.at:.3f} s comes before the previous one "
                         f"({state.last_at:.3f} s)")
-    rule = _RULES.get(type(event))
+    rule = RULES.get(type(event))
     if rule is None:
         raise GameError(f"no rule for {type(event).__name__} events")
     study.gate(state, event)
@@ -98,6 +105,7 @@ def apply(state: GameState, event: Event) -> GameState:
 
 
 __all__ = [
+    "RULES",
     "TIMEOUT_CHOICES",
     "BoardMark",
     "ColourProgress",
@@ -105,6 +113,7 @@ __all__ = [
     "GameState",
     "Late",
     "OverBoard",
+    "OverBoardState",
     "PendingEntry",
     "Phase",
     "PlayedMove",

@@ -118,7 +118,7 @@ def summary_columns(game: GameController) -> dict[str, Any]:
         "opponent": next((p.program for p in game.participants if p.program), None)
         or "person",
         "casual": game.options.casual,
-        "move_count": state.move_count,
+        "move_count": state.ply_count,
         "result_black": None if result is None else result.black,
         "result_white": None if result is None else result.white,
         "winner": None if result is None or result.winner is None else result.winner.value,

@@ -49,7 +49,7 @@ def card_of_game(t: Tournament, round_number: int, board: int, game: GameControl
         card["late"] = not result.rated
     elif result.termination is Termination.PENALTY:
         card["penalty_loser"] = white if result.winner is BLACK else black
-        card["reason"] = "; ".join(p.reason for p in game.state.penalties if p.loss) \
+        card["reason"] = "; ".join(p.reason for p in game.over_board.penalties if p.loss) \
             or "loss by penalty (反則負け)"
     else:
         card["black_discs"], card["white_discs"] = result.black, result.white

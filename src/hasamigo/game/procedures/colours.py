@@ -27,7 +27,7 @@ from hasamigo.game.procedures.core import (
     fuse_machine,
     runner,
 )
-from hasamigo.game.procedures.over_board import otb_clock
+from hasamigo.game.procedures.over_board import of, otb_clock
 from hasamigo.game.setup import hider
 from hasamigo.move import BLACK, WHITE, Color
 
@@ -40,7 +40,7 @@ def _colour_step(state: Draft, event: ColourStep) -> None:
     if event.step != step or event.participant != who:
         name = "the server" if who is None else state.setup.participants[who].name
         raise GameError(f"colours: waiting for {name} to take the {step} step", "colours")
-    late = state.late
+    late = of(state).late
     if late is not None and late.arrived is None and who == late.participant:
         raise GameError(f"colours: {state.setup.participants[who].name} has not arrived",
                         "colours")
@@ -115,7 +115,7 @@ def _begin(state: Draft, at: float) -> None:
     if state.setup.options.clock_seconds is not None:
         seconds = float(state.setup.options.clock_seconds)
         state.clock = ClockState(seconds, seconds, runner(state, state.position.turn), at) \
-            if state.otb is None else otb_clock(state, seconds, at)
+            if of(state).otb is None else otb_clock(state, seconds, at)
     state.position_revision = state.revision + 1
     check_end(state, at)
 

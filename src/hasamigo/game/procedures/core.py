@@ -12,7 +12,10 @@ The shared rules: a ply on the board and what follows it (the clock, the end of 
 the end itself, a time-out and whose clock runs while a program waits for its kernels.
 The procedures' own rules are in :mod:`~hasamigo.game.procedures.colours`,
 :mod:`~hasamigo.game.procedures.online`, :mod:`~hasamigo.game.procedures.over_board` and
-:mod:`~hasamigo.game.procedures.study`.
+:mod:`~hasamigo.game.procedures.study`. A procedure with state of its own (over the board,
+the study) defines it and keeps it beside the game's, in :attr:`GameState.parts`
+(:meth:`Queries.part` reads it, :meth:`Draft.put` replaces it): this module imports no
+procedure, each imports it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from hasamigo.board import Board
 from hasamigo.game.clock import ClockState
@@ -30,17 +33,6 @@ from hasamigo.game.errors import GameError
 from hasamigo.game.result import GameResult, Termination, playout_result
 from hasamigo.game.setup import GameSetup
 from hasamigo.move import BLACK, WHITE, Color, Move
-
-if TYPE_CHECKING:
-    from hasamigo.game.events import Penalty
-    from hasamigo.game.procedures.over_board import (
-        BoardMark,
-        DecidedFault,
-        Late,
-        OverBoard,
-        PendingEntry,
-    )
-    from hasamigo.game.procedures.study import StudyProgress
 
 
 class Phase(enum.Enum):
@@ -52,6 +44,9 @@ class Phase(enum.Enum):
 
 
 TIMEOUT_CHOICES = ("33-31", "playout")
+
+#: the type of a procedure's own state (see :meth:`Queries.part`)
+P = TypeVar("P")
 
 #: A position as :class:`~hasamigo.board.Board` snapshots it for ``pop``: the black and
 #: white discs, the side to move, and the discs in hand (black, white).
@@ -153,22 +148,23 @@ class Queries:
     last_at: float | None
     revision: int
     position_revision: int
-    otb: OverBoard | None
-    late: Late | None
-    pending: PendingEntry | None
-    faults: tuple[DecidedFault, ...]
-    marks: tuple[BoardMark, ...]
-    card: tuple[int, int] | None
-    presses: int
-    last_press: tuple[Color, bool] | None
-    penalties: tuple[Penalty, ...]
-    study: StudyProgress | None
+    players_clock: bool
     waiting: frozenset[int]
+    parts: tuple[object, ...]
 
     @property
     def ply_count(self) -> int:
-        """The moves and passes of the record (``len(moves)``, in constant time)."""
+        """How many moves and passes the record holds (``len(moves)``, in constant time:
+        the last ply's number)."""
         return 0 if self.last is None else self.last.number
+
+    def part(self, kind: type[P]) -> P | None:
+        """The state the procedure whose state is a ``kind`` keeps beside the game's
+        (:attr:`GameState.parts`), or ``None`` while it has none."""
+        for part in self.parts:
+            if isinstance(part, kind):
+                return part
+        return None
 
     def seat(self, colour: Color) -> int:
         """The participant (0 or 1) playing ``colour``."""
@@ -228,12 +224,6 @@ class Queries:
             return True
         return self.phase is Phase.OVER and not self.result_final
 
-    def in_byoyomi(self, colour: Color, at: float) -> bool:
-        """``colour`` had at most the byo-yomi seconds left at ``at`` (over the board)."""
-        if self.otb is None or self.clock is None or not self.otb.started:
-            return False
-        return self.clock.remaining(colour, at) <= self.otb.byoyomi
-
     def undo_target(self, colour: Color) -> int | None:
         """Index in :attr:`GameState.moves` of ``colour``'s last disc move (what a
         take-back of ``colour``'s move goes back to)."""
@@ -282,6 +272,13 @@ class GameState(Queries):
     ``root`` is the start position (never changed); ``last`` the record's last ply.
     ``revision`` counts the events; ``position_revision`` is the revision of the last
     event that changed the board or ended play (a move computed before it is stale).
+
+    ``players_clock``: the clock is the players' (a game over the board, see
+    :mod:`~hasamigo.game.procedures.over_board`): only their presses switch it, a move
+    never does. ``parts``: what the procedures keep beside the game's own fields, one
+    frozen value per procedure, each defined and folded by its procedure's module (the
+    over-the-board record, a study's questions) and read with :meth:`part`; this core
+    knows none of them.
     """
 
     setup: GameSetup
@@ -303,25 +300,11 @@ class GameState(Queries):
     last_at: float | None = None
     revision: int = 0
     position_revision: int = 0
-    # ---- over the board (see hasamigo.game.procedures.over_board) ----
-    otb: OverBoard | None = None
-    late: Late | None = None
-    pending: PendingEntry | None = None
-    faults: tuple[DecidedFault, ...] = ()
-    marks: tuple[BoardMark, ...] = ()
-    card: tuple[int, int] | None = None
-    presses: int = 0
-    last_press: tuple[Color, bool] | None = None
-    penalties: tuple[Penalty, ...] = ()  # the arbiter's (rule 21), in order
-    # ---- a user-study game (see hasamigo.game.procedures.study) ----
-    study: StudyProgress | None = None
+    players_clock: bool = False
     # ---- programs that cannot move yet: their kernels load (see hasamigo.game.state) ----
     waiting: frozenset[int] = frozenset()
-
-    @property
-    def move_count(self) -> int:
-        """How many moves and passes the record holds (constant time: the last ply's number)."""
-        return 0 if self.last is None else self.last.number
+    # ---- the procedures' own states (see Queries.part) ----
+    parts: tuple[object, ...] = ()
 
     @cached_property
     def moves(self) -> tuple[PlayedMove, ...]:
@@ -357,6 +340,14 @@ class Draft(Queries):
         self.__dict__ = values
         self._board: Board | None = None
         self._board_of: Ply | None = None
+
+    def put(self, part: object) -> None:
+        """Keep ``part`` as its procedure's state, in place of the one of its type."""
+        kind = type(part)
+        if any(type(p) is kind for p in self.parts):
+            self.parts = tuple(part if type(p) is kind else p for p in self.parts)
+        else:
+            self.parts = (*self.parts, part)
 
     def freeze(self) -> GameState:
         new = GameState.__new__(GameState)
@@ -402,7 +393,7 @@ def after_ply(state: Draft, colour: Color, move: Move, after: Snapshot, at: floa
     """A move (or pass) reaching ``after`` (``board``'s position, if given) joins the
     record; the clock and the end follow."""
     seconds = None
-    if state.clock is not None and state.phase is Phase.PLAYING and state.otb is None:
+    if state.clock is not None and state.phase is Phase.PLAYING and not state.players_clock:
         state.clock, seconds = state.clock.switch(runner(state, after[2]), at)
     state.last = Ply(PlayedMove(colour, move, at, seconds), after, state.last,
                      state.ply_count + 1)

@@ -42,6 +42,7 @@ from hasamigo.game.events import (
     UndoDecline,
     UndoRequest,
 )
+from hasamigo.game.procedures import over_board
 from hasamigo.game.procedures.core import (
     Draft,
     Phase,
@@ -204,7 +205,7 @@ def _program_ready(state: Draft, event: ProgramReady) -> None:
     clock = state.clock
     # in play, a stopped clock that is not suspended was stopped for the programs
     if clock is not None and clock.running is None and state.phase is Phase.PLAYING \
-            and not state.suspended and state.otb is None:
+            and not state.suspended and not state.players_clock:
         moving = runner(state, state.position.turn)
         if moving is not None:
             state.clock, _ = clock.switch(moving, event.at)
@@ -232,7 +233,7 @@ def _accept(state: Draft, event: AcceptResult) -> None:
 def _undo_allowed(state: Draft, colour: Color) -> None:
     # Over the board the record is the recorder's: a take-back withdraws an entry (the
     # players' take-backs happen on the board, or not at all), so it is allowed there.
-    if not state.setup.options.casual and state.otb is None:
+    if not state.setup.options.casual and over_board.of(state).otb is None:
         raise GameError("no take-backs in an official game", "undo_not_allowed")
     if state.suspended:
         raise GameError("the game is suspended", "suspended")
@@ -270,10 +271,8 @@ def _undo(state: Draft, event: Undo) -> None:
     assert target is not None
     while state.last is not None and state.last.number > target:
         state.last = state.last.before
-    state.marks = tuple(m for m in state.marks if m.move_number <= target)
-    state.faults = tuple(f for f in state.faults
-                         if f.decision != "kept" or f.fault.move_number <= target)
-    if state.clock is not None and state.otb is None:
+    over_board.take_back(state, target)
+    if state.clock is not None and not state.players_clock:
         state.clock, _ = state.clock.switch(runner(state, state.position.turn), event.at)
     state.undo_request = None
     state.position_revision = state.revision + 1

@@ -19,7 +19,7 @@ players people at a real board and clock. Besides the online procedure's rules
   during play would have it (:func:`last_move_claimant`);
 * **penalties** (rule 21): the arbiter takes time off a player's clock (持ち時間減) or
   declares the game lost by penalty (反則負け, scored like a forfeit), always with the
-  reason (``penalties``);
+  reason (:attr:`OverBoardState.penalties`);
 * **record entry**: a move entered as played (:class:`~hasamigo.game.events.EnteredMove`)
   is checked by :func:`hasamigo.game.entry.check_entry`; a legal one is a move, a faulty
   one waits (nothing else may happen but the clock) until the recorder corrects it (the
@@ -30,6 +30,11 @@ players people at a real board and clock. Besides the online procedure's rules
   play, or stands in for the count of a finished one (a play-out's too); counts that do
   not add up are read to the winner's disadvantage; once signed, no time-out can be
   claimed.
+
+What this procedure keeps is its own: an :class:`OverBoardState` beside the game's state
+(one of :attr:`~hasamigo.game.procedures.core.GameState.parts`, read with :func:`of`). The
+core knows only that the clock is the players' (``players_clock``, set by the
+declaration), which the shared rules need to leave it alone.
 """
 
 from __future__ import annotations
@@ -136,6 +141,65 @@ class BoardMark:
     entry: Entry | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class OverBoardState:
+    """What the procedure over the board keeps beside the game's state (:func:`of`):
+    the declaration (``otb``, ``None`` in a game not declared over the board), a late
+    player, a faulty entered move awaiting the recorder's decision (``pending``), the
+    faults decided and the points where the board as played was kept (``marks``), the
+    result card's counts, the clock presses (how many, the last: colour and whether it
+    declared a pass) and the arbiter's penalties (rule 21), in order. Entered moves and
+    the result card belong to any game between two people, declared or not."""
+
+    otb: OverBoard | None = None
+    late: Late | None = None
+    pending: PendingEntry | None = None
+    faults: tuple[DecidedFault, ...] = ()
+    marks: tuple[BoardMark, ...] = ()
+    card: tuple[int, int] | None = None
+    presses: int = 0
+    last_press: tuple[Color, bool] | None = None
+    penalties: tuple[Penalty, ...] = ()
+
+
+#: the state of a game where nothing of this procedure has happened yet
+NOTHING = OverBoardState()
+
+
+def of(state: Queries) -> OverBoardState:
+    """What the procedure over the board keeps of ``state`` (:data:`NOTHING` yet)."""
+    part = state.part(OverBoardState)
+    return NOTHING if part is None else part
+
+
+def _put(state: Draft, **changes: Any) -> OverBoardState:
+    """Change this procedure's fields of ``state`` (a draft) and hand back the result."""
+    part = replace(of(state), **changes)
+    state.put(part)
+    return part
+
+
+def in_byoyomi(state: Queries, colour: Color, at: float) -> bool:
+    """``colour`` had at most the byo-yomi seconds left at ``at`` (over the board)."""
+    otb = of(state).otb
+    if otb is None or state.clock is None or not otb.started:
+        return False
+    return state.clock.remaining(colour, at) <= otb.byoyomi
+
+
+def take_back(state: Draft, target: int) -> None:
+    """The record is cut back to ``target`` plies (a take-back): the marks after it go,
+    and so do the faults of moves kept as played after it."""
+    part = state.part(OverBoardState)
+    if part is None:
+        return
+    marks = tuple(m for m in part.marks if m.move_number <= target)
+    faults = tuple(f for f in part.faults
+                   if f.decision != "kept" or f.fault.move_number <= target)
+    if (marks, faults) != (part.marks, part.faults):
+        state.put(replace(part, marks=marks, faults=faults))
+
+
 #: what may happen while a faulty entered move awaits the recorder's decision: the
 #: decision, the clock's own business, and the end of a play-out on time (the count then
 #: stands, the faults stay undecided)
@@ -145,23 +209,25 @@ WHILE_PENDING: frozenset[type[Event]] = frozenset(
 
 def gate(state: GameState, event: Event) -> None:
     """While a faulty entry waits, nothing happens but its decision and the clock."""
-    if state.pending is not None and type(event) not in WHILE_PENDING:
-        raise GameError(f"move {state.pending.move_number} was entered with faults: correct "
+    pending = of(state).pending
+    if pending is not None and type(event) not in WHILE_PENDING:
+        raise GameError(f"move {pending.move_number} was entered with faults: correct "
                         "it or keep the board first", "wrong_phase")
 
 
 def settle(state: Draft) -> None:
     """A game that ended while a faulty entry waited: its faults stay, undecided."""
-    if state.phase is Phase.OVER and state.pending is not None:
-        state.faults += tuple(DecidedFault(f, "undecided") for f in state.pending.faults)
-        state.pending = None
+    part = of(state)
+    if state.phase is Phase.OVER and part.pending is not None:
+        _put(state, pending=None, faults=part.faults + tuple(
+            DecidedFault(f, "undecided") for f in part.pending.faults))
 
 
 def otb_clock(state: Queries, seconds: float, at: float) -> ClockState:
     """The clock of a game over the board when play begins: stopped until the first
     press, except for a late player's time, which runs from their scheduled start."""
     clock = ClockState(seconds, seconds, None, at)
-    late = state.late
+    late = of(state).late
     if late is None:
         return clock
     colour = state.colour_of(late.participant)
@@ -174,15 +240,16 @@ def otb_clock(state: Queries, seconds: float, at: float) -> ClockState:
 
 
 def _need_otb(state: Draft, what: str) -> OverBoard:
-    if state.otb is None:
+    otb = of(state).otb
+    if otb is None:
         raise GameError(f"{what} belongs to games played over the board", "wrong_phase")
     if state.suspended:
         raise GameError("the game is suspended", "suspended")
-    return state.otb
+    return otb
 
 
 def _over_the_board(state: Draft, event: OverTheBoard) -> None:
-    if state.otb is not None:
+    if of(state).otb is not None:
         raise GameError("the game is already played over the board", "wrong_phase")
     if not all(p.is_person for p in state.setup.participants):
         raise GameError("a game over the board is played by two people")
@@ -190,7 +257,8 @@ def _over_the_board(state: Draft, event: OverTheBoard) -> None:
             or state.phase not in (Phase.COLOURS, Phase.PLAYING):
         raise GameError("a game is declared over the board before it begins", "wrong_phase")
     first = state.root.turn
-    state.otb = OverBoard(event.scheduled, event.byoyomi, first)
+    _put(state, otb=OverBoard(event.scheduled, event.byoyomi, first))
+    state.players_clock = True
     seconds = state.setup.options.clock_seconds
     if state.clock is not None and seconds is not None:
         # the colours were set at creation: the clock waits for the first press
@@ -198,7 +266,7 @@ def _over_the_board(state: Draft, event: OverTheBoard) -> None:
 
 
 def _late_participant(state: Draft, participant: int | None) -> Late:
-    late = state.late
+    late = of(state).late
     if late is None or participant != late.participant:
         raise GameError("that participant was not absent", "wrong_phase")
     return late
@@ -215,14 +283,14 @@ def _absent(state: Draft, event: Absent) -> None:
     _before_start(state, otb, "a player is absent")
     if event.participant not in (0, 1):
         raise GameError("the absent participant is 0 or 1")
-    if state.late is not None:
+    if of(state).late is not None:
         raise GameError("a player is already absent", "wrong_phase")
     if state.setup.options.clock_seconds is None:
         raise GameError("a late player's time runs on a clock: this game has none", "no_flag")
     if event.since > event.at:
         raise GameError("the absent player's clock runs from the scheduled start, which "
                         "has not come yet")
-    state.late = Late(event.participant, event.since)
+    _put(state, late=Late(event.participant, event.since))
     colour = state.colour_of(event.participant)
     if state.clock is not None and colour is not None:
         state.clock = replace(state.clock, running=colour, since=event.since)
@@ -234,7 +302,7 @@ def _arrival(state: Draft, event: Arrival) -> None:
     if late.arrived is not None:
         raise GameError("that player has arrived already", "wrong_phase")
     _before_start(state, otb, "an arrival")
-    state.late = replace(late, arrived=event.at)
+    _put(state, late=replace(late, arrived=event.at))
     if state.clock is not None and state.clock.running is not None:
         state.clock, _ = state.clock.switch(None, event.at)
 
@@ -244,7 +312,7 @@ def _late_forfeit(state: Draft, event: LateForfeit) -> None:
     late = _late_participant(state, event.participant)
     _before_start(state, otb, "a late player's forfeit")
     if late.arrived is None:
-        state.late = replace(late, arrived=event.at)
+        _put(state, late=replace(late, arrived=event.at))
     if state.seats is None:  # never begun: the present player is written as Black
         state.seats = {BLACK: 1 - late.participant, WHITE: late.participant}
     loser = state.colour_of(late.participant)
@@ -261,7 +329,8 @@ def _clock_press(state: Draft, event: ClockPress) -> None:
     clock = state.clock
     if clock is None:
         raise GameError("this game has no clock", "wrong_phase")
-    late = state.late
+    part = of(state)
+    late = part.late
     if late is not None and late.arrived is None:
         name = state.setup.participants[late.participant].name
         raise GameError(f"{name} has not arrived: their time runs", "wrong_phase")
@@ -270,15 +339,14 @@ def _clock_press(state: Draft, event: ClockPress) -> None:
         starter = otb.first.other
         if colour is not starter or event.passed:
             raise GameError(f"{starter} starts the clock (rule 5)", "not_your_turn")
-        state.otb = replace(otb, started=True)
+        otb = replace(otb, started=True)
         state.clock, _ = clock.switch(otb.first, event.at)
     else:
         if clock.running is not colour:
             running = "no clock" if clock.running is None else f"{clock.running}'s clock"
             raise GameError(f"{colour} pressed, but {running} is running", "not_your_turn")
         state.clock, _ = clock.switch(colour.other, event.at)
-    state.presses += 1
-    state.last_press = (colour, event.passed)
+    _put(state, otb=otb, presses=part.presses + 1, last_press=(colour, event.passed))
 
 
 def last_move_claimant(state: Queries) -> Color | None:
@@ -286,11 +354,11 @@ def last_move_claimant(state: Queries) -> Color | None:
     play it, whatever the time left, the clock stopped or not), or ``None``: the game
     ended on the board with that move kept as played (the recorder's keep: nobody had
     claimed it), and the result is not agreed yet (no card, not both accepting it)."""
-    last, result = state.last, state.result
-    if (state.otb is None or state.phase is not Phase.OVER or result is None
-            or result.termination is not Termination.NORMAL or state.card is not None
-            or state.result_final or last is None or not state.marks
-            or state.marks[-1].move_number != last.number):
+    last, result, part = state.last, state.result, of(state)
+    if (part.otb is None or state.phase is not Phase.OVER or result is None
+            or result.termination is not Termination.NORMAL or part.card is not None
+            or state.result_final or last is None or not part.marks
+            or part.marks[-1].move_number != last.number):
         return None
     return last.played.colour.other
 
@@ -307,15 +375,16 @@ def _claim_last_move(state: Draft, event: IllegalClaim) -> None:
     if event.by is not claimant:
         raise GameError("the last move is claimed by the side that did not play it "
                         "(rule 10)", "not_your_turn")
-    last, mark = state.last, state.marks[-1]
+    part = of(state)
+    last, mark = state.last, part.marks[-1]
     assert last is not None and mark.entry is not None
     offender, entry = claimant.other, mark.entry
-    byoyomi = state.in_byoyomi(offender, last.played.at)
+    byoyomi = in_byoyomi(state, offender, last.played.at)
     state.last = last.before
-    state.marks = state.marks[:-1]
-    state.faults = tuple(DecidedFault(f.fault, "claimed")
-                         if f.fault.move_number == mark.move_number and f.decision == "kept"
-                         else f for f in state.faults)
+    _put(state, marks=part.marks[:-1], faults=tuple(
+        DecidedFault(f.fault, "claimed")
+        if f.fault.move_number == mark.move_number and f.decision == "kept"
+        else f for f in part.faults))
     state.result = None
     state.accepted = frozenset()
     state.phase = Phase.PLAYING
@@ -342,7 +411,7 @@ def _illegal_claim(state: Draft, event: IllegalClaim) -> None:
         raise GameError("an illegal move is claimed on the claimant's own turn, before "
                         "moving (rule 6①)", "not_your_turn")
     offender = event.by.other
-    if state.in_byoyomi(offender, event.at):
+    if in_byoyomi(state, offender, event.at):
         begin_timeout(state, offender, event.at)
         return
     state.clock, _ = state.clock.switch(offender, event.at)  # back to the offender
@@ -359,7 +428,7 @@ def _entered_move(state: Draft, event: EnteredMove) -> None:
     number = state.ply_count + 1
     faults = check_entry(board, entry, number)
     if faults:
-        state.pending = PendingEntry(number, entry, tuple(faults), event.at)
+        _put(state, pending=PendingEntry(number, entry, tuple(faults), event.at))
         state.position_revision = state.revision + 1
         return
     playout_time(state, event.at)
@@ -369,12 +438,13 @@ def _entered_move(state: Draft, event: EnteredMove) -> None:
 def _decide_pending(state: Draft, verdict: str) -> PendingEntry:
     """Close the faulty entry waiting for the arbiter, its faults decided ``verdict``
     ('corrected' or 'kept'), and hand it back."""
-    pending = state.pending
+    part = of(state)
+    pending = part.pending
     if pending is None:
         verb = "correct" if verdict == "corrected" else "keep"
         raise GameError(f"there is no faulty move to {verb}", "wrong_phase")
-    state.pending = None
-    state.faults += tuple(DecidedFault(f, verdict) for f in pending.faults)
+    _put(state, pending=None,
+         faults=part.faults + tuple(DecidedFault(f, verdict) for f in pending.faults))
     return pending
 
 
@@ -386,7 +456,7 @@ def _correct_entry(state: Draft, event: CorrectEntry) -> None:
         state.position_revision = state.revision + 1
     else:
         play(state, entry.by, fixed, event.at)
-    if state.in_byoyomi(entry.by, pending.at) and (
+    if in_byoyomi(state, entry.by, pending.at) and (
             state.phase is Phase.PLAYING or (state.phase is Phase.OVER
                                              and not state.result_final)):
         begin_timeout(state, entry.by, event.at)  # rule 15: corrected, then a time-out
@@ -409,7 +479,8 @@ def _keep_board(state: Draft, event: KeepBoard) -> None:
     entry = pending.entry
     move = PASS if entry.square is None else Move(entry.square)
     after_ply(state, entry.by, move, _as_played(state, entry), event.at)
-    state.marks += (BoardMark(pending.move_number, state.position.to_string(), entry),)
+    mark = BoardMark(pending.move_number, state.position.to_string(), entry)
+    _put(state, marks=(*of(state).marks, mark))
 
 
 def _card_result(state: Draft, black: int, white: int) -> GameResult:
@@ -431,7 +502,7 @@ def _playout_card(state: Draft, black: int, white: int) -> GameResult:
 def _result_card(state: Draft, event: ResultCard) -> None:
     if not all(p.is_person for p in state.setup.participants):
         raise GameError("a result card is signed by two people")
-    if state.card is not None:
+    if of(state).card is not None:
         raise GameError("the result card was handed in already (rule 18: no corrections)",
                         "wrong_phase")
     if state.suspended:
@@ -456,7 +527,7 @@ def _result_card(state: Draft, event: ResultCard) -> None:
                                 "the card must read so", "bad_request")
     else:
         raise GameError(f"no result card now: the game is {phase.value}", "wrong_phase")
-    state.card = (black, white)
+    _put(state, card=(black, white))
     state.accepted = frozenset({BLACK, WHITE})
 
 
@@ -467,7 +538,7 @@ def _penalty(state: Draft, event: Penalty) -> None:
     _need_otb(state, "an arbiter's penalty")
     if not event.reason.strip():
         raise GameError("a penalty is given with its reason (rule 21)")
-    if state.phase is Phase.OVER and (state.result_final or state.card is not None):
+    if state.phase is Phase.OVER and (state.result_final or of(state).card is not None):
         raise GameError("the result is agreed: no penalty changes it now", "game_over")
     if event.loss:
         if event.deducted:
@@ -484,7 +555,7 @@ def _penalty(state: Draft, event: Penalty) -> None:
             raise GameError("time is taken off a clock while the game is played",
                             "wrong_phase")
         state.clock = state.clock.deduct(event.colour, event.deducted, event.at)
-    state.penalties += (event,)
+    _put(state, penalties=(*of(state).penalties, event))
 
 
 RULES: dict[type[Event], Rule] = {
@@ -502,15 +573,20 @@ RULES: dict[type[Event], Rule] = {
 }
 
 __all__ = [
+    "NOTHING",
     "RULES",
     "WHILE_PENDING",
     "BoardMark",
     "DecidedFault",
     "Late",
     "OverBoard",
+    "OverBoardState",
     "PendingEntry",
     "gate",
+    "in_byoyomi",
     "last_move_claimant",
+    "of",
     "otb_clock",
     "settle",
+    "take_back",
 ]

@@ -18,6 +18,9 @@ paper's questions, at one of two timings (the event's ``timing``):
 
 Either way a second answer to the same question of the same move is refused, and so is an
 answer to a question not asked.
+
+The questions are this procedure's own: a :class:`StudyProgress` beside the game's state
+(one of :attr:`~hasamigo.game.procedures.core.GameState.parts`, read with :func:`of`).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from hasamigo.game.events import (
     StudyAnswer,
     StudyGame,
 )
-from hasamigo.game.procedures.core import Draft, GameState, Phase, Rule, runner
+from hasamigo.game.procedures.core import Draft, GameState, Phase, Queries, Rule, runner
 from hasamigo.move import Color, Move
 
 
@@ -88,10 +91,16 @@ class StudyProgress:
         return last if last is not None and not last.complete else None
 
 
+def of(state: Queries) -> StudyProgress | None:
+    """A study game's questions so far, kept beside the game's state (``None``: not a
+    study game)."""
+    return state.part(StudyProgress)
+
+
 def gate(state: GameState, event: Event) -> None:
     """While a question is asked, the subject does not move or pass (program-move timing),
     nor does the program (subject-move timing)."""
-    study = state.study
+    study = of(state)
     if study is None or type(event) not in (MovePlayed, Pass, EnteredMove):
         return
     asked = study.asked
@@ -110,7 +119,7 @@ def gate(state: GameState, event: Event) -> None:
 def ask(before: GameState, state: Draft) -> None:
     """After a program's move that leaves the game in play (program-move timing), or
     after a move the subject played (subject-move timing), the questions are asked."""
-    study, ply = state.study, state.last
+    study, ply = of(state), state.last
     if study is None or ply is None or ply.before is not before.last:
         return  # no move was added
     played = ply.played
@@ -133,25 +142,25 @@ def ask(before: GameState, state: Draft) -> None:
         clock = state.clock
         if clock is not None and clock.running is not None:
             state.clock, _ = clock.switch(None, played.at)  # it stands while they answer
-    state.study = replace(study, questions=(*study.questions, question))
+    state.put(replace(study, questions=(*study.questions, question)))
 
 
 def _study_game(state: Draft, event: StudyGame) -> None:
-    if state.study is not None:
+    if of(state) is not None:
         raise GameError("the game is a study game already", "wrong_phase")
     persons = state.persons
     if state.seats is None or len(persons) != 1:
         raise GameError("a study game is one person (the subject) against a program")
-    if state.last is not None or state.phase is not Phase.PLAYING or state.otb is not None:
+    if state.last is not None or state.phase is not Phase.PLAYING or state.players_clock:
         raise GameError("a game becomes a study game before its first move", "wrong_phase")
     timing = event.timing or PROGRAM_MOVE
     if timing not in STUDY_TIMINGS:
         raise GameError(f"a study's timing is one of {', '.join(STUDY_TIMINGS)}")
-    state.study = StudyProgress(persons[0], timing=timing)
+    state.put(StudyProgress(persons[0], timing=timing))
 
 
 def _study_answer(state: Draft, event: StudyAnswer) -> None:
-    study = state.study
+    study = of(state)
     if study is None:
         raise GameError("only a study game asks questions", "wrong_phase")
     asked = study.asked
@@ -175,9 +184,9 @@ def _study_answer(state: Draft, event: StudyAnswer) -> None:
         raise GameError(f"the question {event.question} about move {event.move_number} is "
                         "answered already", "wrong_phase")
     question = replace(asked, answers=(*asked.answers, event))
-    state.study = replace(study, questions=(*study.questions[:-1], question))
+    state.put(replace(study, questions=(*study.questions[:-1], question)))
     clock = state.clock
-    if clock is None or state.otb is not None or state.suspended:
+    if clock is None or state.players_clock or state.suspended:
         return
     if study.after_subject:
         if question.complete and state.phase is Phase.PLAYING and clock.running is None:
@@ -193,4 +202,4 @@ RULES: dict[type[Event], Rule] = {
     StudyAnswer: _study_answer,
 }
 
-__all__ = ["RULES", "StudyProgress", "StudyQuestion", "ask", "gate"]
+__all__ = ["RULES", "StudyProgress", "StudyQuestion", "ask", "gate", "of"]

@@ -65,7 +65,7 @@ def refuse_recorded(live: LiveGame, action: str) -> None:
     """A game recorded over the board takes its moves, take-backs and result only through
     the record entry (``/record/…``), so the as-played record, clock presses and faults
     included, is the only way to a rated result: the ordinary routes answer 409 there."""
-    if live.game.state.otb is not None:
+    if live.game.over_board.otb is not None:
         raise GameError(
             f"this game is recorded over the board: its {action} goes through the record "
             f"entry (POST /api/record/games/{live.id}/{RECORD_ROUTES[action]}, the page "

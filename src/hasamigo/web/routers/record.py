@@ -26,7 +26,7 @@ from hasamigo.errors import HasamigoError
 from hasamigo.game.controller import GameController
 from hasamigo.game.entry import bracketed_lines, entry_from_board, entry_from_turned
 from hasamigo.game.errors import GameError
-from hasamigo.game.procedures.over_board import last_move_claimant
+from hasamigo.game.procedures.over_board import in_byoyomi, last_move_claimant
 from hasamigo.game.state import DecidedFault
 from hasamigo.move import BLACK, WHITE, Color
 from hasamigo.notation.sheet import check_sheet, read_sheet, sheet_html, sheet_of_moves
@@ -89,7 +89,8 @@ def otb_view(games: GameService, live: LiveGame, you: frozenset[int]) -> OtbView
     game = live.game
     state = game.state
     now = game.now()
-    otb = state.otb
+    kept = game.over_board  # the over-the-board procedure's own state
+    otb = kept.otb
     clock = None
     if state.clock is not None:
         c = state.clock
@@ -101,18 +102,17 @@ def otb_view(games: GameService, live: LiveGame, you: frozenset[int]) -> OtbView
             started=otb is None or otb.started,
             starter=(WHITE if otb is None else otb.first.other).value,
             byoyomi=0.0 if otb is None else otb.byoyomi,
-            in_byoyomi=[x.value for x in colours if otb is not None and otb.started
-                        and c.remaining(x, now) <= otb.byoyomi],
+            in_byoyomi=[x.value for x in colours if in_byoyomi(state, x, now)],
         )
     late = None
-    if state.late is not None:
-        late = LateView(participant=state.late.participant,
-                        name=game.participants[state.late.participant].name,
-                        since=state.late.since, arrived=state.late.arrived)
+    if kept.late is not None:
+        late = LateView(participant=kept.late.participant,
+                        name=game.participants[kept.late.participant].name,
+                        since=kept.late.since, arrived=kept.late.arrived)
     names = None
     if state.seats is not None:
         names = {"black": game.seat(BLACK).name, "white": game.seat(WHITE).name}
-    pending = [] if state.pending is None else [_fault(f) for f in state.pending.faults]
+    pending = [] if kept.pending is None else [_fault(f) for f in kept.pending.faults]
     claimant = last_move_claimant(state)
     return OtbView(
         game=games.view(live, you),
@@ -121,18 +121,18 @@ def otb_view(games: GameService, live: LiveGame, you: frozenset[int]) -> OtbView
         late=late,
         scheduled=None if otb is None else otb.scheduled,
         pending=pending,
-        pending_board=None if state.pending is None
-        else state.pending.entry.cells(state.board),
-        faults=[_decided(f) for f in state.faults],
-        marks=[MarkView(move_number=m.move_number, board=m.board) for m in state.marks],
-        card=None if state.card is None else list(state.card),
-        presses=state.presses,
-        last_press=None if state.last_press is None else PressView(
-            colour=state.last_press[0].value, passed=state.last_press[1]),
+        pending_board=None if kept.pending is None
+        else kept.pending.entry.cells(state.board),
+        faults=[_decided(f) for f in kept.faults],
+        marks=[MarkView(move_number=m.move_number, board=m.board) for m in kept.marks],
+        card=None if kept.card is None else list(kept.card),
+        presses=kept.presses,
+        last_press=None if kept.last_press is None else PressView(
+            colour=kept.last_press[0].value, passed=kept.last_press[1]),
         names=names,
         last_move_claimant=None if claimant is None else claimant.value,
         penalties=[PenaltyView(colour=p.colour.value, reason=p.reason, seconds=p.deducted,
-                               loss=p.loss) for p in state.penalties],
+                               loss=p.loss) for p in kept.penalties],
     )
 
 
