@@ -370,3 +370,29 @@ def test_square_total_is_the_table_over_each_sides_discs() -> None:
                 int(MIDGAME_WEIGHTS[s]) for s in range(64) if theirs >> s & 1)
             assert square_total(board, colour) == naive
         board.push(player.choose(board))
+
+
+def test_the_windows_public_api_says_what_the_program_does() -> None:
+    """The surprise window's rules are public (the study reads the treatment with them):
+    the paper's window (moves 30-35 of the game) holds whatever the phase; the project's
+    midgame window also needs the midgame phase; a turn past move 35 is in neither."""
+    from hasamigo.engine.players import paper
+
+    assert not hasattr(paper, "_surprise_due") and not hasattr(paper, "_offers_corner")
+    assert paper.SURPRISE_WINDOWS == (paper.MOVES_WINDOW, paper.MIDGAME_WINDOW)
+    seen = {ENDGAME: 0, MIDGAME: 0}
+    for board in sampled_positions(17, 400, 26, 40):
+        n = move_number(board)
+        in_moves = paper.in_window(board, n, paper.MOVES_WINDOW)
+        in_midgame = paper.in_window(board, n, paper.MIDGAME_WINDOW)
+        assert in_moves == (30 <= n <= 35)
+        assert in_midgame == (in_moves and phase(board) == MIDGAME)
+        if in_moves:
+            seen[phase(board)] = seen.get(phase(board), 0) + 1
+            choice = len(board.legal_moves) >= 2
+            assert paper.surprise_due(board, n, window=paper.MOVES_WINDOW) == choice
+            assert paper.surprise_due(board, window=paper.MIDGAME_WINDOW) == (
+                choice and in_midgame)
+    assert seen[ENDGAME] and seen[MIDGAME]  # both kinds of turn were met
+    with pytest.raises(ValueError, match="surprise window"):
+        paper.in_window(Board(), 30, "late")

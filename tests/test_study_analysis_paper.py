@@ -329,7 +329,8 @@ def test_report_first_table_and_verdict_en(paper_en: str) -> None:
     head = paper_en[:paper_en.index("<h2>")]
     assert "Subgroup: strength&lt;=3" in head and "Protocol: paper" in head
     assert "withdrawn (their data deleted): 1" in head and "hasamigo 9.9.9" in head
-    assert "the midgame phase only" in head
+    assert "Surprise move's window: the project's reading: moves 30–35 in the midgame " \
+        "phase only" in head
     wins = _plain(_section(paper_en, "Wins per program"))
     assert "victory – amusement: 0/6 – 4/6" in wins
     assert "2/8 (25%)" in wins and "6/8 (75%)" in wins  # all subjects beside
@@ -338,9 +339,42 @@ def test_report_first_table_and_verdict_en(paper_en: str) -> None:
     assert "McNemar's exact test, two-sided: n = 4, proportion = 1.00, p = 0.125" in wins
     assert "McNemar's exact test, one-sided: n = 4, proportion = 1.00, p = 0.0625" in wins
     assert "one-sided H1: subjects win more against amusement than against victory" in wins
-    assert ("only Fisher's exact test, one-sided (p = 0.0303) reaches p ≤ 0.05 — the test "
-            "that reproduces the paper's claim") in wins
+    assert ("only Fisher's exact test, one-sided (p = 0.0303) reaches p ≤ 0.05, as the "
+            "paper's 「有意であった」 (was significant, no test named)") in wins
+    assert "the paper names none" in wins
     assert "McNemar's exact test, two-sided (p = 0.125)" in wins.split("do not")[0]
+
+
+def test_report_gives_the_papers_result_under_each_named_test(paper_en: str) -> None:
+    """The paper names no test for 0/6 against 4/6: the report gives Fisher's one- and
+    two-sided, the plain χ² and McNemar's one- and two-sided side by side, each named,
+    right after the first table, and says the paper names none."""
+    order = ["Wins per program", "The paper's result under each test",
+             "Which game was more fun"]
+    at = [paper_en.index(f"<h2>{h}</h2>") for h in order]
+    assert at == sorted(at)
+    section = _plain(_section(paper_en, "The paper's result under each test"))
+    assert "The paper's 6 subjects: victory 0/6, amusement 4/6" in section
+    lines = ["Fisher's exact test, one-sided: n = 12, odds ratio = 0.00, p = 0.0303",
+             "Fisher's exact test, two-sided: n = 12, odds ratio = 0.00, p = 0.0606",
+             "Pearson's χ² test (no continuity correction): n = 12, χ² = 6.00, p = 0.0143",
+             "McNemar's exact test, one-sided: n = 4, proportion = 1.00, p = 0.0625",
+             "McNemar's exact test, two-sided: n = 4, proportion = 1.00, p = 0.125"]
+    found = [section.index(line) for line in lines]
+    assert found == sorted(found), section
+    assert "names no test" in section and "none of them the paper's" in section
+
+
+def test_report_says_whose_words_each_question_is(paper_en: str) -> None:
+    """The paper protocol's texts, each labelled: the strength question's sentence and
+    its middle levels やや強い / やや弱い are the project's, the in-game questions and the
+    after-games items the paper's."""
+    section = _plain(_section(paper_en, "The questions: whose words"))
+    assert "protocol (paper)" in section
+    assert "strengthあなたのオセロゲームの強さを主観で答えてくださいthe project's" in section
+    assert "strength強いthe paper's" in section and "strengthやや強いthe project's" in section
+    assert "move_felt相手はどんな手を打ってきましたかthe paper's" in section
+    assert "reported_outcome勝ちthe project's" in section
 
 
 def test_report_sections_en(paper_en: str) -> None:
@@ -378,8 +412,15 @@ def test_report_in_japanese(paper_ja: str) -> None:
     wins = _plain(_section(paper_ja, "プログラム別の勝敗"))
     assert "フィッシャーの正確確率検定（片側）: n = 12, オッズ比 = 0.00, p = 0.0303" in wins
     assert "マクネマーの正確検定（両側）: n = 4, 割合 = 1.00, p = 0.125" in wins
-    assert ("p ≤ 0.05 となるのはフィッシャーの正確確率検定（片側） (p = 0.0303)のみ。"
-            "論文の「有意であった」を再現するのはこの検定である。") in wins
+    assert ("p ≤ 0.05 となるのはフィッシャーの正確確率検定（片側） (p = 0.0303)のみで、"
+            "論文の「有意であった」（検定名の記載なし）と一致する。") in wins
+    assert "論文は検定名を記していない" in wins
+    tests = _plain(_section(paper_ja, "論文の結果を各検定で"))
+    assert "ピアソンのχ²検定（連続性補正なし）: n = 12, χ² = 6.00, p = 0.0143" in tests
+    assert "マクネマーの正確検定（片側）: n = 4, 割合 = 1.00, p = 0.0625" in tests
+    sources = _plain(_section(paper_ja, "質問の出典"))
+    assert "strengthあなたのオセロゲームの強さを主観で答えてください本プロジェクト" in sources
+    assert "can_winいま勝てそうですか論文" in sources
     groups = _plain(_section(paper_ja, "first 別の勝敗"))
     assert "first=victory" in groups and "first=amusement" in groups
     free = _section(paper_ja, "自由記述の回答")

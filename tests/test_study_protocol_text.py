@@ -9,8 +9,11 @@ from hasamigo.study.protocol import (
     EXTENDED_PROTOCOL,
     PAPER,
     PAPER_PROTOCOL,
+    PAPER_SOURCE,
+    PROJECT_SOURCE,
     PROTOCOL_BY_NAME,
     protocol,
+    sources,
 )
 
 # §4.1, as printed (line breaks of the two-column layout removed):
@@ -69,3 +72,32 @@ def test_the_extended_protocol_keeps_the_richer_questionnaire() -> None:
     assert [q.key for q in EXTENDED_PROTOCOL.before] == ["strength", "play_frequency",
                                                           "strategies"]
     assert [q.key for q in EXTENDED_PROTOCOL.after_game] == ["felt", "felt_note"]
+
+
+def test_each_text_says_whose_words_it_is() -> None:
+    """A Japanese text labelled the paper's is quoted in §4.1-4.2 (BEFORE_SCALE, IN_GAME,
+    AFTER, MIDDLE above); everything else is labelled the project's: the strength
+    question's sentence (the paper gives none), やや強い / やや弱い, the outcome choices, and
+    the whole extended protocol."""
+    quoted = {BEFORE_SCALE[0], BEFORE_SCALE[1], MIDDLE, *AFTER}
+    for question, choices in IN_GAME:
+        quoted |= {question, *choices}
+    rows = sources(PAPER_PROTOCOL)
+    assert {text for _, text, source in rows if source == PAPER_SOURCE} == quoted
+    project = {text for _, text, source in rows if source == PROJECT_SOURCE}
+    assert project == {PAPER_PROTOCOL.question("strength").ja, "やや強い", "やや弱い",
+                       "勝ち", "負け", "引き分け"}
+    assert all(source == PROJECT_SOURCE for _, _, source in sources(EXTENDED_PROTOCOL))
+
+
+def test_the_paper_protocols_window_is_the_papers() -> None:
+    """「意外性の手は３０～３５手で打つ」: the paper protocol's surprise window is the game's
+    moves 30-35 (``moves``); the midgame condition is the project's, the extended
+    protocol's default; the window constants have one home, the program's module."""
+    from hasamigo.engine.players import paper
+    from hasamigo.study import protocol as study_protocol
+
+    assert PAPER_PROTOCOL.window == paper.PAPER_WINDOW == paper.MOVES_WINDOW == "moves"
+    assert EXTENDED_PROTOCOL.window == paper.MIDGAME_WINDOW
+    assert paper.WINDOW_SOURCE == {"moves": "paper", "midgame": "project"}
+    assert study_protocol.SURPRISE_WINDOWS is paper.SURPRISE_WINDOWS

@@ -75,7 +75,7 @@ def test_the_paper_protocol_asks_its_items_and_no_question_after_each_game(
         tmp_path: Path) -> None:
     service = _service(tmp_path / "s.db")
     info = service.create("Paper", StudySettings(), "secret-pw")
-    assert (info.settings.protocol, info.settings.surprise_window) == ("paper", "midgame")
+    assert (info.settings.protocol, info.settings.surprise_window) == ("paper", "moves")
     assert info.settings.arms == ("victory", "amusement")
     code = service.new_subject(info.id, "ja").code
     service.consent(info.id, code)

@@ -159,7 +159,7 @@ def test_the_command_line_creates_lists_and_exports(tmp_path: Path) -> None:
     assert made.exit_code == 0, made.output
     study = json.loads(made.output)
     assert len(study["design"]) == 6 and study["arms"][2] == "entertainer"
-    assert (study["protocol"], study["surprise_window"]) == ("paper", "midgame")
+    assert (study["protocol"], study["surprise_window"]) == ("paper", "moves")
     extended = json.loads(runner.invoke(app, [
         "study", "new", "Rich", "--password", "secret-pw", "--protocol", "extended",
         "--window", "moves", "--db", db, "--json"]).output)

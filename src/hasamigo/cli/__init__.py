@@ -131,6 +131,6 @@ from hasamigo.cli import protocols as _protocols  # noqa: E402,F401
 from hasamigo.cli import record as _record  # noqa: E402,F401
 from hasamigo.cli import study as _study  # noqa: E402,F401
 from hasamigo.cli import study_report as _study_report  # noqa: E402,F401
-from hasamigo.cli import study_run as _study_run  # noqa: E402,F401
+from hasamigo.cli import study_simulate as _study_simulate  # noqa: E402,F401
 from hasamigo.cli import tournament as _tournament  # noqa: E402,F401
 from hasamigo.cli import web as _web  # noqa: E402,F401

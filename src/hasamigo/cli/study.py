@@ -1,179 +1,176 @@
-"""The user study of the amusement paper: ``study simulate`` (simulated subjects); the
-real study's commands and its report register on :data:`study_app` from
-:mod:`hasamigo.cli.study_run` and :mod:`hasamigo.cli.study_report`."""
+"""The user study of the amusement paper from the command line: the ``study`` group, and
+the stored (real) study's commands: ``new``, ``list``, ``subjects``, ``export``,
+``withdraw`` and ``archive``, over :func:`study_service`. The simulated study
+(:mod:`hasamigo.cli.study_simulate`) and the report (:mod:`hasamigo.cli.study_report`)
+register on :data:`study_app` from their own modules; each imports this one, never the
+other way round."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from hasamigo.cli import JsonOpt, app, console, emit_json, fail
+from hasamigo.cli import DB_DEFAULT, JsonOpt, app, console, emit_json, fail
 from hasamigo.cli.helptext import Typer
-from hasamigo.cli.match import SeedOpt, _progress
-from hasamigo.cli.workers import (
-    CoresOpt,
-    JobsOpt,
-    RayAddressOpt,
-    RayOpt,
-    backend_for,
-    workers_of,
-)
 
 if TYPE_CHECKING:
-    from hasamigo.study.simulate import Simulation
+    from hasamigo.study.service import StudyService
 
 study_app = Typer(help="The user study of the amusement paper: run it, simulate it, "
-                             "report it.", no_args_is_help=True)
+                  "report it.", no_args_is_help=True)
 app.add_typer(study_app, name="study")
 
-
-def _names(text: str | None, known: tuple[str, ...], option: str, what: str) -> tuple[str, ...]:
-    """A comma-separated selection from ``known`` (all of it when ``text`` is None)."""
-    if text is None:
-        return known
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    unknown = [n for n in names if n not in known]
-    if unknown or not names:
-        raise typer.BadParameter(
-            f"unknown {what} {', '.join(map(repr, unknown)) or '(none given)'}; "
-            f"known: {', '.join(known)}", param_hint=option)
-    return names
+DbOpt = Annotated[str | None, typer.Option(
+    "--db", help=f"Database URL (as for serve). {DB_DEFAULT}")]
+StudyArg = Annotated[str, typer.Argument(help="The study's id.")]
 
 
-def _one(text: str, known: tuple[str, ...], option: str, what: str) -> str:
-    """One of ``known`` (typer's usage error naming ``option`` otherwise)."""
-    name = text.strip().lower()
-    if name not in known:
-        raise typer.BadParameter(f"unknown {what} {text[:30]!r}; known: {', '.join(known)}",
-                                 param_hint=option)
-    return name
+@contextmanager
+def study_service(db: str | None) -> Iterator[StudyService]:
+    """The study service over the database; its errors become exit status 2."""
+    from hasamigo.errors import HasamigoError
+    from hasamigo.storage import Database
+    from hasamigo.storage.repository import GameRepository
+    from hasamigo.study.service import StudyService
+    from hasamigo.study.store import StudyRepository
+
+    shown = db or "the default database"
+    try:
+        database = Database(db)
+        shown = database.engine.url.render_as_string(hide_password=True)
+        database.open()
+    except Exception as exc:  # a bad URL, a locked or foreign database, a missing driver
+        raise fail(f"cannot use {shown}: {exc}") from None
+    try:
+        yield StudyService(StudyRepository(database), GameRepository(database))
+    except (HasamigoError, KeyError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    finally:
+        database.close()
 
 
-#: how the human output names each surprise window
-WINDOW_WORDS = {"midgame": "moves 30-35 in the midgame phase only, the paper's reading",
-                "moves": "moves 30-35 whatever the phase"}
-
-
-@study_app.command("simulate")
-def study_simulate(
-    games: Annotated[int, typer.Option("--games", "-n", min=1,
-                                       help="Games per (panel player, program) pair.")] = 10,
-    seed: SeedOpt = 0,
-    programs: Annotated[str | None, typer.Option(
-        "--programs", help="Comma-separated programs (default: victory, amusement, "
-                           "amusement:swing, entertainer).")] = None,
-    players: Annotated[str | None, typer.Option(
-        "--players", help="Comma-separated panel players (default: the whole panel).")] = None,
+@study_app.command("new")
+def study_new(
+    name: Annotated[str, typer.Argument(help="The study's name.")],
+    password: Annotated[str, typer.Option(
+        "--password", prompt=True, hide_input=True,
+        help="The researcher's password (only a salted hash is stored).")],
+    programs: Annotated[str, typer.Option(
+        "--programs", help="Comma-separated programs compared, 2 to 6: any registered "
+                           "program (victory, amusement, amusement:swing, entertainer, "
+                           "engine:3 …).")] = "victory,amusement",
+    clock: Annotated[float | None, typer.Option(
+        "--clock", min=0.1, max=120, help="Minutes a side (default: no clock).")] = None,
+    languages: Annotated[str, typer.Option("--languages", help="ja, en or both.")] = "ja,en",
     protocol: Annotated[str, typer.Option(
-        "--protocol", help="When the simulated subjects answer (with --out): paper (after "
-                           "each of their own moves, the paper's) or extended (after each "
-                           "program move).")] = "paper",
+        "--protocol", help="paper (the paper's questions, timing and scales) or extended "
+                           "(the richer questionnaire).")] = "paper",
     window: Annotated[str, typer.Option(
-        "--window", help="The amusement programs' surprise window: midgame (moves 30-35 "
-                         "in the midgame phase, the paper's reading) or moves (moves 30-35 "
-                         "whatever the phase).")] = "midgame",
-    out: Annotated[Path | None, typer.Option(
-        "--out", help="Also simulate the subjects' answers and write the study's exports "
-                      "(subjects.csv, games.csv, answers.csv, study.json) and report.html "
-                      "into this directory, as for a real study.", file_okay=False)] = None,
-    workers: CoresOpt = None,
-    ray: RayOpt = False,
-    ray_address: RayAddressOpt = None,
-    jobs: JobsOpt = None,
+        "--window", help="The surprise move's window: moves (the paper's, "
+                         "「意外性の手は３０～３５手で打つ」: moves 30-35 of the game) or "
+                         "midgame (the project's reading: those moves in the midgame phase "
+                         "only). Default: the protocol's (paper: moves).")] = "",
+    db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Simulated weak players against the victory, amusement(:swing) and entertainer
-    programs.
+    """Create a study; prints its id and the subjects' page.
 
-    The paper: weak humans won 0/6 against victory and 4/6 against amusement. Its claim is
-    a direction, tested per panel player: Fisher's exact test, one-sided, that the player
-    wins more often against each amusement program than against victory (a draw is a
-    non-win). Treatment fidelity: the share of games in which each program played its
-    expectation move, its surprise move and (the entertainer) a gift, over all games and
-    per panel player. JSON: {protocol, surprise_window, rows: [{player, program, games,
-    player_win_pct, naturalness_violations}], tests: [{player, program, baseline, test,
-    wins, games, baseline_wins, baseline_games, player_win_pct, baseline_win_pct,
-    odds_ratio, p_value, direction_holds}], fidelity: {program: {games, expectation_pct,
-    surprise_pct, gift_pct}}, fidelity_by_member: {program: {player: {…}}}} (win % counts
-    a draw as half); with --out also written: ["path", …].
+    JSON: {id, name, arms, clock_minutes, languages, protocol, surprise_window, design,
+    created_at, subjects, …}
     """
-    from hasamigo.jobs import JobError
-    from hasamigo.jobs.games import study_player
-    from hasamigo.study.protocol import PROTOCOLS, SURPRISE_WINDOWS
-    from hasamigo.study.simulate import PANEL, PROGRAMS, run_simulation, write_study
+    from hasamigo.study.service import StudySettings
 
-    chosen_programs = _names(programs, PROGRAMS, "--programs", "program")
-    panel = _names(players, tuple(PANEL), "--players", "panel player")
-    protocol = _one(protocol, PROTOCOLS, "--protocol", "protocol")
-    window = _one(window, SURPRISE_WINDOWS, "--window", "surprise window")
-    backend = backend_for(workers_of(workers, jobs), ray, ray_address)
-    progress = _progress(not as_json)
-    try:
-        with progress:
-            task = progress.add_task("study", total=games * len(panel) * len(chosen_programs))
-            sim = run_simulation(games, seed=seed, play=study_player(backend), panel=panel,
-                                 programs=chosen_programs, answers=out is not None,
-                                 protocol=protocol, window=window,
-                                 on_game=lambda _: progress.advance(task))
-    except JobError as exc:  # a game whose workers kept dying
-        raise fail(str(exc), code=1) from None
-    finally:
-        backend.close()
-    written = [] if out is None else write_study(sim, out, title=f"Simulated study (seed {seed})")
+    with study_service(db) as service:
+        settings = StudySettings(tuple(p.strip() for p in programs.split(",") if p.strip()),
+                                 clock, tuple(x.strip() for x in languages.split(",")
+                                              if x.strip()), protocol, window)
+        info = service.create(name, settings, password)
     if as_json:
-        data = sim.as_json()
-        if out is not None:
-            data["written"] = [str(p) for p in written]
-        emit_json(data)
+        emit_json(info.to_json())
         return
-    table = Table("player", "program", "games", "player win %", "naturalness violations",
-                  title="Simulated weak players (paper: 0/6 vs victory, 4/6 vs amusement)")
-    for r in sim.rows:
-        table.add_row(r.player, r.program, str(r.games), f"{r.player_win_pct:.1f}",
-                      str(r.naturalness_violations))
-    console.print(table)
-    if sim.tests:
-        tests = Table("player", "program", "wins", "vs victory", "score % (vs victory)",
-                      "p (one-sided)", title="Does the player win more often than against "
-                      "victory? Fisher's exact test, one-sided; a draw is a non-win")
-        for t in sim.tests:
-            tests.add_row(t.player, t.program, f"{t.wins}/{t.games}",
-                          f"{t.baseline_wins}/{t.baseline_games}",
-                          f"{t.score_pct:.1f} ({t.baseline_score_pct:.1f})", f"{t.p_value:.3g}")
-        console.print(tests)
-    _print_fidelity(sim)
-    for path in written:
-        console.print(f"wrote {path}")
+    console.print(f"created study {escape(info.name)} ({', '.join(info.settings.arms)}; "
+                  f"protocol {info.settings.protocol}, surprise window "
+                  f"{info.settings.surprise_window}), id [bold]{info.id}[/]; subjects start "
+                  f"at /studies/{info.id}", highlight=False)
 
 
-def _print_fidelity(sim: Simulation) -> None:
-    """The treatment fidelity table: per program, all games then each panel player."""
-    fidelity, by_member = sim.fidelity(), sim.fidelity_by_member()
-    table = Table("program", "player", "games", "expectation %", "surprise %", "gift %",
-                  title=f"Treatment fidelity: games in which each was played (surprise "
-                        f"window: {sim.window}, {WINDOW_WORDS.get(sim.window, sim.window)})")
-    for program, overall in fidelity.items():
-        for player, f in (("all", overall), *by_member[program].items()):
-            table.add_row(program, player, str(f.games), f"{f.expectation_pct:.1f}",
-                          f"{f.surprise_pct:.1f}", f"{f.gift_pct:.1f}",
-                          end_section=player == list(by_member[program])[-1])
+@study_app.command("list")
+def study_list(db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Every study, the newest first.
+
+    JSON: [{id, name, arms, clock_minutes, languages, design, created_at, subjects}]
+    """
+    with study_service(db) as service:
+        rows = service.list_studies()
+    if as_json:
+        emit_json([r.to_json() for r in rows])
+        return
+    table = Table("id", "name", "programs", "subjects", "created")
+    for r in rows:
+        table.add_row(r.id, escape(r.name), ", ".join(r.settings.arms), str(r.subjects),
+                      r.created_at.strftime("%Y-%m-%d %H:%M"))
     console.print(table)
-    console.print(f"protocol: {sim.protocol}; surprise window: {sim.window} "
-                  f"({WINDOW_WORDS.get(sim.window, sim.window)})", highlight=False)
+
+
+@study_app.command("subjects")
+def study_subjects(study: StudyArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Each subject's code, order, step and games.
+
+    JSON: [{code, number, order, language, step, game_index, created_at, finished_at,
+    games: [{index, program, game_id, over, felt, questions, answered}]}]
+    """
+    with study_service(db) as service:
+        rows = service.subjects(study)
+    if as_json:
+        emit_json([r.to_json() for r in rows])
+        return
+    table = Table("code", "order", "step", "answered")
+    for r in rows:
+        table.add_row(r.subject.code, " → ".join(r.subject.order), r.step,
+                      ", ".join(f"{g.program} {g.answered}/{g.questions}" for g in r.games))
+    console.print(table)
+
+
+@study_app.command("export")
+def study_export(
+    study: StudyArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for subjects.csv, "
+                                                          "games.csv, answers.csv and "
+                                                          "study.json.")] = Path("."),
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The study's data: one row per subject, per game and per answer (CSV), and all
+    three in study.json (evaluations not computed yet are empty).
+
+    JSON: {written: ["path", …], subjects, games, answers}
+    """
+    with study_service(db) as service:
+        data = service.data(study)
+    written = data.write(out)
+    summary = {"written": [str(p) for p in written], "subjects": len(data.subjects),
+               "games": len(data.games), "answers": len(data.answers)}
+    if as_json:
+        emit_json(summary)
+        return
+    console.print(f"{summary['subjects']} subjects, {summary['games']} games, "
+                  f"{summary['answers']} answers → {escape(str(out))}", highlight=False)
 
 
 # ---- the researcher's data: withdrawal and archive (the stored study's) ---------------------
 @study_app.command("withdraw")
 def study_withdraw(
-    study: Annotated[str, typer.Argument(help="The study's id.")],
+    study: StudyArg,
     code: Annotated[str, typer.Argument(help="The subject's code (their login).")],
     yes: Annotated[bool, typer.Option("--yes", help="Confirm: the subject's answers and "
                                                     "games are deleted for good.")] = False,
-    db: Annotated[str | None, typer.Option("--db", help="Database URL (as for serve).")
-                  ] = None,
+    db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """A subject withdraws (on their request): they, their answers and their games are
@@ -181,12 +178,10 @@ def study_withdraw(
 
     JSON: {withdrawn: code, games: the deleted games' ids, study_withdrawn}
     """
-    from hasamigo.cli.study_run import _service  # registered beside it (no cycle)
-
     if not yes:
         raise typer.BadParameter("withdrawing deletes the subject's data for good: add --yes",
                                  param_hint="--yes")
-    with _service(db) as service:
+    with study_service(db) as service:
         games = service.withdraw(study, code)
         count = service.info(study).withdrawn
     if as_json:
@@ -199,11 +194,10 @@ def study_withdraw(
 
 @study_app.command("archive")
 def study_archive(
-    study: Annotated[str, typer.Argument(help="The study's id.")],
+    study: StudyArg,
     reopen: Annotated[bool, typer.Option("--reopen", help="Re-open the study instead.")
                       ] = False,
-    db: Annotated[str | None, typer.Option("--db", help="Database URL (as for serve).")
-                  ] = None,
+    db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Archive a study (read-only: no new subjects, answers, moves or withdrawals; its
@@ -211,12 +205,13 @@ def study_archive(
 
     JSON: the study ({id, name, arms, protocol, surprise_window, …, archived_at, withdrawn})
     """
-    from hasamigo.cli.study_run import _service  # registered beside it (no cycle)
-
-    with _service(db) as service:
+    with study_service(db) as service:
         info = service.reopen(study) if reopen else service.archive(study)
     if as_json:
         emit_json(info.to_json())
         return
     state = "re-opened" if info.archived_at is None else f"archived at {info.archived_at:%c}"
     console.print(f"study {info.id} {state}", highlight=False)
+
+
+__all__ = ["DbOpt", "StudyArg", "study_app", "study_service"]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from hasamigo.cli import JsonOpt, console, emit_json, fail
-from hasamigo.cli.study import study_app
+from hasamigo.cli.study import study_app, study_service
 from hasamigo.errors import HasamigoError
 
 if TYPE_CHECKING:
@@ -25,9 +25,7 @@ def load_study(source: str, db: str | None = None) -> StudyData:
     if not path.exists():
         if path.suffix or len(path.parts) > 1:  # meant as a file: say it is missing
             raise fail(f"{source}: no such file or directory")
-        from hasamigo.cli.study_run import _service
-
-        with _service(db) as service:
+        with study_service(db) as service:
             return service.data(source)
     try:
         return StudyData.read(source)

@@ -1,9 +1,12 @@
 """The study's report: one self-contained HTML page (A4 when printed) in the order of the
 paper's §4.2: its first table (wins against each program for the chosen subgroup, the
 exact tests one- and two-sided, Fisher's and McNemar's, and which of them reproduces the
-paper's 「有意であった」), "which was more fun", the per-move answers pooled over subjects,
+paper's 「有意であった」), the paper's own 0/6 against 4/6 under each test it might have
+used (Fisher's one- and two-sided, the plain χ², McNemar's: it names none), "which was
+more fun", the per-move answers pooled over subjects,
 each subject's games in the form of its Figure 7; then treatment fidelity, the free-text
-answers, the power, and the further tables of :mod:`hasamigo.study.stats`.
+answers, the power, the further tables of :mod:`hasamigo.study.stats`, and whose words
+(the paper's or the project's) each question of the protocol is.
 
 A subgroup (``where``, :mod:`hasamigo.study.subgroups`: the paper's ``strength<=3``) narrows
 every section; the first table keeps all subjects beside it, and ``group_by`` adds its
@@ -41,8 +44,10 @@ from hasamigo.study.report_sections import (
     free_text_section,
     groups_section,
     header,
+    paper_tests_section,
     pooled_section,
     power_section,
+    sources_section,
     study_protocol,
     wins_section,
 )
@@ -229,6 +234,7 @@ def build_report(data: StudyData, *, title: str, lang: str = "en", where: str | 
               if stats.wins.arms else "")
     everyone = wins_by_program(data) if condition else None
     body.append(wins_section(stats.wins, everyone, str(condition), figure, t, lang))
+    body.append(paper_tests_section(t))
     if group_by:
         body.append(groups_section(groups, group_by, t, lang))
     body += [_fun_section(stats, t, lang), pooled_section(chosen, t, lang)]
@@ -238,7 +244,8 @@ def build_report(data: StudyData, *, title: str, lang: str = "en", where: str | 
              for subject, index in _games_in_order(chosen)]
     body += [fidelity_section(chosen, t, lang), free_text_section(chosen, t, lang),
              power_section(stats.wins, t, lang), _surprise_section(stats, t, lang),
-             _tracking_section(chosen, stats, t, lang), _subjects_section(chosen, t, lang)]
+             _tracking_section(chosen, stats, t, lang), _subjects_section(chosen, t, lang),
+             sources_section(chosen, t)]
     return _page(title, lang, body)
 
 

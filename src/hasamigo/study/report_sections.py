@@ -1,8 +1,9 @@
 """The report's sections for the paper's analysis (:mod:`hasamigo.study.report` puts them on
 the page): the header with the study's protocol and subgroup, the first table (wins
 against each program, the four exact tests and which of them reproduces the paper's
-「有意であった」), the wins by group, the pooled per-move answers, treatment fidelity, the
-free-text answers and the power. Each takes data already computed and returns HTML.
+「有意であった」), the paper's own result under each test (it names none), the wins by
+group, the pooled per-move answers, treatment fidelity, the free-text answers, the power,
+and whose words each question is. Each takes data already computed and returns HTML.
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ from hasamigo.study.pooled import (
     treatment_fidelity,
 )
 from hasamigo.study.power import MAX_SUBJECTS, Needed, fisher_needed, mcnemar_needed
-from hasamigo.study.protocol import EXTENDED_PROTOCOL, PAPER_PROTOCOL, protocol
+from hasamigo.study.protocol import (
+    EXTENDED_PROTOCOL,
+    MIDGAME_WINDOW,
+    PAPER_PROTOCOL,
+    protocol,
+    sources,
+)
 from hasamigo.study.records import StudyData
 from hasamigo.study.report_text import (
     KIND_KEY,
@@ -30,7 +37,13 @@ from hasamigo.study.report_text import (
     program_name,
     significance_line,
 )
-from hasamigo.study.significance import FISHER, FISHER_ONE, MCNEMAR, Significance
+from hasamigo.study.significance import (
+    FISHER,
+    FISHER_ONE,
+    MCNEMAR,
+    Significance,
+    paper_tests,
+)
 from hasamigo.study.stats import PairTest, WinsTable, wins_by_program
 from hasamigo.study.subgroups import Group
 
@@ -196,7 +209,7 @@ def pooled_section(data: StudyData, t: dict[str, str], lang: str) -> str:
 
 def fidelity_section(data: StudyData, t: dict[str, str], lang: str) -> str:
     fidelity: Fidelity = treatment_fidelity(data)
-    window = (data.meta.surprise_window if data.meta is not None else "midgame")
+    window = (data.meta.surprise_window if data.meta is not None else MIDGAME_WINDOW)
     rows = [[program_name(p.program, lang), str(p.games),
              f"{p.expectation} ({fmt_rate(p.share(p.expectation))})",
              f"{p.surprise} ({fmt_rate(p.share(p.surprise))})",
@@ -221,6 +234,29 @@ def fidelity_section(data: StudyData, t: dict[str, str], lang: str) -> str:
     elif any(is_amusement(g.program) for g in data.games):
         parts.append(f"<p>{t['flags_none']}</p>")
     return "".join(parts)
+
+
+# ---- the paper's result under each test -----------------------------------------------------
+def paper_tests_section(t: dict[str, str]) -> str:
+    """The paper's 0/6 against 4/6 under Fisher's test one- and two-sided, the plain χ²
+    test and McNemar's test one- and two-sided, side by side (the paper names none)."""
+    rows = [[html.escape(t.get(r.test, r.test)), significance_line(r, t)]
+            for r in paper_tests()]
+    return (f"<h2>{t['paper_tests']}</h2><h3>{t['paper_table']}</h3>"
+            + html_table([t["test"], t["result"]], rows)
+            + f'<p class="note">{t["paper_tests_note"]}</p>')
+
+
+# ---- whose words ------------------------------------------------------------------------------
+def sources_section(data: StudyData, t: dict[str, str]) -> str:
+    """The study protocol's Japanese questions and choices, each with whose words it is
+    (:func:`~hasamigo.study.protocol.sources`)."""
+    name = study_protocol(data)
+    rows = [[html.escape(key), html.escape(text), t[f"source.{source}"]]
+            for key, text, source in sources(protocol(name))]
+    return (f"<h2>{t['sources']}</h2>"
+            + f'<p class="note">{t["sources_note"].format(protocol=html.escape(name))}</p>'
+            + html_table([t["question"], t["text_ja"], t["whose"]], rows))
 
 
 # ---- free text ------------------------------------------------------------------------------
@@ -297,8 +333,10 @@ __all__ = [
     "free_text_section",
     "groups_section",
     "header",
+    "paper_tests_section",
     "pooled_section",
     "power_section",
+    "sources_section",
     "study_protocol",
     "wins_section",
 ]

@@ -13,6 +13,7 @@ from hasamigo.engine.players import program_of
 from hasamigo.errors import InvalidOptionError
 from hasamigo.study.significance import (
     BINOMIAL,
+    CHI2,
     FISHER,
     FISHER_ONE,
     MCNEMAR,
@@ -43,7 +44,8 @@ TEXT: dict[str, dict[str, str]] = {
         "wins_note": "A draw counts as not a win; unfinished games are left out. Fisher's "
                      "exact test compares the 2×2 table (subject won / did not win) × "
                      "(program). With more than two programs every pair is tested and "
-                     "Holm's adjustment is given beside p, per test.",
+                     "Holm's adjustment is given beside p, per test. The tests are the "
+                     "project's choice: the paper names none.",
         "fun": "Which game was more fun",
         "chose": "Named more fun", "share": "Share",
         "fun_note": "Per program, an exact binomial test (two-sided) of the number of "
@@ -97,7 +99,7 @@ TEXT: dict[str, dict[str, str]] = {
         "wins_note": "引き分けは「勝ち以外」に数え、未終局の対局は除く。フィッシャーの正確確率"
                      "検定は（被験者の勝ち／勝ち以外）×（プログラム）の 2×2 表を比べる。"
                      "プログラムが3つ以上のときは全ての組を検定し、検定ごとに Holm の補正値を"
-                     "併記する。",
+                     "併記する。検定の選択は本プロジェクトのもので、論文は検定名を記していない。",
         "fun": "どちらがおもしろかったか",
         "chose": "おもしろいと答えた人数", "share": "割合",
         "fun_note": "プログラムごとに、それを選んだ人数を均等な選好（プログラムを答えた "
@@ -139,8 +141,8 @@ TEXT: dict[str, dict[str, str]] = {
 TEXT["en"].update({
     "protocol": "Protocol", "protocol.paper": "paper (the amusement paper's §4.1)",
     "protocol.extended": "extended questionnaire", "window": "Surprise move's window",
-    "window.midgame": "the midgame phase only (the paper's reading)",
-    "window.moves": "moves 30–35 whatever the phase",
+    "window.midgame": "the project's reading: moves 30–35 in the midgame phase only",
+    "window.moves": "the paper's: moves 30–35 of the game (「意外性の手は３０～３５手で打つ」)",
     "withdrawn": "Subjects withdrawn (their data deleted)", "subgroup": "Subgroup",
     "all_subjects": "all subjects", "version": "Software", "grouped": "Grouped by",
     "all_won": "All subjects: won / games",
@@ -149,9 +151,8 @@ TEXT["en"].update({
     "discordant": "Paired: of {pairs} subjects who finished both games, {both} won both, "
                   "{neither} neither; {b_only} won against {b} only (b), {a_only} against "
                   "{a} only (c). McNemar's exact test is the binomial test of b among b + c.",
-    "verdict.one": "{pair}: only {tests} reaches p ≤ 0.05 — the test that reproduces the "
-                   "paper's claim that the difference 「有意であった」 (was significant); "
-                   "{others} do not.",
+    "verdict.one": "{pair}: only {tests} reaches p ≤ 0.05, as the paper's 「有意であった」 "
+                   "(was significant, no test named); {others} do not.",
     "verdict.some": "{pair}: {tests} reach p ≤ 0.05 and reproduce the paper's "
                     "「有意であった」; {others} do not.",
     "verdict.all": "{pair}: all four tests reach p ≤ 0.05, as the paper's 「有意であった」.",
@@ -191,12 +192,29 @@ TEXT["en"].update({
     "why.against": "the observed effect is against the one-sided direction",
     "fisher_power": "Fisher's exact test", "mcnemar_power": "McNemar's exact test",
     "reported": "reported", "played_at": "{kind} move at move {n}",
-    FISHER_ONE: FISHER_ONE, MCNEMAR: MCNEMAR, MCNEMAR_ONE: MCNEMAR_ONE,
+    FISHER_ONE: FISHER_ONE, MCNEMAR: MCNEMAR, MCNEMAR_ONE: MCNEMAR_ONE, CHI2: CHI2,
+    "χ²": "χ²",
+    "paper_tests": "The paper's result under each test",
+    "paper_tests_note": "The paper reports 「勝利指向が０勝６敗，娯楽指向が４勝２敗，という"
+    "結果になり，その差は有意であった」 (victory 0 wins 6 losses, amusement 4 wins 2 "
+    "losses, and the difference was significant; §4.2) and names no test. Here is its "
+    "result under each test a reader might have used (scipy.stats), none of them the "
+    "paper's by its word. McNemar's test fits its paired design (each subject played both "
+    "programs): with no win against victory, b = 4 and c = 0. The χ² test's expected "
+    "counts are under 5, so its p is an approximation.",
+    "paper_table": "The paper's 6 subjects: victory 0/6, amusement 4/6",
+    "sources": "The questions: whose words",
+    "sources_note": "Each Japanese question and choice of this study's protocol ({protocol}) "
+    "and whose words it is: the paper's as written (§4.1) or the project's. The English "
+    "is always the project's translation.",
+    "question": "Question", "text_ja": "Japanese", "whose": "Whose words",
+    "source.paper": "the paper's", "source.project": "the project's",
 })
 TEXT["ja"].update({
     "protocol": "プロトコル", "protocol.paper": "論文（娯楽指向オセロ論文 4.1 節）どおり",
     "protocol.extended": "拡張版の質問票", "window": "意外性の手の範囲",
-    "window.midgame": "中盤のみ（論文の読み方）", "window.moves": "局面によらず 30〜35 手目",
+    "window.midgame": "本プロジェクトの読み方：中盤の局面に限り 30〜35 手目",
+    "window.moves": "論文どおり：対局の 30〜35 手目（「意外性の手は３０～３５手で打つ」）",
     "withdrawn": "参加を取り消した被験者（データ削除済み）", "subgroup": "対象",
     "all_subjects": "全被験者", "version": "ソフトウェア", "grouped": "グループ分け",
     "all_won": "全被験者：勝ち／対局数",
@@ -206,8 +224,8 @@ TEXT["ja"].update({
                   "どちらにも負けた {neither} 人、{b} にだけ勝った {b_only} 人 (b)、"
                   "{a} にだけ勝った {a_only} 人 (c)。マクネマーの正確検定は b + c 中の b の"
                   "二項検定。",
-    "verdict.one": "{pair}：p ≤ 0.05 となるのは{tests}のみ。論文の「有意であった」を再現する"
-                   "のはこの検定である。{others}では有意ではない。",
+    "verdict.one": "{pair}：p ≤ 0.05 となるのは{tests}のみで、論文の「有意であった」"
+                   "（検定名の記載なし）と一致する。{others}では有意ではない。",
     "verdict.some": "{pair}：{tests}で p ≤ 0.05 となり、論文の「有意であった」を再現する。"
                     "{others}では有意ではない。",
     "verdict.all": "{pair}：4つの検定すべてで p ≤ 0.05（論文の「有意であった」と一致）。",
@@ -243,7 +261,20 @@ TEXT["ja"].update({
     "fisher_power": "フィッシャーの正確確率検定", "mcnemar_power": "マクネマーの正確検定",
     "reported": "申告", "played_at": "{kind}：{n} 手目",
     FISHER_ONE: "フィッシャーの正確確率検定（片側）", MCNEMAR: "マクネマーの正確検定（両側）",
-    MCNEMAR_ONE: "マクネマーの正確検定（片側）",
+    MCNEMAR_ONE: "マクネマーの正確検定（片側）", CHI2: "ピアソンのχ²検定（連続性補正なし）",
+    "χ²": "χ²",
+    "paper_tests": "論文の結果を各検定で",
+    "paper_tests_note": "論文は「勝利指向が０勝６敗，娯楽指向が４勝２敗，という結果になり，"
+    "その差は有意であった」（4.2 節）と述べるのみで、検定名を記していない。ここでは読者が"
+    "用いそうな各検定（scipy.stats）でその結果を示す。いずれも論文が用いたと書かれたもの"
+    "ではない。各被験者が両方と対戦した対応のある計画に合うのはマクネマーの検定で、勝利指向に"
+    "誰も勝っていないので b = 4、c = 0。χ² 検定は期待度数が 5 未満なので p は近似値である。",
+    "paper_table": "論文の被験者 6 人：勝利指向 0/6、娯楽指向 4/6",
+    "sources": "質問の出典",
+    "sources_note": "この実験のプロトコル（{protocol}）の日本語の質問と選択肢、およびその出典："
+    "論文（4.1 節）の文言どおりか、本プロジェクトのものか。英語は常に本プロジェクトの訳。",
+    "question": "質問", "text_ja": "日本語", "whose": "出典",
+    "source.paper": "論文", "source.project": "本プロジェクト",
 })
 OUTCOME = {"en": {"win": "subject won", "lose": "subject lost", "draw": "draw"},
             "ja": {"win": "被験者の勝ち", "lose": "被験者の負け", "draw": "引き分け"}}

@@ -8,7 +8,12 @@ An arm is any program of the registry (:data:`hasamigo.engine.players.PROGRAMS`:
 engine (``nboard:…``, ``gtp:…``) is refused: a study's condition must be the same program
 for every subject, which a command on one server is not. The arm keeps its name in the
 data; the game is played by :func:`game_spec`, which applies the study's surprise window
-(``amusement`` → ``amusement:moves`` when the window is ``moves``).
+(``amusement`` → ``amusement:moves`` when the window is ``moves``, the paper's).
+
+The surprise window is the protocol's unless told (:func:`~hasamigo.study.protocol.
+default_window`: the paper's, moves 30-35, under ``paper``). Settings stored before the
+window existed have none: they read as ``midgame``, the window their games were played
+with.
 
 Settings stored before the protocols existed have no ``protocol``: they read as
 ``extended``, whose questions were asked after the program's moves, as theirs were.
@@ -31,6 +36,7 @@ from hasamigo.study.protocol import (
     PROTOCOLS,
     SURPRISE_WINDOWS,
     Protocol,
+    default_window,
     protocol,
 )
 
@@ -86,6 +92,9 @@ def game_spec(arm: str, window: str) -> str:
     >>> game_spec("amusement", "midgame"), game_spec("victory", "moves")
     ('amusement', 'victory')
     """
+    if window not in SURPRISE_WINDOWS:
+        raise StudyError(f"the surprise window is one of {', '.join(SURPRISE_WINDOWS)}, "
+                         f"not {shown(window)}")
     if window == MOVES_WINDOW and f"{arm}:{MOVES_WINDOW}" in REGISTRY:
         return f"{arm}:{MOVES_WINDOW}"
     return arm
@@ -95,14 +104,16 @@ def game_spec(arm: str, window: str) -> str:
 class StudySettings:
     """What a study compares and offers: the arms, the clock (minutes a side, ``None``:
     none, as in the paper), the languages, the protocol (``paper`` or ``extended``,
-    :mod:`hasamigo.study.protocol`) and the surprise move's window (``midgame``, the
-    paper's reading, or ``moves``: moves 30-35 whatever the phase)."""
+    :mod:`hasamigo.study.protocol`) and the surprise move's window (``moves``, the
+    paper's: moves 30-35; ``midgame``, the project's reading: those moves in the midgame
+    phase only); empty: the protocol's (:func:`~hasamigo.study.protocol.
+    default_window`)."""
 
     arms: tuple[str, ...] = DEFAULT_ARMS
     clock_minutes: float | None = None
     languages: tuple[str, ...] = LANGUAGES
     protocol: str = DEFAULT_PROTOCOL
-    surprise_window: str = MIDGAME_WINDOW
+    surprise_window: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.arms, tuple) or not MIN_ARMS <= len(self.arms) <= MAX_ARMS:
@@ -122,6 +133,8 @@ class StudySettings:
         if self.protocol not in PROTOCOLS:
             raise StudyError(f"the protocol is one of {', '.join(PROTOCOLS)}, not "
                              f"{shown(self.protocol)}")
+        if not self.surprise_window:
+            object.__setattr__(self, "surprise_window", default_window(self.protocol))
         if self.surprise_window not in SURPRISE_WINDOWS:
             raise StudyError(f"the surprise window is one of {', '.join(SURPRISE_WINDOWS)}, "
                              f"not {shown(self.surprise_window)}")
@@ -143,7 +156,8 @@ class StudySettings:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StudySettings:
         """Settings as stored; without ``protocol`` (stored before the protocols) they
-        are the extended protocol's, without ``surprise_window`` the paper's midgame."""
+        are the extended protocol's, without ``surprise_window`` the ``midgame`` window
+        they were played with."""
         return cls(tuple(data["arms"]), data.get("clock_minutes"),
                    tuple(data.get("languages", LANGUAGES)),
                    data.get("protocol", EXTENDED),

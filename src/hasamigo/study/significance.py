@@ -1,8 +1,16 @@
-"""The exact tests the study's report uses, on plain numbers: each returns a
+"""The tests the study's report uses, on plain numbers: each returns a
 :class:`Significance` (the test's name, ``n``, the statistic and ``p``), with ``p = None``
 and a ``reason`` when the data cannot be tested (a zero margin, too few values, a
 constant column) — small samples are the rule here (the paper had 6 subjects), not an
 error. :mod:`hasamigo.study.stats` applies them to a study's data and re-exports them.
+
+**The paper names no test.** It says of its result only 「勝利指向が０勝６敗，娯楽指向が４勝
+２敗，という結果になり，その差は有意であった」 (§4.2). :func:`paper_tests` gives that
+result (:data:`PAPER_WINS`) under each test a reader might have used, side by side and
+each named: Fisher's exact test one- and two-sided, Pearson's plain χ² test (no
+continuity correction) and McNemar's exact test for the paired design (each subject
+played both programs; with no win against victory every amusement win is a discordant
+pair: ``b`` = 4, ``c`` = 0), one- and two-sided. All by :mod:`scipy.stats`.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ FISHER = "Fisher's exact test, two-sided"
 FISHER_ONE = "Fisher's exact test, one-sided"
 MCNEMAR = "McNemar's exact test, two-sided"
 MCNEMAR_ONE = "McNemar's exact test, one-sided"
+CHI2 = "Pearson's χ² test (no continuity correction)"
 BINOMIAL = "exact binomial test, two-sided"
 SPEARMAN = "Spearman's rank correlation, two-sided"
 
@@ -102,6 +111,29 @@ def fisher(table: Table2x2, alternative: str = "two-sided") -> Significance:
                         min(1.0, float(result.pvalue)))
 
 
+def chi_square(table: Table2x2) -> Significance:
+    """Pearson's χ² test of independence on a 2×2 table of counts, without Yates's
+    continuity correction (the plain test; :func:`scipy.stats.chi2_contingency` with
+    ``correction=False``); the statistic is χ² (1 degree of freedom). With expected
+    counts under 5, as in the paper's table, its ``p`` is an approximation.
+
+    >>> result = chi_square(((0, 6), (4, 2)))
+    >>> result.statistic, round(result.p, 4)
+    (6.0, 0.0143)
+    >>> chi_square(((3, 0), (2, 0))).reason
+    'too few to test: a row or column of the table is empty'
+    """
+    (a, b), (c, d) = table
+    n = a + b + c + d
+    if min(a, b, c, d) < 0:
+        raise ValueError(f"a table of counts has no negative cells: {table}")
+    if 0 in (a + b, c + d, a + c, b + d):
+        return untested(CHI2, n, "χ²", "a row or column of the table is empty")
+    result = _scipy.chi2_contingency([[a, b], [c, d]], correction=False)
+    return Significance(CHI2, n, "χ²", float(result.statistic),
+                        min(1.0, float(result.pvalue)))
+
+
 def mcnemar(b: int, c: int, alternative: str = "two-sided") -> Significance:
     """McNemar's exact test of paired yes/no results: the exact binomial test of ``b`` (yes
     only in the second condition) among the ``b + c`` discordant pairs against 1/2;
@@ -161,6 +193,31 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> Significance:
     return Significance(SPEARMAN, n, "rho", rho, min(1.0, p))
 
 
+#: the paper's result (§4.2): wins and losses of its 6 weak subjects against the victory
+#: and the amusement program, 「勝利指向が０勝６敗，娯楽指向が４勝２敗」
+PAPER_WINS: Table2x2 = ((0, 6), (4, 2))
+
+
+def paper_tests(table: Table2x2 = PAPER_WINS) -> tuple[Significance, ...]:
+    """The paper's result (``table``: ((victory wins, not), (amusement wins, not))) under
+    each test, in the report's order: Fisher's exact test one-sided (H1: more wins against
+    amusement) and two-sided, Pearson's χ² test, McNemar's exact test one- and two-sided
+    (the discordant pairs as if no subject won both, which the paper's 0 wins against
+    victory makes so: ``b`` = amusement wins, ``c`` = victory wins).
+
+    >>> [(r.test, round(r.p, 4)) for r in paper_tests()]  # doctest: +NORMALIZE_WHITESPACE
+    [("Fisher's exact test, one-sided", 0.0303), ("Fisher's exact test, two-sided", 0.0606),
+     ("Pearson's χ² test (no continuity correction)", 0.0143),
+     ("McNemar's exact test, one-sided", 0.0625), ("McNemar's exact test, two-sided", 0.125)]
+    """
+    (victory, _), (amusement, _) = table
+    if victory:
+        raise ValueError("the paired counts follow from the table only when no subject "
+                         f"won against the first program: {table}")
+    return (fisher(table, "less"), fisher(table), chi_square(table),
+            mcnemar(amusement, 0, "greater"), mcnemar(amusement, 0))
+
+
 def holm(ps: Sequence[float | None]) -> tuple[float | None, ...]:
     """Holm's step-down adjustment of the p-values given (``None`` stays ``None`` and does
     not count as a test).
@@ -180,18 +237,22 @@ def holm(ps: Sequence[float | None]) -> tuple[float | None, ...]:
 
 __all__ = [
     "BINOMIAL",
+    "CHI2",
     "FISHER",
     "FISHER_ONE",
     "MCNEMAR",
     "MCNEMAR_ONE",
+    "PAPER_WINS",
     "SPEARMAN",
     "Significance",
     "Table2x2",
     "as_json",
     "binomial",
+    "chi_square",
     "fisher",
     "holm",
     "mcnemar",
+    "paper_tests",
     "spearman",
     "untested",
 ]

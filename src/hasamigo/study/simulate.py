@@ -14,9 +14,12 @@ one-sided (the member wins more often against the amusement arm), on wins agains
 non-wins: a draw counts as a non-win (the paper counts wins, 0/6 and 4/6).
 
 **The surprise window** is the study's setting (:data:`~hasamigo.study.protocol.
-SURPRISE_WINDOWS`): ``midgame``, the paper's reading, plays the arms as named; ``moves``
-plays the amusement arms' ``:moves`` programs (the surprise move at moves 30-35 whatever
-the phase; :func:`arm_spec`). The arm keeps its name in the data either way.
+SURPRISE_WINDOWS`), the protocol's unless told (:func:`~hasamigo.study.protocol.
+default_window`): ``moves``, the paper's (「意外性の手は３０～３５手で打つ」: the game's moves
+30-35; the default of the ``paper`` protocol), plays the amusement arms' ``:moves``
+programs; ``midgame``, the project's reading (those moves in the midgame phase only; the
+``extended`` protocol's default), plays the arms as named (:func:`arm_spec`). The arm
+keeps its name in the data either way.
 
 **Treatment fidelity**: every game records the move numbers of the amusement program's
 expectation and surprise moves (:func:`~hasamigo.engine.players.treatment_of`, read from the
@@ -67,11 +70,11 @@ from hasamigo.study.panel import (
 from hasamigo.study.protocol import (
     DEFAULT_PROTOCOL,
     MIDGAME_WINDOW,
-    MOVES_WINDOW,
     PAPER,
     PROTOCOLS,
     SURPRISE_WINDOWS,
     Timing,
+    default_window,
 )
 from hasamigo.study.protocol import protocol as protocol_named
 from hasamigo.study.records import (
@@ -82,6 +85,7 @@ from hasamigo.study.records import (
     StudyMeta,
     SubjectRecord,
 )
+from hasamigo.study.settings import game_spec
 from hasamigo.tournament.match import MatchGame, game_seed, play_game
 
 PROGRAMS = ("victory", "amusement", "amusement:swing", "entertainer")
@@ -95,9 +99,9 @@ STRATEGY_WORDS = {"corners": "take the corners", "mobility": "keep the opponent'
 
 
 def arm_spec(program: str, window: str = MIDGAME_WINDOW) -> str:
-    """The program that plays the arm ``program`` under the surprise ``window``: an
-    amusement arm's ``:moves`` program for :data:`~hasamigo.study.protocol.MOVES_WINDOW`,
-    else the arm itself.
+    """The program that plays the arm ``program`` under the surprise ``window``, as in a
+    stored study (:func:`~hasamigo.study.settings.game_spec`); an unknown window is an
+    :class:`~hasamigo.errors.InvalidOptionError`.
 
     >>> arm_spec("amusement:swing", "moves"), arm_spec("victory", "moves")
     ('amusement:swing:moves', 'victory')
@@ -105,8 +109,7 @@ def arm_spec(program: str, window: str = MIDGAME_WINDOW) -> str:
     if window not in SURPRISE_WINDOWS:
         raise InvalidOptionError(f"unknown surprise window {window[:30]!r}; known: "
                                  f"{', '.join(SURPRISE_WINDOWS)}")
-    return f"{program}:{MOVES_WINDOW}" if window == MOVES_WINDOW and (
-        program in AMUSEMENT_ARMS) else program
+    return game_spec(program, window)
 
 
 # ---- the games ---------------------------------------------------------------------------
@@ -356,17 +359,18 @@ Play = Callable[[Sequence[StudyTask]], Iterable[StudyGame]]
 def run_simulation(games: int, *, seed: int = 0, play: Play | None = None,
                    panel: Sequence[str] | None = None, programs: Sequence[str] = PROGRAMS,
                    answers: bool = False, protocol: str = DEFAULT_PROTOCOL,
-                   window: str = MIDGAME_WINDOW,
+                   window: str | None = None,
                    on_game: Callable[[StudyGame], None] | None = None) -> Simulation:
     """Play the study; rows per (panel member, program), in panel then program order;
     ``answers``: also the simulated subjects' answers (for :func:`study_data`), at the
     question times of ``protocol`` (``paper`` or ``extended``); ``window``: the
-    surprise move's (:func:`arm_spec`). ``play``: what plays the games (:data:`Play`),
-    instead of this process one after the other; the games are the same, and kept in the
-    order of the tasks."""
+    surprise move's (:func:`arm_spec`; ``None``: the protocol's). ``play``: what plays
+    the games (:data:`Play`), instead of this process one after the other; the games are
+    the same, and kept in the order of the tasks."""
     if protocol not in PROTOCOLS:
         raise InvalidOptionError(f"unknown protocol {protocol[:30]!r}; known: "
                                  f"{', '.join(PROTOCOLS)}")
+    window = default_window(protocol) if window is None else window
     panel = tuple(PANEL) if panel is None else panel
     tasks = study_tasks(games, seed=seed, panel=panel, programs=programs, answers=answers,
                         window=window, timing=protocol_named(protocol).timing)
@@ -396,10 +400,10 @@ def run_simulation(games: int, *, seed: int = 0, play: Play | None = None,
 
 def simulate(games: int, *, seed: int = 0, play: Play | None = None,
              panel: Sequence[str] | None = None,
-             programs: Sequence[str] = PROGRAMS, window: str = MIDGAME_WINDOW,
+             programs: Sequence[str] = PROGRAMS, window: str | None = None,
              on_game: Callable[[StudyGame], None] | None = None) -> list[StudyRow]:
     """Play the study; one row per (panel member, program), in panel then program order
-    (:func:`run_simulation`'s rows)."""
+    (:func:`run_simulation`'s rows; ``window`` ``None``: the paper protocol's)."""
     return run_simulation(games, seed=seed, play=play, panel=panel, programs=programs,
                           window=window, on_game=on_game).rows
 

@@ -13,11 +13,13 @@ The tests (two-sided unless said):
   two-sided and one-sided (H1: subjects win *more against B* than against A, the paper's
   hypothesis with A = victory, B = amusement); **a draw counts as "did not win"**,
   unfinished games are left out. Each subject plays every arm, so the arms are not
-  independent samples: Fisher's test ignores the pairing (as the paper's comparison
-  seems to), McNemar's exact test uses it — the binomial test of the discordant subjects
+  independent samples: Fisher's test ignores the pairing, McNemar's exact test uses it —
+  the binomial test of the discordant subjects
   (won against B only: ``b``; against A only: ``c``), two- and one-sided. For the paper's
   6 subjects (0/6 against victory, 4/6 against amusement) Fisher's one-sided ``p`` is
-  28/924 = 0.030, two-sided 0.061; McNemar's (``b`` = 4, ``c`` = 0) 0.0625 and 0.125.
+  28/924 = 0.030, two-sided 0.061; McNemar's (``b`` = 4, ``c`` = 0) 0.0625 and 0.125;
+  the plain χ² test's 0.014 (:func:`~hasamigo.study.significance.paper_tests`). The
+  paper names no test: which of these it used is not known.
   With three arms every pair is tested and Holm's step-down adjustment is given beside
   the raw ``p``, per test.
 * **more fun** — per arm, an exact binomial test of the number of subjects who named it

@@ -20,12 +20,14 @@ classic textbook weighted-square table (corner 100, C −20, X −50), :data:`OP
 mostly negative variant of it we wrote (every disc costs, the centre least), as the paper
 describes figure 2. A pass does not use up a ply. Ties are broken by the seeded generator.
 
-**Amusement** (paper §3.3) is victory plus two planned moves, each once per game and only in
-the **midgame** (:func:`phase`), as the paper says: 「娯楽指向のオセロゲームプログラムは，中盤
-において異なる戦略を見せる」 ("the amusement program shows a different strategy in the
-midgame", §3.3):
+**Amusement** (paper §3.3) is victory plus two planned moves, each once per game, which
+the paper places in the midgame: 「娯楽指向のオセロゲームプログラムは，中盤において異なる戦略を
+見せる」 ("the amusement program shows a different strategy in the midgame", §3.3), and
+gives each its move numbers (「期待性の手は２０手～で星打ちできる時が来たら打ち，意外性の手は
+３０～３５手で打つ」):
 
-* expectation move — from move :data:`EXPECTATION_FROM` on, the first time a star (X-square)
+* expectation move — in the midgame phase (:func:`phase`; :func:`expectation_due`), from
+  move :data:`EXPECTATION_FROM` on, the first time a star (X-square)
   move is available that hands the opponent its corner (after it, the corner is a legal move
   for the opponent), it is played (the best such move by the search if several). The paper:
   「１手先で星に石が置けるとプログラムが判断した場合は，定石の動きから逸れて，星の部分に石を
@@ -33,12 +35,21 @@ midgame", §3.3):
   ように石を打ち」 (§2.3): a star move that lets the player take the corner. We read
   「隅を取らせるような」 as "after which the player *can* take the corner", so a star move
   whose corner stays out of the player's reach is not one;
-* surprise move — at the program's first turn with move number in :data:`SURPRISE_WINDOW`
-  (and at least two legal moves), the move worst for itself by the same minimax (「ミニマック
+* surprise move — at the program's first turn in its window (below; :func:`surprise_due`)
+  with at least two legal moves, the move worst for itself by the same minimax (「ミニマック
   ス法を用いて，プログラム側にとって最悪な手（悪手）を探し，そこに打つ」, §3.3).
-  The midgame ends at two corners taken, so a player who takes corners early may never
-  meet it (4 of 4 games against Greedy had none): ``amusement:moves``
-  (:data:`MOVES_WINDOW`, a user study's setting) plays it in the window whatever the phase.
+
+**The surprise move's window** (:data:`SURPRISE_WINDOWS`, a user study's setting too; this
+module is its one home). The paper gives the numbers: 「意外性の手は３０～３５手で打つ」
+(§3.3), the game's moves 30-35 (:func:`move_number`). That is :data:`MOVES_WINDOW`
+(``amusement:moves``), the **paper's window** (:data:`PAPER_WINDOW`), the default of a
+study under the paper's protocol. :data:`MIDGAME_WINDOW` (plain ``amusement``) is **the
+project's own reading**: the same moves, and only while the victory program's midgame
+phase lasts (:func:`phase`: before two corners are taken), from the paper's 「中盤のある手数
+において」 read with its phases; the paper does not say to skip the move when the midgame
+has ended by move 30, and a player who takes corners early then never meets it (simulated
+weak players: the surprise move in 85-88 % of the amusement program's games, against
+100 % in the paper's window). :data:`WINDOW_SOURCE` says whose each window is.
 
 ``amusement:swing`` (:data:`SWING`) is the paper's own future work (§5: 「１番の悪手を打つだけで
 なく，手を打つ前後で評価値が大きく変化しているときにその手を打つ」, "not just the worst move:
@@ -112,11 +123,17 @@ SWING_MIN = 100
 #: The surprise rules of :class:`AmusementPlayer`: the paper's, and its future work.
 WORST = "worst"
 SWING = "swing"
-#: The surprise move's window: the paper's reading, only in the midgame phase (which ends
-#: when two corners are taken, so against a player who takes corners early it may never
-#: come), or the move numbers alone, "moves 30-35 whatever the phase" (a study setting).
-MIDGAME_WINDOW = "midgame"
+#: The surprise move's windows (see the module docstring): the paper's, the game's moves
+#: 30-35 (「意外性の手は３０～３５手で打つ」), and the project's own, those moves while the
+#: midgame phase lasts. The names are the player specs' suffix (``amusement:moves``) and a
+#: study's stored setting: keep them.
 MOVES_WINDOW = "moves"
+MIDGAME_WINDOW = "midgame"
+#: the paper's window first
+SURPRISE_WINDOWS = (MOVES_WINDOW, MIDGAME_WINDOW)
+PAPER_WINDOW = MOVES_WINDOW
+#: whose each window is: ``paper`` (its text's) or ``project`` (the project's reading)
+WINDOW_SOURCE = {MOVES_WINDOW: "paper", MIDGAME_WINDOW: "project"}
 #: Under a clock, the expected cost of a search two plies deeper than one that took t
 #: seconds: t times this (measured on 300 WTHOR positions, 3 -> 5 plies: median 9,
 #: 90th percentile 40, max 111; 5 plies took at most 16 ms). The kernel cannot be stopped,
@@ -371,7 +388,16 @@ def swing_drops(board: Board) -> dict[int, int]:
     return out
 
 
-def _offers_corner(board: Board, number: int) -> bool:
+def expectation_due(board: Board, number: int | None = None) -> bool:
+    """Whether the expectation move is due at this turn (the program to move on ``board``,
+    not had it yet; ``number``: the move's :func:`move_number`, computed when omitted): in
+    the midgame from move :data:`EXPECTATION_FROM` (scaled), with a star move that hands
+    the opponent its corner (:func:`hands_corner`).
+
+    >>> expectation_due(Board())
+    False
+    """
+    number = move_number(board) if number is None else number
     if number < scaled(EXPECTATION_FROM, board) or phase(board) != MIDGAME:
         return False
     mask = board.legal_moves_mask()
@@ -379,17 +405,43 @@ def _offers_corner(board: Board, number: int) -> bool:
                for sq in stars(board).values())
 
 
-def _surprise_due(board: Board, number: int, rule: str, window: str = MIDGAME_WINDOW
-                  ) -> bool:
+def surprise_moves(board: Board | type[Board]) -> tuple[int, int]:
+    """The first and last move numbers of the surprise move's window on ``board``'s
+    geometry: the paper's 30-35, scaled (:func:`scaled`).
+
+    >>> from hasamigo.variants import MiniBoard
+    >>> surprise_moves(Board()), surprise_moves(MiniBoard)
+    ((30, 35), (16, 19))
+    """
+    low, high = SURPRISE_WINDOW
+    return scaled(low, board), scaled(high, board)
+
+
+def in_window(board: Board, number: int, window: str = MIDGAME_WINDOW) -> bool:
+    """Whether move ``number`` on ``board`` lies in the surprise ``window``
+    (:data:`SURPRISE_WINDOWS`): its moves (:func:`surprise_moves`), and for
+    :data:`MIDGAME_WINDOW` (the project's) the midgame phase as well.
+
+    >>> in_window(Board(), 30, MOVES_WINDOW), in_window(Board(), 36, MOVES_WINDOW)
+    (True, False)
+    """
+    if window not in SURPRISE_WINDOWS:
+        raise ValueError(f"surprise window {window!r}: expected one of "
+                         f"{', '.join(map(repr, SURPRISE_WINDOWS))}")
+    low, high = surprise_moves(board)
+    return low <= number <= high and (window == MOVES_WINDOW or phase(board) == MIDGAME)
+
+
+def surprise_due(board: Board, number: int | None = None, rule: str = WORST,
+                 window: str = MIDGAME_WINDOW) -> bool:
     """Whether the surprise move is due at this turn (the program to move on ``board``, not
-    had it yet): in the window (and the midgame, unless ``window`` is
-    :data:`MOVES_WINDOW`), with a choice; for :data:`SWING`, also a sharp swing on offer
-    or the window's last turn."""
-    low, high = (scaled(n, board) for n in SURPRISE_WINDOW)
-    if not (low <= number <= high
-            and (window == MOVES_WINDOW or phase(board) == MIDGAME)
-            and board.legal_moves_mask().bit_count() >= 2):
+    had it yet; ``number`` as for :func:`expectation_due`): in the ``window``
+    (:func:`in_window`), with a choice; for :data:`SWING`, also a sharp swing on offer or
+    the window's last turn."""
+    number = move_number(board) if number is None else number
+    if not (in_window(board, number, window) and board.legal_moves_mask().bit_count() >= 2):
         return False
+    high = surprise_moves(board)[1]
     if rule == WORST:
         return True
     return number >= high - 1 or max(swing_drops(board).values()) >= SWING_MIN
@@ -406,7 +458,7 @@ def planned_moves_at(board: Board, colour: Color, rule: str = WORST,
     Each is due at a turn the rules of :class:`AmusementPlayer` name exactly: the
     expectation move at its first midgame turn from move :data:`EXPECTATION_FROM` with a
     star move that hands over a corner; the surprise move at its first other turn it is
-    due (:func:`_surprise_due`). So replaying the record with the same rules finds them
+    due (:func:`surprise_due`). So replaying the record with the same rules finds them
     without remembering anything.
 
     >>> from hasamigo.move import BLACK
@@ -419,9 +471,9 @@ def planned_moves_at(board: Board, colour: Color, rule: str = WORST,
     for move in board.move_stack:
         if work.turn is colour and not move.is_pass:
             number = move_number(work)
-            if expectation is None and _offers_corner(work, number):
+            if expectation is None and expectation_due(work, number):
                 expectation = number
-            elif surprise is None and _surprise_due(work, number, rule, window):
+            elif surprise is None and surprise_due(work, number, rule, window):
                 surprise = number
         work.push(move)
     return expectation, surprise
@@ -439,7 +491,9 @@ class AmusementPlayer(VictoryPlayer):
     """The paper's amusement-oriented program: victory plus, in the midgame, one
     expectation move (hand the opponent a corner through a star, from move 20) and one
     surprise move (at a move numbered 30-35: the minimax-worst move, or with ``surprise=``
-    :data:`SWING` the sharpest swing of the evaluation). Whether each has been played is
+    :data:`SWING` the sharpest swing of the evaluation). ``window``: the surprise move's
+    (:data:`SURPRISE_WINDOWS`): :data:`MIDGAME_WINDOW`, the project's reading, unless
+    told; :data:`MOVES_WINDOW` is the paper's. Whether each has been played is
     read from the game's record (:func:`planned_moves_done`), never remembered; the kind
     of the last move is :attr:`last_kind` (``normal``, ``expectation``, ``surprise``)."""
 
@@ -449,9 +503,9 @@ class AmusementPlayer(VictoryPlayer):
                  surprise: str = WORST, window: str = MIDGAME_WINDOW) -> None:
         if surprise not in (WORST, SWING):
             raise ValueError(f"surprise rule {surprise!r}: expected {WORST!r} or {SWING!r}")
-        if window not in (MIDGAME_WINDOW, MOVES_WINDOW):
-            raise ValueError(f"surprise window {window!r}: expected {MIDGAME_WINDOW!r} or "
-                             f"{MOVES_WINDOW!r}")
+        if window not in SURPRISE_WINDOWS:
+            raise ValueError(f"surprise window {window!r}: expected one of "
+                             f"{', '.join(map(repr, SURPRISE_WINDOWS))}")
         super().__init__(seed=seed, depth=depth)
         self.surprise = surprise
         self.window = window
@@ -465,15 +519,15 @@ class AmusementPlayer(VictoryPlayer):
                                                                        self.window)
         number = move_number(board)
         values = self._values(board, clock)
-        if not self.expectation_done and _offers_corner(board, number):
+        if not self.expectation_done and expectation_due(board, number):
             offers = {sq: c for sq in values if (c := hands_corner(board, sq)) is not None}
             sq = max(offers, key=lambda s: (values[s], -s))
             self.expectation_done = True
             self.explain(f"expectation move: offers the corner {board.square_name(offers[sq])}",
                          EXPECTATION)
             return Move(sq)
-        if not self.surprise_done and _surprise_due(board, number, self.surprise,
-                                                    self.window):
+        if not self.surprise_done and surprise_due(board, number, self.surprise,
+                                                   self.window):
             self.surprise_done = True
             if self.surprise == SWING:
                 drops = swing_drops(board)
@@ -498,14 +552,19 @@ __all__ = [
     "MOBILITY_WEIGHT",
     "MOVES_WINDOW",
     "OPENING_WEIGHTS",
+    "PAPER_WINDOW",
     "SEARCH_PLIES",
     "SURPRISE_WINDOW",
+    "SURPRISE_WINDOWS",
     "SWING",
     "SWING_MIN",
+    "WINDOW_SOURCE",
     "WORST",
     "AmusementPlayer",
     "VictoryPlayer",
+    "expectation_due",
     "hands_corner",
+    "in_window",
     "move_number",
     "move_values",
     "phase",
@@ -515,6 +574,8 @@ __all__ = [
     "square_total",
     "stars",
     "static_value",
+    "surprise_due",
+    "surprise_moves",
     "swing_drops",
     "weighted_value",
 ]
