@@ -10,9 +10,10 @@ game's variant in JSON (``f5``; 6×6 ``a1``..``f6``).
 The user study's games add theirs: :class:`StudyGame` declares a game a study game and
 :class:`StudyAnswer` is one answer of the subject about a program move.
 
-New kinds of event subclass :class:`Event`, give themselves a ``kind``
-and register with :func:`register`; fields named as below reuse the codecs, others add one
-to :data:`FIELD_CODECS`.
+New kinds of event subclass :class:`Event` in :mod:`~hasamigo.game.events.kinds`, give
+themselves a ``kind``, are registered by the :func:`register` decorator and join that
+module's ``__all__`` (this package exports it); fields named as below reuse the codecs,
+others add one to :data:`FIELD_CODECS`; a procedure gives the fold a rule for them.
 
 A fresh server compiles the kernels the programs search with (minutes, the first time):
 :class:`ProgramWaiting` and :class:`ProgramReady` say when a program could not move yet
@@ -41,96 +42,8 @@ True
 
 from __future__ import annotations
 
-from hasamigo.game.events.codec import (
-    EVENT_TYPES,
-    FIELD_CODECS,
-    OMITTED_WHEN_NONE,
-    EventFormatError,
-    event_from_json,
-    event_to_json,
-    register,
-)
-from hasamigo.game.events.kinds import (
-    COLOUR_STEPS,
-    PROGRAM_MOVE,
-    STUDY_ANSWER_SECONDS,
-    STUDY_MOVE_KINDS,
-    STUDY_QUESTIONS,
-    STUDY_TIMINGS,
-    SUBJECT_MOVE,
-    Absent,
-    AcceptResult,
-    Arrival,
-    Claim,
-    ClockPress,
-    ColourStep,
-    CorrectEntry,
-    EnteredMove,
-    Event,
-    IllegalClaim,
-    KeepBoard,
-    LateForfeit,
-    MovePlayed,
-    OverTheBoard,
-    Pass,
-    Penalty,
-    ProgramReady,
-    ProgramWaiting,
-    Resign,
-    ResultCard,
-    Resume,
-    StopPlayout,
-    StudyAnswer,
-    StudyGame,
-    Suspend,
-    TimeoutChoice,
-    Undo,
-    UndoDecline,
-    UndoRequest,
-)
+from hasamigo.game.events import codec, kinds
+from hasamigo.game.events.codec import *  # noqa: F403  (its __all__: the JSON form)
+from hasamigo.game.events.kinds import *  # noqa: F403  (its __all__: every kind of event)
 
-__all__ = [
-    "COLOUR_STEPS",
-    "EVENT_TYPES",
-    "FIELD_CODECS",
-    "OMITTED_WHEN_NONE",
-    "PROGRAM_MOVE",
-    "STUDY_ANSWER_SECONDS",
-    "STUDY_MOVE_KINDS",
-    "STUDY_QUESTIONS",
-    "STUDY_TIMINGS",
-    "SUBJECT_MOVE",
-    "Absent",
-    "AcceptResult",
-    "Arrival",
-    "Claim",
-    "ClockPress",
-    "ColourStep",
-    "CorrectEntry",
-    "EnteredMove",
-    "Event",
-    "EventFormatError",
-    "IllegalClaim",
-    "KeepBoard",
-    "LateForfeit",
-    "MovePlayed",
-    "OverTheBoard",
-    "Pass",
-    "Penalty",
-    "ProgramReady",
-    "ProgramWaiting",
-    "Resign",
-    "ResultCard",
-    "Resume",
-    "StopPlayout",
-    "StudyAnswer",
-    "StudyGame",
-    "Suspend",
-    "TimeoutChoice",
-    "Undo",
-    "UndoDecline",
-    "UndoRequest",
-    "event_from_json",
-    "event_to_json",
-    "register",
-]
+__all__ = kinds.__all__ + codec.__all__

@@ -1,7 +1,8 @@
 """The events' JSON form: ``{"kind": …, <fields>…}``, each field through its codec
 (:data:`FIELD_CODECS`), squares named in the variant's coordinates, read back strictly
-(:func:`event_from_json` raises :class:`EventFormatError`). Event kinds are known to it
-by :func:`register`; those of :mod:`hasamigo.game.events.kinds` are registered here.
+(:func:`event_from_json` raises :class:`EventFormatError`). It knows the kinds of event
+from :data:`~hasamigo.game.events.kinds.EVENT_TYPES`, which each kind joins where it is
+defined (:func:`~hasamigo.game.events.kinds.register`).
 """
 
 from __future__ import annotations
@@ -14,41 +15,14 @@ from typing import Any
 from hasamigo.board import Board
 from hasamigo.errors import HasamigoError, InvalidOptionError
 from hasamigo.game.events.kinds import (
+    EVENT_TYPES,
     PENALTY_REASON_LENGTH,
     PENALTY_SECONDS,
     STUDY_ANSWER_SECONDS,
     STUDY_MOVE_KINDS,
     STUDY_QUESTIONS,
     STUDY_TIMINGS,
-    Absent,
-    AcceptResult,
-    Arrival,
-    Claim,
-    ClockPress,
-    ColourStep,
-    CorrectEntry,
-    EnteredMove,
     Event,
-    IllegalClaim,
-    KeepBoard,
-    LateForfeit,
-    MovePlayed,
-    OverTheBoard,
-    Pass,
-    Penalty,
-    ProgramReady,
-    ProgramWaiting,
-    Resign,
-    ResultCard,
-    Resume,
-    StopPlayout,
-    StudyAnswer,
-    StudyGame,
-    Suspend,
-    TimeoutChoice,
-    Undo,
-    UndoDecline,
-    UndoRequest,
 )
 from hasamigo.move import Color
 
@@ -58,24 +32,6 @@ class EventFormatError(HasamigoError, ValueError):
 
     code = "event_format"
 
-
-EVENT_TYPES: dict[str, type[Event]] = {}
-
-
-def register(cls: type[Event]) -> type[Event]:
-    """Make an event class known to the JSON codec (its ``kind`` must be new)."""
-    if not cls.kind or cls.kind in EVENT_TYPES:
-        raise ValueError(f"event kind {cls.kind!r} is empty or taken")
-    EVENT_TYPES[cls.kind] = cls
-    return cls
-
-
-for _cls in (ColourStep, MovePlayed, Pass, Claim, TimeoutChoice, StopPlayout, Suspend,
-             Resume, ProgramWaiting, ProgramReady, Resign, AcceptResult, UndoRequest,
-             UndoDecline, Undo, OverTheBoard, ClockPress, Absent, Arrival, LateForfeit,
-             IllegalClaim, EnteredMove, CorrectEntry, KeepBoard, ResultCard, StudyGame,
-             StudyAnswer, Penalty):
-    register(_cls)
 
 Encoder = Callable[[Any, type[Board]], Any]
 Decoder = Callable[[Any, type[Board]], Any]
@@ -292,3 +248,12 @@ def event_from_json(data: Any, variant: type[Board]) -> Event:
             + ([f"unknown {', '.join(extra)[:60]}"] if extra else [])))
     values = {n: FIELD_CODECS[n][1](data[n], variant) for n in names if n in data}
     return cls(**values)
+
+
+__all__ = [
+    "FIELD_CODECS",
+    "OMITTED_WHEN_NONE",
+    "EventFormatError",
+    "event_from_json",
+    "event_to_json",
+]

@@ -1,12 +1,18 @@
 """The kinds of event a game is made of (:mod:`hasamigo.game.events` says what each is
 for): :class:`Event`, the base, and one frozen dataclass per kind, with the constants their
 fields take. Their JSON form is :mod:`hasamigo.game.events.codec`'s.
+
+Each kind is registered where it is defined (:func:`register`, its decorator): that makes
+:data:`EVENT_TYPES`, the one list of them, which the codec reads. The package
+(:mod:`hasamigo.game.events`) exports this module's ``__all__``; ``tests/test_game_events_kinds.py``
+checks that no kind is left out of either, nor without a rule in the fold or a codec for
+its fields.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Final
+from typing import ClassVar, Final, TypeVar
 
 from hasamigo.move import Color
 
@@ -19,6 +25,22 @@ class Event:
     at: float = field(kw_only=True)
 
 
+#: every kind of event by its ``kind``: the one list of them, made by :func:`register`
+#: as each class is defined (the JSON codec reads it; the fold has a rule for each)
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+E = TypeVar("E", bound=Event)
+
+
+def register(cls: type[E]) -> type[E]:
+    """Make an event class known (its ``kind`` must be new): the decorator of every kind
+    of event, here and wherever one is added."""
+    if not cls.kind or cls.kind in EVENT_TYPES:
+        raise ValueError(f"event kind {cls.kind!r} is empty or taken")
+    EVENT_TYPES[cls.kind] = cls
+    return cls
+
+
 # ---- colours -------------------------------------------------------------------------
 #: The colour-decision steps. ``choose``: participant takes colour ``value``; ``draw``:
 #: random colours, ``value`` is the participant (``0``/``1``) drawn to play Black;
@@ -29,6 +51,7 @@ class Event:
 COLOUR_STEPS = ("choose", "draw", "hider", "hide", "call", "right", "colour")
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class ColourStep(Event):
     """A step of deciding colours (see :data:`COLOUR_STEPS`); ``participant`` took it
@@ -41,6 +64,7 @@ class ColourStep(Event):
 
 
 # ---- play ----------------------------------------------------------------------------
+@register
 @dataclass(frozen=True, slots=True)
 class MovePlayed(Event):
     """A disc placed by ``colour`` on ``square`` (a grid index). Named ``Move`` in the
@@ -57,6 +81,7 @@ class MovePlayed(Event):
     turned: int | None = None
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class Pass(Event):
     """``colour`` passes (only allowed when it has no legal move)."""
@@ -66,6 +91,7 @@ class Pass(Event):
 
 
 # ---- time ----------------------------------------------------------------------------
+@register
 @dataclass(frozen=True, slots=True)
 class Claim(Event):
     """``by`` claims that ``flagged``'s flag has fallen; ``by == flagged`` is a player's
@@ -76,6 +102,7 @@ class Claim(Event):
     flagged: Color
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class TimeoutChoice(Event):
     """The time-out winner's choice: ``33-31`` or ``playout`` (勝手打ち)."""
@@ -84,6 +111,7 @@ class TimeoutChoice(Event):
     choice: str
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class StopPlayout(Event):
     """The play-out ends: the winner stopped, or (``timed_out``) the winner's own time ran
@@ -93,6 +121,7 @@ class StopPlayout(Event):
     timed_out: bool = False
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class Suspend(Event):
     """The server stopped (or was last seen alive) at ``at``: the clock stops."""
@@ -100,6 +129,7 @@ class Suspend(Event):
     kind: ClassVar[str] = "suspend"
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class Resume(Event):
     """The server is back: the clock runs again from ``at`` for the side it ran for."""
@@ -107,6 +137,7 @@ class Resume(Event):
     kind: ClassVar[str] = "resume"
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class ProgramWaiting(Event):
     """The program of ``participant`` cannot move yet from ``at``: the kernels it searches
@@ -118,6 +149,7 @@ class ProgramWaiting(Event):
     participant: int | None
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class ProgramReady(Event):
     """The program of ``participant`` can move from ``at``: its clock runs again when it
@@ -128,12 +160,14 @@ class ProgramReady(Event):
 
 
 # ---- ending and taking back ------------------------------------------------------------
+@register
 @dataclass(frozen=True, slots=True)
 class Resign(Event):
     kind: ClassVar[str] = "resign"
     colour: Color
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class AcceptResult(Event):
     """``colour`` accepts the result; once both have, a time-out can no longer be
@@ -143,6 +177,7 @@ class AcceptResult(Event):
     colour: Color
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class UndoRequest(Event):
     """``colour`` asks to take back its last move (two people: the other must consent)."""
@@ -151,6 +186,7 @@ class UndoRequest(Event):
     colour: Color
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class UndoDecline(Event):
     """``colour`` refuses the opponent's take-back request."""
@@ -159,6 +195,7 @@ class UndoDecline(Event):
     colour: Color
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class Undo(Event):
     """``colour``'s last move is taken back, with everything played after it."""
@@ -168,6 +205,7 @@ class Undo(Event):
 
 
 # ---- over the board ------------------------------------------------------------------------
+@register
 @dataclass(frozen=True, slots=True)
 class OverTheBoard(Event):
     """The game is played on a real board with a chess clock: the server keeps the clock
@@ -182,6 +220,7 @@ class OverTheBoard(Event):
     byoyomi: float = 0.0
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class ClockPress(Event):
     """``colour`` presses its clock button: its turn ends (with a move on the board, or
@@ -193,6 +232,7 @@ class ClockPress(Event):
     passed: bool = False
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class Absent(Event):
     """Participant ``participant`` is not there at the start: their clock runs from
@@ -203,6 +243,7 @@ class Absent(Event):
     since: float
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class Arrival(Event):
     """The late participant arrives: the clock stops; they play on the time left (rule 13)."""
@@ -211,6 +252,7 @@ class Arrival(Event):
     participant: int | None
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class LateForfeit(Event):
     """The late participant chooses a forfeit loss instead of playing (rule 13): 64–0,
@@ -220,6 +262,7 @@ class LateForfeit(Event):
     participant: int | None
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class IllegalClaim(Event):
     """``by`` claims, on its own turn, that the opponent's last move was illegal (rule
@@ -232,6 +275,7 @@ class IllegalClaim(Event):
     by: Color
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class EnteredMove(Event):
     """A move as it was played on the board: ``by`` moved, putting a disc on ``placed``
@@ -245,6 +289,7 @@ class EnteredMove(Event):
     board: str
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class CorrectEntry(Event):
     """The recorder corrects the faulty move entered last: the board returns to the legal
@@ -253,6 +298,7 @@ class CorrectEntry(Event):
     kind: ClassVar[str] = "correct-entry"
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class KeepBoard(Event):
     """The recorder keeps the faulty move as it stands on the board (the players went on
@@ -261,6 +307,7 @@ class KeepBoard(Event):
     kind: ClassVar[str] = "keep-board"
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class ResultCard(Event):
     """The result card (対戦カード) both players signed: the disc counts as written
@@ -277,6 +324,7 @@ PENALTY_REASON_LENGTH = 500
 PENALTY_SECONDS = 3600.0
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class Penalty(Event):
     """The arbiter penalises ``colour`` for ``reason`` (JOF rule 21): ``deducted``
@@ -310,6 +358,7 @@ SUBJECT_MOVE: Final = "subject-move"
 STUDY_TIMINGS = (PROGRAM_MOVE, SUBJECT_MOVE)
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class StudyGame(Event):
     """The game is a user-study game. With ``timing`` :data:`PROGRAM_MOVE` (``None``, as
@@ -323,6 +372,7 @@ class StudyGame(Event):
     timing: str | None = None
 
 
+@register
 @dataclass(frozen=True, slots=True)
 class StudyAnswer(Event):
     """The subject's answer to ``question`` asked after the move number ``move_number``
@@ -337,3 +387,46 @@ class StudyAnswer(Event):
     answer: str
     seconds: float
     move_kind: str
+
+__all__ = [
+    "COLOUR_STEPS",
+    "EVENT_TYPES",
+    "PENALTY_REASON_LENGTH",
+    "PENALTY_SECONDS",
+    "PROGRAM_MOVE",
+    "STUDY_ANSWER_SECONDS",
+    "STUDY_MOVE_KINDS",
+    "STUDY_QUESTIONS",
+    "STUDY_TIMINGS",
+    "SUBJECT_MOVE",
+    "Absent",
+    "AcceptResult",
+    "Arrival",
+    "Claim",
+    "ClockPress",
+    "ColourStep",
+    "CorrectEntry",
+    "EnteredMove",
+    "Event",
+    "IllegalClaim",
+    "KeepBoard",
+    "LateForfeit",
+    "MovePlayed",
+    "OverTheBoard",
+    "Pass",
+    "Penalty",
+    "ProgramReady",
+    "ProgramWaiting",
+    "Resign",
+    "ResultCard",
+    "Resume",
+    "StopPlayout",
+    "StudyAnswer",
+    "StudyGame",
+    "Suspend",
+    "TimeoutChoice",
+    "Undo",
+    "UndoDecline",
+    "UndoRequest",
+    "register",
+]
