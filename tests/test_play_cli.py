@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from hasamigo import BLACK, WHITE, Board, Move
 from hasamigo.cli import app, console
 from hasamigo.cli import play as play_module
-from hasamigo.engine.players import make_player
+from hasamigo.engine.players import make_player, player_spec
 from hasamigo.game.clock import Clock
 from hasamigo.game.controller import GameController
 from hasamigo.game.result import Termination
@@ -237,15 +237,20 @@ def test_threads_go_to_an_engine_level_and_its_name(own_database: Path) -> None:
 
 
 def test_threads_given_twice_must_agree() -> None:
-    assert play_module.threaded_spec("engine:3", 1) == "engine:3"
-    assert play_module.threaded_spec("engine:top", 4) == "engine:top@4"
-    assert play_module.threaded_spec("engine:3@2", 2) == "engine:3@2"
-    assert play_module.threaded_spec("victory", 2) == "victory"  # the hints' threads only
+    def threaded(text: str, threads: int) -> str:
+        return str(play_module.threaded_spec(player_spec(text), threads))
+
+    assert threaded("engine:3", 1) == "engine:3"
+    assert threaded("engine:top", 4) == "engine:top@4"
+    assert threaded("engine:3@2", 2) == "engine:3@2"
+    assert threaded("victory", 2) == "victory"  # the hints' threads only
     assert play_module.program_name("engine:top@4") == "Engine (top level) on 4 threads"
     code, _, err = run("--vs", "engine:3@2", "--threads", "3")
     assert code == 2 and "engine:3@2 says its threads" in err
+    code, _, err = run("--vs", "engine:3@65")
+    assert code == 2 and "'engine:3@65'" in err and "from 1 to 64" in err
     code, _, err = run("--vs", "engine:3@0")
-    assert code == 2 and "'engine:3@0'" in err and "from 1 to 64" in err
+    assert code == 2 and "'engine:3@0'" in err and "after '@'" in err
 
 
 def test_hints_on_two_threads(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,10 +14,11 @@ game shows up in its library), and the end of the session prints a one-time link
 gives a browser the person's seat: the web library lists only the games a browser
 created or joined.
 
-This module sets the game up, makes the program ready, stores the game and says where it
-is kept; the game loop (prompts, commands, the program's turns) is
-:mod:`hasamigo.cli.play_session` and what the terminal shows is
-:mod:`hasamigo.cli.play_screen`, both re-exported here.
+This module sets the game up, makes the program ready and says where the game is kept;
+the game loop (prompts, commands, the program's turns) is :mod:`hasamigo.cli.play_session`,
+what the terminal shows is :mod:`hasamigo.cli.play_screen` and where the game is stored is
+:mod:`hasamigo.cli.play_store`, all re-exported here. The imports point that way only:
+the command (:mod:`hasamigo.cli.play_command`) to this module, this module to the others.
 """
 
 from __future__ import annotations
@@ -29,24 +30,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from hasamigo.cli import console, err_console, fail, variant_named
-from hasamigo.cli.play_command import DEFAULT_LINK_BASE
 from hasamigo.cli.play_screen import clock_text, legal_text
 from hasamigo.cli.play_session import HINT_DEPTH, Leave, TerminalGame
+from hasamigo.cli.play_store import Saver, open_repository
 from hasamigo.errors import HasamigoError
 from hasamigo.game.clock import Clock
 from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
 from hasamigo.game.setup import COLOUR_METHODS, GameOptions, GameSetup, Participant
 from hasamigo.game.state import Phase
+from hasamigo.player_spec import PlayerSpec
 from hasamigo.variants import VARIANTS
 
 if TYPE_CHECKING:
     from hasamigo.engine.players import Player
-    from hasamigo.storage import GameRepository
 
 #: The games' time source: the wall clock, as in the web app, so that the instants of a
 #: game's events mean the same whichever front-end wrote them (tests replace it).
@@ -60,82 +60,38 @@ def make_program(spec: str, seed: int) -> Player:
     return make_player(spec, seed=seed)
 
 
-def program_name(spec: str) -> str:
+def program_name(spec: PlayerSpec | str) -> str:
     """A program's name as players see it, from the engine package's registry:
     ``Victory``, ``Engine level 5``, ``Engine (top level)``, ``Engine level 6 on 2
-    threads`` (``engine:6@2``); an unknown spec as written."""
-    from hasamigo.engine.players import PROGRAMS, THREADS_MARK
+    threads`` (``engine:6@2``); ``Engine`` for the registry's ``engine``; a spec that
+    names no program of the registry as written."""
+    from hasamigo.engine.players import PROGRAMS
+    from hasamigo.errors import InvalidOptionError
 
-    base, _, threads = spec.partition(THREADS_MARK)
-    kind, _, level = base.partition(":")
-    program = PROGRAMS.get(spec) or PROGRAMS.get(kind)
+    try:
+        read = spec if isinstance(spec, PlayerSpec) else PlayerSpec.parse(spec)
+    except InvalidOptionError:
+        return str(spec)
+    program = None if read.external else PROGRAMS.get(read.name)
     if program is None:
-        return spec
-    if program.levels:
-        name = (f"{program.en} (top level)" if level == "top"
-                else f"{program.en} level {level}")
-        return name + (f" on {threads} threads" if threads and threads != "1" else "")
-    return program.en
+        return str(spec)
+    if read.level is None or not program.levels:
+        return program.en
+    name = (f"{program.en} (top level)" if read.level == "top"
+            else f"{program.en} level {read.level}")
+    return name + (f" on {read.threads} threads" if read.threads != 1 else "")
 
 
-def threaded_spec(spec: str, threads: int) -> str:
+def threaded_spec(spec: PlayerSpec, threads: int) -> PlayerSpec:
     """``spec`` with ``play --threads``: an engine level's spec on ``threads`` threads
     (``engine:5`` -> ``engine:5@2``; the game keeps it, so the web app playing the game on
     goes on with them); any other program's as it is (the threads are then the hints').
-    A spec that already says its threads and ``--threads`` that differ are refused."""
-    from hasamigo.engine.players import THREADS_MARK, program_of, spec_threads
-
-    found = program_of(spec)
-    if threads == 1 or found is None or not found[0].levels:
+    A spec that already says other threads than ``--threads`` is refused."""
+    if threads == 1 or spec.level is None:
         return spec
-    if THREADS_MARK in spec:
-        if spec_threads(spec) != threads:
-            raise fail(f"{spec} says its threads: leave out --threads, or give the same")
-        return spec
-    return f"{spec}{THREADS_MARK}{threads}"
-
-
-class Saver:
-    """Keeps the database in step with the game: the game's row, events and join code at
-    creation, then the new events after every action.
-
-    A failed write leaves the events in memory and is retried by the next :meth:`save`
-    (the repository appends from the count already stored), so a database that is busy
-    for a moment loses nothing; only the last save decides the exit status."""
-
-    def __init__(self, repo: GameRepository, game: GameController, out: Console) -> None:
-        self.repo = repo
-        self.game = game
-        self.out = out
-        self.stored = 0
-        self.error: str | None = None
-
-    def create(self, join_seats: tuple[int, ...]) -> str:
-        """Store the new game with a join code for ``join_seats``; returns the code."""
-        from hasamigo.storage import SeatSecret
-        from hasamigo.storage.secrets import secret_hash  # as the web app looks it up
-
-        code = secrets.token_urlsafe(18)
-        self.repo.create(self.game, public=False, creator=None,
-                         secrets=[SeatSecret("join", secret_hash(code), join_seats, None)])
-        self.stored = len(self.game.events)
-        return code
-
-    def save(self) -> bool:
-        """Store the events not stored yet; ``False`` (and a warning, once) if it fails."""
-        if len(self.game.events) == self.stored:
-            return True
-        try:
-            self.stored = self.repo.append(self.game, self.stored)
-        except Exception as exc:  # SQLAlchemy's, the driver's, the disk's: retried later
-            if self.error is None:
-                err_console.print(f"[yellow]warning:[/] the game could not be saved yet "
-                                  f"({escape(str(exc)[:200])}); trying again after the "
-                                  "next move", highlight=False)
-            self.error = str(exc)
-            return False
-        self.error = None
-        return True
+    if spec.threads not in (1, threads):
+        raise fail(f"{spec} says its threads: leave out --threads, or give the same")
+    return spec.with_threads(threads)
 
 
 def _build_setup(vs: str | None, names: list[str], colour: str, clock: float | None,
@@ -165,21 +121,6 @@ def _build_setup(vs: str | None, names: list[str], colour: str, clock: float | N
         return GameSetup((first, second), options, colour)
     except GameError as exc:
         raise fail(str(exc)) from None
-
-
-def _open_repository(db: str | None) -> tuple[GameRepository, str]:
-    """The games database (migrated to the newest schema) and its URL to show (without
-    a password)."""
-    from hasamigo.storage import Database, GameRepository
-
-    shown = db or "the default database"
-    try:
-        database = Database(db)
-        shown = database.engine.url.render_as_string(hide_password=True)
-        database.open()
-    except Exception as exc:  # a bad URL, a locked or foreign database, a missing driver
-        raise fail(f"cannot use {shown}: {exc}") from None
-    return GameRepository(database), shown
 
 
 def _warm(spec: str, options: GameOptions, *, clock: bool = True) -> None:
@@ -244,17 +185,18 @@ def _finish(session: TerminalGame, saver: Saver, code: str, link_base: str, db_u
     return True
 
 
-def play_game(*, vs: str | None, colour: str, clock: float | None, official: bool,
+def play_game(*, vs: PlayerSpec | None, colour: str, clock: float | None, official: bool,
               no_draws: bool, auto_claim: bool, name: list[str] | None, variant: str,
               handicap: int, start: str | None, disc_limit: int | None, db: str | None,
               link_base: str, threads: int = 1) -> None:
     """The ``play`` command (:mod:`hasamigo.cli.play_command` has its options): set the
     game up, store it, play it at the terminal, then say where it is kept. Raises
-    :class:`typer.Exit` with the exit status. ``threads``: the engine's search threads
+    :class:`typer.Exit` with the exit status. ``vs``: the program, read from the command
+    line; the game keeps its spec's text. ``threads``: the engine's search threads
     (:func:`threaded_spec`; the hints' too)."""
     spec = None
     if vs is not None:
-        spec = threaded_spec(vs.strip().lower(), threads)
+        spec = str(threaded_spec(vs, threads))
         try:
             # an unknown spec, or one that cannot play the board, is refused before
             # anything is stored
@@ -267,7 +209,7 @@ def play_game(*, vs: str | None, colour: str, clock: float | None, official: boo
         setup.options.new_board()
     except GameError as exc:  # a start or handicap the board cannot take
         raise fail(str(exc)) from None
-    repo, url = _open_repository(db)
+    repo, url = open_repository(db)
     if spec is not None:
         _warm(spec, setup.options, clock=clock is not None)
     # The clock starts with the game: after the database and the program are ready.
@@ -294,6 +236,6 @@ def play_game(*, vs: str | None, colour: str, clock: float | None, official: boo
     raise typer.Exit(status)
 
 
-__all__ = ["DEFAULT_LINK_BASE", "HINT_DEPTH", "Saver", "TerminalGame", "clock_text",
+__all__ = ["HINT_DEPTH", "Saver", "TerminalGame", "clock_text",
            "legal_text", "make_program", "play_game", "program_name", "threaded_spec",
            "wall_clock"]

@@ -9,15 +9,25 @@ from typing import Annotated
 import typer
 
 from hasamigo.cli import DB_DEFAULT, MAX_THREADS, VariantOpt, app
+from hasamigo.player_spec import PlayerSpec
 
 #: The web app's address, for the link that hands the game to a browser.
 DEFAULT_LINK_BASE = "http://127.0.0.1:8000"
 
 
+def _program(text: str) -> PlayerSpec:
+    """``--vs`` read as a program's spec (:func:`hasamigo.engine.players.player_spec`): a
+    bad one is refused as the command line refuses any bad option."""
+    from hasamigo.engine.players import player_spec
+
+    return player_spec(text)
+
+
 @app.command("play")
 def play_command(
-    vs: Annotated[str | None, typer.Option(
-        "--vs", help="The program to play: victory, amusement, entertainer, engine:N "
+    vs: Annotated[PlayerSpec | None, typer.Option(
+        "--vs", parser=_program, metavar="PROGRAM",
+        help="The program to play: victory, amusement, entertainer, engine:N "
         "(N = 1..10), engine:top, weakest, random, greedy. Without it, two people play.")
     ] = None,
     threads: Annotated[int, typer.Option(

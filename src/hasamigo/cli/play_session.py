@@ -29,7 +29,7 @@ from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color, Move
 
 if TYPE_CHECKING:
-    from hasamigo.cli.play import Saver
+    from hasamigo.cli.play_store import Saver
     from hasamigo.engine import Engine
     from hasamigo.engine.players import Player
     from hasamigo.game.controller import GameController

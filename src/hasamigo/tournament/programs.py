@@ -24,7 +24,7 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from hasamigo.engine.players import make_player
+from hasamigo.engine.players import PlayerSpec, make_player, player_spec
 from hasamigo.game.controller import GameController
 from hasamigo.game.setup import GameOptions, GameSetup, Participant
 from hasamigo.move import BLACK, Move
@@ -49,12 +49,13 @@ from hasamigo.tournament.state import Tournament
 
 @dataclass(frozen=True, slots=True)
 class ProgramTask:
-    """One game for a worker process (picklable)."""
+    """One game for a worker process (picklable): the players are the entrants' specs,
+    read from the tournament's store."""
 
     round: int
     board: int
-    black: str
-    white: str
+    black: PlayerSpec
+    white: PlayerSpec
     opening: tuple[Move, ...]
     seed: int
 
@@ -143,8 +144,8 @@ def _play_round(service: TournamentService, tournament_id: str, t: Tournament,
             if random_plies else ()
         black, white = game.seat(BLACK), game.seat(BLACK.other)
         assert black.program is not None and white.program is not None
-        games[game_number] = (game, ProgramTask(p.round, p.board, black.program,
-                                                white.program, opening,
+        games[game_number] = (game, ProgramTask(p.round, p.board, player_spec(black.program),
+                                                player_spec(white.program), opening,
                                                 game_seed(seed + 2, game_number)))
     for played in play([task for _, task in games.values()]):
         game, task = games.pop(played.index)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from hasamigo.engine.players import PROGRAMS as REGISTRY
 from hasamigo.engine.players import Player
 from hasamigo.errors import InvalidOptionError, shown
+from hasamigo.player_spec import PlayerSpec
 
 PlayerFactory = Callable[[str, int], Player]
 
@@ -31,11 +32,14 @@ def program_name(spec: str) -> str:
     >>> program_name("victory"), program_name("engine:5"), program_name("greedy")
     ('Victory 勝利指向', 'Engine Lv5 エンジン', 'Greedy 欲張り')
     """
-    kind, _, level = spec.partition(":")
-    program = REGISTRY.get(spec) or REGISTRY.get(kind)
-    en, ja = (kind, kind) if program is None else (program.en, program.ja)
-    if level and (program is None or program.levels):
-        return f"{en} Lv{level} {ja}"
+    try:
+        read = PlayerSpec.parse(spec)
+    except InvalidOptionError:
+        return f"{spec} {spec}"
+    program = None if read.external else REGISTRY.get(read.name)
+    en, ja = (read.name, read.name) if program is None else (program.en, program.ja)
+    if read.level is not None and (program is None or program.levels):
+        return f"{en} Lv{read.level} {ja}"
     return f"{en} {ja}"
 
 

@@ -26,6 +26,7 @@ from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
 from hasamigo.game.state import Phase
 from hasamigo.move import Color, Move
+from hasamigo.player_spec import PlayerSpec
 from hasamigo.storage.repository import ConcurrentWrite
 from hasamigo.web.errors import NotFound, StorageFailure
 from hasamigo.web.services.games.live import (
@@ -111,7 +112,7 @@ class ProgramRunner:
         from hasamigo.board import Board
 
         for spec in ("random", "victory", "amusement", "entertainer", "weakest",
-                     f"engine:{self.settings.default_level}"):
+                     str(PlayerSpec("engine", level=self.settings.default_level))):
             needed, better = program_kernels(spec, Board)
             if group not in needed | better or not all(map(loaded, needed | better)):
                 continue
