@@ -32,7 +32,8 @@ DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != 
 NAMES = sorted(
     [v.name for v in VARIANTS]
     + [f"{base}+{option}" for base in ("standard", "grand", "6x6", "hasegawa-8x9")
-       for option in ("one", "choose", "nip", "capture", *list(WORDS)[1:])]
+       for option in ("one", "choose", "nip", "capture", "indirect", *list(WORDS)[1:])]
+    + ["nip-circle+indirect"]
 )
 
 
@@ -59,7 +60,11 @@ def definition(board: Board, mine: int, theirs: int, sq: int) -> int:
     rules = board.rules
     if not rules.othello_brackets:
         return rules.word_flips(mine, theirs, sq, board.playable())
-    return grid_flips(rules.stride, mine, theirs, sq) | rules.ring_flips(mine, theirs, sq)
+
+    def othello(p: int, o: int, at: int) -> int:
+        return grid_flips(rules.stride, p, o, at) | rules.ring_flips(p, o, at)
+
+    return rules.chained(mine, theirs, sq, othello(mine, theirs, sq), othello)
 
 
 def random_positions(name: str, seed: int, plies: int) -> list[Board]:
@@ -96,9 +101,11 @@ def test_every_caller_on_a_board_flips_what_the_definition_does(
                     assert not union >> disc & 1  # each disc on one line
                     union |= 1 << disc
             assert union == expected, (name, board.square_name(sq), colour)
-            if rules.othello_brackets:  # each line closed by a disc of the colour put down
-                assert all(mine >> end & 1 for _line, end in lines)
-                if not rules.rings:
+            if rules.othello_brackets:  # each line closed by a disc of the colour put
+                # down (in a chain, the mover's after the move: a disc it turns)
+                closers = mine | expected | 1 << sq if rules.indirect else mine
+                assert all(closers >> end & 1 for _line, end in lines)
+                if not rules.rings and not rules.indirect:
                     assert expected == reference(mine, theirs, sq, rules.stride,
                                                  board.playable())
         if not board.in_placement_phase():

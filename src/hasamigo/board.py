@@ -348,6 +348,28 @@ class Board:
         return row * n + col if 0 <= row < n and 0 <= col < n else None
 
     @classmethod
+    def ways(cls, sq: Square) -> list[list[Square]]:
+        """The lines a disc on ``sq`` brackets along, each from the square next to it
+        outwards over playable squares: the eight directions of the grid (empty where the
+        edge comes first), then each ring through ``sq`` one way round and the other (the
+        ring's other squares)."""
+        found = []
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if not (dr or dc):
+                    continue
+                way, at = [], cls.step(sq, dr, dc)
+                while at is not None and cls._playable >> at & 1:
+                    way.append(at)
+                    at = cls.step(at, dr, dc)
+                found.append(way)
+        for ring in cls.rules.rings:
+            if sq in ring:
+                at, n = ring.index(sq), len(ring)
+                found += [[ring[(at + step * k) % n] for k in range(1, n)] for step in (1, -1)]
+        return found
+
+    @classmethod
     def ring_names(cls) -> list[list[str]]:
         """The :attr:`rings`' squares by name, each in cyclic order (none on most boards)."""
         return [[cls.square_name(sq) for sq in ring] for ring in cls.rules.rings]
@@ -703,10 +725,18 @@ class Board:
         """Discs that ``p`` brackets (of ``o`` under Othello's word) by placing on the
         empty playable ``sq``, under this board's rules, whoever is to move (record entry
         asks it for the colour actually put down): the grid's kernel
-        (:func:`grid_flips`) and the rings, or the Fairy Othello word."""
+        (:func:`grid_flips`) and the rings, with Hasegawa's indirect bracketing their
+        chain (:meth:`Rules.chained`), or the Fairy Othello word."""
         rules = self.rules
         if not rules.othello_brackets:
             return rules.word_flips(p, o, sq, self._playable)
+        direct = self._othello_bracketed(p, o, sq)
+        return rules.chained(p, o, sq, direct, self._othello_bracketed) if rules.indirect \
+            else direct
+
+    def _othello_bracketed(self, p: Bitboard, o: Bitboard, sq: Square) -> Bitboard:
+        """Othello's bracketing from ``sq`` on this board: the grid's kernel and the rings."""
+        rules = self.rules
         flipped = grid_flips(rules.stride, p, o, sq)
         if rules.rings:
             flipped |= rules.ring_flips(p, o, sq)

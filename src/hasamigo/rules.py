@@ -84,11 +84,31 @@ game then ends within four plies (the stones that could bracket are taken at onc
 without a stock of stones, placing anywhere never ends (random games were seen to run
 past 3,000 plies, taking back and forth). Capture brackets as Othello does: it does not
 go with another word, a flip rule (which stones to take), Nip's rule or a ring.
+
+**Hasegawa's early indirect bracketing** (``indirect``, 間接挟み; the same seed, 歴史:
+「当初長谷川は間接挟みでも石を返すという現在よりもやや複雑なルールを採用していたが、直接挟み
+のみに限定した簡明なルールに変更した」 — at first Hasegawa turned discs bracketed indirectly
+too, a slightly more complicated rule than today's, then kept to direct bracketing alone).
+The seed names the rule and says no more, so how it plays is **our reading**:
+
+- *Direct* bracketing is Othello's: the discs between the placed disc and the mover's
+  disc that closes each line. *Indirect* bracketing is what the discs so turned bracket
+  in their turn: each turned disc brackets along its eight lines as a placed disc would
+  (a run of the other side's discs closed by the mover's), those discs turn too, and so
+  on from each newly turned disc until none brackets more (a chain; today's rule turns
+  none of them).
+- Only lines through a disc that turned in this move count: a run already lying between
+  two of the mover's older discs stays as it is (the move did not bracket it).
+- A move must bracket directly, as in Othello: the chain adds to a move, never makes one.
+  Where a disc may be placed, passes, the end and the count are Othello's.
+
+It goes with Nip's rule and a ring (a ring's turned discs bracket along it too), not with
+a Fairy Othello word, a flip rule or capture, which say differently what is turned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -188,6 +208,8 @@ FEATURES: dict[str, str] = {
                   "turns and brackets with (オセレ and the others of WORDS)",
     "capture": "挟み碁's capture: a stone goes on any empty square and the stones it "
                "brackets are removed; stones in hand (a disc limit) end the game",
+    "indirect": "Hasegawa's early indirect bracketing (間接挟み): the discs a move turns "
+                "bracket in their turn, and what they bracket turns too",
 }
 
 
@@ -205,6 +227,7 @@ class Rules:
     order; a disc placed on one brackets along it both ways, as along a row. ``word``: the
     Fairy Othello word (a key of :data:`WORDS`) that says what a move places and which
     discs it brackets. ``capture``: the bracketed discs are removed instead of turned.
+    ``indirect``: Hasegawa's early 間接挟み, the turned discs bracketing in their turn.
     """
 
     stride: int = 8
@@ -213,6 +236,7 @@ class Rules:
     rings: tuple[tuple[Square, ...], ...] = ()
     word: str = OTHELLO_WORD
     capture: bool = False
+    indirect: bool = False
 
     def __post_init__(self) -> None:
         # A mistake in a variant's definition, not user input: a plain ValueError.
@@ -229,6 +253,10 @@ class Rules:
                              or self.place_when_blocked or self.rings):
             raise ValueError("capture brackets as Othello does, places anywhere and takes "
                              "every bracketed stone: no word, flip rule, Nip's rule or ring")
+        if self.indirect and (self.word != OTHELLO_WORD or self.flip_rule != "all"
+                              or self.capture):
+            raise ValueError("indirect bracketing turns what Othello's brackets turn, and "
+                             "more: no word, flip rule or capture")
 
     # ---- the capability query -----------------------------------------------------------
     @property
@@ -244,7 +272,8 @@ class Rules:
         if feature not in FEATURES:
             raise ValueError(f"unknown feature {feature!r}; known: {', '.join(FEATURES)}")
         bitboard = self.stride == 8
-        othello = self.word == OTHELLO_WORD and not self.capture  # Othello's brackets
+        othello = (self.word == OTHELLO_WORD and not self.capture  # Othello's brackets
+                   and not self.indirect)
         return {
             "bitboard": bitboard,
             "engine": not self.beyond_kernels(),
@@ -258,6 +287,7 @@ class Rules:
                                and not self.capture,
             "fairy_word": self.word != OTHELLO_WORD,
             "capture": self.capture,
+            "indirect": self.indirect,
         }[feature]
 
     def beyond_kernels(self) -> list[str]:
@@ -277,6 +307,9 @@ class Rules:
             words.append(f"Fairy Othello's {word.kana} ({word.reading})")
         if self.capture:
             words.append("挟み碁's capture (stones placed anywhere, bracketed stones taken)")
+        if self.indirect:
+            words.append("Hasegawa's early indirect bracketing (間接挟み: the turned discs "
+                         "bracket in their turn)")
         return words
 
     @property
@@ -300,11 +333,13 @@ class Rules:
         return frozenset(sq for ring in self.rings for sq in ring)
 
     def with_options(self, *, nip: bool = False, flip_rule: str = "all",
-                     word: str = OTHELLO_WORD, capture: bool = False) -> Rules:
+                     word: str = OTHELLO_WORD, capture: bool = False,
+                     indirect: bool = False) -> Rules:
         """These rules with Nip's rule (``nip``), the flip rule ``flip_rule`` (``"all"``
         keeps the current one), the Fairy Othello ``word`` (``"osero"`` keeps the current
-        one) and/or 挟み碁's ``capture``; :class:`InvalidOptionError` for an unknown rule,
-        a second flip rule or word, or a word or capture on a ring."""
+        one), 挟み碁's ``capture`` and/or Hasegawa's ``indirect`` bracketing;
+        :class:`InvalidOptionError` for an unknown rule, a second flip rule or word, a word
+        or capture on a ring, or indirect bracketing with a word, flip rule or capture."""
         if flip_rule not in FLIP_RULES:
             raise InvalidOptionError(f"unknown flip rule {shown(flip_rule)}; known: "
                                      f"{', '.join(FLIP_RULES[1:])}")
@@ -327,8 +362,14 @@ class Rules:
                 "挟み碁's capture brackets as Othello does, places anywhere and takes every "
                 "bracketed stone: it goes with no Fairy Othello word, flip rule (+one, "
                 "+choose), Nip's rule or ring")
+        indirect = self.indirect or indirect
+        if indirect and (word != OTHELLO_WORD or flip_rule != "all" or capture):
+            raise InvalidOptionError(
+                "Hasegawa's indirect bracketing (+indirect) turns every disc Othello's "
+                "brackets turn, and the discs those bracket: it goes with no Fairy Othello "
+                "word, flip rule (+one, +choose) or capture")
         return replace(self, place_when_blocked=nip, flip_rule=flip_rule, word=word,
-                       capture=capture)
+                       capture=capture, indirect=indirect)
 
     # ---- the behaviour the board delegates -----------------------------------------------
     def ring_moves(self, p: Bitboard, o: Bitboard) -> Bitboard:
@@ -359,6 +400,26 @@ class Rules:
                         break
                     run |= 1 << point
         return flipped
+
+    def chained(self, p: Bitboard, o: Bitboard, sq: Square, direct: Bitboard,
+                bracket: Callable[[Bitboard, Bitboard, Square], Bitboard]) -> Bitboard:
+        """Every disc a move on ``sq`` turns under :attr:`indirect` (see the module
+        docstring): the ``direct`` ones (those the placed disc brackets), then what each
+        newly turned disc brackets in its turn, until none brackets more. ``bracket`` is
+        the board's one definition of Othello's bracketing for its grid (it reads the lines
+        from a square, not the square itself). Without :attr:`indirect`: ``direct``."""
+        if not self.indirect:
+            return direct
+        turned, new = direct, direct
+        p |= 1 << sq
+        while new:
+            p, o = p | new, o & ~new
+            more = 0
+            for disc in bits(new):
+                more |= bracket(p, o, disc)
+            new = more & ~turned
+            turned |= new
+        return turned
 
     # ---- Fairy Othello's words and 挟み碁's capture -------------------------------------
     @property

@@ -260,6 +260,12 @@ NIP_TITLE = "Nip's rule (placing anywhere when both are blocked)"
 #: placed anywhere, the bracketed ones taken (:class:`~hasamigo.rules.Rules`, ``capture``).
 CAPTURE_OPTION = "capture"
 CAPTURE_TITLE = "挟み碁's capture (bracketed stones taken; stones in hand)"
+#: Hasegawa's early rule as an option of any board (``+indirect``, or ``+間接挟み``): the
+#: discs a move turns bracket in their turn (:class:`~hasamigo.rules.Rules`, ``indirect``;
+#: the seed names the rule, the details are the project's reading).
+INDIRECT_OPTION = "indirect"
+INDIRECT_KANJI = "間接挟み"
+INDIRECT_TITLE = "Hasegawa's early indirect bracketing (間接挟み; details our reading)"
 #: The Fairy Othello words a variant name may end with (``+osere``; in kana too,
 #: ``+オセレ``), Othello's own excepted, and the words each adds to the title.
 WORD_TITLES = {
@@ -272,12 +278,14 @@ _WITH_OPTIONS: dict[tuple[type[Board], Rules], type[Board]] = {}
 
 
 def with_options(base: type[Board], *, nip: bool = False, flip_rule: str = "all",
-                 word: str = OTHELLO_WORD, capture: bool = False) -> type[Board]:
+                 word: str = OTHELLO_WORD, capture: bool = False,
+                 indirect: bool = False) -> type[Board]:
     """``base`` played with Nip's rule (``nip``), under the 挟み碁 flip rule ``flip_rule``
     (``"one"`` or ``"choose"``; ``"all"``: the normal rule), the Fairy Othello ``word``
-    (``"osere"``…; ``"osero"``: Othello's) and/or 挟み碁's ``capture``: ``base``'s shape
-    and start composed with ``base.rules.with_options(...)``, named ``base.name`` followed
-    by ``+nip``, ``+rule``, ``+word`` and ``+capture``, made once and kept, so that the
+    (``"osere"``…; ``"osero"``: Othello's), 挟み碁's ``capture`` and/or Hasegawa's early
+    ``indirect`` bracketing: ``base``'s shape and start composed with
+    ``base.rules.with_options(...)``, named ``base.name`` followed by ``+nip``, ``+rule``,
+    ``+word``, ``+capture`` and ``+indirect``, made once and kept, so that the
     same name always gives the same variant (``base`` itself when it already plays so).
 
     >>> v = with_options(find_variant("8x9"), flip_rule="one")
@@ -295,7 +303,7 @@ def with_options(base: type[Board], *, nip: bool = False, flip_rule: str = "all"
         raise InvalidOptionError(
             f"unknown Fairy Othello word {shown(word)}; known: {', '.join(WORD_TITLES)}")
     rules = base.rules.with_options(nip=nip, flip_rule=flip_rule, word=word,
-                                    capture=capture) if (
+                                    capture=capture, indirect=indirect) if (
         flip_rule == "all" or base.rules.turning in ("all", flip_rule)) else None
     if rules is None:
         raise InvalidOptionError(f"{base.title} already has a flip rule")
@@ -313,6 +321,8 @@ def with_options(base: type[Board], *, nip: bool = False, flip_rule: str = "all"
             added.append((rules.word, WORD_TITLES[rules.word]))
         if rules.capture and not base.rules.capture:
             added.append((CAPTURE_OPTION, CAPTURE_TITLE))
+        if rules.indirect and not base.rules.indirect:
+            added.append((INDIRECT_OPTION, INDIRECT_TITLE))
         suffix = "".join(f"+{option}" for option, _ in added)
         made = _WITH_OPTIONS[key] = _composed(base, rules, suffix, [t for _, t in added])
     return made
@@ -343,31 +353,35 @@ def find_variant(name: str) -> type[Board]:
 
     A name may end with options: ``+nip`` (Nip's rule), a 挟み碁 flip rule, ``+one`` or
     ``+choose`` (``standard+one``, ``8x9+nip+choose``), a Fairy Othello word (``+osere``,
-    or in kana ``+オセレ``) and ``+capture`` (挟み碁's first rule): the variant played so
+    or in kana ``+オセレ``), ``+capture`` (挟み碁's first rule) and ``+indirect`` (or
+    ``+間接挟み``: Hasegawa's early indirect bracketing): the variant played so
     (:func:`with_options`).
     """
     key = name.strip().lower() if isinstance(name, str) else ""
     base_key, *options = (part.strip() for part in key.split("+"))
-    options = [KANA_WORDS.get(option, option) for option in options]
+    options = [INDIRECT_OPTION if option == INDIRECT_KANJI else KANA_WORDS.get(option, option)
+               for option in options]
     for variant in VARIANTS:
         if base_key == variant.name or base_key in variant.aliases:
             rules = [o for o in options if o in RULE_TITLES]
             words = [o for o in options if o in WORD_TITLES]
             unknown = [o for o in options if o not in RULE_TITLES and o not in WORD_TITLES
-                       and o not in (NIP_OPTION, CAPTURE_OPTION)]
+                       and o not in (NIP_OPTION, CAPTURE_OPTION, INDIRECT_OPTION)]
             if unknown or len(rules) > 1 or len(words) > 1 or len(options) != len(set(options)):
                 raise InvalidOptionError(
                     f"unknown options in {shown(name)}: a board may end with +{NIP_OPTION}, "
                     f"one flip rule (known flip rules: {', '.join(RULE_TITLES)}; as in "
                     f"{variant.name}+one), one Fairy Othello word ({', '.join(WORD_TITLES)}) "
-                    f"and +{CAPTURE_OPTION}"
+                    f", +{CAPTURE_OPTION} and +{INDIRECT_OPTION}"
                 )
             return with_options(variant, nip=NIP_OPTION in options,
                                 flip_rule=rules[0] if rules else "all",
                                 word=words[0] if words else OTHELLO_WORD,
-                                capture=CAPTURE_OPTION in options)
+                                capture=CAPTURE_OPTION in options,
+                                indirect=INDIRECT_OPTION in options)
     known = ", ".join(v.name for v in VARIANTS)
     raise InvalidOptionError(
         f"unknown variant {shown(name)}; known: {known}; each takes options such as "
-        f"+{NIP_OPTION}, +{CAPTURE_OPTION}, +{next(iter(WORD_TITLES))} (hasamigo variants)"
+        f"+{NIP_OPTION}, +{CAPTURE_OPTION}, +{INDIRECT_OPTION}, +{next(iter(WORD_TITLES))} "
+        "(hasamigo variants)"
     )

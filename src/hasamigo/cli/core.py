@@ -344,6 +344,8 @@ def variants(as_json: JsonOpt = False) -> None:
     from hasamigo.variants import (
         CAPTURE_OPTION,
         CAPTURE_TITLE,
+        INDIRECT_OPTION,
+        INDIRECT_TITLE,
         NIP_OPTION,
         NIP_TITLE,
         RULE_TITLES,
@@ -360,7 +362,8 @@ def variants(as_json: JsonOpt = False) -> None:
             "start": v.default_start,
             "disc_limit": v.default_disc_limit,
             "flip_rules": {f"+{rule}": words for rule, words in RULE_TITLES.items()},
-            "options": {f"+{NIP_OPTION}": NIP_TITLE, f"+{CAPTURE_OPTION}": CAPTURE_TITLE},
+            "options": {f"+{NIP_OPTION}": NIP_TITLE, f"+{CAPTURE_OPTION}": CAPTURE_TITLE,
+                        f"+{INDIRECT_OPTION}": INDIRECT_TITLE},
             "words": {f"+{word}": words for word, words in WORD_TITLES.items()},
         }
         for v in VARIANTS
@@ -380,6 +383,9 @@ def variants(as_json: JsonOpt = False) -> None:
                   "with a flip rule: hasegawa-8x9+nip+one)", highlight=False)
     console.print(f"  +{CAPTURE_OPTION:<7} {CAPTURE_TITLE}: a stone goes on any empty square, "
                   "half the squares a side (as in standard+capture; no ring)", highlight=False)
+    console.print(f"  +{INDIRECT_OPTION:<7} {INDIRECT_TITLE}: the discs a move turns bracket "
+                  "in their turn, and those turn too (as in hasegawa-8x9+indirect, or "
+                  "+間接挟み; docs/rules.md)", highlight=False)
     console.print("Fairy Othello's words (小谷善行), in romaji or kana (standard+osere, "
                   "standard+オセレ; docs/rules.md reads each):", highlight=False)
     for word, words in WORD_TITLES.items():

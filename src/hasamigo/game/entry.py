@@ -211,43 +211,43 @@ def bracketed_lines(board: Board, square: int, colour: Color) -> Iterator[tuple[
     square outwards) with the square that closes it. The discs are the board's own
     answer (:meth:`Board.bracketed <hasamigo.board.Board.bracketed>`, the one definition
     of the rule for its grid and variant), asked one line at a time: along each of the
-    eight lines with only that line's discs on the board, then, on a circular board, the
-    rest along the ring each way. Their union is what the move turns (for the side to
-    move it equals :meth:`Board.flips`)."""
+    eight lines with only that line's discs on the board; then what is left (a circular
+    board's ring; Hasegawa's indirect bracketing, from the discs already turned) is split
+    into the runs along :meth:`Board.ways` that end on a disc of the mover's after the
+    move. Their union is what the move turns (for the side to move it equals
+    :meth:`Board.flips`)."""
     mine, theirs = board.discs(colour), board.discs(colour.other)
     left = board.bracketed(mine, theirs, square)
-    for dr, dc in _DIRECTIONS:
-        ray = list(_walk(board, square, dr, dc))
-        if not ray:
-            continue
-        on_ray = sum(1 << sq for sq in ray)
-        found = board.bracketed(mine & on_ray, theirs & on_ray, square) & left
+    closers = mine | left | 1 << square  # the mover's discs after the move
+    ways = board.ways(square)
+    done = 0
+    for way in ways[:8]:
+        on_way = sum(1 << sq for sq in way)
+        found = board.bracketed(mine & on_way, theirs & on_way, square) & left if way else 0
         if found:
-            yield _line(ray, found)
-            left &= ~found
-    for ring in board.rules.rings:
-        if left and square in ring:
-            at = ring.index(square)
-            for step in (1, -1):
-                way = [ring[(at + step * k) % len(ring)] for k in range(1, len(ring))]
-                found = 0
-                for sq in way:
-                    if not left >> sq & 1:
-                        break
-                    found |= 1 << sq
-                if found:
+            yield _line(way, found)
+            left, done = left & ~found, done | found
+    while left:  # a ring's, a chain's: runs from the placed disc and the discs turned
+        before = left
+        for origin in [square, *bits(done)]:
+            for way in board.ways(origin):
+                found = _run_of(way, left)
+                length = found.bit_count()
+                if found and length < len(way) and closers >> way[length] & 1:
                     yield _line(way, found)
-                    left &= ~found
+                    left, done = left & ~found, done | found
+        if left == before:
+            break
 
 
-def _walk(board: Board, square: int, dr: int, dc: int) -> Iterator[int]:
-    """The board's playable squares from ``square`` (not included) outwards along a line,
-    up to the edge or the first square that is not on the board."""
-    sq = board.step(square, dr, dc)
-    playable = board.playable()
-    while sq is not None and playable >> sq & 1:
-        yield sq
-        sq = board.step(sq, dr, dc)
+def _run_of(way: list[int], discs: int) -> int:
+    """The squares of ``discs`` that ``way`` starts with, up to the first that is not."""
+    found = 0
+    for sq in way:
+        if not discs >> sq & 1:
+            break
+        found |= 1 << sq
+    return found
 
 
 def _line(way: list[int], found: int) -> tuple[list[int], int]:

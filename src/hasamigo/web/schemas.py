@@ -51,12 +51,13 @@ class NewGame(Request):
     variant: Literal["8x8", "6x6", "4x4", "grand", "eight-stars", "hasegawa-8x9",
                      "hasegawa-9x10", "nip-circle"] = "8x8"
     start: Literal["cross", "parallel", "original"] = "cross"
-    flip_rule: Literal["all", "one", "choose", "capture", "osere", "osoro", "osore",
-                       "esero", "esere", "esoro", "esore"] = Field(
+    flip_rule: Literal["all", "one", "choose", "capture", "indirect", "osere", "osoro",
+                       "osore", "esero", "esere", "esoro", "esore"] = Field(
         default="all", description="how a move treats the discs it brackets: 'all' turns "
         "every bracketed disc (Othello); 挟み碁's 'one' only one of them, 'choose' those the "
         "mover wants (at least one), the mover's choice, and 'capture' takes them off the "
-        "board (stones placed anywhere, 30 a side); a Fairy Othello word ('osere', the "
+        "board (stones placed anywhere, 30 a side); 'indirect' is Hasegawa's early 間接挟み "
+        "(the turned discs bracket in their turn; our reading); a Fairy Othello word ('osere', the "
         "seed's オセレ, and our readings 'osoro'…'esore') says what is placed, turned and "
         "brackets (docs/rules.md); the game's variant is then named with it "
         "(hasegawa-8x9+one, standard+osere)")
