@@ -11,12 +11,14 @@ from hypothesis import strategies as st
 from hasamigo.engine.limits import MAX_LEVEL, MAX_THREADS
 from hasamigo.engine.players import (
     PROGRAMS,
+    AmusementPlayer,
     check_spec,
     level_of,
     make_player,
     player_spec,
     program_for,
 )
+from hasamigo.engine.players.paper import SURPRISE_WINDOWS, SWING
 from hasamigo.errors import InvalidOptionError
 from hasamigo.player_spec import (
     EXTERNAL_PREFIXES,
@@ -84,15 +86,29 @@ def test_the_parts_are_named() -> None:
     assert str(PlayerSpec.parse("engine:5").with_threads(4)) == "engine:5@4"
 
 
-def test_an_option_is_any_name_the_registry_gives_meaning() -> None:
-    """The surprise's window is a named option like any other: a new window is a new
-    registry entry, and the grammar reads it without a change."""
-    spec = PlayerSpec.parse("amusement:midgame")
-    assert spec.options == ("midgame",)
-    with pytest.raises(InvalidOptionError, match="unknown player 'amusement:midgame'"):
-        program_for(spec)
-    with pytest.raises(InvalidOptionError, match="unknown player 'amusement:midgame'"):
-        check_spec(spec)
+@pytest.mark.parametrize("window", SURPRISE_WINDOWS)
+def test_every_surprise_window_is_an_option_by_its_own_name(window: str) -> None:
+    """The surprise's window is a named option like any other, read from the paper's own
+    list of windows: a window added there (or a default changed) needs no edit here."""
+    spec = player_spec(f"amusement:{window}")
+    assert spec.options == (window,)
+    player = make_player(spec)
+    assert isinstance(player, AmusementPlayer) and player.window == window
+    swing = make_player(f"amusement:{window}:swing")
+    assert isinstance(swing, AmusementPlayer)
+    assert (swing.window, swing.surprise) == (window, SWING)
+    assert program_for(spec).spec == f"amusement:{window}"  # named after its options
+
+
+def test_the_registry_s_own_entries_keep_their_names_and_options_are_checked() -> None:
+    assert program_for(PlayerSpec.parse("amusement:swing:moves")).en == (
+        "Amusement (swing, moves 30-35)")
+    assert dict(program_for(PlayerSpec.parse("amusement:moves:swing")).options) == dict(
+        program_for(PlayerSpec.parse("amusement:swing:moves")).options)
+    for bad in ("amusement:late", "amusement:moves:midgame", "amusement:swing:worst",
+                "victory:moves", "engine:moves:5"):
+        with pytest.raises(InvalidOptionError, match="unknown player"):
+            check_spec(PlayerSpec.parse(bad))
 
 
 @pytest.mark.parametrize(("text", "said"), [

@@ -57,7 +57,7 @@ def test_same_seed_same_game(spec: str) -> None:
 def test_registry_names_and_errors() -> None:
     assert make_player("engine:top").name == f"engine:{MAX_LEVEL}"
     assert make_player(" Victory ").name == "victory"
-    for bad in ["engine:x", "minimax", "engine", "amusement:moves:swing"]:
+    for bad in ["engine:x", "minimax", "engine", "amusement:late"]:
         with pytest.raises(InvalidOptionError, match=r"known: random|engine:N"):
             make_player(bad)
     # what is wrong is named, and where: the level after ':', an empty spec, a name

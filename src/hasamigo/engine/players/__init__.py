@@ -34,7 +34,7 @@ engine:N@T (T threads, 1..64), weakest, nboard:COMMAND, gtp:COMMAND
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hasamigo.board import Board
@@ -57,6 +57,7 @@ from hasamigo.engine.players.naturalness import Violation, move_losses, violatio
 from hasamigo.engine.players.paper import (
     MIDGAME_WINDOW,
     MOVES_WINDOW,
+    SURPRISE_WINDOWS,
     SWING,
     WORST,
     AmusementPlayer,
@@ -80,6 +81,9 @@ class Program:
     Japanese (the terminal and the web app build their labels from them); ``offered``:
     whether a person is offered it as an opponent (the web app's new-game form); its
     kernel needs are its class's (:attr:`Player.kernels`, :meth:`kernel_groups`).
+    ``choices``: the options a spec may name after it, each a name and the keyword
+    argument it sets (``amusement:midgame``: the surprise's window; see
+    :func:`program_for`).
 
     >>> PROGRAMS["victory"].en, PROGRAMS["victory"].ja, PROGRAMS["engine"].levels
     ('Victory', '勝利指向', True)
@@ -93,6 +97,7 @@ class Program:
     options: tuple[tuple[str, Any], ...] = ()
     offered: bool = True
     levels: bool = False
+    choices: tuple[tuple[str, tuple[str, Any]], ...] = ()
 
     def make(self, *, seed: int | None = None, level: int | None = None,
              threads: int = 1) -> Player:
@@ -116,6 +121,10 @@ class Program:
         return self.player.kernel_groups(variant)
 
 
+#: the options an amusement program's spec may name: its surprise rule and its surprise's
+#: window, each by the name the paper's module gives it (:data:`SURPRISE_WINDOWS`)
+AMUSEMENT_CHOICES = (("worst", ("surprise", WORST)), ("swing", ("surprise", SWING)),
+                     *((window, ("window", window)) for window in SURPRISE_WINDOWS))
 #: Every named program, in the order people are offered them: the one registry that
 #: :func:`make_player`, the terminal (:mod:`hasamigo.cli.play`) and the web app
 #: (:mod:`hasamigo.web.services.players`) read.
@@ -124,7 +133,7 @@ PROGRAMS: dict[str, Program] = {p.spec: p for p in (
             "the paper's victory-oriented program: 5-ply minimax over weighted squares"),
     Program("amusement", AmusementPlayer, "Amusement", "娯楽指向",
             "the paper's amusement-oriented program: victory with an expectation move and "
-            "a surprise move in the midgame"),
+            "a surprise move in the midgame", choices=AMUSEMENT_CHOICES),
     Program("amusement:swing", AmusementPlayer, "Amusement (swing)", "娯楽指向（スイング）",
             "amusement whose surprise is where the evaluation swings sharply",
             options=(("surprise", SWING),), offered=False),
@@ -173,7 +182,7 @@ def program_for(read: PlayerSpec) -> Program:
     ...
     hasamigo.errors.InvalidOptionError: 'victory:5': victory is played at no level
     """
-    program = None if read.external else PROGRAMS.get(read.name)
+    program = None if read.external else PROGRAMS.get(read.name) or _chosen(read)
     if program is None:
         raise InvalidOptionError(f"unknown player {shown(str(read))}; known: "
                                  f"{', '.join(KNOWN_SPECS)}")
@@ -192,6 +201,24 @@ def program_for(read: PlayerSpec) -> Program:
         raise InvalidOptionError(f"{shown(str(read))}: the threads after '@' run from 1 to "
                                  f"{MAX_THREADS}, not {shown(str(read.threads))}")
     return program
+
+
+def _chosen(read: PlayerSpec) -> Program | None:
+    """The program ``read`` names by its base and options that are its
+    :attr:`Program.choices` (at most one for each keyword: ``amusement:midgame``,
+    ``amusement:moves:swing``), named after them; ``None`` otherwise."""
+    base = PROGRAMS.get(read.program)
+    if base is None or not read.options:
+        return None
+    named = dict(base.choices)
+    chosen = [named.get(option) for option in read.options]
+    keywords = [choice[0] for choice in chosen if choice is not None]
+    if None in chosen or len(set(keywords)) < len(keywords):
+        return None
+    options = {**dict(base.options), **dict(c for c in chosen if c is not None)}
+    return replace(base, spec=read.name, options=tuple(options.items()), offered=False,
+                   en=f"{base.en} ({', '.join(read.options)})",
+                   ja=f"{base.ja}（{'・'.join(read.options)}）")
 
 
 def level_of(spec: PlayerSpec) -> int | None:
