@@ -396,3 +396,25 @@ def test_the_library_command_imports_shows_and_changes_the_count(tmp_path: Path)
     assert cli("show", plain["id"], "--json") == changed
     assert "no game" in cli("scoring", "nosuchgame", "discs", code=2)
     assert "a scoring is" in cli("scoring", plain["id"], "1990", code=2)
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ("A JOF event (Japan)", "as WTHOR and GGS always counted",
+            "scored by the JOF rule before June 2014", "Change the count")),
+    ("ja", ("日本オセロ連盟の大会の棋譜", "WTHOR や GGS が従前から数えてきたとおり",
+            "2014年6月より前の日本オセロ連盟ルール", "数え方を変える"))])
+def test_the_pages_show_and_offer_the_count(client: TestClient, tmp_path: Path, lang: str,
+                                            words: tuple[str, ...]) -> None:
+    """The library's import form offers the JOF event; the library says a game's count
+    when it is not the empties to the winner; the replay page offers the change (its
+    script shows it to the game's creator), in both languages."""
+    data = base64.b64encode(_wthor_1990(tmp_path).read_bytes()).decode()
+    made = client.post("/api/games/import", json={"format": "wthor", "data": data,
+                                                  "jof_event": True})
+    assert made.status_code == 201, made.text
+    library = client.get(f"/library?lang={lang}").text
+    assert 'id="import-jof-event"' in library and 'data-scoring="jof-pre-2014"' in library
+    replay = client.get(f"/games/{made.json()['id']}/replay?lang={lang}").text
+    assert 'id="scoring-form"' in replay and 'value="jof-pre-2014"' in replay
+    for word in words:
+        assert word in library + replay, word

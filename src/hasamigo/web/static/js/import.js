@@ -69,7 +69,10 @@ function wire() {
     submit.disabled = true;
     submit.textContent = T["import.working"];
     try {
-      const game = await api("POST", "/api/games/import", await body(form));
+      const request = await body(form);
+      // a JOF event is counted by the JOF rule of its date (before June 2014: empties split)
+      if ($("import-jof-event")?.checked) request.jof_event = true;
+      const game = await api("POST", "/api/games/import", request);
       keepSeatToken(game.id, game.seat_token);
       location.assign(`/games/${encodeURIComponent(game.id)}/replay`);
     } catch (err) {

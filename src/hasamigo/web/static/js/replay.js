@@ -192,7 +192,33 @@ function keepInView(item) {
   else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
 
+// how the game counts a board that ends with empties: shown to everyone, changed by its
+// creator (seat 0: the browser that imported it) and the page reloaded to show the count
+function describeScoring(game) {
+  const form = $("scoring-form");
+  const select = $("scoring-select");
+  select.value = game.scoring || "jof-2014";
+  const mine = (game.you || []).includes(0);
+  select.disabled = !mine;
+  $("scoring-save").hidden = !mine;
+  form.hidden = false;
+  if (!mine || form.dataset.wired) return;
+  form.dataset.wired = "1";
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("scoring-error").hidden = true;
+    try {
+      await api("POST", `/api/games/${gameId}/scoring`, { scoring: select.value }, { token });
+      location.reload();
+    } catch (err) {
+      $("scoring-error").textContent = err.message;
+      $("scoring-error").hidden = false;
+    }
+  });
+}
+
 function describe(game) {
+  describeScoring(game);
   const name = (c) => escapeHtml(game.seats ? game.seats[c].name : "?");
   $("replay-players").innerHTML =
     `<i class="disc-icon black"></i> ${name("black")} – <i class="disc-icon white"></i> ${name("white")}`;
