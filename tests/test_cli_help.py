@@ -5,6 +5,8 @@ it loads are the deterministic proxy."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import json
 import re
 import subprocess
@@ -20,6 +22,9 @@ from typer.testing import CliRunner
 
 from hasamigo.cli import app
 
+#: hasamigo's modules the help may load besides the CLI's: the value a command's
+#: argument is read as (a player's spec: a core module on errors and squares alone)
+ARGUMENT_TYPES = ("hasamigo.player_spec",)
 #: Packages the help must not load: each costs a large part of a second.
 HEAVY = ("numba", "llvmlite", "numpy", "fastapi", "starlette", "uvicorn", "sqlalchemy",
          "alembic", "scipy", "matplotlib", "networkx", "jinja2", "psycopg", "ray")
@@ -69,11 +74,17 @@ def test_help_loads_nothing_heavy_beyond_the_package_root(loaded: dict[str, list
                                                             ) -> None:
     """Every command's --help loads typer, rich and the CLI's own modules only: no
     engine, kernels, web app, database, statistics or plots, and none of hasamigo's
-    modules but the CLI's (the commands import them when they run)."""
+    modules but the CLI's and the types its arguments are read as (the commands import
+    the rest when they run)."""
     added = loaded["added"]
     assert _heavy(added) == []
-    ours = [m for m in added if m.startswith("hasamigo.") and not m.startswith("hasamigo.cli")]
+    ours = [m for m in added if m.startswith("hasamigo.") and not m.startswith("hasamigo.cli")
+            and m not in ARGUMENT_TYPES]
     assert ours == []
+    for module in ARGUMENT_TYPES:  # they stay light: nothing of hasamigo's above the core
+        source = inspect.getsource(importlib.import_module(module))
+        imports = set(re.findall(r"^(?:from|import) (hasamigo[\w.]*)", source, re.MULTILINE))
+        assert imports <= {"hasamigo.errors", "hasamigo.squares"}, imports
 
 
 def test_help_loads_no_numba_at_all(loaded: dict[str, list[str]]) -> None:

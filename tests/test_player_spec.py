@@ -125,7 +125,7 @@ def test_the_registry_s_own_entries_keep_their_names_and_options_are_checked() -
     ("amusement:sw ing", "not 'sw ing'"),
     ("9lives", "a program's name"),
     ("engine:top:5", "not 'top'"),
-    ("nboard:", "the command after 'nboard:' is empty"),
+    ("nboard:", "an external engine needs a command after 'nboard:'"),
     ("x" * (NAME_CHARS + 1), "at most 32"),
 ])
 def test_bad_specs_are_refused_naming_what_and_where(text: str, said: str) -> None:

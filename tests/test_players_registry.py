@@ -65,7 +65,7 @@ def test_registry_names_and_errors() -> None:
                       (f"engine:{MAX_LEVEL + 1}", f"not '{MAX_LEVEL + 1}'"),
                       ("victory:3", "no level"), ("engine:5:swing", "the level comes last"),
                       ("vic tory", "program's name"), ("amusement:", "option's name"),
-                      ("gtp: ", "command after 'gtp:' is empty")]:
+                      ("gtp: ", "needs a command after 'gtp:'")]:
         with pytest.raises(InvalidOptionError, match=said):
             make_player(bad)
     assert "weakest" in KNOWN_SPECS

@@ -120,8 +120,8 @@ class PlayerSpec:
         if mark and head.strip().lower() in EXTERNAL_PREFIXES:
             protocol = head.strip().lower()
             if not command.strip():
-                raise InvalidOptionError(f"{shown(text)}: the command after "
-                                         f"'{protocol}{PART_MARK}' is empty")
+                raise InvalidOptionError(f"{shown(text)}: an external engine needs a command "
+                                         f"after '{protocol}{PART_MARK}'")
             return cls(protocol, command=command.strip())
         base, mark, threads = whole.lower().partition(THREADS_MARK)
         if mark and not _whole(threads.strip(), THREADS_DIGITS):
