@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hasamigo import BLACK, WHITE, Board, Move, find_variant
-from hasamigo.board import grid_flips, grid_moves
+from hasamigo._kernels.wide import split as wide_split
+from hasamigo.board import Outcome, grid_flips, grid_moves
 from hasamigo.game.entry import bracketed_lines
 from hasamigo.multi import MULTI_GAMES, MultiBoard
 from hasamigo.rules import OTHELLO_WORD, WORDS, Rules
@@ -170,3 +172,44 @@ def test_an_entry_of_the_wrong_colour_is_judged_by_the_same_definition(name: str
         for sq in bits(board.playable() & ~board.occupied):
             turned = {d for line, _ in bracketed_lines(board, sq, other) for d in line}
             assert turned == set(bits(definition(board, mine, theirs, sq)))
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 2**32))
+def test_the_endgames_last_move_count_is_the_definitions(seed: int) -> None:
+    """The endgame's last-move count (a table per line, as Edax counts the last flip) is
+    a speed-up of the 8×8 definition, not another rule: on a board full but for one
+    square, twice the discs the definition turns."""
+    from hasamigo._kernels.endgame import last_flip_count
+
+    rng = random.Random(seed)
+    for _ in range(20):
+        x = rng.randrange(64)
+        mine = rng.getrandbits(64) & ~(1 << x)
+        theirs = BB_ALL & ~mine & ~(1 << x)
+        assert int(last_flip_count(np.uint64(mine), x)) == \
+            2 * grid_flips(8, mine, theirs, x).bit_count()
+
+
+@settings(max_examples=40)
+@given(black=st.integers(0, 100), white=st.integers(0, 100), squares=st.sampled_from([64, 100]))
+def test_the_kernels_count_a_finished_game_as_the_board_does(
+        black: int, white: int, squares: int) -> None:
+    """The empties to the winner: the board's :meth:`Outcome.official`, and the kernels'
+    one definition (:func:`empties_to_winner`) that both grids' final scores use."""
+    from hasamigo._kernels import endgame, wide_search
+
+    if black + white > squares:
+        return
+    official = Outcome.official(black, white, squares=squares)
+    expected = official.black - official.white
+    empty = squares - black - white
+    assert int(endgame.empties_to_winner(np.int64(black - white), np.int64(empty))) == expected
+    if squares == 64:
+        assert int(endgame.final_score(np.uint64((1 << black) - 1),
+                                       np.uint64(((1 << white) - 1) << black),
+                                       np.int64(empty))) == expected
+    else:
+        mine, theirs = (1 << black) - 1, ((1 << white) - 1) << black
+        words = (*wide_split(mine), *wide_split(theirs))
+        assert int(wide_search.final_score(*words, np.int64(empty))) == expected

@@ -143,14 +143,22 @@ DIAGONAL7 = _diagonal_table(7)
 
 
 @njit(**NJIT_INLINE)
-def final_score(p, o, n_empty):  # type: ignore[no-untyped-def]
-    """Official disc difference of a finished game: the empties go to the winner."""
-    d = popcount(p) - popcount(o)
+def empties_to_winner(d, n_empty):  # type: ignore[no-untyped-def]
+    """The official disc difference of a finished game whose discs differ by ``d``: the
+    ``n_empty`` empty squares go to the winner, none on a draw. The one definition of the
+    count in the kernels; each grid counts its own discs (:func:`final_score`,
+    :func:`hasamigo._kernels.wide_search.final_score`)."""
     if d > 0:
         return d + n_empty
     if d < 0:
         return d - n_empty
     return np.int64(0)
+
+
+@njit(**NJIT_INLINE)
+def final_score(p, o, n_empty):  # type: ignore[no-untyped-def]
+    """Official disc difference of a finished game: the empties go to the winner."""
+    return empties_to_winner(popcount(p) - popcount(o), n_empty)
 
 
 @njit(**NJIT_INLINE)

@@ -33,6 +33,7 @@ from numba import njit
 
 from hasamigo._kernels.bits import ONE, U64, ZERO, lowest_square, popcount
 from hasamigo._kernels.config import NJIT, NJIT_INLINE
+from hasamigo._kernels.endgame import empties_to_winner
 from hasamigo._kernels.evaluate import (
     C_SQUARE,
     CORNER,
@@ -182,12 +183,7 @@ def neighbours(lo, hi):  # type: ignore[no-untyped-def]
 @njit(**NJIT_INLINE)
 def final_score(pl, ph, ol, oh, ne):  # type: ignore[no-untyped-def]
     """Official disc difference of a finished game: the empties go to the winner."""
-    d = popcount(pl) + popcount(ph) - popcount(ol) - popcount(oh)
-    if d > 0:
-        return d + ne
-    if d < 0:
-        return d - ne
-    return np.int64(0)
+    return empties_to_winner(popcount(pl) + popcount(ph) - popcount(ol) - popcount(oh), ne)
 
 
 @njit(**NJIT_INLINE)
