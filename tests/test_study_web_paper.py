@@ -7,6 +7,7 @@ options), each behind the researcher's session and bounded."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import zipfile
 from collections.abc import Iterator
@@ -221,3 +222,39 @@ def test_the_pages_show_the_protocol_in_its_own_words(client: TestClient) -> Non
     assert 'id="archived-note"' in client.get(f"/studies/{paper}?lang=en").text
     form = client.get("/studies?lang=en").text
     assert 'id="study-protocol"' in form and 'value="amusement:swing"' in form
+
+
+def test_the_research_page_shows_the_treatment_fidelity(client: TestClient) -> None:
+    """Issue 64: a new study under the paper protocol plays the paper's surprise window
+    unless told; the researcher's progress gives the treatment fidelity of the finished
+    games, with the window and whose reading it is, and the research page names the
+    window's source in both languages."""
+    study, token = new_study(client)
+    auth = {"Authorization": f"Bearer {token}"}
+    progress = ok(client.get(f"/api/studies/{study}/progress", headers=auth))
+    assert progress["study"]["surprise_window"] == "moves"
+    empty = progress["fidelity"]
+    assert empty == {"window": "moves", "window_source": "paper", "programs": [],
+                     "missing": 0}
+    subject = ok(client.post(f"/api/studies/{study}/subjects", json={"language": "en"}), 201)
+    base = f"/api/studies/{study}/subjects/{subject['code']}"
+    ok(client.post(f"{base}/consent"))
+    state = ok(client.post(f"{base}/before", json={"strength": 3}))
+    play_paper_game(client, base, ok(client.post(f"{base}/game")))
+    fidelity = ok(client.get(f"/api/studies/{study}/progress", headers=auth))["fidelity"]
+    first = subject["order"][0] if "order" in subject else state["order"][0]
+    assert [(p["program"], p["games"]) for p in fidelity["programs"]] == [(first, 1)]
+    row = fidelity["programs"][0]
+    assert 0 <= row["expectation"] <= 1 and 0 <= row["surprise"] <= 1
+    en = html.unescape(client.get(f"/studies/{study}/research?lang=en").text)
+    assert 'id="fidelity-card"' in en and "Treatment fidelity" in en
+    assert "the paper's: surprise move at moves 30–35 of the game" in en
+    ja = client.get(f"/studies/{study}/research?lang=ja").text
+    assert "処置の実施状況" in ja and "論文どおり：意外性の手は対局の30〜35手目" in ja
+    midgame, _ = new_study(client, surprise_window="midgame")
+    page = html.unescape(client.get(f"/studies/{midgame}/research?lang=en").text)
+    assert "the project's reading: surprise move at moves 30–35 in the midgame phase" in page
+    form = client.get("/studies?lang=en").text
+    assert 'value="paper" data-window="moves" selected' in form
+    assert 'value="extended" data-window="midgame"' in form
+    assert '<option value="moves" selected>' in form

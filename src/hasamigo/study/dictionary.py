@@ -104,8 +104,8 @@ DICTIONARY: dict[str, dict[str, tuple[str, str, str]]] = {
                      "paper (the amusement paper's §4.1), extended"),
         "arms": (LIST, "the programs compared", ARM),
         "surprise_window": (TEXT, "when the amusement program may play its surprise move",
-                            "midgame (the paper's reading: the midgame phase), moves "
-                            "(moves 30-35 whatever the phase)"),
+                            "moves (the paper's: moves 30-35 of the game), midgame (the "
+                            "project's reading: those moves in the midgame phase only)"),
         "clock_minutes": (NUMBER, "minutes a side; empty: no clock", ""),
         "languages": (LIST, "the languages offered", "ja, en"),
         "created_at": (TIME, "when the study was created", ""),

@@ -8,14 +8,18 @@
 * :func:`treatment_fidelity` — per program, the share of games in which the expectation
   move and the surprise move were played (``expectation_at``, ``surprise_at``), and the
   amusement-type games (a program named ``amusement…``) where they were not: a study
-  whose treatment never happened tests nothing.
+  whose treatment never happened tests nothing. :func:`fidelity_summary` is what the
+  researcher's page shows of it: the finished games, with the surprise window and whose
+  reading it is (the paper's or the project's).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
+from hasamigo.study.protocol import MIDGAME_WINDOW, WINDOW_SOURCE
 from hasamigo.study.records import AnswerRecord, GameRecord, StudyData
 from hasamigo.study.stats import study_arms
 
@@ -181,6 +185,30 @@ def treatment_fidelity(data: StudyData) -> Fidelity:
     return Fidelity(tuple(programs), tuple(flags))
 
 
+def fidelity_summary(data: StudyData) -> dict[str, Any]:
+    """The treatment fidelity of the study's finished games, for the researcher's page:
+    ``{window, window_source, programs: [{program, games, expectation, surprise}],
+    missing}`` (``window_source``: ``paper`` or ``project``; ``missing``: the finished
+    amusement games without their surprise move).
+
+    >>> from hasamigo.study.records import GameRecord as G, StudyMeta
+    >>> games = [G("s", "P1", 1, "amusement", "g1", "black", "win", surprise_at=31),
+    ...          G("s", "P2", 1, "amusement", "g2", "white", None)]
+    >>> meta = StudyMeta("s", "S", "paper", ("victory", "amusement"), "moves")
+    >>> summary = fidelity_summary(StudyData([], games, [], meta=meta))
+    >>> summary["window"], summary["window_source"], summary["programs"][-1]
+    ('moves', 'paper', {'program': 'amusement', 'games': 1, 'expectation': 0, 'surprise': 1})
+    """
+    window = data.meta.surprise_window if data.meta is not None else MIDGAME_WINDOW
+    finished = replace(data, games=[g for g in data.games if g.outcome is not None])
+    fidelity = treatment_fidelity(finished)
+    return {"window": window, "window_source": WINDOW_SOURCE.get(window, "project"),
+            "programs": [{"program": p.program, "games": p.games,
+                          "expectation": p.expectation, "surprise": p.surprise}
+                         for p in fidelity.programs],
+            "missing": sum("surprise" in f.missing for f in fidelity.flags)}
+
+
 __all__ = [
     "MOVE_NUMBER",
     "SUBJECT_MOVES",
@@ -190,6 +218,7 @@ __all__ = [
     "PooledAnswers",
     "ProgramFidelity",
     "ProgramShares",
+    "fidelity_summary",
     "is_amusement",
     "move_axis",
     "per_move_shares",

@@ -146,7 +146,7 @@ class StudyMeta:
     name: str
     protocol: str  # ``paper`` or ``extended`` (:mod:`hasamigo.study.protocol`)
     arms: tuple[str, ...]
-    surprise_window: str = "midgame"  # ``midgame`` (the paper's reading) or ``moves``
+    surprise_window: str = "midgame"  # ``moves`` (the paper's) or ``midgame`` (ours)
     clock_minutes: float | None = None
     languages: tuple[str, ...] = ("ja", "en")
     created_at: str | None = None

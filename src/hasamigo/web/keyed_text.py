@@ -246,8 +246,9 @@ KEYED: dict[str, Message] = {
     "tournament.action.correct": N_("correction"),
     "study.protocol.paper": N_("the amusement paper's (§4.1)"),
     "study.protocol.extended": N_("extended (the richer questionnaire)"),
-    "study.window.midgame": N_("surprise move in the midgame (the paper's reading)"),
-    "study.window.moves": N_("surprise move at moves 30–35, whatever the phase"),
+    "study.window.midgame": N_("the project's reading: surprise move at moves 30–35 in "
+                               "the midgame phase only"),
+    "study.window.moves": N_("the paper's: surprise move at moves 30–35 of the game"),
     "tournament.action.penalty": N_("loss by penalty (rule 21)"),
     "review.practise": N_("practise"),
     "review.start": N_("Review this game"),

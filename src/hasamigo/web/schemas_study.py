@@ -43,7 +43,8 @@ class NewStudy(Request):
     clock_minutes: float | None = Field(default=None, gt=0, le=120)
     languages: list[Language] = Field(default=["ja", "en"], min_length=1, max_length=2)
     protocol: Protocol = "paper"
-    surprise_window: Window = "midgame"
+    #: ``None``: the protocol's (paper: ``moves``, the paper's window)
+    surprise_window: Window | None = None
 
 
 class StudyChange(Request):

@@ -38,6 +38,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from hasamigo.engine.players import PROGRAMS
+from hasamigo.study.pooled import fidelity_summary
 from hasamigo.study.protocol import PROTOCOL_BY_NAME, SURPRISE_WINDOWS
 from hasamigo.study.records import StudyData
 from hasamigo.study.service import PLAY_FREQUENCIES, STRATEGIES, StudyError
@@ -186,11 +187,15 @@ async def unarchive(study_id: StudyId, site: Site, token: ResearcherToken
 
 @api.get("/{study_id}/progress", responses=ERRORS)
 async def progress(study_id: StudyId, site: Site, token: ResearcherToken) -> dict[str, Any]:
-    """Every subject's step, order and games (the researcher)."""
+    """Every subject's step, order and games, and the treatment fidelity of the finished
+    games (:func:`~hasamigo.study.pooled.fidelity_summary`: the surprise window, whose
+    reading it is, and per program the games with each special move) (the researcher)."""
     await site.researcher(study_id, token)
     info = await asyncio.to_thread(site.service.info, study_id)
     subjects = await asyncio.to_thread(site.service.subjects, study_id)
-    return {"study": info.to_json(), "subjects": [s.to_json() for s in subjects]}
+    fidelity = fidelity_summary(await site.data(study_id))
+    return {"study": info.to_json(), "subjects": [s.to_json() for s in subjects],
+            "fidelity": fidelity}
 
 
 async def _data(site: StudySite, study_id: str, token: str | None) -> StudyData:
@@ -348,6 +353,7 @@ def _context(request: Request, lang: Lang, **extra: Any) -> dict[str, Any]:
             "other_lang": "en" if lang == "ja" else "ja", "strategies": STRATEGIES,
             "frequencies": PLAY_FREQUENCIES, "protocols": PROTOCOL_BY_NAME,
             "windows": SURPRISE_WINDOWS, "arm_choices": _arm_choices(lang), "max_arms": MAX_ARMS,
+            "protocol_windows": {name: p.window for name, p in PROTOCOL_BY_NAME.items()},
             **extra}
 
 

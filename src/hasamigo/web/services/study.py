@@ -116,7 +116,7 @@ class StudySite:
     async def create(self, req: NewStudy, address: str) -> tuple[StudyInfo, str, float]:
         self._creates.enforce(address, "new studies")
         settings = StudySettings(tuple(req.arms), req.clock_minutes, tuple(req.languages),
-                                 req.protocol, req.surprise_window)
+                                 req.protocol, req.surprise_window or "")
         info: StudyInfo = await self._store(self.service.create, req.name, settings,
                                             req.password)
         token, expires = await self._issue(info.id)

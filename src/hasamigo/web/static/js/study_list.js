@@ -2,6 +2,11 @@ import { call, showError } from "./study_api.js";
 
 const checked = (name) => [...document.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
 
+// each protocol's own surprise window unless the researcher picks another
+document.getElementById("study-protocol").addEventListener("change", (event) => {
+  document.getElementById("study-window").value = event.target.selectedOptions[0].dataset.window;
+});
+
 document.getElementById("new-study").addEventListener("submit", async (event) => {
   event.preventDefault();
   const clock = document.getElementById("study-clock").value;

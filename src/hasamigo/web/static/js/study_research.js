@@ -1,7 +1,7 @@
 // The researcher's area: log in (the session token stays in sessionStorage), progress
 // (pseudonym and code: a subject asking to withdraw is found by the code), withdrawal,
 // archive and re-open, exports (fetched with the token, saved as files) and the report
-// with its options (where, group_by).
+// with its options (where, group_by); the treatment fidelity of the finished games.
 import { call, showError } from "./study_api.js";
 
 const root = document.getElementById("research");
@@ -52,6 +52,7 @@ async function show() {
     const count = document.getElementById("withdrawn-count");
     count.dataset.withdrawn = String(progress.study.withdrawn);
     count.textContent = progress.study.withdrawn ? count.dataset.template.replace("{n}", progress.study.withdrawn) : "";
+    showFidelity(progress.fidelity);
     document.getElementById("archive-study").hidden = archived;
     document.getElementById("unarchive-study").hidden = !archived;
     document.getElementById("area").hidden = false;
@@ -87,6 +88,24 @@ async function show() {
     document.getElementById("login").hidden = false;
     if (error.message !== "login") showError(errorBox, error);
   }
+}
+
+// per program: the finished games, and how many had the expectation and the surprise move
+function showFidelity(fidelity) {
+  const body = document.getElementById("fidelity");
+  body.replaceChildren();
+  for (const p of fidelity?.programs || []) {
+    const row = document.createElement("tr");
+    row.dataset.program = p.program;
+    const share = (n) => (p.games ? `${n} (${Math.round((100 * n) / p.games)}%)` : "–");
+    for (const value of [p.program, String(p.games), share(p.expectation), share(p.surprise)]) {
+      const cell = document.createElement("td");
+      cell.textContent = value;
+      row.append(cell);
+    }
+    body.append(row);
+  }
+  document.getElementById("fidelity-card").hidden = !body.children.length;
 }
 
 // the report came with the researcher's token, so it is printed from its frame
