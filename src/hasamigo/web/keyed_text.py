@@ -340,6 +340,8 @@ KEYED: dict[str, Message] = {
     "warmup.official": N_("This official game begins once {name} can move: neither clock runs "
                           "until then."),
     "warmup.paused": N_("The game begins once {name} is ready"),
+    "warmup.form": N_("You can start a game now: a program that is not ready yet plays as "
+                      "soon as it is, and its clock waits until then."),
     "warmup.hints": N_("Hints and the graph come once the engine is ready."),
     "warmup.program": N_("the program"),
     "warmup.group.rules": N_("the rules"),

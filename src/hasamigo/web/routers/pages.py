@@ -40,10 +40,21 @@ async def favicon() -> Response:
 @router.get("/", response_class=HTMLResponse)
 async def new_game_page(request: Request, templates: Templates, lang: LangDep,
                         settings: SettingsDep) -> Response:
+    from hasamigo.board import Board
+    from hasamigo.engine.players import PROGRAMS as REGISTRY
+    from hasamigo.engine.players import program_kernels
     from hasamigo.engine.protocols.config import configured_engines
     from hasamigo.rules import WORDS
 
     opponents = [*PROGRAMS, "person"]
+    # the kernel groups each opponent needs on 8×8: on a fresh server the form says which
+    # are still getting ready (GET /api/status), and that a game may start meanwhile; the
+    # engine's at the form's level (its levels share their kernels)
+    def spec(key: str) -> str:
+        levels = key in REGISTRY and REGISTRY[key].levels
+        return f"{key}:{settings.default_level}" if levels else key
+
+    needs = {key: " ".join(sorted(program_kernels(spec(key), Board)[0])) for key in opponents}
     # Fairy Othello's words that are the project's readings (オセロ is the normal rule and
     # オセレ, the seed's, has its own line): by option name, with kana and parts
     fairy_words = [(name, f"{w.kana} ({w.reading})") for name, w in WORDS.items()
@@ -52,7 +63,7 @@ async def new_game_page(request: Request, templates: Templates, lang: LangDep,
     engines = [(e.key, e.name) for e in await asyncio.to_thread(configured_engines)]
     return templates.TemplateResponse(
         request, "new_game.html",
-        _context(request, lang, opponents=opponents, engines=engines,
+        _context(request, lang, opponents=opponents, needs=needs, engines=engines,
                  default_level=settings.default_level, fairy_words=fairy_words),
     )
 

@@ -9,6 +9,57 @@ export class ApiError extends Error {
   }
 }
 
+// ---- the server out of reach --------------------------------------------------------
+// A request that gets no answer at all (the server is down or the network is gone: fetch
+// rejects with a TypeError, "Failed to fetch") becomes an ApiError with the code
+// "unreachable" and words a player can act on; the page's banner (#offline, base.html)
+// says the server cannot be reached and that the page keeps trying, and this module tries
+// every few seconds until the server answers again, then hides it.
+const PROBE_MS = 3000;
+let probeTimer = null;
+
+function pageText(key, fallback) {
+  try { return strings()[key] || fallback; } catch { return fallback; }
+}
+
+function showOffline(down) {
+  document.body.classList.toggle("offline", down);
+  const banner = document.getElementById("offline");
+  if (banner) banner.hidden = !down;
+}
+
+function probe() {
+  if (probeTimer) return;
+  probeTimer = setInterval(async () => {
+    try {
+      await fetch("/api/status", { cache: "no-store" });
+    } catch { return; }
+    clearInterval(probeTimer);
+    probeTimer = null;
+    showOffline(false);
+    window.dispatchEvent(new Event("hasamigo:online"));
+  }, PROBE_MS);
+}
+
+export function serverUnreachable() {
+  showOffline(true);
+  probe();
+  return new ApiError({ error: {
+    code: "unreachable",
+    message: pageText("offline.action", "The server cannot be reached, so this did not go through. Try again once it is back."),
+  } }, 0);
+}
+
+// fetch, with "no answer at all" as serverUnreachable()'s ApiError
+export async function reach(url, options = {}) {
+  try {
+    return await fetch(url, options);
+  } catch (err) {
+    if (err instanceof TypeError) throw serverUnreachable();
+    throw err;
+  }
+}
+
 // api("POST", url, body, {token}): with a token, the request proves its seat
 // (Authorization: Bearer <token>).
 export async function api(method, url, body = undefined, { token = null } = {}) {
@@ -18,7 +69,7 @@ export async function api(method, url, body = undefined, { token = null } = {}) 
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(url, options);
+  const response = await reach(url, options);
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) throw new ApiError(data, response.status);
@@ -64,7 +115,7 @@ export function wireDownloads(root = document) {
     if (!token) return;
     ev.preventDefault();
     try {
-      const response = await fetch(link.href, { headers: { Authorization: `Bearer ${token}` } });
+      const response = await reach(link.href, { headers: { Authorization: `Bearer ${token}` } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const url = URL.createObjectURL(await response.blob());
       const save = document.createElement("a");
@@ -94,6 +145,15 @@ export function forCount(T, key, n) {
   const text = T[key];
   if (text && typeof text === "object") return n === 1 ? text.one : text.other;
   return text;
+}
+
+// A game's length as the library gives it, plies (every move and every pass): "(58 plies,
+// 2 passes)"
+export function lengthNote(T, moves) {
+  const passes = moves.filter((m) => m === "pass").length;
+  let text = forCount(T, "moves.plies", moves.length).replace("{n}", String(moves.length));
+  if (passes) text += `, ${forCount(T, "moves.passes", passes).replace("{n}", String(passes))}`;
+  return `(${text})`;
 }
 
 // A result's scoring, after its other notes (" · …"): the game's scoring when it is not

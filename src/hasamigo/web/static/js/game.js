@@ -11,7 +11,7 @@
 // of ours is on its way (`pending`). A refused move re-syncs quietly; the person hears of
 // it only if their square is no longer playable in the position now shown.
 import {
-  ApiError, api, escapeHtml, forCount, formatClock, isPrivateRefusal, joinLink, moveItems, scoringNote, seatToken,
+  ApiError, api, escapeHtml, forCount, formatClock, lengthNote, isPrivateRefusal, joinLink, moveItems, scoringNote, seatToken,
   strings, wireDownloads,
 } from "./api.js";
 import { BoardView } from "./board.js";
@@ -517,7 +517,7 @@ function renderMoves() {
   const list = $("moves");
   list.innerHTML = moveItems(state.moves, state.first_colour);
   list.scrollTop = list.scrollHeight;
-  $("move-count").textContent = `(${state.moves.filter((m) => m !== "pass").length})`;
+  $("move-count").textContent = lengthNote(T, state.moves);
 }
 
 function renderOpening() {
@@ -605,6 +605,8 @@ $("invite-copy").addEventListener("click", async () => {
 $("invite-url").addEventListener("focus", (ev) => ev.target.select());
 $("private-retry").addEventListener("click", () => location.reload());
 wireDownloads(root);
+
+window.addEventListener("hasamigo:online", () => { if (state) sync(); });
 
 async function sync() {
   if (stopped) return;
@@ -728,7 +730,10 @@ async function start() {
     state = await call("GET", url);
   } catch (err) {
     if (isPrivateRefusal(err)) showPrivate();
-    else $("loading").textContent = `${T.error}: ${err.message}`;
+    // no answer: the banner says so, and the page starts once the server is back
+    else if (err instanceof ApiError && err.code === "unreachable") {
+      window.addEventListener("hasamigo:online", start, { once: true });
+    } else $("loading").textContent = `${T.error}: ${err.message}`;
     return;
   }
   $("loading").hidden = true;

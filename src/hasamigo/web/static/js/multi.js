@@ -3,7 +3,7 @@
 // as a legend, moves by click for the seats this browser's token holds, the replay, and
 // polling for the others' moves. The seat token lives under "hasamigo:multi:<id>", the
 // join links made for the other people under "hasamigo:multi-join:<id>".
-import { api, escapeHtml, strings } from "./api.js";
+import { ApiError, api, escapeHtml, strings } from "./api.js";
 
 const T = strings();
 const GAMES = JSON.parse(document.getElementById("multi-games").textContent);
@@ -170,7 +170,8 @@ class MultiGame {
     $("multi-ply").textContent = `${at} / ${view.moves.length}`;
     $("multi-moves").innerHTML = view.moves.map((m, i) => {
       const seat = view.seats[i % view.seats.length];
-      return `<li class="${i === at - 1 ? "current" : ""}">${disc(game, seat.colour, " small")} ${escapeHtml(m === "PA" ? T["multi.pass"] : m)}</li>`;
+      return `<li class="${i === at - 1 ? "current" : ""}"><span class="move-number">${i + 1}.</span> ` +
+        `${disc(game, seat.colour, " small")} ${escapeHtml(m === "PA" ? T["multi.pass"] : m)}</li>`;
     }).join("");
     if (fresh) this.renderLinks();
   }
@@ -225,6 +226,8 @@ class MultiGame {
       const view = await api("GET", `/api/multi/${this.id}`, undefined, { token });
       if (!this.view || view.version > this.view.version) this.render(view);
     } catch (err) {
+      // no answer: the page's banner says so and the next poll tries again
+      if (err instanceof ApiError && err.code === "unreachable") return;
       $("multi-error").textContent = err.message;
       $("multi-error").hidden = false;
     }

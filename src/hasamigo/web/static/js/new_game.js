@@ -1,6 +1,7 @@
 // The new-game form: sends the choices to the API, keeps the seat token it answers with
 // (and the join link for a second person's browser), and opens the game.
-import { api, keepJoinLink, keepSeatToken } from "./api.js";
+import { api, keepJoinLink, keepSeatToken, strings } from "./api.js";
+import { WarmupWatch } from "./warmup.js";
 
 const form = document.getElementById("new-game");
 const $ = (id) => document.getElementById(id);
@@ -31,6 +32,39 @@ for (const key of ["hints", "graph", "opening"]) {
   box.addEventListener("change", () => localStorage.setItem(`panel-${key}`, box.checked ? "1" : "0"));
 }
 sync();
+
+// ---- a fresh server (the first run only): which programs are still getting ready ------------
+// Each tile names the kernel groups its opponent needs (data-needs); until they are ready
+// (GET /api/status) the tile says it is getting ready, and the notice above says what is
+// compiling and about how long is left. A game may be started meanwhile.
+const T = strings();
+const tiles = [...form.querySelectorAll(".tile[data-needs]")];
+const needed = [...new Set(tiles.flatMap((t) => t.dataset.needs.split(" ").filter(Boolean)))];
+const warmup = new WarmupWatch($("form-warmup"), T, { every: 2000 });
+
+async function markTiles() {
+  let status;
+  try {
+    status = await api("GET", "/api/status");
+  } catch {
+    setTimeout(markTiles, 2000);  // no answer yet: ask again
+    return;
+  }
+  // a group the server does not name yet is not ready (unless the engine is: an older
+  // server, without groups)
+  const groups = status.groups || {};
+  const isReady = (g) => (groups[g] ? groups[g].state === "ready" : status.engine === "ready");
+  let waiting = false;
+  for (const tile of tiles) {
+    const ready = tile.dataset.needs.split(" ").filter(Boolean).every(isReady);
+    tile.querySelector(".tile-warming").hidden = ready;
+    tile.classList.toggle("warming", !ready);
+    waiting ||= !ready;
+  }
+  if (waiting) setTimeout(markTiles, 2000);
+}
+markTiles();
+warmup.watch(needed, null, T["warmup.form"]);
 
 // ranks and birth years: sent only when one is given (null for a blank one)
 function seatDetails() {

@@ -4,7 +4,7 @@
 // the server names every fault and the recorder corrects the move or keeps the board.
 // The server decides everything; this page only shows the game and sends the entries.
 import {
-  api, escapeHtml, isPrivateRefusal, keepSeatToken, moveItems, scoringNote, seatToken, strings,
+  api, escapeHtml, isPrivateRefusal, keepSeatToken, lengthNote, moveItems, scoringNote, seatToken, strings,
 } from "./api.js";
 import { BoardView, squareName } from "./board.js";
 
@@ -213,7 +213,7 @@ function startEntry(root) {
       ? view.faults.map(faultItem).join("") : `<li class="muted">${escapeHtml(T["record.no_faults"])}</li>`;
     const first = g.moves.length ? g.first_colour : g.turn;
     $("moves").innerHTML = moveItems(g.moves, first);
-    $("move-count").textContent = g.moves.length ? `(${g.moves.filter((m) => m !== "pass").length})` : "";
+    $("move-count").textContent = g.moves.length ? lengthNote(T, g.moves) : "";
     const r = g.result;
     $("result").textContent = r
       ? `${r.score} ${r.winner ? T.wins.replace("{name}", colourName(r.winner)) : T.draw} (${T[`term.${r.termination}`] || r.termination}${scoringNote(T, r)})${view.card ? ` · ${T["record.card.in"]} ${view.card[0]}–${view.card[1]}` : ""}`

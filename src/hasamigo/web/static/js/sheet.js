@@ -2,7 +2,7 @@
 // sheet's text), and the server says whether it is a legal game, where it fails and the
 // likely fix. On /record/{id}/sheet: the game's filled sheet, fetched with this browser's
 // seat token, to print (English or Japanese headings).
-import { api, escapeHtml, seatToken, strings } from "./api.js";
+import { api, escapeHtml, reach, seatToken, strings } from "./api.js";
 
 const T = strings();
 const $ = (id) => document.getElementById(id);
@@ -121,7 +121,7 @@ function startPrint() {
   async function show(lang) {
     const headers = token ? { Authorization: `Bearer ${token}` } : {};
     try {
-      const response = await fetch(`/api/record/games/${gameId}/sheet?lang=${lang}`, { headers });
+      const response = await reach(`/api/record/games/${gameId}/sheet?lang=${lang}`, { headers });
       if (!response.ok) {
         let message = `HTTP ${response.status}`;
         try { message = (await response.json()).error.message; } catch { /* not JSON */ }
@@ -134,6 +134,16 @@ function startPrint() {
       $("error").hidden = false;
     }
   }
+
+  // the frame as tall as the sheet in it: the page scrolls, the sheet is never cut off
+  // inside a frame of its own (row 8 of 60 at the bottom of a short window)
+  function fit() {
+    const doc = frame.contentDocument;
+    if (!doc || !doc.documentElement) return;
+    frame.style.height = `${Math.ceil(doc.documentElement.scrollHeight) + 2}px`;
+  }
+  frame.addEventListener("load", fit);
+  window.addEventListener("resize", fit);
 
   for (const button of document.querySelectorAll("[data-sheet-lang]")) {
     button.addEventListener("click", () => show(button.dataset.sheetLang));

@@ -1,8 +1,10 @@
 // The study's API calls: JSON in, JSON out; a refusal throws its message.
+import { reach } from "./api.js";
+
 export async function call(method, url, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await reach(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = text; }
