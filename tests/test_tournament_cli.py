@@ -103,7 +103,8 @@ def test_a_club_swiss_from_the_command_line(db: str, tmp_path: Path) -> None:
     written = cli("export", "Club", "--standings", str(out_dir / "s.csv"), "--games",
                   str(out_dir / "g.csv"), "--ggf", str(out_dir / "g.ggf"), "--library",
                   "--db", db, "--json")
-    assert written == {"standings": 5, "games": 6, "ggf": 0, "library": []}
+    assert written == {"standings": 5, "games": 6, "ggf": 0, "sanctions": None,
+                       "library": []}
     with (out_dir / "s.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert rows[0]["name"] == table["standings"][0]["name"] and rows[0]["final_place"]

@@ -3,7 +3,8 @@
 CSV is what a spreadsheet or a federation's rating office reads: one line per player
 (standings, with the Brightwell formula's parts, and the award once finished) or per
 board (games: round, board, stage, kind, players, counts, winner, draw-win holder, rated,
-the library's game id). The names are written safe for a spreadsheet
+the library's game id) or per sanction of rule 21 (when, kind, person, round, board,
+reason, who gave it). The names are written safe for a spreadsheet
 (:mod:`hasamigo.notation.csv_cells`: a name typed as a formula gets a ``'`` in front).
 GGF carries the games that have moves, the programs' games stored in the library (a
 result card alone has no moves to write).
@@ -18,6 +19,7 @@ from pathlib import Path
 from hasamigo.notation import write_games
 from hasamigo.notation.csv_cells import csv_text
 from hasamigo.notation.record import GameRecord
+from hasamigo.tournament.sanctions import Sanction
 from hasamigo.tournament.service import GameView, RankingRow, StandingRow, TournamentService
 
 STANDINGS_COLUMNS = ("place", "number", "name", "wins", "games", "discs", "opponents_wins",
@@ -25,6 +27,9 @@ STANDINGS_COLUMNS = ("place", "number", "name", "wins", "games", "discs", "oppon
                      "women_champion")
 GAMES_COLUMNS = ("round", "board", "stage", "kind", "black", "white", "black_discs",
                  "white_discs", "winner", "draw_win", "rated", "game_id")
+#: rule 21's cautions, warnings and removals (:mod:`hasamigo.tournament.sanctions`)
+SANCTIONS_COLUMNS = ("at", "kind", "kind_ja", "person", "entrant", "round", "board",
+                     "reason", "given_by")
 
 
 def _cell(value: object) -> str:
@@ -60,6 +65,13 @@ def games_csv(games: Iterable[GameView]) -> str:
         g.white_discs, g.winner, g.draw_win, g.rated, g.game_id)] for g in games))
 
 
+def sanctions_csv(sanctions: Iterable[Sanction]) -> str:
+    """Every sanction of rule 21 (注意・警告・退場) as CSV, one line each, oldest first."""
+    return csv_text(SANCTIONS_COLUMNS, ([_cell(v) for v in (
+        s.at.isoformat(), s.kind.value, s.kind.japanese, s.person, s.entrant, s.round,
+        s.board, s.reason, s.who)] for s in sanctions))
+
+
 def _write(path: str | os.PathLike[str], text: str) -> None:
     with open(path, "w", newline="", encoding="utf-8") as handle:
         handle.write(text)
@@ -70,6 +82,13 @@ def write_standings_csv(path: str | os.PathLike[str], standings: Iterable[Standi
     """The standings CSV to ``path``; returns the number of players written."""
     rows = list(standings)
     _write(path, standings_csv(rows, ranking))
+    return len(rows)
+
+
+def write_sanctions_csv(path: str | os.PathLike[str], sanctions: Iterable[Sanction]) -> int:
+    """The sanctions' CSV to ``path``; returns the number written."""
+    rows = list(sanctions)
+    _write(path, sanctions_csv(rows))
     return len(rows)
 
 

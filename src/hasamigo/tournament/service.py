@@ -40,8 +40,10 @@ from hasamigo.tournament.model import (
     Settings,
     TournamentError,
 )
+from hasamigo.tournament.sanctions import Sanction, SanctionKind, checked_sanction, recorded
 from hasamigo.tournament.state import Tournament
 from hasamigo.tournament.store import (
+    SANCTION,
     AuditEntry,
     StoredTournament,
     TournamentRepository,
@@ -166,6 +168,9 @@ class StandingRow:
     withdrawn: bool
     #: the entrant's losses by penalty (反則負け), each "round N: reason"
     penalties: tuple[str, ...] = ()
+    #: the entrant's sanctions of rule 21 (注意・警告・退場), each "注意 (caution), round N:
+    #: reason" (:meth:`~hasamigo.tournament.sanctions.Sanction.line`)
+    sanctions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,11 +486,40 @@ class TournamentService:
                                  who=who, reason=result.reason)
         return game_view(t, t.game(round_number, board))
 
+    def sanction(self, tournament_id: str, kind: str, *, reason: str,
+                 entrant: str | int | None = None, person: str | None = None,
+                 round_number: int | None = None, board: int | None = None,
+                 who: str = "director") -> Sanction:
+        """Give a sanction of rule 21 (注意 caution, 警告 warning, 退場 removal: see
+        :mod:`hasamigo.tournament.sanctions`) to an entrant (by number or name) or another
+        ``person``, for ``reason``, at a round (and board) if given. Removing an entrant
+        also withdraws them from the next round (the project's reading)."""
+        measure, fact, named = checked_sanction(
+            self.tournament(tournament_id), kind, reason=reason, entrant=entrant,
+            person=person, round_number=round_number, board=board)
+        entry = self.repo.add_sanction(tournament_id, fact, reason=fact["reason"],
+                                       round_number=round_number, board=board, who=who)
+        if measure is SanctionKind.REMOVAL and named is not None and not named.withdrawn:
+            self.withdraw(tournament_id, named.number, who=who,
+                          reason=f"{measure.label} (rule 21): {fact['reason']}")
+        return recorded(entry.id, entry.at, entry.who, entry.after, entry.reason,
+                        entry.round, entry.board)
+
+    def sanctions(self, tournament_id: str) -> list[Sanction]:
+        """Every sanction of rule 21 given in the tournament, oldest first."""
+        self.load(tournament_id)
+        return [recorded(e.id, e.at, e.who, e.after, e.reason, e.round, e.board)
+                for e in self.repo.audit(tournament_id, SANCTION)]
+
     # ---- what pages show -------------------------------------------------------------------------
     def standings(self, tournament_id: str, after: int | None = None) -> list[StandingRow]:
         """Standings after a round (default: the last paired) with Brightwell's parts."""
         t = self.tournament(tournament_id)
         penalties: dict[int, tuple[str, ...]] = {}
+        given: dict[int, tuple[str, ...]] = {}
+        for m in self.sanctions(tournament_id):
+            if m.entrant is not None and (after is None or m.round is None or m.round <= after):
+                given[m.entrant] = (*given.get(m.entrant, ()), m.line())
         for g in t.games(through=after):
             if g.result is not None and g.result.result.penalty and g.loser is not None:
                 penalties[g.loser] = (*penalties.get(g.loser, ()),
@@ -495,7 +529,8 @@ class TournamentService:
             bw = s.brightwell
             out.append(StandingRow(s.place, s.number, s.name, s.wins, s.games, bw.discs,
                                    bw.opponents_wins, bw.c, bw.total, bw.formula, s.woman,
-                                   s.withdrawn, penalties.get(s.number, ())))
+                                   s.withdrawn, penalties.get(s.number, ()),
+                                   given.get(s.number, ())))
         return out
 
     def ranking(self, tournament_id: str) -> list[RankingRow]:

@@ -46,6 +46,9 @@ from hasamigo.tournament.model import (
 )
 from hasamigo.tournament.state import Tournament
 
+#: the audit log's action of a sanction (注意・警告・退場, rule 21): the record keeps it there
+SANCTION = "sanction"
+
 
 @dataclass(frozen=True, slots=True)
 class StoredTournament:
@@ -301,14 +304,26 @@ class TournamentRepository:
                 setattr(row, key, value)
             row.entered_at = now
 
-    def audit(self, tournament_id: str) -> list[AuditEntry]:
-        """The audit log, oldest first."""
+    def audit(self, tournament_id: str, action: str | None = None) -> list[AuditEntry]:
+        """The audit log, oldest first (only the entries of ``action`` if given)."""
+        query = select(TournamentAuditRow).where(
+            TournamentAuditRow.tournament_id == tournament_id)
+        if action is not None:
+            query = query.where(TournamentAuditRow.action == action)
         with self.db.session() as session:
-            rows = session.scalars(select(TournamentAuditRow)
-                                   .where(TournamentAuditRow.tournament_id == tournament_id)
-                                   .order_by(TournamentAuditRow.id))
+            rows = session.scalars(query.order_by(TournamentAuditRow.id))
             return [AuditEntry(r.id, aware(r.at), r.who, r.action, r.round, r.board,
                                r.before, r.after, r.reason) for r in rows]
+
+    def add_sanction(self, tournament_id: str, after: dict[str, Any], *, reason: str,
+                     round_number: int | None, board: int | None, who: str = "director"
+                     ) -> AuditEntry:
+        """Record a sanction of rule 21 (:mod:`hasamigo.tournament.sanctions`): an entry
+        of the audit log, action ``sanction``, and nothing else changes; the entry."""
+        with self._write(tournament_id, who, SANCTION, round_number=round_number,
+                         board=board, after=after, reason=reason):
+            pass
+        return self.audit(tournament_id, SANCTION)[-1]
 
     # ---- plumbing ------------------------------------------------------------------------------
     def _write(self, tournament_id: str, who: str, action: str, *,

@@ -217,6 +217,27 @@ KEYED: dict[str, Message] = {
     "tournament.student": N_("student"),
     "tournament.school_year": N_("school year {n}"),
     "tournament.director.penalty_declare": N_("Declare the loss by penalty"),
+    "tournament.director.penalty_rated": N_("The project's reading: rule 21 does not say how a "
+                                            "loss by penalty is scored or whether it is rated; it"
+                                            " is scored 64–0, like a forfeit, and rated."),
+    "tournament.director.sanctions.title": N_("Caution, warning, removal (rule 21)"),
+    "tournament.director.sanctions.rule": N_("Rule 21: the arbiter may caution, warn and remove a"
+                                             " person who disturbs the smooth and fair running of"
+                                             " the tournament: an entrant or anyone else."),
+    "tournament.director.sanctions.caution": N_("Caution 注意"),
+    "tournament.director.sanctions.warning": N_("Warning 警告"),
+    "tournament.director.sanctions.removal": N_("Removal 退場"),
+    "tournament.director.sanctions.kind": N_("Sanction"),
+    "tournament.director.sanctions.entrant": N_("Entrant"),
+    "tournament.director.sanctions.person": N_("or another person (name)"),
+    "tournament.director.sanctions.round": N_("Round (if any)"),
+    "tournament.director.sanctions.board": N_("Board (if any)"),
+    "tournament.director.sanctions.give": N_("Give the sanction"),
+    "tournament.director.sanctions.none": N_("No sanction given."),
+    "tournament.director.sanctions.removal_note": N_("The project's reading: removing an entrant "
+                                                     "also withdraws them from the next round; a "
+                                                     "game of theirs already paired is entered as"
+                                                     " usual. The rule does not say."),
     "tournament.director.pair": N_("Pair round {n}"),
     "tournament.director.unpair": N_("Take back round {n}"),
     "tournament.director.waiting": N_("Boards waiting for a result: {n}"),
@@ -250,6 +271,7 @@ KEYED: dict[str, Message] = {
                                "the midgame phase only"),
     "study.window.moves": N_("the paper's: surprise move at moves 30–35 of the game"),
     "tournament.action.penalty": N_("loss by penalty (rule 21)"),
+    "tournament.action.sanction": N_("sanction (rule 21)"),
     "review.practise": N_("practise"),
     "review.start": N_("Review this game"),
     "review.queued": N_("Waiting for the engine…"),

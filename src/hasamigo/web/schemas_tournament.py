@@ -138,6 +138,22 @@ class PenaltyLoss(Request):
     reason: Reason
 
 
+class SanctionRequest(Request):
+    """A sanction of JOF rule 21 (「円滑で公正な大会運営を妨げる人物に注意、警告を与え、退場を
+    命じることができる」): its kind, the entrant (by number) or another person (by name),
+    the reason, and the round and board if it happened at one. Removing an entrant also
+    withdraws them from the next round (the project's reading)."""
+
+    kind: Literal["caution", "warning", "removal"] = Field(
+        description="注意 caution, 警告 warning, 退場 removal")
+    entrant: EntrantNumber | None = None
+    person: EntrantName | None = Field(default=None, description="someone who is not an "
+                                       "entrant (a spectator, a companion)")
+    reason: Reason
+    round: int | None = Field(default=None, ge=1, le=MAX_ROUND)
+    board: int | None = Field(default=None, ge=1, le=1000)
+
+
 class Withdrawal(Request):
     reason: Reason | None = None
 

@@ -8,7 +8,8 @@ changes something writes an audit-log entry under ``--as`` (default: the login n
 
 The commands, in the order ``--help`` lists them: :mod:`.entrants` (``new``, ``enter``),
 :mod:`.rounds` (``pair``, ``explain``, ``result``), :mod:`.tables` (``standings``,
-``list``, ``audit``) and :mod:`.runs` (``run``, ``export``, ``simulate``), over
+``list``, ``audit``), :mod:`.runs` (``run``, ``export``, ``simulate``) and
+:mod:`.sanctions` (``sanction``, ``sanctions``: rule 21's 注意・警告・退場), over
 :mod:`.common` (the command group, its options and the service).
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 from hasamigo.cli.tournament import entrants as _entrants  # noqa: F401
 from hasamigo.cli.tournament import rounds as _rounds  # noqa: F401
 from hasamigo.cli.tournament import runs as _runs  # noqa: F401
+from hasamigo.cli.tournament import sanctions as _sanctions  # noqa: F401
 from hasamigo.cli.tournament import tables as _tables  # noqa: F401
 from hasamigo.cli.tournament.common import tournament_app
 

@@ -155,26 +155,35 @@ def export(
         "--games", dir_okay=False, help="Every board as CSV.")] = None,
     ggf: Annotated[Path | None, typer.Option(
         "--ggf", dir_okay=False, help="The games with moves (.ggf, .txt or .wtb).")] = None,
+    sanctions_csv: Annotated[Path | None, typer.Option(
+        "--sanctions", dir_okay=False,
+        help="The cautions, warnings and removals of rule 21 (注意・警告・退場) as CSV.")
+                             ] = None,
     library: Annotated[bool, typer.Option(
         "--library", help="Make the tournament's stored games public in the library.")
                        ] = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Standings and games as CSV and GGF; the games into the library.
+    """Standings, games and rule 21's sanctions as CSV, the games as GGF; the games into
+    the library.
 
-    JSON: {standings, games, ggf, library: ["game id", …]} (lines or games written).
+    JSON: {standings, games, ggf, sanctions, library: ["game id", …]} (lines or games
+    written).
     """
     from hasamigo.tournament.export import (
         publish_games,
         write_games_csv,
         write_games_ggf,
+        write_sanctions_csv,
         write_standings_csv,
     )
 
-    if not (standings_csv or games_csv or ggf or library):
-        raise fail("give --standings FILE, --games FILE, --ggf FILE or --library")
-    written: dict[str, Any] = {"standings": None, "games": None, "ggf": None, "library": None}
+    if not (standings_csv or games_csv or ggf or sanctions_csv or library):
+        raise fail("give --standings FILE, --games FILE, --ggf FILE, --sanctions FILE or "
+                   "--library")
+    written: dict[str, Any] = {"standings": None, "games": None, "ggf": None,
+                               "sanctions": None, "library": None}
     with opened_service(db) as service:
         tid = service.resolve(tournament)
         try:
@@ -185,6 +194,9 @@ def export(
                 written["games"] = write_games_csv(games_csv, service.games_played(tid))
             if ggf is not None:
                 written["ggf"] = write_games_ggf(service, tid, ggf)
+            if sanctions_csv is not None:
+                written["sanctions"] = write_sanctions_csv(sanctions_csv,
+                                                           service.sanctions(tid))
         except OSError as exc:
             raise fail(str(exc)) from None
         if library:
@@ -192,7 +204,8 @@ def export(
     if as_json:
         emit_json(written)
         return
-    for key, path in (("standings", standings_csv), ("games", games_csv), ("ggf", ggf)):
+    for key, path in (("standings", standings_csv), ("games", games_csv), ("ggf", ggf),
+                      ("sanctions", sanctions_csv)):
         if path is not None:
             console.print(f"wrote {written[key]} {'lines' if key != 'ggf' else 'games'} to "
                           f"{escape(os.fspath(path))}", highlight=False)

@@ -31,6 +31,9 @@ def _print_standings(rows: Any, title: str) -> None:
         table.add_row(str(s.place), name, number_text(s.wins), str(s.games), str(s.discs),
                       number_text(s.opponents_wins), str(s.c), number_text(s.brightwell))
     console.print(table)
+    for s in rows:  # rule 21: losses by penalty, and cautions, warnings, removals
+        for line in (*s.penalties, *s.sanctions):
+            console.print(f"  {escape(s.name)}: {escape(line)}", highlight=False)
 
 
 def print_ranking(rows: Any, title: str) -> None:
@@ -56,7 +59,8 @@ def standings(
     with dan awards (provisional until the end).
 
     JSON: {tournament: {…as for new}, standings: [{place, number, name, wins, games,
-    discs, opponents_wins, c, brightwell, formula, woman, withdrawn}], ranking: [{place,
+    discs, opponents_wins, c, brightwell, formula, woman, withdrawn, penalties,
+    sanctions}], ranking: [{place,
     number, name, wins, brightwell, woman, dan, dan_english, ouza, women_champion}]}
     """
     with opened_service(db) as service:

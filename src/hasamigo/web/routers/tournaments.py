@@ -29,7 +29,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from hasamigo.notation import format_ggf
-from hasamigo.tournament.export import game_records, games_csv, standings_csv
+from hasamigo.tournament.export import game_records, games_csv, sanctions_csv, standings_csv
 from hasamigo.tournament.formats import FORMATS
 from hasamigo.tournament.service import (
     EntrantView,
@@ -59,6 +59,7 @@ from hasamigo.web.schemas_tournament import (
     NewTournament,
     PenaltyLoss,
     ResultCard,
+    SanctionRequest,
     Unpair,
     Withdrawal,
 )
@@ -266,6 +267,7 @@ def director_view(tournament_id: TournamentId, site: Site, token: DirectorToken
     return {"tournament": as_json(service.info(tournament_id)),
             "entrants": as_json(service.entrants(tournament_id)),
             "to_enter": as_json(service.results_to_enter(tournament_id)),
+            "sanctions": [s.to_json() for s in service.sanctions(tournament_id)],
             "director": session.who,
             "expires_at": datetime.fromtimestamp(session.expires, UTC).isoformat()}
 
@@ -340,6 +342,40 @@ def penalty(tournament_id: TournamentId, number: RoundNumber, board: BoardNumber
     session = _session(site, tournament_id, token)
     data: dict[str, Any] = as_json(site.penalty(session, number, board, req))
     return data
+
+
+@api.post("/{tournament_id}/sanctions", status_code=201, responses=ERRORS)
+def give_sanction(tournament_id: TournamentId, req: SanctionRequest, site: Site,
+                  token: DirectorToken) -> dict[str, Any]:
+    """Give a sanction of JOF rule 21 (注意 caution, 警告 warning, 退場 removal) to an
+    entrant or another person, with the reason; kept in the record (the audit log,
+    action ``sanction``) and shown in the standings. Removing an entrant withdraws them
+    from the next round."""
+    session = _session(site, tournament_id, token)
+    given = site.service.sanction(tournament_id, req.kind, reason=req.reason,
+                                  entrant=req.entrant, person=req.person,
+                                  round_number=req.round, board=req.board, who=session.who)
+    return given.to_json()
+
+
+@api.get("/{tournament_id}/sanctions.csv", response_class=Response, responses=ERRORS)
+def sanctions_download(tournament_id: TournamentId, site: Site, token: DirectorToken
+                       ) -> Response:
+    """The sanctions of rule 21 as CSV (the director's: it names people who are not
+    entrants)."""
+    _session(site, tournament_id, token)
+    return Response(sanctions_csv(site.service.sanctions(tournament_id)),
+                    media_type="text/csv; charset=utf-8", headers={
+                        "Content-Disposition":
+                        f'attachment; filename="{tournament_id}-sanctions.csv"'})
+
+
+@api.get("/{tournament_id}/sanctions", responses=ERRORS)
+def list_sanctions(tournament_id: TournamentId, site: Site, token: DirectorToken
+                   ) -> list[dict[str, Any]]:
+    """Every sanction of rule 21 given, oldest first (the director's)."""
+    _session(site, tournament_id, token)
+    return [s.to_json() for s in site.service.sanctions(tournament_id)]
 
 
 @api.get("/{tournament_id}/audit", responses=ERRORS)

@@ -1,7 +1,8 @@
 // The director's area of a tournament: log in with the director's password (the server
 // answers a signed session token, kept in sessionStorage), then register and withdraw
 // entrants, pair rounds (the finals too), enter and correct result cards, see why a round
-// is paired as it is, and read the audit log. Everything goes through /api/tournaments.
+// is paired as it is, give the sanctions of rule 21 (注意・警告・退場), and read the audit log.
+// Everything goes through /api/tournaments.
 import { api, ApiError, escapeHtml, forCount, strings } from "./api.js";
 import { directorApi, directorSession, fill, keepDirectorSession } from "./tournament_api.js";
 
@@ -73,6 +74,7 @@ async function load() {
   renderState();
   renderRound();
   renderEntrants();
+  renderSanctions();
   const explain = $("explain");
   if (explain.open) await loadExplanation();
 }
@@ -267,7 +269,8 @@ function penaltyForm(g) {
     ${playerSelect("loser", g, t["tournament.director.penalty_loser"], null)}
     <label class="t-field reason"><span>${escapeHtml(t["tournament.director.reason"])}</span><input type="text" name="reason" maxlength="300" required></label>
     <button class="button danger" type="submit">${escapeHtml(t["tournament.director.penalty_declare"])}</button>
-    <button class="button" type="button" data-cancel>${escapeHtml(t["tournament.director.cancel"])}</button></form>`;
+    <button class="button" type="button" data-cancel>${escapeHtml(t["tournament.director.cancel"])}</button>
+    <p class="muted small penalty-reading">${escapeHtml(t["tournament.director.penalty_rated"])}</p></form>`;
 }
 
 $("boards").addEventListener("submit", (ev) => {
@@ -338,6 +341,67 @@ async function loadExplanation() {
 }
 
 $("explain").addEventListener("toggle", () => { if ($("explain").open) loadExplanation(); });
+
+// ---- rule 21: caution, warning, removal ----------------------------------------------------------
+// 「円滑で公正な大会運営を妨げる人物に注意、警告を与え、退場を命じることができる」 (JOF rule 21): the
+// sanction names an entrant or another person, the kind, the reason, the round and board if any
+const SANCTIONS = ["caution", "warning", "removal"];
+
+function sanctionsCard() {
+  let card = $("sanctions-card");
+  if (card) return card;
+  card = document.createElement("section");
+  card.className = "card t-card";
+  card.id = "sanctions-card";
+  const field = (label, input) => `<label class="t-field"><span>${escapeHtml(label)}</span>${input}</label>`;
+  card.innerHTML = `<h2>${escapeHtml(t["tournament.director.sanctions.title"])}</h2>
+    <p class="muted small">${escapeHtml(t["tournament.director.sanctions.rule"])}</p>
+    <form id="sanction-form" class="t-form" novalidate>
+      ${field(t["tournament.director.sanctions.kind"], `<select name="kind" id="sanction-kind">${SANCTIONS.map((k) => `<option value="${k}">${escapeHtml(t[`tournament.director.sanctions.${k}`])}</option>`).join("")}</select>`)}
+      ${field(t["tournament.director.sanctions.entrant"], `<select name="entrant" id="sanction-entrant"></select>`)}
+      ${field(t["tournament.director.sanctions.person"], `<input type="text" name="person" id="sanction-person" maxlength="40">`)}
+      ${field(t["tournament.director.sanctions.round"], `<input type="number" name="round" id="sanction-round" min="1" max="60">`)}
+      ${field(t["tournament.director.sanctions.board"], `<input type="number" name="board" id="sanction-board" min="1" max="1000">`)}
+      <label class="t-field wide reason"><span>${escapeHtml(t["tournament.director.reason"])}</span><input type="text" name="reason" id="sanction-reason" maxlength="300" required></label>
+      <button class="button danger" type="submit" id="sanction-give">${escapeHtml(t["tournament.director.sanctions.give"])}</button>
+    </form>
+    <p class="muted small">${escapeHtml(t["tournament.director.sanctions.removal_note"])}</p>
+    <ul id="sanctions-list" class="t-list"></ul>`;
+  $("audit-card").before(card);
+  card.querySelector("form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const data = new FormData(ev.target);
+    const text = (key) => String(data.get(key) ?? "").trim();
+    const number = (key) => (text(key) === "" ? null : Number(text(key)));
+    const person = text("person");
+    const body = { kind: text("kind"), reason: text("reason"), round: number("round"), board: number("board") };
+    if (person) body.person = person;
+    else body.entrant = number("entrant");
+    act(async () => {
+      const given = await directorApi(id, "POST", "/sanctions", body);
+      ev.target.reset();  // given: the next one starts blank
+      return given;
+    });
+  });
+  return card;
+}
+
+function renderSanctions() {
+  sanctionsCard();
+  const none = `<option value="">${escapeHtml(t["tournament.director.none"])}</option>`;
+  $("sanction-entrant").innerHTML = none + view.entrants.map((e) =>
+    `<option value="${e.number}">${e.number} ${escapeHtml(e.name)}</option>`).join("");
+  const list = $("sanctions-list");
+  const given = view.sanctions || [];
+  list.innerHTML = given.length ? given.map((s) => {
+    const where = [s.round ? fill(t["tournament.round_n"], { n: s.round }) : "",
+                   s.board ? `${t["tournament.board"]} ${s.board}` : ""].filter(Boolean).join(" · ");
+    return `<li data-sanction="${s.id}"><span class="tag penalty">${escapeHtml(s.kind_ja)}</span>
+      <span class="t-name">${escapeHtml(s.person)}</span>${s.entrant ? ` (#${s.entrant})` : ""}
+      ${where ? `<span class="muted">${escapeHtml(where)}</span>` : ""} — ${escapeHtml(s.reason)}
+      <span class="muted small">${escapeHtml(s.at.slice(0, 16).replace("T", " "))} · ${escapeHtml(s.who)}</span></li>`;
+  }).join("") : `<li class="muted">${escapeHtml(t["tournament.director.sanctions.none"])}</li>`;
+}
 
 // ---- entrants ------------------------------------------------------------------------------------
 function renderEntrants() {
