@@ -218,12 +218,16 @@ def bracketed_lines(board: Board, square: int, colour: Color) -> Iterator[tuple[
     :meth:`Board.flips`)."""
     mine, theirs = board.discs(colour), board.discs(colour.other)
     left = board.bracketed(mine, theirs, square)
+    if not left:
+        return
     closers = mine | left | 1 << square  # the mover's discs after the move
     ways = board.ways(square)
     done = 0
     for way in ways[:8]:
         on_way = sum(1 << sq for sq in way)
-        found = board.bracketed(mine & on_way, theirs & on_way, square) & left if way else 0
+        if not on_way & left:  # nothing this line could turn
+            continue
+        found = board.bracketed(mine & on_way, theirs & on_way, square) & left
         if found:
             yield _line(way, found)
             left, done = left & ~found, done | found
