@@ -125,6 +125,10 @@ def test_a_subject_completes_the_study(new_page: Callable[..., Any], live_server
     researcher.goto(f"{live_server}/studies/{study}/research")
     researcher.wait_for_selector(f"#progress td:has-text('{code}')")
     assert "done" in researcher.locator("#progress").inner_text()
+    # the treatment fidelity of the finished games, under the window and whose reading it is
+    researcher.wait_for_selector("#fidelity-card:not([hidden]) #fidelity tr")
+    assert researcher.locator("#fidelity tr").count() == 2  # one row per program
+    assert "moves 30–35" in researcher.locator("#fidelity-window").inner_text()
     frame = researcher.frame_locator("#report")
     frame.locator("svg").first.wait_for(timeout=30_000)
     report = frame.locator("body").inner_text()
