@@ -5,17 +5,23 @@ server's run, resumes games whose program was to move and unfinished game review
 (:class:`KernelWarmup`: the rules, the paper's programs, the engine, in that order, each
 program moving as soon as its own are loaded; with ``Settings.warm_in_background``, as
 ``hasamigo serve`` runs it, the pages are served at once meanwhile, and ``GET
-/api/status`` says how it is going); at shutdown it stops the programs and records the
-orderly end of the run."""
+/api/status`` says how it is going); once the engine is ready, the
+:class:`ComputePool`'s workers start and load the study report's modules (the first report
+no longer waits for matplotlib); at shutdown it stops the programs and the workers and
+records the orderly end of the run.
+
+Before the first request the routes are prepared off the loop (:func:`_prepare_serving`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
 import secrets
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
@@ -56,7 +62,7 @@ from hasamigo.web.services.games import GameService, TimeSource
 from hasamigo.web.services.multi import MultiGameService
 from hasamigo.web.services.players import PlayerFactory, registry_factory
 from hasamigo.web.services.review import ReviewService
-from hasamigo.web.services.study import Evaluator, StudySite
+from hasamigo.web.services.study import Evaluator, StudySite, prepare_report
 from hasamigo.web.services.tournaments import TournamentSite
 from hasamigo.web.services.variations import VariationService
 from hasamigo.web.services.warmup import Compiler, KernelWarmup
@@ -121,7 +127,9 @@ def create_app(
         ready = warmup.ready  # the engine's: reviews and the study's evaluations wait for it
         service.kernels = warmup
         analysis_service.warmup = warmup
-        compute = ComputePool(settings.compute_workers)
+        # the report's modules loaded by each worker as it starts (it starts once the
+        # engine is ready, below, or at the first request)
+        compute = ComputePool(settings.compute_workers, prepare=prepare_report)
         services = AppServices(
             db=db,
             games=service,
@@ -131,7 +139,8 @@ def create_app(
             engine=warmup,
             compute=compute,
             tournaments=TournamentSite(db, compute=compute),
-            study=StudySite(db, service, evaluator=study_evaluator, engine_ready=ready),
+            study=StudySite(db, service, evaluator=study_evaluator, engine_ready=ready,
+                            compute=compute),
             multi=MultiGameService(MultiGameRepository(db), analysis_service.pool,
                                    games_per_minute=settings.games_per_minute,
                                    time_source=time_source),
@@ -146,13 +155,16 @@ def create_app(
                     await ready.wait()
             await service.start()
             await services.reviews.start()
+            await _prepare_serving(app, settings, warmup)
+            if settings.warm_engine:  # after the engine's tiers, the workers in the background
+                warmup.subscribe(lambda _warmup: _in_thread(compute.start, "compute-start"))
             yield
         finally:
             await services.multi.stop()
             await services.reviews.stop()
             await warmup.stop()
             await service.stop()
-            compute.close()
+            await asyncio.to_thread(compute.close)
             analysis_service.close()
             db.close()
 
@@ -185,6 +197,48 @@ def create_app(
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        paths={importing.IMPORT_PATH: settings.max_import_bytes})
     return app
+
+
+async def _prepare_serving(app: FastAPI, settings: Settings, warmup: KernelWarmup) -> None:
+    """Before the first request: the routes prepared off the loop, the rules' kernels
+    ready (:func:`_rules_ready`) and start-up's objects frozen out of the garbage collector
+    (:func:`_freeze`), again once the engine has warmed.
+
+    FastAPI (0.165) prepares an included router's routes (their fields and validators)
+    when a request first walks it, on the event loop: 0.1 to 0.5 s a router on 2 busy
+    cores, stalling every request of the first seconds. Building the OpenAPI document
+    walks them all, so it is built here, on a thread, before the server listens."""
+    await asyncio.to_thread(app.openapi)
+    if settings.warm_engine:
+        await asyncio.to_thread(_rules_ready)
+    await asyncio.to_thread(_freeze)
+    # the engine's kernels and tables, once loaded, last as long
+    warmup.subscribe(lambda _warmup: gc.freeze())
+
+
+def _rules_ready() -> None:
+    """The rules' kernels (every game's moves and flips), loaded or compiled before the
+    first request: the engine's warm-up compiles every kernel in a subprocess first, and
+    meanwhile the first game created compiled them on the event loop (3.9 s to create
+    a game during a cold start, as reported in issue 50)."""
+    from hasamigo._kernels.warm import warm
+
+    warm("rules")
+
+
+def _freeze() -> None:
+    """Leave what start-up made (the app, pydantic's validators, numba's dispatchers …:
+    some 300,000 objects) out of every later garbage collection. A full collection holds
+    the GIL throughout: one over the whole heap took 0.85 s on 2 busy cores, every thread
+    and the event loop stopped, when a study's games were loaded for its report."""
+    gc.collect()
+    gc.freeze()
+
+
+def _in_thread(fn: Callable[[], None], name: str) -> None:
+    """``fn()`` on a daemon thread of its own (from the event loop: starting processes
+    takes a while)."""
+    threading.Thread(target=fn, name=f"hasamigo-{name}", daemon=True).start()
 
 
 #: ``hasamigo serve --workers N`` hands its options to the worker processes in this

@@ -30,13 +30,10 @@ from typing import Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from hasamigo.web.services.compute import serving_lifespan
 from hasamigo.web.services.warmup import SERVER_GROUPS, GroupState, KernelWarmup
 from hasamigo.web.state import services_of
 
-#: the lifespan of the app's serving (routes prepared, compute workers stopped): here, with
-#: the server's own state, once for the app
-router = APIRouter(prefix="/api", tags=["status"], lifespan=serving_lifespan)
+router = APIRouter(prefix="/api", tags=["status"])
 
 
 class GroupView(BaseModel):

@@ -46,7 +46,6 @@ from hasamigo.study.settings import MAX_ARMS
 from hasamigo.web.deps import (
     Address,
     AuthFirst,
-    Compute,
     LangDep,
     Study,
     Templates,
@@ -74,7 +73,6 @@ from hasamigo.web.schemas_study import (
     StudyChange,
     Withdraw,
 )
-from hasamigo.web.services.compute import render_report
 from hasamigo.web.services.study import StudySite
 from hasamigo.web.services.tournaments import TOKEN_LENGTH
 from hasamigo.web.sessions import session_reply
@@ -257,21 +255,15 @@ async def export_csv(study_id: StudyId, table: Table, site: Site, token: Researc
 
 @api.get("/{study_id}/report", responses=ERRORS, response_class=HTMLResponse)
 async def report(study_id: StudyId, site: Site, token: ResearcherToken, lang: LangDep,
-                 compute: Compute, where: Where = None, group_by: GroupBy = None
-                 ) -> HTMLResponse:
+                 where: Where = None, group_by: GroupBy = None) -> HTMLResponse:
     """The study's report (figures and tables) as HTML, drawn in a worker process (seconds
-    of matplotlib for a few dozen subjects: see :mod:`hasamigo.web.services.compute`);
+    of matplotlib for a few dozen subjects: :meth:`StudySite.report`);
     ``where`` keeps some subjects (``strength<=3``: the paper's 「ふつう」以下), ``group_by``
     splits the tables by a column (``first``, ``colour``…)."""
     data = await _data(site, study_id, token)
     info = await asyncio.to_thread(site.service.info, study_id)
-    try:
-        html = await compute.run(render_report, data, info.name, lang,
-                                 (where or "").strip() or None,
-                                 (group_by or "").strip() or None)
-    except ImportError:
-        raise StudyError("the report is not available in this version", "not_found"
-                         ) from None
+    html = await site.report(data, info.name, lang, (where or "").strip() or None,
+                             (group_by or "").strip() or None)
     return HTMLResponse(html)
 
 

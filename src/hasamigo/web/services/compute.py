@@ -1,4 +1,8 @@
-"""CPU-heavy work of the web app in processes of its own, so that no request waits behind it.
+"""CPU-heavy work of the web app in processes of its own, so that no request waits behind it:
+the :class:`ComputePool`, its workers' whole life (started, prepared, replaced, stopped)
+in this one module. The app makes one and passes it to the services whose work needs it
+(the study's report, the pairing of a large tournament): each submits its own
+module-level function of picklable values (:meth:`ComputePool.run`, :meth:`ComputePool.call`).
 
 A route never computes on the event loop; most of the app's work is short, or is numba
 kernels that release the GIL, and runs on threads (``asyncio.to_thread``, the search
@@ -8,54 +12,67 @@ every step of a request. Measured on 2 busy cores (a 40-subject study's report, 
 game's review and the second round of a 200-player Swiss tournament requested at once,
 ``GET /api/status`` every 50 ms): with the report and the pairing on threads (and the
 report's import of matplotlib on the loop itself), 1.6 to 4.1 s at worst; with them here
-(and start-up's objects frozen out of the garbage collector, see
-:func:`serving_lifespan`), 0.12 to 0.16 s at worst, 7 to 13 ms at the median
-(``tests/test_web_loop.py`` holds it under 0.2 s). So the study report (matplotlib,
-seconds) and the pairing of a large field (networkx's matching, over a second for 200
-players) run on a :class:`ComputePool`: a few worker processes, started on first use by
-``spawn`` (a fork of a threaded server could copy a held lock) at a lower priority, kept
-for later requests and stopped with the app.
+(and start-up's objects frozen out of the garbage collector), 0.12 to 0.16 s at worst, 7
+to 13 ms at the median (``tests/test_web_loop.py`` holds it under 0.2 s). So the study
+report (matplotlib, seconds) and the pairing of a large field (networkx's matching, over
+a second for 200 players) run here: a few worker processes, started by ``spawn`` (a fork
+of a threaded server could copy a held lock) at a lower priority, kept for later requests
+and stopped with the app.
 
-The functions sent there are plain module-level functions of picklable values: the
-study's tables in, the report's HTML out; a tournament in, its next round's pairings out.
+The workers' life:
+
+* **start**: at the first request, or before it with :meth:`ComputePool.start` (the app
+  calls it once the engine is ready). Each worker runs the pool's ``prepare`` first (the
+  app's: the report's imports, matplotlib's among them: a cold worker made the first
+  report of a server wait for them, 27 s on a busy machine);
+* **a worker that dies** (killed, out of memory) fails its request with 503 ``busy``; the
+  next request starts new workers;
+* **the server dies** (``kill -9``, out of memory): each worker watches the end of a pipe
+  that only its parent holds open (:func:`multiprocessing.parent_process`'s sentinel) and
+  exits when it closes. The pool's own queue does not tell them: a worker holds both ends
+  of its pipe, so it never reads an end of file, and the workers outlived the server
+  forever. (Linux's parent-death signal, ``PR_SET_PDEATHSIG``, is no help here: it fires
+  when the *thread* that started the worker ends, and the pool starts its workers on
+  whichever thread submits the work.)
+* **stop** (:meth:`ComputePool.close`): a computation under way is abandoned, the workers
+  ended and waited for, and the pool's queues released before the server exits: uvicorn
+  ends a server stopped by ``SIGTERM`` by raising the signal again, which skips Python's
+  exit handlers, and the queues' named semaphores were left for the resource tracker to
+  warn about ("5 leaked semaphore objects").
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, TypeVar
-
-from fastapi import FastAPI
+from typing import Any, TypeVar
 
 from hasamigo.web.errors import Busy
-from hasamigo.web.state import services_of
-
-if TYPE_CHECKING:
-    from hasamigo.study.records import StudyData
-    from hasamigo.tournament.model import Pairing
-    from hasamigo.tournament.state import Tournament
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
+#: what a worker runs before its first task: a module-level function (it is pickled)
+Prepare = Callable[[], None]
 
 
 class ComputePool:
-    """Worker processes for CPU-heavy work (see the module docstring), started at first
-    use. :meth:`run` awaits a result from the event loop, :meth:`call` waits for one on a
-    thread (the routes that are plain functions). A worker that dies (killed, out of
-    memory) fails its request with 503 ``busy``; the next request starts new workers."""
+    """``workers`` worker processes for CPU-heavy work (see the module docstring), started
+    at first use or by :meth:`start`, each running ``prepare`` first. :meth:`run` awaits
+    a result from the event loop, :meth:`call` waits for one on a thread (the routes that
+    are plain functions). A worker that dies fails its request with 503 ``busy``; the
+    next request starts new workers."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, *, prepare: Prepare | None = None) -> None:
         self.workers = max(1, workers)
+        self.prepare = prepare
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._closed = False
@@ -67,8 +84,21 @@ class ComputePool:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_background)
+                    initializer=_worker_start, initargs=(self.prepare,))
             return self._pool
+
+    def start(self) -> None:
+        """Start every worker now (each prepared by ``prepare``) rather than at the first
+        request: the app's, once the engine is ready. Returns at once; nothing when the
+        pool is closed."""
+        try:
+            pool = self._executor()
+        except Busy:
+            return
+        with contextlib.suppress(BrokenProcessPool, RuntimeError):
+            # the executor starts a worker for each task it cannot give an idle one
+            for _ in range(self.workers):
+                pool.submit(_started)
 
     def _broken(self, pool: ProcessPoolExecutor) -> Busy:
         if self._closed:  # ended by close()
@@ -77,6 +107,7 @@ class ComputePool:
         with self._lock:
             if self._pool is pool:
                 self._pool = None
+        # not waited for, on the event loop: the executor has ended its other workers
         pool.shutdown(wait=False, cancel_futures=True)
         return Busy("the computation failed: try again")
 
@@ -96,87 +127,75 @@ class ComputePool:
         except BrokenProcessPool:
             raise self._broken(pool) from None
 
+    def pids(self) -> list[int]:
+        """The process ids of the workers running now."""
+        with self._lock:
+            pool = self._pool
+        processes = dict(getattr(pool, "_processes", None) or {})
+        return [p.pid for p in processes.values() if p.pid is not None and p.is_alive()]
+
     def close(self) -> None:
         """Stop the workers: a computation under way is abandoned (its worker ended), so
-        that a server stopping neither waits for a report nor leaves one running."""
+        that a server stopping neither waits for a report nor leaves one running; the
+        workers are waited for and the pool's queues released (see the module docstring)."""
         with self._lock:
             self._closed = True
             pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        # the executor has no public way to end a busy worker before Python 3.14
-        # (terminate_workers); its processes are in _processes
-        workers = dict(getattr(pool, "_processes", None) or {})
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in workers.values():
-            with contextlib.suppress(Exception):
-                process.terminate()
+        if pool is not None:
+            _end(pool)
 
 
-def _background() -> None:
-    """A worker's start: below the server's priority (``nice`` 10), so that on a busy
-    machine the event loop's process is scheduled first and the work waits instead."""
+def _end(pool: ProcessPoolExecutor) -> None:
+    """End the executor's workers, wait for them and drop its queues (whose named
+    semaphores are unlinked as they go)."""
+    # the executor has no public way to end a busy worker before Python 3.14
+    # (terminate_workers); its processes are in _processes
+    workers = dict(getattr(pool, "_processes", None) or {})
+    for process in workers.values():
+        with contextlib.suppress(Exception):
+            process.terminate()
+    # its manager thread sees the workers gone, fails what was waiting, joins the
+    # workers and closes the queues; then nothing holds them
+    pool.shutdown(wait=True, cancel_futures=True)
+    for process in workers.values():
+        with contextlib.suppress(Exception):
+            process.join(5)
+            process.close()
+
+
+# ---- in the worker processes -------------------------------------------------------------
+def _worker_start(prepare: Prepare | None) -> None:
+    """A worker's start: it exits with its parent (:func:`_exit_with_parent`), runs below
+    the server's priority (``nice`` 10: on a busy machine the event loop's process is
+    scheduled first and the work waits instead), then runs ``prepare``; a failure of
+    ``prepare`` is logged, and the work imports what it needs itself."""
+    _exit_with_parent()
     with contextlib.suppress(AttributeError, OSError):
         os.nice(10)
+    if prepare is not None:
+        try:
+            prepare()
+        except Exception:
+            log.exception("a compute worker's preparation failed")
 
 
-def _rules_ready() -> None:
-    """The rules' kernels (every game's moves and flips), loaded or compiled before the
-    first request: the engine's warm-up compiles every kernel in a subprocess first, and
-    meanwhile the first game created compiled them on the event loop (3.9 s to create
-    a game during a cold start, as reported in issue 50)."""
-    from hasamigo._kernels.warm import warm
+def _exit_with_parent() -> None:
+    """End this process as soon as its parent has (``kill -9``, out of memory): a daemon
+    thread waits on the pipe end that only the parent holds open."""
+    parent = multiprocessing.parent_process()
+    sentinel = getattr(parent, "sentinel", None)
+    if sentinel is None:  # not started by multiprocessing
+        return
 
-    warm("rules")
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(1)
 
-
-def _freeze() -> None:
-    """Leave what start-up made (the app, pydantic's validators, numba's dispatchers …:
-    some 300,000 objects) out of every later garbage collection. A full collection holds
-    the GIL throughout: one over the whole heap took 0.85 s on 2 busy cores, every thread
-    and the event loop stopped, when a study's games were loaded for its report."""
-    gc.collect()
-    gc.freeze()
+    threading.Thread(target=watch, name="hasamigo-exit-with-parent", daemon=True).start()
 
 
-@contextlib.asynccontextmanager
-async def serving_lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """A router's lifespan (FastAPI merges it into the app's): before the first request,
-    the routes are prepared off the loop (the app's own lifespan, around this one, builds
-    the services and stops them, the compute workers included).
-
-    FastAPI (0.165) prepares an included router's routes (their fields and validators)
-    when a request first walks it, on the event loop: 0.1 to 0.5 s a router on 2 busy
-    cores, stalling every request of the first seconds. Building the OpenAPI document
-    walks them all, so it is built here, on a thread, before the server listens, and the
-    rules' kernels are made ready (:func:`_rules_ready`). Then the objects start-up made
-    are frozen out of the garbage collector (:func:`_freeze`), and again once the engine
-    has warmed."""
-    await asyncio.to_thread(app.openapi)
-    if app.state.settings.warm_engine:
-        await asyncio.to_thread(_rules_ready)
-    await asyncio.to_thread(_freeze)
-    services = services_of(app)
-    if services is not None:  # the engine's kernels and tables, once loaded, last as long
-        services.engine.subscribe(lambda _warmup: gc.freeze())
-    yield
+def _started() -> None:
+    """The task :meth:`ComputePool.start` gives each worker to start it."""
 
 
-# ---- the work (run in the worker processes) ---------------------------------------------
-def render_report(data: StudyData, title: str, lang: str, where: str | None = None,
-                  group_by: str | None = None) -> str:
-    """The study's report as HTML (:func:`hasamigo.study.report.build_report`), for the
-    subjects ``where`` keeps (:mod:`hasamigo.study.subgroups`), split by ``group_by``."""
-    from hasamigo.study.report import build_report
-
-    return str(build_report(data, title=title, lang=lang, where=where, group_by=group_by))
-
-
-def plan_next_round(tournament: Tournament) -> list[Pairing]:
-    """The tournament's next round, paired by its format's rules (on this copy of it:
-    the caller stores the pairings)."""
-    return tournament.pair_next_round()
-
-
-__all__ = ["ComputePool", "plan_next_round", "render_report",
-           "serving_lifespan"]
+__all__ = ["ComputePool", "Prepare"]

@@ -24,6 +24,9 @@ strong engine's evaluations in the background, over
 * **Evaluations** are computed after each answered program move on the search threads,
   never on the event loop and never before the subject's next move is possible; a
   study with evaluations still pending exports ``None`` for them.
+* **The report** (seconds of matplotlib) is drawn in the app's
+  :class:`~hasamigo.web.services.compute.ComputePool` (:meth:`StudySite.report`), whose
+  workers load its modules when they start (:func:`prepare_report`).
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from hasamigo.web.errors import Forbidden, Unauthorized
 from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas import NewGame
 from hasamigo.web.schemas_study import NewStudy
+from hasamigo.web.services.compute import ComputePool
 from hasamigo.web.services.games import GameService, LiveGame
 from hasamigo.web.sessions import SessionEnded, SessionKind
 
@@ -92,9 +96,11 @@ class StudySite:
                  wall_clock: Callable[[], float] = time.time,
                  time_source: Callable[[], float] = time.monotonic,
                  logins_per_minute: int = 10, creates_per_minute: int = 10,
-                 subjects_per_minute: int = 30) -> None:
+                 subjects_per_minute: int = 30, compute: ComputePool | None = None) -> None:
         self.service = StudyService(StudyRepository(db), GameRepository(db))
         self.games = games
+        #: where the report is drawn (``None``: on a thread of this process)
+        self.compute = compute
         self.evaluator = evaluator or engine_evaluator()
         self.engine_ready = engine_ready
         self.now = wall_clock
@@ -102,6 +108,19 @@ class StudySite:
         self._creates = RateWindow(creates_per_minute, 60.0, time_source=time_source)
         self._subjects = RateWindow(subjects_per_minute, 60.0, time_source=time_source)
         self._tasks: set[asyncio.Task[None]] = set()
+
+    async def report(self, data: StudyData, title: str, lang: str, where: str | None = None,
+                     group_by: str | None = None) -> str:
+        """The study's report as HTML (:func:`render_report`), drawn in the compute pool's
+        worker processes: the project's errors (a bad ``where``) come back as raised."""
+        args = (data, title, lang, where, group_by)
+        try:
+            if self.compute is None:
+                return await asyncio.to_thread(render_report, *args)
+            return await self.compute.run(render_report, *args)
+        except ImportError:
+            raise StudyError("the report is not available in this version", "not_found"
+                             ) from None
 
     async def _sync(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a read of the study's storage off the event loop."""
@@ -417,4 +436,42 @@ def _new_game(spec: str, clock_minutes: float | None) -> NewGame:
     return base.model_copy(update={"opponent": spec})
 
 
-__all__ = ["EVAL_DEPTH", "Evaluator", "StudySite", "engine_evaluator"]
+# ---- the report's work, in the compute pool's worker processes ------------------------------
+def render_report(data: StudyData, title: str, lang: str, where: str | None = None,
+                  group_by: str | None = None) -> str:
+    """The study's report as HTML (:func:`hasamigo.study.report.build_report`), for the
+    subjects ``where`` keeps (:mod:`hasamigo.study.subgroups`), split by ``group_by``."""
+    from hasamigo.study.report import build_report
+
+    return str(build_report(data, title=title, lang=lang, where=where, group_by=group_by))
+
+
+#: the modules a report needs, loaded by :func:`prepare_report`
+REPORT_MODULES = ("hasamigo.study.report", "matplotlib.figure",
+                  "matplotlib.backends.backend_svg")
+
+
+def prepare_report() -> None:
+    """A compute worker's preparation for the report (the pool's ``prepare``): its
+    modules imported, matplotlib's fonts found and a small figure drawn as SVG once (its
+    first text loads a font), so that the first report draws at once."""
+    import importlib
+    import io
+
+    for name in REPORT_MODULES:
+        importlib.import_module(name)
+    from matplotlib.figure import Figure
+
+    from hasamigo.study.figures import cjk_font
+
+    cjk_font()
+    figure = Figure(figsize=(2, 2), layout="constrained")
+    axes = figure.add_subplot()
+    axes.plot([0, 1], [0, 1], label="0")
+    axes.set_title("0")
+    axes.legend()
+    figure.savefig(io.StringIO(), format="svg")
+
+
+__all__ = ["EVAL_DEPTH", "REPORT_MODULES", "Evaluator", "StudySite", "engine_evaluator",
+           "prepare_report", "render_report"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
@@ -44,13 +44,17 @@ from hasamigo.web.schemas_tournament import (
     PenaltyLoss,
     ResultCard,
 )
-from hasamigo.web.services.compute import ComputePool, plan_next_round
+from hasamigo.web.services.compute import ComputePool
 from hasamigo.web.sessions import (
     SESSION_SECONDS,
     DirectorSession,
     SessionEnded,
     SessionKind,
 )
+
+if TYPE_CHECKING:
+    from hasamigo.tournament.model import Pairing
+    from hasamigo.tournament.state import Tournament
 
 #: longest director's token accepted in the Authorization header
 TOKEN_LENGTH = 1024
@@ -65,7 +69,8 @@ PAIR_IN_PROCESS = 64
 
 class TournamentSite:
     """The tournaments of one app: the core's service, sessions and limits; ``compute``
-    pairs large fields (see :mod:`hasamigo.web.services.compute`)."""
+    (the app's :class:`~hasamigo.web.services.compute.ComputePool`) pairs large fields
+    (:func:`plan_next_round`)."""
 
     def __init__(self, db: Database, *, wall_clock: Callable[[], float] = time.time,
                  time_source: Callable[[], float] = time.monotonic,
@@ -215,9 +220,17 @@ class TournamentSite:
                                       who=session.who, reason=req.reason)
 
 
+def plan_next_round(tournament: Tournament) -> list[Pairing]:
+    """The tournament's next round, paired by its format's rules (on this copy of it:
+    the caller stores the pairings): the work :meth:`TournamentSite.pair` gives the
+    compute pool's worker processes."""
+    return tournament.pair_next_round()
+
+
 __all__ = [
     "SESSION_SECONDS",
     "TOKEN_LENGTH",
     "DirectorSession",
     "TournamentSite",
+    "plan_next_round",
 ]
