@@ -1,11 +1,12 @@
 """The ``serve`` command: the web app under uvicorn.
 
-Start-up, in order: the port is bound first (a busy port is refused at once, exit 2);
-the app starts (database, games) and the engine starts warming in the background; the
-address is printed once the server accepts connections, and the pages work from then
-on. The first run compiles the kernels, with a progress line here: each program moves as
-soon as its own are ready (Random at once, the paper's programs within seconds, the
-engine's levels and hints within a minute; ``GET /api/status`` tells the pages).
+Start-up, in order: the port is bound and listened on first (a busy port is refused at
+once, exit 2, also when two servers race for it); the app starts (database, games) and
+the engine starts warming in the background; the address is printed once the server
+accepts connections, and the pages work from then on. The first run compiles the
+kernels, with a progress line here: each program moves as soon as its own are ready
+(Random at once, the paper's programs within seconds, the engine's levels and hints
+within a minute; ``GET /api/status`` tells the pages).
 """
 
 from __future__ import annotations
@@ -25,9 +26,20 @@ COMPILING = ("compiling the engine, first run only… (the pages work meanwhile,
              "program plays as soon as its own kernels are ready)")
 
 
+#: the connections waiting to be accepted (uvicorn's default); while the app starts, a
+#: client's connection waits here rather than being refused
+BACKLOG = 2048
+
+
 def bind(host: str, port: int) -> socket.socket:
-    """A socket bound to ``(host, port)``, not yet listening (uvicorn listens once the app
-    has started); a one-line :func:`fail` (exit 2) when the port is taken or unusable."""
+    """A socket bound to ``(host, port)`` and listening (uvicorn accepts its connections
+    once the app has started); a one-line :func:`fail` (exit 2) when the port is taken or
+    unusable.
+
+    It listens at once: with ``SO_REUSEADDR``, Linux lets two sockets bind one port while
+    neither listens, so two servers started together both passed the bind, and the one
+    that listened second died in uvicorn with a traceback. A listening socket holds the
+    port: the second server's bind or listen fails here, with the same one line."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
@@ -39,6 +51,7 @@ def bind(host: str, port: int) -> socket.socket:
         # as uvicorn does: a port left in TIME_WAIT by a previous run is not "in use"
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
+        sock.listen(BACKLOG)
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
