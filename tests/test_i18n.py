@@ -160,3 +160,19 @@ def test_a_board_has_one_name_in_each_language() -> None:
     assert board_name("en", "hasegawa-8x9+one") == "8×9, one disc turned"
     assert board_name("ja", "hasegawa-8x9+one") == "8×9、返すのは1枚"
     assert board_name("en", "no-such-board") == "no-such-board"
+
+
+def test_the_pages_take_their_words_from_the_catalog_not_from_inline_pairs() -> None:
+    """No template or page script picks words or punctuation by language itself (``"" if
+    lang == "ja" else " "``): word order, spacing and colons are the catalog's. What
+    another package sends in both languages (a note's ``text_ja``) is only chosen."""
+    inline = re.compile(r"""lang\s*===?\s*["']ja["']|\bja\s*\?""")
+    found = []
+    for path in [*(WEB / "templates").glob("*.html"), *(WEB / "static" / "js").glob("*.js"),
+                 WEB / "keyed_text.py", WEB / "i18n.py"]:
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            chooser = line.strip().startswith("const ja = ")  # for the *_ja texts below
+            if inline.search(line) and not chooser and "_ja" not in line \
+                    and 'lang === "ja" ? "ja" : "en"' not in line:
+                found.append(f"{path.name}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)

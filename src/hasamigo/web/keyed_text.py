@@ -304,7 +304,7 @@ KEYED: dict[str, Message] = {
     "editor.turn": N_("Side to move"),
     "editor.black": N_("Black"),
     "editor.white": N_("White"),
-    "editor.to_move": NP_("editor", "to move"),
+    "editor.to_move": NP_("editor", "{side} to move"),
     "editor.discs": N_("Discs"),
     "editor.empty": N_("empty"),
     "editor.clear": NP_("editor", "Clear"),
@@ -321,7 +321,7 @@ KEYED: dict[str, Message] = {
     "editor.none": N_("none"),
     "editor.must_pass": N_("must pass"),
     "editor.game_over": N_("The game is over"),
-    "editor.winner": N_("wins"),
+    "editor.winner": N_("{side} wins"),
     "editor.draw": N_("Draw"),
     "editor.reachable": N_("No sign that a game cannot reach it (the checks are not complete)"),
     "editor.unreachable": N_("No game from the start can reach this position"),
@@ -402,6 +402,8 @@ KEYED: dict[str, Message] = {
     "board.option.choose": N_("turned discs chosen"),
     "board.option.nip": N_("Nip's rule"),
     "board.option.capture": N_("capture 挟み碁"),
+    "board.separator": N_(", "),
+    "colon": N_(": "),
     "multi.colour.red": N_("red"),
     "multi.colour.yellow": N_("yellow"),
     "multi.colour.green": N_("green"),
@@ -459,7 +461,7 @@ def board_name(lang: Lang, variant: str) -> str:
     base, *options = name.split("+")
     words = [label_of(lang, "board", base)]
     words += [label_of(lang, "board.option", option) for option in options]
-    return ("、" if lang == "ja" else ", ").join(words)
+    return translate(lang, KEYED["board.separator"]).join(words)
 
 
 @pass_context

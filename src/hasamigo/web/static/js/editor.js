@@ -28,7 +28,8 @@ let asked = 0; // the latest check asked for: older answers are dropped
 let youChose = false; // the player picked their colour: keep it
 
 // "Black to move", "黒の手番": Japanese joins the words without a space
-function words(...parts) { return parts.join(ja ? "" : " "); }
+// a text with its {side} filled in (word order and spacing are the catalog's)
+function withSide(key, side) { return t[key].replace("{side}", side); }
 
 function boardString() { return `${state.cells} ${state.turn}`; }
 
@@ -76,7 +77,7 @@ function changed() {
   if (!youChose) $("you-play").value = state.turn === "X" ? "black" : "white";
   const colour = state.turn === "X" ? "black" : "white";
   $("turn-disc").className = `disc-icon ${colour}`;
-  $("turn-label").textContent = words(t[`editor.${colour}`], t["editor.to_move"]);
+  $("turn-label").textContent = withSide("editor.to_move", t[`editor.${colour}`]);
   render();
   check(text);
 }
@@ -116,11 +117,11 @@ function colourName(colour) { return t[`editor.${colour}`]; }
 
 function showCheck(c) {
   const side = colourName(c.turn);
-  const colon = ja ? "：" : ": ";
-  let status = words(side, t["editor.to_move"]);
+  const colon = t.colon;
+  let status = withSide("editor.to_move", side);
   if (c.game_over) {
     status = `${t["editor.game_over"]}${colon}${c.winner === null ? t["editor.draw"]
-      : words(colourName(c.winner), t["editor.winner"])} ${c.counts.black}–${c.counts.white}`;
+      : withSide("editor.winner", colourName(c.winner))} ${c.counts.black}–${c.counts.white}`;
   } else if (c.must_pass) {
     status = `${status}${colon}${t["editor.must_pass"]}`;
   }
