@@ -210,3 +210,26 @@ def test_a_fresh_servers_form_works_at_once_and_says_which_programs_get_ready(
     page = pages[0]
     expect(page.locator("#form-warmup")).to_be_hidden(timeout=30_000)
     expect(page.locator(".tile-warming:visible")).to_have_count(0, timeout=LIVE)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_board_has_one_name_on_the_form_the_editor_and_the_library(
+        new_page: Callable[..., Any], live_server: str, screenshots: Path, lang: str) -> None:
+    names = {"en": ("8×8", "Nip (circle)"), "ja": ("8×8", "ニップ（円形）")}[lang]
+    for width in WIDTHS:
+        page = new_page(width=width, height=844 if width < 500 else 900, lang=lang)
+        page.goto(live_server + "/library")
+        game = create_game(page, live_server, opponent="person", clock_minutes=None)
+        play(page, live_server, game["id"], "f5")
+        page.goto(live_server + "/library")
+        cell = page.locator(f"tr[data-game-id='{game['id']}'] td.variant")
+        assert (cell.text_content() or "").strip() == names[0]
+        no_sideways_scroll(page, f"the library at {width} px")
+        page.screenshot(path=str(screenshots / f"library-boards-{lang}-{width}.png"))
+        page.goto(live_server + "/editor")
+        options = page.locator("#variant option").all_text_contents()
+        assert options[0] == names[0] and names[1] in options
+        if lang == "ja":
+            assert not [o for o in options if re.search("[A-Za-z]", o)], options
+        no_sideways_scroll(page, f"the editor at {width} px")
+        page.screenshot(path=str(screenshots / f"editor-boards-{lang}-{width}.png"))
