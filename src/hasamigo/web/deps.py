@@ -17,7 +17,6 @@ from hasamigo.web.errors import Busy, Forbidden, NotFound, Unauthorized
 from hasamigo.web.i18n import Lang, language_of
 from hasamigo.web.limits import trusted_proxies
 from hasamigo.web.services.analysis import AnalysisService
-from hasamigo.web.services.compute import ComputePool
 from hasamigo.web.services.games import GameService, LiveGame
 from hasamigo.web.services.multi import MultiGameService
 from hasamigo.web.services.review import ReviewService
@@ -69,10 +68,6 @@ def get_tournaments(request: Request) -> TournamentSite:
 
 def get_study(request: Request) -> StudySite:
     return get_services(request).study
-
-
-def get_compute(request: Request) -> ComputePool:
-    return get_services(request).compute
 
 
 def get_settings(request: Request) -> Settings:
@@ -313,7 +308,6 @@ Reviews = Annotated[ReviewService, Depends(get_reviews)]
 Variations = Annotated[VariationService, Depends(get_variations)]
 Tournaments = Annotated[TournamentSite, Depends(get_tournaments)]
 Study = Annotated[StudySite, Depends(get_study)]
-Compute = Annotated[ComputePool, Depends(get_compute)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 Templates = Annotated[Jinja2Templates, Depends(get_templates)]
 LangDep = Annotated[Lang, Depends(get_lang)]
