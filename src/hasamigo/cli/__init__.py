@@ -121,6 +121,7 @@ from hasamigo.cli import analysis as _analysis  # noqa: E402,F401
 from hasamigo.cli import bench as _bench  # noqa: E402,F401
 from hasamigo.cli import book as _book  # noqa: E402,F401
 from hasamigo.cli import core as _core  # noqa: E402,F401
+from hasamigo.cli import corpus as _corpus  # noqa: E402,F401
 from hasamigo.cli import engine as _engine  # noqa: E402,F401
 from hasamigo.cli import jobs as _jobs  # noqa: E402,F401
 from hasamigo.cli import library as _library  # noqa: E402,F401

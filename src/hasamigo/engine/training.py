@@ -28,6 +28,13 @@ evenly spread ``limit`` of them) and labelled with their perfect-play score; the
 scores are kept in a cache file, written as the solving goes, so a stopped run resumes
 and a second fit solves nothing again.
 
+**A corpus** (``train-eval --corpus DIR``, :func:`corpus_samples`): positions labelled by
+``hasamigo corpus build`` (:mod:`hasamigo.engine.corpus`), held out by a hash of their
+canonical key (so a position and its symmetric images fall on one side), every label
+exact or a deep search's; :func:`heldout_figures` gives the held-out mean absolute error
+and correlation of the fitted and another evaluation against those labels, and the stages
+the corpus does not reach keep the other evaluation's weights (:func:`fill_stages`).
+
 Weights are saved in 1/``SCALE`` disc as int16 with a small header
 (:func:`hasamigo.engine.evaluation.save_weights`).
 """
@@ -281,13 +288,16 @@ def stage_range(stage: int) -> tuple[int, int]:
 def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
           iterations: int = 150, overlap: int = 2, other: np.ndarray | None = None,
           test_among: np.ndarray | None = None, weighted: np.ndarray | None = None,
-          weight: float = 1.0,
+          weight: float = 1.0, base: np.ndarray | None = None,
           progress: Progress | None = None) -> tuple[np.ndarray, list[StageReport]]:
     """Fit every stage's table; returns weights (float discs, ``(STAGES, N_WEIGHTS)``) and
     the held-out report (with ``other``, an evaluation's parameters, measured too). With
     ``test_among`` (a mask of the samples) the report reads only the held-out positions
     it marks, e.g. those with exact labels; with ``weighted`` (a mask) the positions it
-    marks count ``weight`` times in the fit (exact labels are worth more than results)."""
+    marks count ``weight`` times in the fit (exact labels are worth more than results).
+    With ``base`` (weights in discs, e.g. the shipped ones) each stage is fitted as a
+    correction to it: the ridge pulls towards ``base`` instead of towards 0, so a few
+    thousand positions refine an evaluation instead of replacing it."""
     held = (samples.game % holdout_every) == 0 if holdout_every > 0 else (
         np.zeros(len(samples), dtype=bool))
     row_weight = None
@@ -307,10 +317,20 @@ def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
             progress(f"stage {stage + 1}/{STAGES}: empties {lo}-{hi}, {len(part):,} positions",
                      stage, STAGES)
         if len(part):
-            tied = tie[feature_matrix(part)].astype(np.int32)
+            idx = feature_matrix(part)
+            y = part.label
+            if base is not None:
+                start = np.zeros(len(part))
+                sparse_dot(idx, base[stage], start)
+                y = y - start
+            tied = tie[idx].astype(np.int32)
             weights[stage] = fit_stage(
-                tied, part.label, ridge=ridge, iterations=iterations,
+                tied, y, ridge=ridge, iterations=iterations,
                 row_weight=None if row_weight is None else row_weight[sel])[tie]
+            if base is not None:
+                weights[stage] += base[stage]
+        elif base is not None:
+            weights[stage] = base[stage]
         tsel = (test_s.empties >= lo) & (test_s.empties <= hi)
         test = test_s.take(tsel)
         reports.append(_report(stage, (lo, hi), len(part), test, weights[stage], hand, other))
@@ -372,7 +392,9 @@ def save_exact_cache(path: str | os.PathLike[str], solved: dict[tuple[int, int],
              score=np.array([solved[k] for k in keys], dtype=np.int8))
 
 
-def _board_of(p: int, o: int) -> Board:
+def position_board(p: int, o: int) -> Board:
+    """The board of the position ``(p, o)`` (discs of the side to move, of the other),
+    the side to move as Black."""
     cells = "".join("X" if p >> sq & 1 else "O" if o >> sq & 1 else "-" for sq in range(64))
     return Board.from_string(cells + " X")
 
@@ -384,7 +406,7 @@ def exact_keys(samples: Samples, chosen: np.ndarray) -> list[tuple[int, int]]:
 
 def exact_score(engine: Engine, p: int, o: int) -> int:
     """The exact score of the position ``(p, o)`` (discs, side to move)."""
-    return engine.solve(_board_of(p, o)).score
+    return engine.solve(position_board(p, o)).score
 
 
 def with_exact_labels(samples: Samples, chosen: np.ndarray,
@@ -427,6 +449,67 @@ def exact_labels(samples: Samples, *, limit: int | None = None,
     return with_exact_labels(samples, chosen, solved)
 
 
+def corpus_samples(p: np.ndarray, o: np.ndarray, empties: np.ndarray, score: np.ndarray,
+                   bucket: np.ndarray) -> Samples:
+    """A corpus's positions as samples: labelled by their scores, the ``game`` of each
+    its hash ``bucket`` (:func:`hasamigo.engine.corpus.holdout_bucket`), so that
+    :func:`train`'s ``holdout_every`` holds positions out by key."""
+    return Samples(np.asarray(p, dtype=np.uint64), np.asarray(o, dtype=np.uint64),
+                   np.asarray(empties, dtype=np.int64), np.asarray(score, dtype=np.float64),
+                   np.asarray(bucket, dtype=np.int64))
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """An evaluation against labels: positions, mean absolute error (discs) and Pearson
+    correlation (nan for fewer than 2 positions or constant values)."""
+
+    positions: int
+    mae: float
+    correlation: float
+
+
+def _figures(pred: np.ndarray, label: np.ndarray) -> Figures:
+    if not len(label):
+        return Figures(0, float("nan"), float("nan"))
+    mae = float(np.mean(np.abs(pred - label)))
+    if len(label) < 2 or np.std(pred) == 0 or np.std(label) == 0:
+        return Figures(len(label), mae, float("nan"))
+    return Figures(len(label), mae, float(np.corrcoef(pred, label)[0, 1]))
+
+
+def heldout_figures(samples: Samples, params: np.ndarray, other: np.ndarray, *,
+                    holdout_every: int) -> tuple[Figures, Figures]:
+    """The held-out samples of :func:`train` (``game % holdout_every == 0``) scored by
+    two evaluations (their kernel parameters: the fitted weights as saved, through
+    :func:`hasamigo.engine.evaluation.params_from_weights`, and e.g. the shipped eval-v2),
+    each against the labels, as the engine's static evaluation scores them: what each
+    says of positions the fit never saw."""
+    held = samples.take(samples.game % holdout_every == 0) if holdout_every > 0 else (
+        samples.take(np.zeros(len(samples), dtype=bool)))
+    mine = evaluate_all(held.p, held.o, FULL, params).astype(np.float64)
+    theirs = evaluate_all(held.p, held.o, FULL, other).astype(np.float64)
+    return _figures(mine, held.label), _figures(theirs, held.label)
+
+
+def fill_stages(weights: np.ndarray, reports: Sequence[StageReport],
+                base: np.ndarray) -> np.ndarray:
+    """``weights`` with the stages that had no training positions taken from ``base``
+    (weights in discs, e.g. the shipped ones): a corpus of a few empties makes a whole
+    evaluation, trained where it has data."""
+    out = weights.copy()
+    for r in reports:
+        if r.train_positions == 0:
+            out[r.stage] = base[r.stage]
+    return out
+
+
+def in_discs(weights: np.ndarray) -> np.ndarray:
+    """Saved weights (int16, 1/SCALE disc) in discs: :func:`quantize` undone."""
+    out: np.ndarray = weights.astype(np.float64) / SCALE
+    return out
+
+
 def quantize(weights: np.ndarray) -> np.ndarray:
     """Weights in discs as int16 in 1/SCALE disc (clipped to the int16 range)."""
     out: np.ndarray = np.clip(np.rint(weights * SCALE), -32767, 32767).astype(np.int16)
@@ -436,16 +519,22 @@ def quantize(weights: np.ndarray) -> np.ndarray:
 __all__ = [
     "EXACT_EMPTIES",
     "EXACT_TABLE_SIZE",
+    "Figures",
     "Samples",
     "StageReport",
+    "corpus_samples",
     "exact_candidates",
     "exact_keys",
     "exact_labels",
     "exact_score",
     "feature_matrix",
+    "fill_stages",
     "fit_stage",
+    "heldout_figures",
+    "in_discs",
     "load_exact_cache",
     "mirrored",
+    "position_board",
     "quantize",
     "read_archives",
     "samples_from_records",
