@@ -418,3 +418,24 @@ def test_the_pages_show_and_offer_the_count(client: TestClient, tmp_path: Path, 
     assert 'id="scoring-form"' in replay and 'value="jof-pre-2014"' in replay
     for word in words:
         assert word in library + replay, word
+
+
+def test_a_count_changed_from_the_command_line_reaches_a_running_server(
+        client: TestClient, tmp_path: Path) -> None:
+    """The server holds the game in memory; ``library scoring`` on its database changes the
+    count, and the server's next answer has it (it compares the game's version, count
+    included, with the database, as for another server process's change)."""
+    from typer.testing import CliRunner
+
+    from hasamigo.cli import app
+
+    data = base64.b64encode(_wthor_1990(tmp_path).read_bytes()).decode()
+    made = client.post("/api/games/import", json={"format": "wthor", "data": data})
+    assert made.status_code == 201, made.text
+    seat = Seat(client, made.json()["id"], made.json()["seat_token"])
+    assert seat.get().json()["result"]["score"] == "37–27"
+    changed = CliRunner().invoke(app, ["library", "scoring", seat.id, "jof-pre-2014", "--db",
+                                       f"sqlite:///{tmp_path / 'scoring.db'}"])
+    assert changed.exit_code == 0, changed.output
+    view = seat.get().json()
+    assert (view["scoring"], view["result"]["score"]) == ("jof-pre-2014", "34.5–29.5")

@@ -95,12 +95,14 @@ class StoredGame:
 
 @dataclass(frozen=True, slots=True)
 class GameVersion:
-    """What another server process may have changed of a game: its events, its
-    visibility and the seats still waiting for their player."""
+    """What another server process (or the command line) may have changed of a game: its
+    events, its visibility, the seats still waiting for their player and its count."""
 
     event_count: int
     public: bool
     awaiting_join: bool
+    #: how it counts a board that ends with empties (its setup's; changed by its creator)
+    scoring: str = "jof-2014"
 
 
 def summary_columns(game: GameController) -> dict[str, Any]:
@@ -323,10 +325,11 @@ class GameRecords:
         with self.db.session() as session:
             rows = session.execute(
                 select(GameRow.id, GameRow.event_count, GameRow.public,
-                       GameRow.id.in_(waiting))
+                       GameRow.id.in_(waiting), GameRow.setup)
                 .where(GameRow.id.in_(ids)))
-            return {game_id: GameVersion(int(count), bool(public), bool(awaiting))
-                    for game_id, count, public, awaiting in rows}
+            return {game_id: GameVersion(int(count), bool(public), bool(awaiting),
+                                         _scoring_of(setup))
+                    for game_id, count, public, awaiting, setup in rows}
 
 
 def _append(session: Session, game: GameController, stored: int) -> int:

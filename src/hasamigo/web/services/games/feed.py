@@ -110,8 +110,8 @@ class ChangeFeed:
         for live in lives:
             version = versions.get(live.id)
             if version is not None and version.event_count == live.stored \
-                    and (version.public, version.awaiting_join) \
-                    == (live.public, live.awaiting_join):
+                    and (version.public, version.awaiting_join, version.scoring) \
+                    == (live.public, live.awaiting_join, live.game.options.counted_by.code):
                 continue
             live.catching_up = True
             self._spawn(self._on_change(live, version, known=True))

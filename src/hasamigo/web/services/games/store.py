@@ -195,7 +195,7 @@ class GameStore:
     async def catch_up(self, live: LiveGame, version: GameVersion | None = None,
                        *, known: bool = False) -> bool:
         """Bring the game up to what the database holds (call under its lock): events,
-        visibility and seats another process changed. ``version``/``known``: the caller
+        visibility, seats and the count another process changed. ``version``/``known``: the caller
         read it already (``None`` with ``known``: the game is gone). Returns whether
         anything changed; raises :class:`NotFound` if another process deleted it."""
         if not known:
@@ -208,7 +208,8 @@ class GameStore:
             raise NotFound(f"no game {live.id!r}")
         changed = (version.public, version.awaiting_join) != (live.public, live.awaiting_join)
         live.public, live.awaiting_join = version.public, version.awaiting_join
-        if version.event_count != live.stored:
+        if version.event_count != live.stored \
+                or version.scoring != live.game.options.counted_by.code:
             stored = await asyncio.to_thread(self.repo.load, live.id, time_source=self.wall,
                                              rng=self.rng)
             if stored is None:
