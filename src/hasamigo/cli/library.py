@@ -229,8 +229,8 @@ def library_scoring(
     as_json: JsonOpt = False,
 ) -> None:
     """Change how a stored game counts a board that ends with empties; a finished game's
-    result is counted anew. (A server running on the database shows it when the game is
-    next loaded.)
+    result is counted anew (a server running on the database shows it at its next
+    answer about the game).
 
     JSON: as for show.
     """
