@@ -36,6 +36,7 @@ from hasamigo.engine.corpus import (
 )
 from hasamigo.engine.evaluation import load_weights, weights_path
 from hasamigo.engine.symmetry import image
+from hasamigo.engine.training import position_board
 from hasamigo.errors import InvalidOptionError
 from hasamigo.jobs import LocalBackend
 from hasamigo.jobs.corpus import BuildSpec, build_corpus, check_label, check_source
@@ -93,6 +94,16 @@ def test_deep_labels_from_a_search(tmp_path: Path) -> None:
     build_corpus(tmp_path / "deep", spec, backend=LocalBackend(1))
     rows = _rows(tmp_path / "deep")
     assert len(rows) == 6 and all(r[4] == 2 for r in rows)
+
+
+def test_trees_give_searched_positions_of_the_band() -> None:
+    task = (7, 0, 2, 10, 12)
+    found = corpus_jobs.trees_task(task)
+    assert found == corpus_jobs.trees_task(task)  # seeded: the same on any worker
+    assert 0 < len(found) <= 2 * corpus_jobs.TREE_PER_ROOT
+    for p, o in found:
+        assert not p & o and 10 <= 64 - (p | o).bit_count() <= 12
+        assert not position_board(p, o).is_game_over()
 
 
 def _kill_mid_build(directory: Path) -> int:

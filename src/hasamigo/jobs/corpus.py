@@ -224,8 +224,9 @@ def trees_task(task: tuple[int, int, int, int, int]) -> list[list[int]]:
         engine.analyse(board, Limit(depth=TREE_DEPTH))
         p, o = tree_positions(engine)
         e = empties_of(p, o)
-        found = sorted({(int(a), int(b)) for a, b, x in zip(p, o, e, strict=True)
-                        if lo <= x <= hi})
+        found = sorted(pair for pair in {(int(a), int(b)) for a, b, x in zip(p, o, e, strict=True)
+                                         if lo <= x <= hi}
+                       if not position_board(*pair).is_game_over())
         out.extend(list(pair) for pair in rng.sample(found, min(TREE_PER_ROOT, len(found))))
     return out
 
