@@ -72,8 +72,8 @@ def study_new(
         "--protocol", help="paper (the paper's questions, timing and scales) or extended "
                            "(the richer questionnaire).")] = "paper",
     window: Annotated[str, typer.Option(
-        "--window", help="The surprise move's window: moves (the paper's, "
-                         "「意外性の手は３０～３５手で打つ」: moves 30-35 of the game) or "
+        "--window", help="The surprise move's window: moves (the paper's: "
+                         "moves 30-35 of the game) or "
                          "midgame (the project's reading: those moves in the midgame phase "
                          "only). Default: the protocol's (paper: moves).")] = "",
     db: DbOpt = None,

@@ -69,8 +69,8 @@ def study_simulate(
                            "paper's window) or extended (after each program move; the "
                            "midgame window).")] = "paper",
     window: Annotated[str | None, typer.Option(
-        "--window", help="The amusement programs' surprise window: moves (the paper's, "
-                         "「意外性の手は３０～３５手で打つ」: moves 30-35 of the game) or "
+        "--window", help="The amusement programs' surprise window: moves (the paper's: "
+                         "moves 30-35 of the game) or "
                          "midgame (the project's reading: those moves in the midgame phase "
                          "only). Default: the protocol's.")] = None,
     out: Annotated[Path | None, typer.Option(
