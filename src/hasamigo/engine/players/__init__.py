@@ -133,17 +133,20 @@ PROGRAMS: dict[str, Program] = {p.spec: p for p in (
             "the paper's victory-oriented program: 5-ply minimax over weighted squares"),
     Program("amusement", AmusementPlayer, "Amusement", "娯楽指向",
             "the paper's amusement-oriented program: victory with an expectation move and "
-            "a surprise move in the midgame", choices=AMUSEMENT_CHOICES),
+            "a surprise move in the midgame (the window is the project's reading: moves "
+            "30-35 while the game is in its midgame phase)", choices=AMUSEMENT_CHOICES),
     Program("amusement:swing", AmusementPlayer, "Amusement (swing)", "娯楽指向（スイング）",
             "amusement whose surprise is where the evaluation swings sharply",
             options=(("surprise", SWING),), offered=False),
     Program("amusement:moves", AmusementPlayer, "Amusement (moves 30-35)",
             "娯楽指向（30〜35手目）",
-            "amusement whose surprise comes at moves 30-35 whatever the phase",
+            "amusement whose surprise comes at moves 30-35 of the game, the paper's own window "
+            "(「意外性の手は３０～３５手で打つ」)",
             options=(("window", MOVES_WINDOW),), offered=False),
     Program("amusement:swing:moves", AmusementPlayer, "Amusement (swing, moves 30-35)",
             "娯楽指向（スイング・30〜35手目）",
-            "amusement:swing whose surprise comes at moves 30-35 whatever the phase",
+            "amusement:swing whose surprise comes at moves 30-35 of the game, the paper's "
+            "window",
             options=(("surprise", SWING), ("window", MOVES_WINDOW)), offered=False),
     Program("entertainer", EntertainerPlayer, "Entertainer", "エンターテイナー",
             "keeps the game close and winnable for the opponent"),
