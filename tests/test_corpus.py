@@ -71,8 +71,10 @@ def test_two_workers_label_exactly(small: Path) -> None:
     manifest = load_manifest(small)
     assert [s["positions"] for s in manifest.shards] == [6, 6, 6, 6]
     assert list(manifest.builds) == [SMALL.id]
-    for p, o, empties, score, depth in rows:
-        assert 6 <= empties <= 8 and depth == EXACT_DEPTH
+    assert all(6 <= r[2] <= 8 and r[4] == EXACT_DEPTH for r in rows)
+    checked = [r for r in rows if r[2] <= 7]  # the slow reference is quick up to 7 empties
+    assert len(checked) >= 8
+    for p, o, _empties, score, _depth in checked:
         # the side to move as Black: the slow reference's perfect-play score
         cells = cells_from_masks(p, o, (1 << 64) - 1)
         assert score == negamax(cells, BLACK_DISC), (p, o)
@@ -142,6 +144,7 @@ def test_killed_build_resumes_to_the_same_corpus(tmp_path: Path) -> None:
     build_corpus(whole, spec, backend=LocalBackend(2))
     assert _rows(killed) == _rows(whole)
     assert len(load_manifest(killed).shards) == 15
+    assert not list(killed.glob(".*.tmp"))  # no half-written file left behind
 
 
 def _damage(directory: Path, how: str) -> Path:

@@ -383,6 +383,8 @@ def build_corpus(directory: str | os.PathLike[str], spec: BuildSpec, *, backend:
     if spec.count < 1 or spec.shard < 1:
         raise InvalidOptionError("count and shard must be at least 1")
     with _locked(directory):
+        for left in directory.glob(".*.tmp"):  # what a killed writer left half written
+            left.unlink(missing_ok=True)
         manifest = load_manifest(directory)
         manifest.builds.setdefault(spec.id, spec.params())
         save_manifest(directory, manifest)
