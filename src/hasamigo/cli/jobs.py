@@ -55,7 +55,7 @@ def selfplay(
     """
     from hasamigo.engine.limits import MAX_LEVEL
     from hasamigo.jobs import JobError, JournalError
-    from hasamigo.jobs.selfplay import openings_from, selfplay_job
+    from hasamigo.jobs.selfplay import level_spec, openings_from, selfplay_job
     from hasamigo.notation import detect_format, write_games
 
     if level > MAX_LEVEL:
@@ -76,7 +76,7 @@ def selfplay(
     start = time.perf_counter()
     try:
         with progress:
-            task = progress.add_task(f"engine:{level} self-play", total=games)
+            task = progress.add_task(f"{level_spec(level)} self-play", total=games)
 
             def begin(done: int) -> None:
                 nonlocal resumed

@@ -10,6 +10,7 @@ from hasamigo.engine.players import plays_every_grid, plays_every_rule
 from hasamigo.errors import InvalidOptionError, shown
 from hasamigo.game.errors import GameError
 from hasamigo.game.setup import GameOptions, GameSetup, Participant
+from hasamigo.player_spec import PlayerSpec
 from hasamigo.variants import find_variant
 from hasamigo.web.schemas import NewGame
 from hasamigo.web.services.players import EXTERNAL, program_name
@@ -44,7 +45,8 @@ def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetu
         second = Participant(names[1] if names else "Player 2", rank=ranks[1],
                              birth_year=years[1])
     else:
-        spec = f"engine:{req.level}" if req.opponent == "engine" else req.opponent
+        spec = (str(PlayerSpec("engine", level=req.level)) if req.opponent == "engine"
+                else req.opponent)
         name = program_name(spec)
         if req.opponent == "external":
             from hasamigo.engine.protocols.config import find_engine
