@@ -88,8 +88,7 @@ def setting(client: TestClient) -> dict[str, str]:
     study = client.post("/api/studies", json={"name": "Pilot", "password": "research-pw"}
                         ).json()["study"]["id"]
     return {"game_id": game["id"], "tournament_id": tournament, "study_id": study,
-            "code": "NOSUCH9", "number": "1", "board": "1", "node": "1", "table": "games",
-            "kind": "caution", "sanction": "1"}
+            "code": "NOSUCH9", "number": "1", "board": "1", "node": "1", "table": "games"}
 
 
 def test_every_credential_route_refuses_a_stranger_before_reading_body_or_query(

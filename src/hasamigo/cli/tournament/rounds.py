@@ -145,7 +145,8 @@ def result(
                     ] = False,
     penalty: Annotated[str | None, typer.Option(
         "--penalty", help="A loss by penalty (反則負け, JOF rule 21): the player who "
-                          "loses (64–0 to the other); needs --reason.")] = None,
+                          "loses; needs --reason. The project's reading (the rules "
+                          "are silent): 64–0 to the other, and rated.")] = None,
     game: Annotated[str | None, typer.Option(
         "--game", help="Take the result from a stored game between the board's two "
                        "entrants (a game over the board recorded at /record, with its "
