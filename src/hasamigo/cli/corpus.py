@@ -151,6 +151,21 @@ def corpus_info(directory: DirArg, as_json: JsonOpt = False) -> None:
         raise typer.Exit(1)
 
 
+def _read(directory: Path, skip_damaged: bool) -> Any:
+    """The corpus read, or its error with what to do about a damaged shard."""
+    from hasamigo.engine.corpus import CorpusError, read_corpus
+
+    try:
+        return read_corpus(directory, skip_damaged=skip_damaged)
+    except CorpusError as exc:
+        if "damaged corpus shard" in str(exc):
+            raise fail(f"{exc} (--skip-damaged reads the other shards; the build's "
+                       "command, run again, makes it again)") from None
+        raise fail_with(exc) from None
+    except (HasamigoError, OSError) as exc:
+        raise fail_with(exc) from None
+
+
 @corpus_app.command("read")
 def corpus_read(
     directory: DirArg,
@@ -161,13 +176,10 @@ def corpus_read(
 ) -> None:
     """Print the positions as JSON lines: {board, empties, score, depth, source}; the
     board as a board string with the side to move as X (``hasamigo analyse`` reads it)."""
-    from hasamigo.engine.corpus import SOURCES, read_corpus
+    from hasamigo.engine.corpus import SOURCES
     from hasamigo.engine.training import position_board
 
-    try:
-        got = read_corpus(directory, skip_damaged=skip_damaged)
-    except (HasamigoError, OSError) as exc:
-        raise fail_with(exc) from None
+    got = _read(directory, skip_damaged)
     for problem in got.damaged:
         err_console.print(f"skipped: {problem}", highlight=False, soft_wrap=True, markup=False)
     names = {code: name for name, code in SOURCES.items()}
@@ -205,7 +217,7 @@ def corpus_train(
     the fitted evaluation and for eval-v2 on the same positions, then per stage the
     held-out root-mean-square errors. JSON: {positions, train_positions, heldout: {n,
     fitted: {mae, correlation}, eval_v2: {...}}, stages: [...], out}."""
-    from hasamigo.engine.corpus import holdout_bucket, read_corpus
+    from hasamigo.engine.corpus import holdout_bucket
     from hasamigo.engine.evaluation import (
         evaluation_params,
         load_weights,
@@ -224,10 +236,7 @@ def corpus_train(
 
     if start not in ("shipped", "zero"):
         raise fail(f"--start must be 'shipped' or 'zero', not {start[:20]!r}")
-    try:
-        got = read_corpus(directory, skip_damaged=skip_damaged)
-    except (HasamigoError, OSError) as exc:
-        raise fail_with(exc) from None
+    got = _read(directory, skip_damaged)
     for problem in got.damaged:
         err_console.print(f"skipped: {problem}", highlight=False, soft_wrap=True, markup=False)
     pos = got.positions
