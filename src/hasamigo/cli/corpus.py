@@ -39,8 +39,9 @@ def corpus_build(
         help="exact (perfect-play score) or deep:D (a D-ply search; exact where D reaches "
              "the end).")] = "exact",
     seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
-    shard: Annotated[int, typer.Option(min=1, max=1_000_000,
-                                       help="Positions a shard (a task).")] = 250,
+    shard: Annotated[int, typer.Option(
+        min=1, max=1_000_000, help="Positions a shard: a task, and what a kill -9 may "
+                                   "lose.")] = 100,
     workers: WorkersOpt = 1,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,

@@ -70,7 +70,7 @@ from hasamigo.errors import InvalidOptionError
 from hasamigo.jobs.runner import Backend, Journal, run_job
 from hasamigo.jobs.solve import warm_solver, worker_engine
 
-SHARD = 250  # positions a shard (and a labelling task)
+SHARD = 100  # positions a shard (and a labelling task): at 26 empties, minutes of solving
 SELFPLAY_DEPTH = 2
 SELFPLAY_RANDOM = 5  # one move in this many is random
 SELFPLAY_OPENING = 6  # the first plies, all random
