@@ -47,15 +47,10 @@ SCORING_NAMES = {"jof-2014": "empties to the winner",
 
 @contextmanager
 def _repository(db: str | None) -> Iterator[GameRepository]:
-    from hasamigo.storage import Database, GameRepository
+    from hasamigo.cli.database import open_database
+    from hasamigo.storage import GameRepository
 
-    shown = db or "the default database"
-    try:
-        database = Database(db)
-        shown = database.engine.url.render_as_string(hide_password=True)
-        database.open()
-    except Exception as exc:  # a bad URL, a locked or foreign database, a missing driver
-        raise fail(f"cannot use {shown}: {exc}") from None
+    database, _shown = open_database(db)
     try:
         yield GameRepository(database)
     finally:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.markup import escape
 
-from hasamigo.cli import err_console, fail
+from hasamigo.cli import err_console
 
 if TYPE_CHECKING:
     from hasamigo.game.controller import GameController
@@ -66,15 +66,10 @@ class Saver:
 def open_repository(db: str | None) -> tuple[GameRepository, str]:
     """The games database (migrated to the newest schema) and its URL to show (without
     a password)."""
-    from hasamigo.storage import Database, GameRepository
+    from hasamigo.cli.database import open_database
+    from hasamigo.storage import GameRepository
 
-    shown = db or "the default database"
-    try:
-        database = Database(db)
-        shown = database.engine.url.render_as_string(hide_password=True)
-        database.open()
-    except Exception as exc:  # a bad URL, a locked or foreign database, a missing driver
-        raise fail(f"cannot use {shown}: {exc}") from None
+    database, shown = open_database(db)
     return GameRepository(database), shown
 
 

@@ -34,19 +34,13 @@ StudyArg = Annotated[str, typer.Argument(help="The study's id.")]
 @contextmanager
 def study_service(db: str | None) -> Iterator[StudyService]:
     """The study service over the database; its errors become exit status 2."""
+    from hasamigo.cli.database import open_database
     from hasamigo.errors import HasamigoError
-    from hasamigo.storage import Database
     from hasamigo.storage.repository import GameRepository
     from hasamigo.study.service import StudyService
     from hasamigo.study.store import StudyRepository
 
-    shown = db or "the default database"
-    try:
-        database = Database(db)
-        shown = database.engine.url.render_as_string(hide_password=True)
-        database.open()
-    except Exception as exc:  # a bad URL, a locked or foreign database, a missing driver
-        raise fail(f"cannot use {shown}: {exc}") from None
+    database, _shown = open_database(db)
     try:
         yield StudyService(StudyRepository(database), GameRepository(database))
     except (HasamigoError, KeyError, ValueError) as exc:

@@ -45,17 +45,14 @@ def who_of(who: str | None) -> str:
 @contextmanager
 def opened_service(db: str | None) -> Iterator[TournamentService]:
     """The tournament service over the database; its errors become exit status 2."""
+    from hasamigo.cli.database import open_database
     from hasamigo.errors import HasamigoError
-    from hasamigo.storage import Database
+    from hasamigo.storage.repository import GameRepository
     from hasamigo.tournament.service import TournamentService
+    from hasamigo.tournament.store import TournamentRepository
 
-    shown = db or "the default database"
-    try:
-        database = Database(db)
-        shown = database.engine.url.render_as_string(hide_password=True)
-        service = TournamentService.open(database)
-    except Exception as exc:  # a bad URL, a locked or foreign database, a missing driver
-        raise fail(f"cannot use {shown}: {exc}") from None
+    database, _shown = open_database(db)
+    service = TournamentService(TournamentRepository(database), GameRepository(database))
     try:
         yield service
     except (HasamigoError, KeyError, ValueError) as exc:
