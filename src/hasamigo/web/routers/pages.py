@@ -44,15 +44,16 @@ async def new_game_page(request: Request, templates: Templates, lang: LangDep,
     from hasamigo.engine.players import PROGRAMS as REGISTRY
     from hasamigo.engine.players import program_kernels
     from hasamigo.engine.protocols.config import configured_engines
+    from hasamigo.player_spec import PlayerSpec
     from hasamigo.rules import WORDS
 
     opponents = [*PROGRAMS, "person"]
     # the kernel groups each opponent needs on 8×8: on a fresh server the form says which
     # are still getting ready (GET /api/status), and that a game may start meanwhile; the
     # engine's at the form's level (its levels share their kernels)
-    def spec(key: str) -> str:
+    def spec(key: str) -> PlayerSpec | str:
         levels = key in REGISTRY and REGISTRY[key].levels
-        return f"{key}:{settings.default_level}" if levels else key
+        return PlayerSpec(key, level=settings.default_level) if levels else key
 
     needs = {key: " ".join(sorted(program_kernels(spec(key), Board)[0])) for key in opponents}
     # Fairy Othello's words that are the project's readings (オセロ is the normal rule and
