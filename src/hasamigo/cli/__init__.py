@@ -63,6 +63,9 @@ ThreadsOpt = Annotated[int, typer.Option(
 #: terminal) with an ellipsis, as it cut ~/.local/share/hasamigo/hasamigo.db.
 DB_DEFAULT = ("Default: $HASAMIGO_DB, else hasamigo.db in the hasamigo directory of "
               "$XDG_DATA_HOME or ~/.local/share.")
+#: the --db option of every command on the database (opened by hasamigo.cli.database)
+DbOpt = Annotated[str | None, typer.Option(
+    "--db", help=f"Database URL (as for serve). {DB_DEFAULT}")]
 
 COMPILING = "compiling the engine, first run only…"
 

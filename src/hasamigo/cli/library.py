@@ -21,7 +21,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from hasamigo.cli import DB_DEFAULT, JsonOpt, app, console, emit_json, fail
+from hasamigo.cli import DbOpt, JsonOpt, app, console, emit_json, fail
 from hasamigo.cli.helptext import Typer
 from hasamigo.cli.inputs import as_named, input_file, nothing_in
 
@@ -32,8 +32,6 @@ library_app = Typer(help="The game library: import a game file, list and show th
                          "change how a game is counted.", no_args_is_help=True)
 app.add_typer(library_app, name="library")
 
-DbOpt = Annotated[str | None, typer.Option(
-    "--db", help=f"Database URL (as for serve). {DB_DEFAULT}")]
 GameArg = Annotated[str, typer.Argument(help="The game's id (as `library list` shows).")]
 SCORING_HELP = ("jof-2014 (empties to the winner: the JOF rules from 1 June 2014, and the "
                 "international rule before), jof-pre-2014 (the JOF rule before 1 June 2014: "

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from hasamigo.cli import DB_DEFAULT, MAX_THREADS, VariantOpt, app
+from hasamigo.cli import MAX_THREADS, DbOpt, VariantOpt, app
 from hasamigo.player_spec import PlayerSpec
 
 #: The web app's address, for the link that hands the game to a browser.
@@ -55,8 +55,7 @@ def play_command(
     start: Annotated[str | None, typer.Option(help="cross, parallel or original.")] = None,
     disc_limit: Annotated[int | None, typer.Option(
         help="Discs a side may place: only the variant's own (reversi-32: 32).")] = None,
-    db: Annotated[str | None, typer.Option(
-        "--db", help=f"Database URL (as for serve). {DB_DEFAULT}")] = None,
+    db: DbOpt = None,
     link_base: Annotated[str, typer.Option(
         "--link-base", help="The web app's address, for the link to this game.")
     ] = DEFAULT_LINK_BASE,

@@ -16,7 +16,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from hasamigo.cli import DB_DEFAULT, JsonOpt, app, console, emit_json, fail
+from hasamigo.cli import DbOpt, JsonOpt, app, console, emit_json, fail
 from hasamigo.cli.helptext import Typer
 
 if TYPE_CHECKING:
@@ -26,8 +26,6 @@ study_app = Typer(help="The user study of the amusement paper: run it, simulate 
                   "report it.", no_args_is_help=True)
 app.add_typer(study_app, name="study")
 
-DbOpt = Annotated[str | None, typer.Option(
-    "--db", help=f"Database URL (as for serve). {DB_DEFAULT}")]
 StudyArg = Annotated[str, typer.Argument(help="The study's id.")]
 
 

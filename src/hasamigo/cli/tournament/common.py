@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hasamigo.cli import DB_DEFAULT, app, emit_json, fail
+from hasamigo.cli import app, emit_json, fail
 from hasamigo.cli.helptext import Typer
 
 if TYPE_CHECKING:
@@ -24,8 +24,6 @@ tournament_app = Typer(
     no_args_is_help=True)
 app.add_typer(tournament_app, name="tournament")
 
-DbOpt = Annotated[str | None, typer.Option(
-    "--db", help=f"Database URL (as for serve). {DB_DEFAULT}")]
 WhoOpt = Annotated[str | None, typer.Option(
     "--as", help="Who makes the change, for the audit log (default: your login name).")]
 TournamentArg = Annotated[str, typer.Argument(help="The tournament's id or name.")]

@@ -11,10 +11,9 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from hasamigo.cli import JsonOpt, console, fail
+from hasamigo.cli import DbOpt, JsonOpt, console, fail
 from hasamigo.cli.tournament.common import (
     FORMAT_HELP,
-    DbOpt,
     TournamentArg,
     WhoOpt,
     c_setting,

@@ -14,10 +14,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from hasamigo.cli import JsonOpt, console, emit_json, fail
+from hasamigo.cli import DbOpt, JsonOpt, console, emit_json, fail
 from hasamigo.cli.tournament.common import (
     FORMAT_HELP,
-    DbOpt,
     TournamentArg,
     WhoOpt,
     c_setting,

@@ -10,9 +10,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from hasamigo.cli import JsonOpt, console
+from hasamigo.cli import DbOpt, JsonOpt, console
 from hasamigo.cli.tournament.common import (
-    DbOpt,
     TournamentArg,
     number_text,
     opened_service,
