@@ -95,6 +95,8 @@ def test_a_started_pool_has_the_reports_modules_loaded_before_any_report() -> No
         pool.start()
         assert list(pool.call(loaded, REPORT_MODULES)) == list(REPORT_MODULES)
         assert len(pool.pids()) == 2  # both started, not only the one asked
+        # below the server's priority (lowered by the server as they started)
+        assert all(os.getpriority(os.PRIO_PROCESS, pid) >= 10 for pid in pool.pids())
         assert "<html" in pool.call(render_report, StudyData(), "Empty", "en").lower()
     finally:
         pool.close()

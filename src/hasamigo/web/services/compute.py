@@ -76,6 +76,7 @@ class ComputePool:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._closed = False
+        self._lowered: set[int] = set()
 
     def _executor(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -99,6 +100,18 @@ class ComputePool:
             # the executor starts a worker for each task it cannot give an idle one
             for _ in range(self.workers):
                 pool.submit(_started)
+        self._lower(pool)
+
+    def _lower(self, pool: ProcessPoolExecutor) -> None:
+        """The workers the executor has just started put below the server's priority at
+        once, from here: a worker's own start (Python, then the app's modules, imported to
+        read its first task) takes seconds of CPU before it can lower itself."""
+        for process in dict(getattr(pool, "_processes", None) or {}).values():
+            pid = process.pid
+            if pid is None or pid in self._lowered:
+                continue
+            self._lowered.add(pid)
+            _lower(pid)
 
     def _broken(self, pool: ProcessPoolExecutor) -> Busy:
         if self._closed:  # ended by close()
@@ -115,7 +128,9 @@ class ComputePool:
         """``fn(*args)`` in a worker process, awaited."""
         pool = self._executor()
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            future = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            self._lower(pool)
+            return await future
         except BrokenProcessPool:
             raise self._broken(pool) from None
 
@@ -123,7 +138,9 @@ class ComputePool:
         """``fn(*args)`` in a worker process, waited for on this (non-loop) thread."""
         pool = self._executor()
         try:
-            return pool.submit(fn, *args).result()
+            future = pool.submit(fn, *args)
+            self._lower(pool)
+            return future.result()
         except BrokenProcessPool:
             raise self._broken(pool) from None
 
@@ -163,15 +180,26 @@ def _end(pool: ProcessPoolExecutor) -> None:
             process.close()
 
 
+#: a worker's ``nice``: on a busy machine the event loop's process is scheduled first and
+#: the work waits instead
+NICE = 10
+
+
+def _lower(pid: int) -> None:
+    """Process ``pid`` (0: this one) at :data:`NICE`, unless it is lower already."""
+    with contextlib.suppress(AttributeError, OSError):  # not on every platform
+        if os.getpriority(os.PRIO_PROCESS, pid) < NICE:
+            os.setpriority(os.PRIO_PROCESS, pid, NICE)
+
+
 # ---- in the worker processes -------------------------------------------------------------
 def _worker_start(prepare: Prepare | None) -> None:
     """A worker's start: it exits with its parent (:func:`_exit_with_parent`), runs below
-    the server's priority (``nice`` 10: on a busy machine the event loop's process is
-    scheduled first and the work waits instead), then runs ``prepare``; a failure of
-    ``prepare`` is logged, and the work imports what it needs itself."""
+    the server's priority (:data:`NICE`; its parent has lowered it already where it can),
+    then runs ``prepare``; a failure of ``prepare`` is logged, and the work imports what
+    it needs itself."""
     _exit_with_parent()
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(10)
+    _lower(0)
     if prepare is not None:
         try:
             prepare()
