@@ -296,3 +296,16 @@ def test_analyse_to_json() -> None:
     assert infinite.surprise.result.statistic == float("inf")
     assert json.loads(json.dumps(infinite.to_json(), allow_nan=False)
                       )["surprise"]["result"]["statistic"] == "inf"
+
+
+def test_the_web_app_starts_without_scipy_stats() -> None:
+    """The study's tests import scipy.stats when they first run, not when the web app
+    starts (it was a fifth of the app's start-up): a fresh interpreter that imports the
+    app has not loaded it."""
+    import subprocess
+    import sys
+
+    code = "import sys, hasamigo.web.app; print('scipy.stats' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=300)
+    assert out.stdout.strip() == "False"

@@ -21,7 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scipy import stats as _scipy
+
+def _stats() -> Any:
+    """scipy.stats, imported at the first test rather than with the module: it is a
+    fifth of the web app's start-up (the study's routers import this module), and most
+    servers never test a study."""
+    from scipy import stats
+
+    return stats
+
 
 Table2x2 = tuple[tuple[int, int], tuple[int, int]]
 
@@ -106,7 +114,7 @@ def fisher(table: Table2x2, alternative: str = "two-sided") -> Significance:
         raise ValueError(f"a table of counts has no negative cells: {table}")
     if 0 in (a + b, c + d, a + c, b + d):
         return untested(name, n, "odds ratio", "a row or column of the table is empty")
-    result = _scipy.fisher_exact([[a, b], [c, d]], alternative=alternative)
+    result = _stats().fisher_exact([[a, b], [c, d]], alternative=alternative)
     return Significance(name, n, "odds ratio", float(result.statistic),
                         min(1.0, float(result.pvalue)))
 
@@ -129,7 +137,7 @@ def chi_square(table: Table2x2) -> Significance:
         raise ValueError(f"a table of counts has no negative cells: {table}")
     if 0 in (a + b, c + d, a + c, b + d):
         return untested(CHI2, n, "χ²", "a row or column of the table is empty")
-    result = _scipy.chi2_contingency([[a, b], [c, d]], correction=False)
+    result = _stats().chi2_contingency([[a, b], [c, d]], correction=False)
     return Significance(CHI2, n, "χ²", float(result.statistic),
                         min(1.0, float(result.pvalue)))
 
@@ -149,7 +157,7 @@ def mcnemar(b: int, c: int, alternative: str = "two-sided") -> Significance:
         raise ValueError(f"discordant counts are not negative: {b}, {c}")
     if b + c == 0:
         return untested(name, 0, "proportion", "no discordant pairs")
-    result = _scipy.binomtest(b, b + c, 0.5, alternative=alternative)
+    result = _stats().binomtest(b, b + c, 0.5, alternative=alternative)
     return Significance(name, b + c, "proportion", b / (b + c),
                         min(1.0, float(result.pvalue)))
 
@@ -165,7 +173,7 @@ def binomial(k: int, n: int, p: float = 0.5) -> Significance:
     """
     if n <= 0:
         return untested(BINOMIAL, 0, "proportion", "no answers")
-    result = _scipy.binomtest(k, n, p, alternative="two-sided")
+    result = _stats().binomtest(k, n, p, alternative="two-sided")
     return Significance(BINOMIAL, n, "proportion", k / n, min(1.0, float(result.pvalue)))
 
 
@@ -186,7 +194,7 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> Significance:
         return untested(SPEARMAN, n, "rho", "one of the two variables is constant")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = _scipy.spearmanr(xs, ys)
+        result = _stats().spearmanr(xs, ys)
     rho, p = _finite(result.statistic), _finite(result.pvalue)
     if rho is None or p is None:
         return untested(SPEARMAN, n, "rho", "the correlation is undefined")
