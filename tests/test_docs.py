@@ -99,3 +99,15 @@ def test_the_commands_the_readme_and_pages_name_exist() -> None:
             assert name in paths, (page.name, name)
             if name in groups and second:
                 assert f"{name} {second}" in paths, (page.name, name, second)
+
+
+def test_the_architecture_page_names_every_top_level_module() -> None:
+    """docs/architecture.md's floors name every module and package of src/hasamigo (a new
+    one must be placed on a floor there), and the page is in the site's navigation."""
+    page = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    src = ROOT / "src" / "hasamigo"
+    names = {p.stem for p in src.glob("*.py") if p.stem != "__init__"}
+    names |= {p.name for p in src.iterdir() if (p / "__init__.py").exists()}
+    missing = sorted(n for n in names if f"`{n}`" not in page)
+    assert not missing, f"docs/architecture.md does not place {missing} on a floor"
+    assert "architecture.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")

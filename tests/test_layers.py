@@ -2,7 +2,8 @@
 ``web``) down through the services (``tournament``, ``study``, ``jobs``, ``analysis``,
 ``storage``) and the game's procedure (``game``) and the engine (``engine``) to the core
 (``squares``, ``move``, ``errors``, ``board``, ``rules``, ``variants``, ``notation``,
-``multi``), whose moves are the compiled kernels (``_kernels``; ``multi`` moves in Python).
+``multi``), whose moves are the compiled kernels (``_kernels``; ``multi`` moves through the
+board's grid functions, the one flipping definition of each grid).
 
 The same rules are given to ruff (TID251, the ``ruff.toml`` beside each layer's modules) so
 an editor flags a wrong import as it is written; this test reads every import (at module
