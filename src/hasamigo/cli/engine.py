@@ -388,19 +388,16 @@ def train_eval(
 
 
 def _empties_band(text: str) -> tuple[int, int]:
-    """``--exact-empties``: ``LO-HI`` (or one number) within the exact-label range."""
+    """``--exact-empties``: ``LO-HI`` (or one number, read as the corpus reads its
+    empties) within the exact-label range."""
     from hasamigo.engine.training import EXACT_EMPTIES
+    from hasamigo.jobs.corpus import parse_empties
 
     lo_max, hi_max = EXACT_EMPTIES
-    parts = text.strip().split("-")
     try:
-        if len(parts) not in (1, 2):
-            raise ValueError
-        lo, hi = int(parts[0]), int(parts[-1])
-    except ValueError:
-        raise fail(f"--exact-empties must be LO-HI, e.g. 14-18, not {text[:20]!r}") from None
-    if lo > hi:
-        raise fail(f"--exact-empties {lo}-{hi}: LO is above HI")
+        lo, hi = parse_empties(text)
+    except HasamigoError as exc:
+        raise fail(f"--exact-empties: {exc}") from None
     if not lo_max <= lo <= hi <= hi_max:
         raise fail(f"--exact-empties {lo}-{hi} is outside {lo_max}-{hi_max}")
     return lo, hi

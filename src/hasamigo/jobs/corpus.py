@@ -128,6 +128,8 @@ def parse_empties(text: str) -> tuple[int, int]:
         lo, hi = int(parts[0]), int(parts[-1])
     except ValueError:
         raise InvalidOptionError(f"empties must be LO-HI, e.g. 14-26, not {text[:20]!r}") from None
+    if lo > hi:
+        raise InvalidOptionError(f"empties {lo}-{hi}: LO is above HI")
     if not EMPTIES_RANGE[0] <= lo <= hi <= EMPTIES_RANGE[1]:
         raise InvalidOptionError(f"empties {lo}-{hi}: need 1 <= LO <= HI <= 60")
     return lo, hi
