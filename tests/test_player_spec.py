@@ -64,7 +64,7 @@ def test_any_text_is_a_spec_or_a_clear_refusal(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     # every text a game, journal, tournament or study stored before the value type
-    *PROGRAMS.keys() - {"engine"}, "engine:1", "engine:10", "engine:top", "engine:6@2",
+    *sorted(PROGRAMS.keys() - {"engine"}), "engine:1", "engine:10", "engine:top", "engine:6@2",
     "engine:top@64", "nboard:/opt/Edax/edax -q", "gtp:gnugo --mode gtp",
     "nboard:ssh me@host edax",
 ])
