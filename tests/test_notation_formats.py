@@ -157,3 +157,17 @@ def test_obf_round_trip(seed: int, plies: int, scores: list[int]) -> None:
     assert again.answers == answers
     if answers:
         assert again.best_score == max(s for _, s in answers)
+
+
+@pytest.mark.parametrize("suffix", [".ggf", ".wtb", ".txt"])
+def test_every_game_format_has_its_writer_and_reads_back(tmp_path: Path, suffix: str) -> None:
+    """write_games writes each game format through its one writer (GAME_WRITERS, every
+    format of FORMATS but OBF's positions), and read_games reads the games back."""
+    from hasamigo.move import Move
+    from hasamigo.notation import FORMATS, GAME_WRITERS, GameRecord, read_games, write_games
+
+    assert set(GAME_WRITERS) == set(FORMATS.values()) - {"obf"}
+    moves = [Move.from_str(m) for m in ("f5", "d6", "c3", "d3", "c4")]
+    path = tmp_path / f"games{suffix}"
+    write_games(path, [GameRecord(moves=moves)])
+    assert [list(g.moves) for g in read_games(path)] == [moves]

@@ -12,7 +12,7 @@ used is yielded with its ``problem`` set instead, so the rest of the archive sti
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from hasamigo.errors import InvalidOptionError
@@ -43,6 +43,7 @@ from hasamigo.notation.transcript import (
     parse_transcript,
     read_transcripts,
     write_transcript,
+    write_transcripts,
 )
 from hasamigo.notation.wthor import parse_wthor, read_wthor, write_wthor
 
@@ -87,24 +88,28 @@ def read_games(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
                              "use read_obf")
 
 
+#: each game format's writer, by :data:`FORMATS`' names (OBF holds positions:
+#: :func:`write_obf`)
+GAME_WRITERS: dict[str, Callable[[str | os.PathLike[str], Iterable[GameRecord]], object]] = {
+    "ggf": write_ggf,
+    "wthor": write_wthor,
+    "transcript": write_transcripts,
+}
+
+
 def write_games(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> None:
     """Write games in the format of the extension: ``.ggf``, ``.wtb`` or a transcript file."""
     kind = detect_format(path)
-    if kind == "ggf":
-        write_ggf(path, records)
-    elif kind == "wthor":
-        write_wthor(path, records)
-    elif kind == "transcript":
-        with open(path, "w", encoding="utf-8") as handle:
-            for line in format_transcripts(records):
-                handle.write(line + "\n")
-    else:
+    writer = GAME_WRITERS.get(kind)
+    if writer is None:
         raise InvalidOptionError(f"{os.fspath(path)}: OBF files hold positions, not games; "
                                  "use write_obf")
+    writer(path, records)
 
 
 __all__ = [
     "FORMATS",
+    "GAME_WRITERS",
     "GameRecord",
     "MultiRecord",
     "ObfPosition",
@@ -139,5 +144,6 @@ __all__ = [
     "write_multi_records",
     "write_obf",
     "write_transcript",
+    "write_transcripts",
     "write_wthor",
 ]

@@ -165,6 +165,13 @@ def format_transcripts(records: Iterable[GameRecord]) -> Iterator[str]:
         yield write_transcript(record.moves, record.variant, passes=False)
 
 
+def write_transcripts(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> None:
+    """Write one game per line, as :func:`format_transcripts` gives them."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for line in format_transcripts(records):
+            handle.write(line + "\n")
+
+
 __all__ = [
     "format_transcripts",
     "parse_transcript",
