@@ -1,6 +1,7 @@
-"""The interface text's catalog (hasamigo.web.i18n): every message in use is in it, every
-message in it is in use and has its Japanese, not fuzzy, with the English's placeholders;
-the page scripts read only keys that :data:`~hasamigo.web.keyed_text.KEYED` has."""
+"""The two-language text's one catalog (hasamigo.text, read by hasamigo.web.i18n and the
+study's report): every message in use is in it, every message in it is in use and has its
+Japanese, not fuzzy, with the English's placeholders; the page scripts read only keys that
+:data:`~hasamigo.web.keyed_text.KEYED` has."""
 
 from __future__ import annotations
 
@@ -14,12 +15,15 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
+from hasamigo import text
 from hasamigo.web import i18n
 from hasamigo.web.keyed_text import KEYED, keyed_text
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = Path(i18n.__file__).parent
-PO = i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+#: where the messages are written: the web pages and the study's report
+SOURCES = (WEB, ROOT / "src" / "hasamigo" / "study")
+PO = text.catalog_path("ja")
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 MessageId = tuple[str | None, str]  # (context, English; a plural's singular)
@@ -33,14 +37,17 @@ def catalog() -> Catalog:
 
 @pytest.fixture(scope="module")
 def used() -> dict[MessageId, list[str]]:
-    """What ``pybabel extract -F babel.cfg -k NP_:1c,2`` finds: message -> where."""
+    """What ``pybabel extract -F babel.cfg`` (:data:`hasamigo.text.KEYWORDS`) finds in
+    :data:`SOURCES`: message -> where."""
     with (ROOT / "babel.cfg").open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
     found: dict[MessageId, list[str]] = {}
-    for filename, lineno, message, _comments, context in extract_from_dir(
-            WEB, method_map, options_map, keywords=i18n.KEYWORDS, strip_comment_tags=True):
-        singular = message if isinstance(message, str) else message[0]
-        found.setdefault((context, singular), []).append(f"{filename}:{lineno}")
+    for source in SOURCES:
+        for filename, lineno, message, _comments, context in extract_from_dir(
+                source, method_map, options_map, keywords=text.KEYWORDS,
+                strip_comment_tags=True):
+            singular = message if isinstance(message, str) else message[0]
+            found.setdefault((context, singular), []).append(f"{source.name}/{filename}:{lineno}")
     return found
 
 

@@ -25,8 +25,9 @@ SRC = ROOT / "src" / "hasamigo"
 
 CORE = ("squares", "move", "errors", "board", "rules", "variants", "notation", "multi",
         # beside the core, importing nothing above it: the password hashes (tournament,
-        # study), the settings' base (storage, web) and a player's spec (engine and up)
-        "passwords", "settings", "player_spec")
+        # study), the settings' base (storage, web), a player's spec (engine and up) and the
+        # two-language text's catalog (study, web)
+        "passwords", "settings", "player_spec", "text")
 ABOVE_CORE = ("engine", "game", "analysis", "storage", "tournament", "study", "jobs", "web",
               "cli")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import re
@@ -14,8 +15,20 @@ from typer.testing import CliRunner
 
 from hasamigo.cli import app
 from hasamigo.errors import InvalidOptionError
+from hasamigo.study import report_text
 from hasamigo.study.records import AnswerRecord, GameRecord, StudyData, SubjectRecord
 from hasamigo.study.report import build_report, cjk_font, per_move_figure, write_report
+from hasamigo.study.report_text import MESSAGES, count_of, labels
+from hasamigo.study.significance import (
+    BINOMIAL,
+    CHI2,
+    FISHER,
+    FISHER_ONE,
+    MCNEMAR,
+    MCNEMAR_ONE,
+    SPEARMAN,
+)
+from hasamigo.text import translate
 
 ARMS = ("victory", "amusement")
 SCRIPT = "<script>alert('x')</script>"
@@ -193,6 +206,61 @@ def test_both_languages_headings(report_en: str, report_ja: str) -> None:
     assert "フィッシャーの正確確率検定（両側）: n = 8" in report_ja
     with pytest.raises(InvalidOptionError, match="'en' or 'ja'"):
         build_report(StudyData(), title="x", lang="fr")
+
+
+#: labels the same in both languages: symbols, and the paper's answer words it quotes
+SAME_IN_BOTH = {"n", "p", "χ²", "can_win_share", "surprising_share"}
+CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+MARKERS = {"N_", "NP_", "NN_", "NNP_"}
+
+
+def test_the_report_reads_its_words_from_the_one_catalog(report_en: str,
+                                                         report_ja: str) -> None:
+    """The report's labels are gettext messages: English as written, Japanese from the
+    catalog the web pages read (issue 66: one mechanism for two-language text)."""
+    english, japanese = labels("en"), labels("ja")
+    assert set(english) == set(japanese) == set(MESSAGES)
+    for key, message in MESSAGES.items():
+        assert japanese[key] == translate("ja", message)
+        if key not in SAME_IN_BOTH:  # a message missing from the catalog reads in English
+            assert japanese[key] != english[key], key
+    assert japanese["wins"] == "プログラム別の勝敗" and japanese["games"] == "対局数"
+    assert translate("ja", "Games") == "局数"  # the pages' word; the report's has a context
+    assert japanese["outcome.win"] == "被験者の勝ち" and "被験者の勝ち 36–28" in report_ja
+    assert japanese[FISHER] == "フィッシャーの正確確率検定（両側）" and english[FISHER] == FISHER
+    for name in (FISHER, FISHER_ONE, MCNEMAR, MCNEMAR_ONE, CHI2, BINOMIAL, SPEARMAN):
+        assert english[name] == name  # the label's msgid is the test's own name
+    assert "被験者 4 人、対局 8 局" in report_ja and "4 subjects, 8 games" in report_en
+    assert count_of("en", "games", 1) == "1 game" and count_of("ja", "games", 1) == "1"
+    assert "検出力 80 % に必要な被験者数" in report_ja
+    assert "Subjects needed for 80 % power" in report_en
+    assert not CJK.search(report_en.split("<h2>")[1].split("</h2>")[0])
+
+
+def _japanese_outside_messages(source: str) -> list[str]:
+    """The string constants with Japanese in ``source`` that are not an English message
+    marked for the catalog (one quoting the paper's words)."""
+    tree = ast.parse(source)
+    marked = {id(arg) for node in ast.walk(tree) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Name) and node.func.id in MARKERS
+              for arg in node.args}
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and CJK.search(node.value) and id(node) not in marked | docstrings]
+
+
+def test_the_report_text_module_holds_no_japanese_of_its_own() -> None:
+    """The Japanese is the catalog's: report_text writes English only (what Japanese is left
+    is the paper's words quoted in an English message), and no table by language."""
+    source = Path(report_text.__file__).read_text()
+    found = _japanese_outside_messages(source)
+    assert not found, found
+    assert '"ja":' not in source and "TEXT[" not in source
+    # the check does catch a Japanese label written out (as the module had them)
+    assert _japanese_outside_messages('T = {"ja": {"wins": "プログラム別の勝敗"}}')
 
 
 def test_user_text_is_escaped(report_en: str) -> None:

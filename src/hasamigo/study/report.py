@@ -54,7 +54,6 @@ from hasamigo.study.report_sections import (
 from hasamigo.study.report_text import (
     KIND_KEY,
     LANGS,
-    OUTCOME,
     count_of,
     fmt_number,
     fmt_rate,
@@ -170,7 +169,7 @@ def _tracking_section(data: StudyData, stats: StudyStats, t: dict[str, str],
                      numeric=(1, 2, 3))
             + significance_line(tr.result, t) + figure
             + '<p class="note">' + t["tracking_note"].format(
-                n=tr.n, answers=count_of(t, "answers", tr.n), missing=tr.missing) + "</p>")
+                answers=count_of(lang, "answers", tr.n), missing=tr.missing) + "</p>")
 
 
 def _games_in_order(data: StudyData) -> list[tuple[str, int]]:
@@ -193,9 +192,9 @@ def _game_block(data: StudyData, subject: str, index: int, axis: str, t: dict[st
         if game.outcome is not None:
             score = ("" if game.subject_discs is None or game.program_discs is None
                      else f" {game.subject_discs}–{game.program_discs}")
-            meta.append(OUTCOME[lang][game.outcome] + score)
+            meta.append(t[f"outcome.{game.outcome}"] + score)
         if game.reported_outcome is not None:
-            meta.append(f"{t['reported']}: {OUTCOME[lang][game.reported_outcome]}")
+            meta.append(f"{t['reported']}: {t[f'outcome.{game.reported_outcome}']}")
         if game.felt is not None:
             meta.append(f"{t['felt']}: {game.felt}")
         meta += [t["played_at"].format(kind=t[KIND_KEY[kind]], n=at)
@@ -226,9 +225,9 @@ def build_report(data: StudyData, *, title: str, lang: str = "en", where: str | 
         return _page(title, lang, body)
     body.append(header(data, str(condition), group_by, t))
     body.append("<p class=\"meta\">" + t["summary"].format(
-        subjects=count_of(t, "subjects", len(chosen.subjects)),
-        games=count_of(t, "games", len(chosen.games)),
-        answers=count_of(t, "answers", len(chosen.answers))) + "</p>")
+        subjects=count_of(lang, "subjects", len(chosen.subjects)),
+        games=count_of(lang, "games", len(chosen.games)),
+        answers=count_of(lang, "answers", len(chosen.answers))) + "</p>")
     stats = analyse(chosen)
     figure = (f'<figure class="small">{wins_figure(stats, lang=lang)}</figure>'
               if stats.wins.arms else "")

@@ -19,7 +19,7 @@ from hasamigo.study.pooled import (
     per_move_shares,
     treatment_fidelity,
 )
-from hasamigo.study.power import MAX_SUBJECTS, Needed, fisher_needed, mcnemar_needed
+from hasamigo.study.power import MAX_SUBJECTS, TARGET, Needed, fisher_needed, mcnemar_needed
 from hasamigo.study.protocol import (
     EXTENDED_PROTOCOL,
     MIDGAME_WINDOW,
@@ -322,7 +322,7 @@ def power_section(wins: WinsTable, t: dict[str, str], lang: str) -> str:
     parts.append('<p class="note">' + t["power_note"].format(
         pair=f"{program_name(pair.a, lang)} – {program_name(pair.b, lang)}",
         ra=fmt_rate(ra), rb=fmt_rate(rb), pb=fmt_rate(pb), pc=fmt_rate(pc),
-        cap=MAX_SUBJECTS) + "</p>")
+        cap=MAX_SUBJECTS, target=f"{100 * TARGET:.0f} %") + "</p>")
     return "".join(parts)
 
 

@@ -1,10 +1,18 @@
-"""The report's words and cells: its labels in English and Japanese, and the small HTML
-helpers its sections share (a p-value, a rate, a test's line, a table). Every piece of
-text that came from a subject goes through :func:`html.escape` here or in the sections.
+"""The report's words and cells: its labels, and the small HTML helpers its sections share
+(a p-value, a rate, a test's line, a table). Every piece of text that came from a subject
+goes through :func:`html.escape` here or in the sections.
+
+The labels are gettext messages (:mod:`hasamigo.text`): the English is written here, marked
+for the catalog, and the Japanese is the catalog's (``src/hasamigo/locale``), the one the
+web pages read. Where the report's word reads otherwise than the pages' (``Games``: 対局数
+here, 局数 on the pages) the message has the context ``study report``. The Japanese
+quoted in an English message is the paper's own words, quoted as they are in both
+languages.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections.abc import Sequence
@@ -21,283 +29,238 @@ from hasamigo.study.significance import (
     SPEARMAN,
     Significance,
 )
+from hasamigo.text import LANGS, N_, NNP_, NP_, Lang, Message, Plural, lang_code, translate
 
-LANGS = ("en", "ja")
-
-TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "User study report",
-        "summary": "{subjects}, {games}, {answers} during the games.",
-        # counts: "one|many" forms ({n} the number)
-        "count.subjects": "{n} subject|{n} subjects", "count.games": "{n} game|{n} games",
-        "count.answers": "{n} answer|{n} answers",
-        "empty": "No subjects in this study yet: there is nothing to report.",
-        "subjects": "Subjects",
-        "subject": "Subject", "strength": "Strength (1–5)", "order": "Order played",
-        "more_fun": "More fun", "why": "Why", "what_makes_fun": "What makes a board game fun",
-        "strategies": "Known strategies", "simulated": "simulated",
-        "wins": "Wins per program",
-        "program": "Program", "games": "Games", "won": "Subject won", "draws": "Draws",
-        "lost": "Subject lost", "unfinished": "Unfinished", "win_rate": "Win rate",
-        "pair": "Pair", "table": "2×2 table (won / not)", "result": "Result",
-        "holm": "Holm-adjusted p",
-        "wins_note": "A draw counts as not a win; unfinished games are left out. Fisher's "
-                     "exact test compares the 2×2 table (subject won / did not win) × "
-                     "(program). With more than two programs every pair is tested and "
-                     "Holm's adjustment is given beside p, per test. The tests are the "
-                     "project's choice: the paper names none.",
-        "fun": "Which game was more fun",
-        "chose": "Named more fun", "share": "Share",
-        "fun_note": "Per program, an exact binomial test (two-sided) of the number of "
-                    "subjects naming it against an even preference (1/k of the {n} who "
-                    "named a program, k = {k}). No answer: {none}; not a program: {other}.",
-        "surprise": "“Surprising” answers after special moves",
-        "kind": "Move just played", "answers": "Answers", "surprising": "“Surprising”",
-        "rate": "Rate", "special": "special (expectation, surprise, gift)",
-        "surprise_note": "Fisher's exact test (two-sided) on the 2×2 table (surprising / "
-                         "other answer) × (after a special move / after a normal one). "
-                         "Answers are pooled over subjects and are not independent.",
-        "tracking": "“Can you win?” against the evaluation",
-        "answer": "Answer", "n": "n", "mean": "Mean evaluation", "median": "Median",
-        "tracking_note": "Evaluation: discs from the subject's side (positive: ahead). "
-                         "Spearman's rank correlation (two-sided) between the answer (lose "
-                         "−1, unknown 0, win +1) and the evaluation, over {answers} "
-                         "with an evaluation ({missing} without one). Answers are pooled "
-                         "over subjects.",
-        "per_move": "Per-move graphs",
-        "per_move_note": "Blue: “Can you win now?” (+1 win, 0 unknown, −1 lose). Orange: "
-                         "“What kind of move?” (+1 surprising, 0 unknown, −1 expected). "
-                         "Black dotted: the evaluation (discs, subject's side, right axis). "
-                         "Shaded bands mark the program's special moves "
-                         "(E expectation, S surprise, G gift).",
-        "game": "Game", "black": "black", "white": "white", "felt": "Felt (1–5)",
-        "marks": "Special moves", "none": "none", "no_answers": "no answers",
-        "too_few": "too few to test", "p": "p", "stat": "statistic",
-        "felt_note": "Note",
-        "win": "win", "draw": "draw", "lose": "lose", "unknown": "unknown",
-        "surprising_a": "surprising", "expected": "expected",
-        "normal": "normal", "expectation": "expectation", "surprise_k": "surprise",
-        "gift": "gift",
-        FISHER: FISHER, BINOMIAL: BINOMIAL, SPEARMAN: SPEARMAN,
-        "odds ratio": "odds ratio", "proportion": "proportion", "rho": "rho",
-    },
-    "ja": {
-        "title": "ユーザースタディ報告",
-        "summary": "被験者 {subjects} 人、対局 {games} 局、対局中の回答 {answers} 件。",
-        "count.subjects": "{n}", "count.games": "{n}", "count.answers": "{n}",
-        "empty": "この実験にはまだ被験者がいません。報告する内容はありません。",
-        "subjects": "被験者",
-        "subject": "被験者", "strength": "強さ（1〜5）", "order": "対戦順",
-        "more_fun": "おもしろかった方", "why": "理由",
-        "what_makes_fun": "ボードゲームのおもしろさとは", "strategies": "知っている戦略",
-        "simulated": "模擬",
-        "wins": "プログラム別の勝敗",
-        "program": "プログラム", "games": "対局数", "won": "被験者の勝ち", "draws": "引き分け",
-        "lost": "被験者の負け", "unfinished": "未終局", "win_rate": "勝率",
-        "pair": "組", "table": "2×2 表（勝ち／それ以外）", "result": "結果",
-        "holm": "Holm 補正後の p",
-        "wins_note": "引き分けは「勝ち以外」に数え、未終局の対局は除く。フィッシャーの正確確率"
-                     "検定は（被験者の勝ち／勝ち以外）×（プログラム）の 2×2 表を比べる。"
-                     "プログラムが3つ以上のときは全ての組を検定し、検定ごとに Holm の補正値を"
-                     "併記する。検定の選択は本プロジェクトのもので、論文は検定名を記していない。",
-        "fun": "どちらがおもしろかったか",
-        "chose": "おもしろいと答えた人数", "share": "割合",
-        "fun_note": "プログラムごとに、それを選んだ人数を均等な選好（プログラムを答えた "
-                    "{n} 人の 1/k、k = {k}）と比べる二項検定（両側）。無回答 {none}、"
-                    "プログラム以外 {other}。",
-        "surprise": "特別な手の直後の「意外な手」の回答",
-        "kind": "直前の手", "answers": "回答数", "surprising": "「意外な手」",
-        "rate": "割合", "special": "特別な手（期待性・意外性・ギフト）",
-        "surprise_note": "（意外な手／それ以外の回答）×（特別な手の後／通常の手の後）の"
-                         "2×2 表でフィッシャーの正確確率検定（両側）。回答は被験者をまたいで"
-                         "合算しており、独立ではない。",
-        "tracking": "「いま勝てそうですか」と評価値",
-        "answer": "回答", "n": "n", "mean": "評価値の平均", "median": "中央値",
-        "tracking_note": "評価値は被験者側から見た石差（正：被験者が優勢）。回答（負けそう "
-                         "−1、わからない 0、勝てそう +1）と評価値のスピアマンの順位相関"
-                         "（両側）、評価値のある {n} 件（評価値なし {missing} 件）。"
-                         "回答は被験者をまたいで合算している。",
-        "per_move": "1手毎のグラフ",
-        "per_move_note": "青：「いま勝てそうですか」（+1 勝てそう、0 わからない、−1 "
-                         "負けそう）。オレンジ：「相手はどんな手を打ってきましたか」（+1 "
-                         "意外な手、0 わからない、−1 予想通り）。黒の点線：評価値（被験者側の"
-                         "石差、右軸）。色の帯はプログラムの特別な手（E 期待性、S 意外性、"
-                         "G ギフト）。",
-        "game": "対局", "black": "黒", "white": "白", "felt": "おもしろさ（1〜5）",
-        "marks": "特別な手", "none": "なし", "no_answers": "回答なし",
-        "too_few": "少なすぎて検定できません", "p": "p", "stat": "統計量",
-        "felt_note": "感想",
-        "win": "勝てそう", "draw": "引き分け", "lose": "負けそう", "unknown": "わからない",
-        "surprising_a": "意外な手", "expected": "予想通り",
-        "normal": "通常の手", "expectation": "期待性の手", "surprise_k": "意外性の手",
-        "gift": "ギフト",
-        FISHER: "フィッシャーの正確確率検定（両側）", BINOMIAL: "二項検定（両側）",
-        SPEARMAN: "スピアマンの順位相関（両側）",
-        "odds ratio": "オッズ比", "proportion": "割合", "rho": "ρ",
-    },
+#: the report's labels by key (the sections read ``t["wins_note"]``): each a message for
+#: the catalog, English as written
+MESSAGES: dict[str, Message] = {
+    "title": N_("User study report"),
+    "summary": N_("{subjects}, {games}, {answers} during the games."),
+    "empty": N_("No subjects in this study yet: there is nothing to report."),
+    "subjects": N_("Subjects"),
+    "subject": N_("Subject"),
+    "strength": N_("Strength (1–5)"),
+    "order": N_("Order played"),
+    "more_fun": N_("More fun"),
+    "why": N_("Why"),
+    "what_makes_fun": N_("What makes a board game fun"),
+    "strategies": N_("Known strategies"),
+    "simulated": N_("simulated"),
+    "wins": N_("Wins per program"),
+    "program": N_("Program"),
+    "games": NP_("study report", "Games"),
+    "won": N_("Subject won"),
+    "draws": N_("Draws"),
+    "lost": N_("Subject lost"),
+    "unfinished": N_("Unfinished"),
+    "win_rate": N_("Win rate"),
+    "pair": N_("Pair"),
+    "table": N_("2×2 table (won / not)"),
+    "result": N_("Result"),
+    "holm": N_("Holm-adjusted p"),
+    "wins_note": N_("A draw counts as not a win; unfinished games are left out. Fisher's exact "
+                    "test compares the 2×2 table (subject won / did not win) × (program). With "
+                    "more than two programs every pair is tested and Holm's adjustment is given "
+                    "beside p, per test. The tests are the project's choice: the paper names "
+                    "none."),
+    "fun": N_("Which game was more fun"),
+    "chose": N_("Named more fun"),
+    "share": NP_("study report", "Share"),
+    "fun_note": N_("Per program, an exact binomial test (two-sided) of the number of subjects "
+                   "naming it against an even preference (1/k of the {n} who named a program, k "
+                   "= {k}). No answer: {none}; not a program: {other}."),
+    "surprise": N_("“Surprising” answers after special moves"),
+    "kind": N_("Move just played"),
+    "answers": NP_("study report", "Answers"),
+    "surprising": N_("“Surprising”"),
+    "rate": N_("Rate"),
+    "special": N_("special (expectation, surprise, gift)"),
+    "surprise_note": N_("Fisher's exact test (two-sided) on the 2×2 table (surprising / other "
+                        "answer) × (after a special move / after a normal one). Answers are "
+                        "pooled over subjects and are not independent."),
+    "tracking": N_("“Can you win?” against the evaluation"),
+    "answer": N_("Answer"),
+    "n": N_("n"),
+    "mean": N_("Mean evaluation"),
+    "median": N_("Median"),
+    "tracking_note": N_("Evaluation: discs from the subject's side (positive: ahead). Spearman's "
+                        "rank correlation (two-sided) between the answer (lose −1, unknown 0, "
+                        "win +1) and the evaluation, over {answers} with an evaluation "
+                        "({missing} without one). Answers are pooled over subjects."),
+    "per_move": N_("Per-move graphs"),
+    "per_move_note": N_("Blue: “Can you win now?” (+1 win, 0 unknown, −1 lose). Orange: “What "
+                        "kind of move?” (+1 surprising, 0 unknown, −1 expected). Black dotted: "
+                        "the evaluation (discs, subject's side, right axis). Shaded bands mark "
+                        "the program's special moves (E expectation, S surprise, G gift)."),
+    "game": N_("Game"),
+    "black": N_("black"),
+    "white": N_("white"),
+    "felt": N_("Felt (1–5)"),
+    "marks": N_("Special moves"),
+    "none": N_("none"),
+    "no_answers": N_("no answers"),
+    "too_few": N_("too few to test"),
+    "p": N_("p"),
+    "stat": N_("statistic"),
+    "felt_note": N_("Note"),
+    "win": N_("win"),
+    "draw": N_("draw"),
+    "lose": N_("lose"),
+    "unknown": N_("unknown"),
+    "surprising_a": N_("surprising"),
+    "expected": N_("expected"),
+    "normal": N_("normal"),
+    "expectation": N_("expectation"),
+    "surprise_k": N_("surprise"),
+    "gift": N_("gift"),
+    FISHER: N_("Fisher's exact test, two-sided"),
+    BINOMIAL: N_("exact binomial test, two-sided"),
+    SPEARMAN: N_("Spearman's rank correlation, two-sided"),
+    "odds ratio": N_("odds ratio"),
+    "proportion": N_("proportion"),
+    "rho": N_("rho"),
+    "protocol": NP_("study report", "Protocol"),
+    "protocol.paper": N_("paper (the amusement paper's §4.1)"),
+    "protocol.extended": N_("extended questionnaire"),
+    "window": NP_("study report", "Surprise move's window"),
+    "window.midgame": N_("the project's reading: moves 30–35 in the midgame phase only"),
+    "window.moves": N_("the paper's: moves 30–35 of the game (「意外性の手は３０～３５手で打つ」)"),
+    "withdrawn": N_("Subjects withdrawn (their data deleted)"),
+    "subgroup": N_("Subgroup"),
+    "all_subjects": N_("all subjects"),
+    "version": N_("Software"),
+    "grouped": N_("Grouped by"),
+    "all_won": N_("All subjects: won / games"),
+    "tests": N_("Tests"),
+    "test": N_("Test"),
+    "subgroup_col": N_("Subgroup ({where})"),
+    "h1": N_("one-sided H1: subjects win more against {b} than against {a}"),
+    "discordant": N_("Paired: of {pairs} subjects who finished both games, {both} won both, "
+                     "{neither} neither; {b_only} won against {b} only (b), {a_only} against {a} "
+                     "only (c). McNemar's exact test is the binomial test of b among b + c."),
+    "verdict.one": N_("{pair}: only {tests} reaches p ≤ 0.05, as the paper's 「有意であった」 "
+                      "(was significant, no test named); {others} do not."),
+    "verdict.some": N_("{pair}: {tests} reach p ≤ 0.05 and reproduce the paper's "
+                       "「有意であった」; {others} do not."),
+    "verdict.all": N_("{pair}: all four tests reach p ≤ 0.05, as the paper's 「有意であった」."),
+    "verdict.none": N_("{pair}: none of the four tests reaches p ≤ 0.05; none reproduces the "
+                       "paper's 「有意であった」."),
+    "and": N_(" and "),
+    "mcnemar_fits": N_("McNemar's test is the one that fits a within-subject design (each "
+                       "subject played every program); Fisher's test treats the two columns as "
+                       "independent samples."),
+    "by_group": N_("Wins by {field}"),
+    "group": N_("Group"),
+    "pooled": N_("Per-move answers, pooled over subjects"),
+    "move": NP_("study report", "Move"),
+    "pooled_note": N_("Per program and move ({axis}): n answers, the share answering "
+                      "「勝てそう」 (I think I can win), the share answering 「意外な手」 (a "
+                      "surprising move; of those asked), the mean evaluation (discs, subject's "
+                      "side). Answers of one subject are not independent."),
+    "axis.subject_moves": N_("the subject's n-th move, the paper's 手数"),
+    "axis.move_number": N_("the game's move number: these data have no subject move count"),
+    "can_win_share": N_("勝てそう"),
+    "surprising_share": N_("意外な手"),
+    "mean_eval": N_("eval."),
+    "fidelity": N_("Treatment fidelity"),
+    "fidelity_note": N_("The share of each program's games in which it played its expectation "
+                        "move and its surprise move (recorded per game). The surprise move's "
+                        "window in this study: {window}."),
+    "expectation_played": N_("Expectation move played"),
+    "surprise_played": N_("Surprise move played"),
+    "gifts_played": N_("Games with gifts"),
+    "flag.never": N_("{who}: neither the expectation nor the surprise move was played — the "
+                     "treatment never happened"),
+    "flag.part": N_("{who}: only partly — no {missing} move"),
+    "flags_none": N_("Every amusement game had both its expectation and its surprise move."),
+    "free": N_("Free-text answers"),
+    "no_text": N_("no answers"),
+    "power": N_("Power"),
+    "power_note": N_("Subjects needed for {target} power at α = 0.05 at the effect observed in "
+                     "the first table ({pair}: win rates {ra} and {rb}; discordant shares b "
+                     "{pb}, c {pc}), by exact enumeration; each subject plays both programs, so "
+                     "n per program = subjects. Searched up to {cap} subjects."),
+    "one_sided": N_("one-sided"),
+    "two_sided": N_("two-sided"),
+    "needed": N_("n = {n} (power {power})"),
+    "more_than": N_("more than {cap}"),
+    "not_estimable": N_("not estimable ({why})"),
+    "why.zero": N_("the observed effect is zero"),
+    "why.against": N_("the observed effect is against the one-sided direction"),
+    "fisher_power": N_("Fisher's exact test"),
+    "mcnemar_power": N_("McNemar's exact test"),
+    "reported": N_("reported"),
+    "played_at": N_("{kind} move at move {n}"),
+    FISHER_ONE: N_("Fisher's exact test, one-sided"),
+    MCNEMAR: N_("McNemar's exact test, two-sided"),
+    MCNEMAR_ONE: N_("McNemar's exact test, one-sided"),
+    CHI2: N_("Pearson's χ² test (no continuity correction)"),
+    "χ²": N_("χ²"),
+    "paper_tests": N_("The paper's result under each test"),
+    "paper_tests_note": N_("The paper reports "
+                           "「勝利指向が０勝６敗，娯楽指向が４勝２敗，"
+                           "という結果になり，その差は有意であった」 "
+                           "(victory 0 wins 6 losses, amusement 4 wins 2 losses, and the "
+                           "difference was significant; §4.2) and names no test. Here is its "
+                           "result under each test a reader might have used (scipy.stats), none "
+                           "of them the paper's by its word. McNemar's test fits its paired "
+                           "design (each subject played both programs): with no win against "
+                           "victory, b = 4 and c = 0. The χ² test's expected counts are under 5, "
+                           "so its p is an approximation."),
+    "paper_table": N_("The paper's 6 subjects: victory 0/6, amusement 4/6"),
+    "sources": N_("The questions: whose words"),
+    "sources_note": N_("Each Japanese question and choice of this study's protocol ({protocol}) "
+                       "and whose words it is: the paper's as written (§4.1) or the project's. "
+                       "The English is always the project's translation."),
+    "question": N_("Question"),
+    "text_ja": N_("Japanese"),
+    "whose": N_("Whose words"),
+    "source.paper": N_("the paper's"),
+    "source.project": N_("the project's"),
+    "outcome.win": N_("subject won"),
+    "outcome.lose": N_("subject lost"),
+    "outcome.draw": N_("draw"),
 }
-# the paper's analysis (issue 52): the header, the four tests of the first table, the
-# pooled answers, treatment fidelity, the free text, power
-TEXT["en"].update({
-    "protocol": "Protocol", "protocol.paper": "paper (the amusement paper's §4.1)",
-    "protocol.extended": "extended questionnaire", "window": "Surprise move's window",
-    "window.midgame": "the project's reading: moves 30–35 in the midgame phase only",
-    "window.moves": "the paper's: moves 30–35 of the game (「意外性の手は３０～３５手で打つ」)",
-    "withdrawn": "Subjects withdrawn (their data deleted)", "subgroup": "Subgroup",
-    "all_subjects": "all subjects", "version": "Software", "grouped": "Grouped by",
-    "all_won": "All subjects: won / games",
-    "tests": "Tests", "test": "Test", "subgroup_col": "Subgroup ({where})",
-    "h1": "one-sided H1: subjects win more against {b} than against {a}",
-    "discordant": "Paired: of {pairs} subjects who finished both games, {both} won both, "
-                  "{neither} neither; {b_only} won against {b} only (b), {a_only} against "
-                  "{a} only (c). McNemar's exact test is the binomial test of b among b + c.",
-    "verdict.one": "{pair}: only {tests} reaches p ≤ 0.05, as the paper's 「有意であった」 "
-                   "(was significant, no test named); {others} do not.",
-    "verdict.some": "{pair}: {tests} reach p ≤ 0.05 and reproduce the paper's "
-                    "「有意であった」; {others} do not.",
-    "verdict.all": "{pair}: all four tests reach p ≤ 0.05, as the paper's 「有意であった」.",
-    "verdict.none": "{pair}: none of the four tests reaches p ≤ 0.05; none reproduces the "
-                    "paper's 「有意であった」.",
-    "and": " and ", "mcnemar_fits": "McNemar's test is the one that fits a within-subject "
-    "design (each subject played every program); Fisher's test treats the two columns as "
-    "independent samples.",
-    "by_group": "Wins by {field}", "group": "Group",
-    "pooled": "Per-move answers, pooled over subjects",
-    "move": "Move", "pooled_note": "Per program and move ({axis}): n answers, the share "
-    "answering 「勝てそう」 (I think I can win), the share answering 「意外な手」 (a surprising "
-    "move; of those asked), the mean evaluation (discs, subject's side). Answers of one "
-    "subject are not independent.",
-    "axis.subject_moves": "the subject's n-th move, the paper's 手数",
-    "axis.move_number": "the game's move number: these data have no subject move count",
-    "can_win_share": "勝てそう", "surprising_share": "意外な手", "mean_eval": "eval.",
-    "fidelity": "Treatment fidelity",
-    "fidelity_note": "The share of each program's games in which it played its expectation "
-                     "move and its surprise move (recorded per game). The surprise move's "
-                     "window in this study: {window}.",
-    "expectation_played": "Expectation move played", "surprise_played":
-    "Surprise move played", "gifts_played": "Games with gifts",
-    "flag.never": "{who}: neither the expectation nor the surprise move was played — the "
-                  "treatment never happened",
-    "flag.part": "{who}: only partly — no {missing} move",
-    "flags_none": "Every amusement game had both its expectation and its surprise move.",
-    "free": "Free-text answers", "no_text": "no answers",
-    "power": "Power", "power_note": "Subjects needed for 80 % power at α = 0.05 at the "
-    "effect observed in the first table ({pair}: win rates {ra} and {rb}; discordant "
-    "shares b {pb}, c {pc}), by exact enumeration; each subject plays both programs, so "
-    "n per program = subjects. Searched up to {cap} subjects.",
-    "one_sided": "one-sided", "two_sided": "two-sided",
-    "needed": "n = {n} (power {power})", "more_than": "more than {cap}",
-    "not_estimable": "not estimable ({why})",
-    "why.zero": "the observed effect is zero",
-    "why.against": "the observed effect is against the one-sided direction",
-    "fisher_power": "Fisher's exact test", "mcnemar_power": "McNemar's exact test",
-    "reported": "reported", "played_at": "{kind} move at move {n}",
-    FISHER_ONE: FISHER_ONE, MCNEMAR: MCNEMAR, MCNEMAR_ONE: MCNEMAR_ONE, CHI2: CHI2,
-    "χ²": "χ²",
-    "paper_tests": "The paper's result under each test",
-    "paper_tests_note": "The paper reports 「勝利指向が０勝６敗，娯楽指向が４勝２敗，という"
-    "結果になり，その差は有意であった」 (victory 0 wins 6 losses, amusement 4 wins 2 "
-    "losses, and the difference was significant; §4.2) and names no test. Here is its "
-    "result under each test a reader might have used (scipy.stats), none of them the "
-    "paper's by its word. McNemar's test fits its paired design (each subject played both "
-    "programs): with no win against victory, b = 4 and c = 0. The χ² test's expected "
-    "counts are under 5, so its p is an approximation.",
-    "paper_table": "The paper's 6 subjects: victory 0/6, amusement 4/6",
-    "sources": "The questions: whose words",
-    "sources_note": "Each Japanese question and choice of this study's protocol ({protocol}) "
-    "and whose words it is: the paper's as written (§4.1) or the project's. The English "
-    "is always the project's translation.",
-    "question": "Question", "text_ja": "Japanese", "whose": "Whose words",
-    "source.paper": "the paper's", "source.project": "the project's",
-})
-TEXT["ja"].update({
-    "protocol": "プロトコル", "protocol.paper": "論文（娯楽指向オセロ論文 4.1 節）どおり",
-    "protocol.extended": "拡張版の質問票", "window": "意外性の手の範囲",
-    "window.midgame": "本プロジェクトの読み方：中盤の局面に限り 30〜35 手目",
-    "window.moves": "論文どおり：対局の 30〜35 手目（「意外性の手は３０～３５手で打つ」）",
-    "withdrawn": "参加を取り消した被験者（データ削除済み）", "subgroup": "対象",
-    "all_subjects": "全被験者", "version": "ソフトウェア", "grouped": "グループ分け",
-    "all_won": "全被験者：勝ち／対局数",
-    "tests": "検定", "test": "検定", "subgroup_col": "対象（{where}）",
-    "h1": "片側の対立仮説：被験者は {a} より {b} によく勝つ",
-    "discordant": "対応あり：両方の対局を終えた {pairs} 人のうち、両方に勝った {both} 人、"
-                  "どちらにも負けた {neither} 人、{b} にだけ勝った {b_only} 人 (b)、"
-                  "{a} にだけ勝った {a_only} 人 (c)。マクネマーの正確検定は b + c 中の b の"
-                  "二項検定。",
-    "verdict.one": "{pair}：p ≤ 0.05 となるのは{tests}のみで、論文の「有意であった」"
-                   "（検定名の記載なし）と一致する。{others}では有意ではない。",
-    "verdict.some": "{pair}：{tests}で p ≤ 0.05 となり、論文の「有意であった」を再現する。"
-                    "{others}では有意ではない。",
-    "verdict.all": "{pair}：4つの検定すべてで p ≤ 0.05（論文の「有意であった」と一致）。",
-    "verdict.none": "{pair}：4つの検定のいずれも p ≤ 0.05 に達せず、論文の「有意であった」"
-                    "を再現しない。",
-    "and": "と", "mcnemar_fits": "被験者内計画（各被験者が全プログラムと対戦）に合うのは"
-    "マクネマーの検定であり、フィッシャーの検定は2列を独立な標本として扱う。",
-    "by_group": "{field} 別の勝敗", "group": "グループ",
-    "pooled": "1手毎の回答（被験者全体）",
-    "move": "手数", "pooled_note": "プログラム・手数（{axis}）ごとに、回答数、「勝てそう」の"
-    "割合、「意外な手」の割合（質問した回答のうち）、評価値の平均（被験者側の石差）。同じ"
-    "被験者の回答は独立ではない。",
-    "axis.subject_moves": "被験者の n 手目、論文の「手数」",
-    "axis.move_number": "対局全体の手数：このデータには被験者の手数がない",
-    "can_win_share": "勝てそう", "surprising_share": "意外な手", "mean_eval": "評価値",
-    "fidelity": "処置の実施状況",
-    "fidelity_note": "各プログラムの対局のうち、期待性の手と意外性の手を打った対局の割合"
-                     "（対局ごとに記録）。この実験の意外性の手の範囲：{window}。",
-    "expectation_played": "期待性の手あり", "surprise_played": "意外性の手あり",
-    "gifts_played": "ギフトあり",
-    "flag.never": "{who}：期待性の手も意外性の手も打たれなかった（処置が行われていない）",
-    "flag.part": "{who}：一部のみ（{missing}の手なし）",
-    "flags_none": "娯楽指向のすべての対局で期待性の手と意外性の手が打たれた。",
-    "free": "自由記述の回答", "no_text": "回答なし",
-    "power": "検出力", "power_note": "第1表で観察された効果（{pair}：勝率 {ra} と {rb}、"
-    "不一致の割合 b {pb}、c {pc}）で、有意水準 0.05・検出力 80 % に必要な被験者数（正確な"
-    "列挙による）。各被験者が両方と対戦するので、プログラムごとの n = 被験者数。{cap} 人まで"
-    "探索。",
-    "one_sided": "片側", "two_sided": "両側",
-    "needed": "n = {n}（検出力 {power}）", "more_than": "{cap} 人より多い",
-    "not_estimable": "推定できない（{why}）",
-    "why.zero": "観察された効果が 0", "why.against": "観察された効果が片側検定と逆向き",
-    "fisher_power": "フィッシャーの正確確率検定", "mcnemar_power": "マクネマーの正確検定",
-    "reported": "申告", "played_at": "{kind}：{n} 手目",
-    FISHER_ONE: "フィッシャーの正確確率検定（片側）", MCNEMAR: "マクネマーの正確検定（両側）",
-    MCNEMAR_ONE: "マクネマーの正確検定（片側）", CHI2: "ピアソンのχ²検定（連続性補正なし）",
-    "χ²": "χ²",
-    "paper_tests": "論文の結果を各検定で",
-    "paper_tests_note": "論文は「勝利指向が０勝６敗，娯楽指向が４勝２敗，という結果になり，"
-    "その差は有意であった」（4.2 節）と述べるのみで、検定名を記していない。ここでは読者が"
-    "用いそうな各検定（scipy.stats）でその結果を示す。いずれも論文が用いたと書かれたもの"
-    "ではない。各被験者が両方と対戦した対応のある計画に合うのはマクネマーの検定で、勝利指向に"
-    "誰も勝っていないので b = 4、c = 0。χ² 検定は期待度数が 5 未満なので p は近似値である。",
-    "paper_table": "論文の被験者 6 人：勝利指向 0/6、娯楽指向 4/6",
-    "sources": "質問の出典",
-    "sources_note": "この実験のプロトコル（{protocol}）の日本語の質問と選択肢、およびその出典："
-    "論文（4.1 節）の文言どおりか、本プロジェクトのものか。英語は常に本プロジェクトの訳。",
-    "question": "質問", "text_ja": "日本語", "whose": "出典",
-    "source.paper": "論文", "source.project": "本プロジェクト",
-})
-OUTCOME = {"en": {"win": "subject won", "lose": "subject lost", "draw": "draw"},
-            "ja": {"win": "被験者の勝ち", "lose": "被験者の負け", "draw": "引き分け"}}
+# the answers' words of the paper, shown in Japanese in both languages (its 「勝てそう」)
+MESSAGES["can_win_share"] = N_("勝てそう")
+MESSAGES["surprising_share"] = N_("意外な手")
+#: the nouns that follow a count (:func:`count_of`); Japanese has the number alone, its
+#: counter word is in the sentence
+COUNTS: dict[str, Plural] = {
+    "subjects": NNP_("study report", "{n} subject", "{n} subjects"),
+    "games": NNP_("study report", "{n} game", "{n} games"),
+    "answers": NNP_("study report", "{n} answer", "{n} answers"),
+}
 KIND_KEY = {"normal": "normal", "expectation": "expectation", "surprise": "surprise_k",
              "gift": "gift"}
 FELT_KEY = {"surprising": "surprising_a", "unknown": "unknown", "expected": "expected"}
 
-def labels(lang: str) -> dict[str, str]:
+
+def report_lang(lang: str) -> Lang:
+    """``lang`` if the report can be written in it, else a clear error."""
     if lang not in LANGS:
         raise InvalidOptionError(f"a report's language is 'en' or 'ja', not {lang!r}")
-    return TEXT[lang]
+    return lang_code(lang)
 
 
-def count_of(t: dict[str, str], noun: str, n: int) -> str:
+@functools.cache
+def _labels(lang: Lang) -> dict[str, str]:
+    return {key: translate(lang, message) for key, message in MESSAGES.items()}
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The report's labels in ``lang`` (``en`` or ``ja``), by key."""
+    return dict(_labels(report_lang(lang)))
+
+
+def count_of(lang: str, noun: str, n: int) -> str:
     """``n`` with its noun in the report's language: ``1 subject``, ``2 subjects``
-    (``count.<noun>`` holds the one and the many forms, ``|`` between; Japanese has the
-    number alone, its counter word is in the sentence).
+    (``ngettext``; Japanese has the number alone, its counter word is in the sentence).
 
-    >>> count_of(labels("en"), "subjects", 1), count_of(labels("en"), "games", 0)
-    ('1 subject', '0 games')
+    >>> count_of("en", "subjects", 1), count_of("en", "games", 0), count_of("ja", "games", 2)
+    ('1 subject', '0 games', '2')
     """
-    one, _bar, many = t[f"count.{noun}"].partition("|")
-    return (one if n == 1 or not many else many).format(n=n)
+    return translate(report_lang(lang), COUNTS[noun], n).format(n=n)
 
 
 # ---- the page -----------------------------------------------------------------------------
@@ -362,11 +325,11 @@ def free_text(value: str) -> str:
 
 
 __all__ = [
+    "COUNTS",
     "FELT_KEY",
     "KIND_KEY",
     "LANGS",
-    "OUTCOME",
-    "TEXT",
+    "MESSAGES",
     "count_of",
     "fmt_number",
     "fmt_p",
@@ -375,5 +338,6 @@ __all__ = [
     "html_table",
     "labels",
     "program_name",
+    "report_lang",
     "significance_line",
 ]

@@ -1,26 +1,16 @@
-"""Interface text in English and Japanese, through gettext catalogs kept with Babel.
+"""The web pages' text in English and Japanese: the one gettext catalog of
+:mod:`hasamigo.text` (read with Babel; the study's report reads it too), given the
+request's language and the templates' gettext.
 
 English is the source language: the text written in the templates (``{{ _("New game") }}``,
 Jinja2's ``jinja2.ext.i18n``) and in the code (:func:`N_`) is the msgid, and
-``locale/ja/LC_MESSAGES/hasamigo.po`` beside this module gives the Japanese as its msgstr.
+``src/hasamigo/locale/ja/LC_MESSAGES/hasamigo.po`` gives the Japanese as its msgstr.
 Where one English text reads two ways in Japanese (``Moves``: 棋譜, the move list; 合法手,
 the legal moves), the rarer reading has a context (``pgettext("legal moves", "Moves")``);
 a text that follows a count has its plural (``ngettext``; :func:`NN_` in the code).
 Official terms keep their Japanese names beside the English (伏せ石 fuse-ishi, 勝手打ち
 play-out, ...). Texts with placeholders use ``{name}``, filled in by the page or its
-script, never ``%``.
-
-The catalog ships as the ``.po`` and is compiled in memory the first time a language is
-asked for (:func:`translations`: Babel reads it, :func:`~babel.messages.mofile.write_mo`
-compiles it, :class:`gettext.GNUTranslations` loads it). So a plain ``pip install -e .``,
-a wheel and a checkout all work with no build step and no compiled ``.mo`` to keep in step;
-reading about 650 messages takes milliseconds, once per process.
-
-To refresh the catalog after changing texts (``babel.cfg`` at the repository's root says
-where they are)::
-
-    pybabel extract -F babel.cfg -k NP_:1c,2 -o hasamigo.pot src/hasamigo/web
-    pybabel update -D hasamigo -i hasamigo.pot -d src/hasamigo/web/locale --no-fuzzy-matching
+script, never ``%``. How to refresh the catalog: :mod:`hasamigo.text`.
 
 ``tests/test_i18n.py`` checks that every text in use is in the catalog, translated, not
 fuzzy, with the same placeholders in both languages.
@@ -28,55 +18,28 @@ fuzzy, with the same placeholders in both languages.
 
 from __future__ import annotations
 
-import functools
 import gettext
-import io
-from pathlib import Path
-from typing import Any, Literal, NamedTuple
 
-from babel.messages.extract import DEFAULT_KEYWORDS
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from fastapi import Request
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 
-Lang = Literal["en", "ja"]
-LANGS: tuple[Lang, ...] = ("en", "ja")
-
-DOMAIN = "hasamigo"
-LOCALE_DIR = Path(__file__).parent / "locale"
-#: the extraction keywords: Babel's own, :func:`NP_` (a context, then the message) and
-#: :func:`NN_` (singular, plural)
-KEYWORDS: dict[str, Any] = {**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2), "NN_": (1, 2)}
-
-
-class Plural(NamedTuple):
-    """A text whose words follow a count (``ngettext``): its English singular and plural."""
-
-    singular: str
-    plural: str
-
-
-#: a text marked for translation, to be translated later: its English, (context, English),
-#: or its two English forms for a count
-Message = str | tuple[str, str] | Plural
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for the catalog without translating it now (``gettext_noop``)."""
-    return message
-
-
-def NP_(context: str, message: str) -> tuple[str, str]:
-    """:func:`N_` for a text with a context (``pgettext`` later)."""
-    return context, message
-
-
-def NN_(singular: str, plural: str) -> Plural:
-    """:func:`N_` for a text that follows a count (``ngettext`` later): "{n} mistake",
-    "{n} mistakes"."""
-    return Plural(singular, plural)
+from hasamigo.text import (
+    DOMAIN,
+    KEYWORDS,
+    LANGS,
+    LOCALE_DIR,
+    N_,
+    NN_,
+    NNP_,
+    NP_,
+    Lang,
+    Message,
+    Plural,
+    lang_code,
+    translate,
+    translations,
+)
 
 
 def language_of(request: Request) -> Lang:
@@ -86,36 +49,6 @@ def language_of(request: Request) -> Lang:
             return "ja" if value == "ja" else "en"
     accept = request.headers.get("accept-language", "")
     return "ja" if accept.lower().startswith("ja") else "en"
-
-
-def lang_code(value: object) -> Lang:
-    """``ja`` for ``"ja"``, else English (the source language)."""
-    return "ja" if value == "ja" else "en"
-
-
-@functools.cache
-def translations(lang: Lang) -> gettext.NullTranslations:
-    """The catalog of ``lang``, compiled from its ``.po`` on first use; English is the
-    msgid itself."""
-    if lang == "en":
-        return gettext.NullTranslations()
-    with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as po:
-        catalog = read_po(po, locale=lang, domain=DOMAIN)
-    mo = io.BytesIO()
-    write_mo(mo, catalog, use_fuzzy=False)
-    mo.seek(0)
-    return gettext.GNUTranslations(mo)
-
-
-def translate(lang: Lang, message: Message, n: int = 1) -> str:
-    """A message marked with :func:`N_`, :func:`NP_` or :func:`NN_` (for a count of ``n``),
-    in ``lang``."""
-    catalog = translations(lang)
-    if isinstance(message, Plural):
-        return catalog.ngettext(message.singular, message.plural, n)
-    if isinstance(message, tuple):
-        return catalog.pgettext(*message)
-    return catalog.gettext(message)
 
 
 # ---- templates ---------------------------------------------------------------------------------
@@ -156,3 +89,24 @@ def install(env: Environment) -> None:
     env.add_extension("jinja2.ext.i18n")
     env.globals.update(gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext,
                        npgettext=_npgettext)
+
+
+__all__ = [
+    "DOMAIN",
+    "KEYWORDS",
+    "LANGS",
+    "LOCALE_DIR",
+    "NNP_",
+    "NN_",
+    "NP_",
+    "N_",
+    "Lang",
+    "Message",
+    "Plural",
+    "install",
+    "lang_code",
+    "language_of",
+    "page_lang",
+    "translate",
+    "translations",
+]
