@@ -9,13 +9,15 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from typer.testing import CliRunner
 
 from hasamigo.cli import app
 from hasamigo.errors import InvalidOptionError
-from hasamigo.study import report_text
+from hasamigo.study import figures, report, report_sections, report_text
+from hasamigo.study.figures import FIGURE_MESSAGES, figure_labels
 from hasamigo.study.records import AnswerRecord, GameRecord, StudyData, SubjectRecord
 from hasamigo.study.report import build_report, cjk_font, per_move_figure, write_report
 from hasamigo.study.report_text import MESSAGES, count_of, labels
@@ -235,6 +237,11 @@ def test_the_report_reads_its_words_from_the_one_catalog(report_en: str,
     assert "検出力 80 % に必要な被験者数" in report_ja
     assert "Subjects needed for 80 % power" in report_en
     assert not CJK.search(report_en.split("<h2>")[1].split("</h2>")[0])
+    english_figures, japanese_figures = figure_labels("en"), figure_labels("ja")
+    for key, message in FIGURE_MESSAGES.items():
+        assert english_figures[key] == translate("en", message)
+        assert japanese_figures[key] == translate("ja", message) != english_figures[key], key
+    assert japanese_figures["can_win"] == "いま勝てそうか"
 
 
 def _japanese_outside_messages(source: str) -> list[str]:
@@ -252,10 +259,12 @@ def _japanese_outside_messages(source: str) -> list[str]:
             and CJK.search(node.value) and id(node) not in marked | docstrings]
 
 
-def test_the_report_text_module_holds_no_japanese_of_its_own() -> None:
-    """The Japanese is the catalog's: report_text writes English only (what Japanese is left
-    is the paper's words quoted in an English message), and no table by language."""
-    source = Path(report_text.__file__).read_text()
+@pytest.mark.parametrize("module", [report_text, figures, report, report_sections],
+                         ids=lambda m: m.__name__)
+def test_the_report_modules_hold_no_japanese_of_their_own(module: ModuleType) -> None:
+    """The Japanese is the catalog's: the report's modules write English only (what Japanese
+    is left is the paper's words quoted in an English message), and no table by language."""
+    source = Path(str(module.__file__)).read_text()
     found = _japanese_outside_messages(source)
     assert not found, found
     assert '"ja":' not in source and "TEXT[" not in source

@@ -2,8 +2,9 @@
 pyplot state, so the web server may draw from several threads) and given as inline SVG:
 the paper's per-move graph of a subject's game and the wins, surprise and tracking charts.
 
-Labels are English or Japanese (``lang``); Japanese needs a CJK font (``fonts-noto-cjk``)
-and falls back to English when matplotlib finds none. The report
+Labels are English or Japanese (``lang``, from the one catalog of :mod:`hasamigo.text`);
+Japanese needs a CJK font (``fonts-noto-cjk``) and falls back to English when matplotlib
+finds none. The report
 (:mod:`hasamigo.study.report`) puts them on its page beside the tables, and re-exports
 them.
 """
@@ -22,6 +23,7 @@ from hasamigo.errors import InvalidOptionError
 from hasamigo.study.pooled import SUBJECT_MOVES, PooledAnswers, move_axis, x_of
 from hasamigo.study.records import CAN_WIN, AnswerRecord, GameRecord, StudyData
 from hasamigo.study.stats import CAN_WIN_SCORE, StudyStats
+from hasamigo.text import LANGS, N_, Lang, Message, translate
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -36,27 +38,32 @@ _SVG_ID = re.compile(r'(\bid="|href="#|url\(#)')
 #: fonts tried, in order, for Japanese figure labels
 CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "TakaoGothic",
              "Source Han Sans JP", "Hiragino Sans", "Yu Gothic", "Noto Sans CJK SC")
-#: the figures' labels, per language
-FIGURE_TEXT: dict[str, dict[str, str]] = {
-    "en": {"move": "move", "subject_moves": "the subject's moves", "answer": "answer",
-           "evaluation": "evaluation (discs)",
-           "can_win": "can you win?", "move_felt": "what kind of move?",
-           "expectation": "expectation move", "surprise": "surprise move", "gift": "gift",
-           "no_answers": "no answers", "win": "win", "unknown": "unknown", "lose": "lose",
-           "games": "games", "won": "won", "draw": "draw", "lost": "lost",
-           "rate": "“surprising” rate", "normal": "normal",
-           "share": "share of answers", "can_win_share": "“I think I can win”",
-           "surprising_share": "“a surprising move”",
-           "mean_evaluation": "mean evaluation (discs)"},
-    "ja": {"move": "手数（全体）", "subject_moves": "手数", "answer": "回答",
-           "evaluation": "評価値（石差）",
-           "can_win": "いま勝てそうか", "move_felt": "どんな手だったか",
-           "expectation": "期待性の手", "surprise": "意外性の手", "gift": "ギフト",
-           "no_answers": "回答なし", "win": "勝てそう", "unknown": "わからない",
-           "lose": "負けそう", "games": "対局数", "won": "勝ち", "draw": "引き分け",
-           "lost": "負け", "rate": "「意外な手」の割合", "normal": "通常の手",
-           "share": "回答の割合", "can_win_share": "「勝てそう」",
-           "surprising_share": "「意外な手」", "mean_evaluation": "評価値の平均（石差）"},
+#: the figures' labels: messages for the one catalog (:mod:`hasamigo.text`), English as
+#: written, Japanese the catalog's
+FIGURE_MESSAGES: dict[str, Message] = {
+    "move": N_("move"),
+    "subject_moves": N_("the subject's moves"),
+    "answer": N_("answer"),
+    "evaluation": N_("evaluation (discs)"),
+    "can_win": N_("can you win?"),
+    "move_felt": N_("what kind of move?"),
+    "expectation": N_("expectation move"),
+    "surprise": N_("surprise move"),
+    "gift": N_("gift"),
+    "no_answers": N_("no answers"),
+    "win": N_("win"),
+    "unknown": N_("unknown"),
+    "lose": N_("lose"),
+    "games": N_("games"),
+    "won": N_("won"),
+    "draw": N_("draw"),
+    "lost": N_("lost"),
+    "rate": N_("“surprising” rate"),
+    "normal": N_("normal"),
+    "share": N_("share of answers"),
+    "can_win_share": N_("“I think I can win”"),
+    "surprising_share": N_("“a surprising move”"),
+    "mean_evaluation": N_("mean evaluation (discs)"),
 }
 
 
@@ -69,14 +76,20 @@ def cjk_font() -> str | None:
     return next((name for name in CJK_FONTS if name in installed), None)
 
 
+@functools.cache
+def figure_labels(lang: Lang) -> dict[str, str]:
+    """The figures' labels in ``lang``, by key."""
+    return {key: translate(lang, message) for key, message in FIGURE_MESSAGES.items()}
+
+
 def _figure_text(lang: str) -> tuple[dict[str, str], dict[str, Any]]:
     """The figure's labels and the font keyword for them: Japanese only with a CJK font."""
-    if lang not in FIGURE_TEXT:
+    if lang not in LANGS:
         raise InvalidOptionError(f"a report's language is 'en' or 'ja', not {lang!r}")
     font = cjk_font() if lang == "ja" else None
     if lang == "ja" and font is not None:
-        return FIGURE_TEXT["ja"], {"family": [font, "DejaVu Sans"]}
-    return FIGURE_TEXT["en"], {}
+        return figure_labels("ja"), {"family": [font, "DejaVu Sans"]}
+    return figure_labels("en"), {}
 
 
 def _svg(fig: Figure) -> str:
