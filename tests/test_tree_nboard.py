@@ -51,7 +51,7 @@ def test_a_negative_clock_and_an_unknown_level_are_refused() -> None:
     assert "--seconds must be 0 (no clock) or more" in done.stderr
     done = talk(["quit"], "--level", "99")
     assert done.returncode == 2
-    assert "unknown player 'engine:99'" in done.stderr
+    assert "'engine:99': the level after ':' runs from 1 to 10" in done.stderr
     assert "Traceback" not in done.stderr
 
 

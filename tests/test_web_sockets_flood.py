@@ -50,6 +50,11 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Records]]:
     records = Records()
     root = logging.getLogger()
     root.addHandler(records)
+    # another test of this process may have run uvicorn with its own logging config, which
+    # stops its loggers' records at "uvicorn" (propagate False): let them reach the root
+    uvicorn_logger = logging.getLogger("uvicorn")
+    propagated = uvicorn_logger.propagate
+    uvicorn_logger.propagate = True
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -62,6 +67,7 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Records]]:
         server.should_exit = True
         thread.join(20)
         root.removeHandler(records)
+        uvicorn_logger.propagate = propagated
 
 
 async def open_and_close(address: str, game: str) -> None:

@@ -86,7 +86,10 @@ def test_text_frames_that_are_not_utf8_log_one_line_without_a_traceback(
         conn.sendall(frame(1, b"\xff\xfe{"))
         assert b"\x88\x02" + struct.pack("!H", 1007) in read_all(conn)  # closed: bad data
         conn.close()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 10  # the server logs after it closes: on a busy machine,
+    while time.monotonic() < deadline and not any("UTF-8" in x for x in lines(records)):
+        time.sleep(0.05)  # a moment later
+    time.sleep(0.5)  # and a second line, were there one, would have come by now
     assert not [r for r in records.records if r.levelno >= logging.ERROR], lines(records)
     assert not [r for r in records.records if r.exc_info or r.exc_text], lines(records)
     said = [line for line in lines(records) if "UTF-8" in line]
