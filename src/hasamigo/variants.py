@@ -381,7 +381,6 @@ def find_variant(name: str) -> type[Board]:
                                 indirect=INDIRECT_OPTION in options)
     known = ", ".join(v.name for v in VARIANTS)
     raise InvalidOptionError(
-        f"unknown variant {shown(name)}; known: {known}; each takes options such as "
-        f"+{NIP_OPTION}, +{CAPTURE_OPTION}, +{INDIRECT_OPTION}, +{next(iter(WORD_TITLES))} "
-        "(hasamigo variants)"
+        f"unknown variant {shown(name)}; known: {known}, with options such as "
+        f"+{NIP_OPTION} or +{CAPTURE_OPTION} (hasamigo variants lists them)"
     )

@@ -232,7 +232,8 @@ def write_record(path: Path | None, board: MultiBoard, seats: dict[int, Seat]) -
     record = MultiRecord.from_board(board, names=names, date=date,
                                     place="hasamigo play-multi")
     write_multi_records(path, [record])
-    console.print(f"record written to {escape(str(path))}", highlight=False)
+    console.print(f"record written to {escape(str(path))}", highlight=False,
+                  soft_wrap=True)  # a path whole, to copy from the terminal
 
 
 @app.command("replay-multi")
