@@ -705,4 +705,4 @@ def test_the_solved_boards_page_replays_each_perfect_line(client: TestClient) ->
     assert page.text.count('"cells"') == sum(
         len(parse_transcript(line, find_variant(name)())) + 1
         for name, line in SOLVED_LINES.items()) + 61
-    assert "滝沢" in client.get("/solved", cookies={"lang": "ja"}).text
+    assert "滝沢" in client.get("/solved", params={"lang": "ja"}).text
