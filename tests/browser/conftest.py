@@ -82,9 +82,35 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if time.monotonic() > deadline or not thread.is_alive():
             pytest.fail("the live server did not start")
         time.sleep(0.05)
+    _settled(app, port)
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
+
+
+def _settled(app: Any, port: int) -> None:
+    """Wait until the server's start-up work is over: the engine warmed (kernels loaded),
+    then the compute pool's workers started and prepared (each imports the report's
+    modules). The tests measure pages, not a start-up that takes both cores for seconds
+    (the first tests of a worker met 30-second page loads on CI's busy 2 cores)."""
+    import httpx2
+
+    from hasamigo.web.state import services_of
+
+    deadline = time.monotonic() + 300
+    while httpx2.get(f"http://127.0.0.1:{port}/api/status").json()["engine"] != "ready":
+        if time.monotonic() > deadline:
+            pytest.fail("the live server's engine did not get ready")
+        time.sleep(0.2)
+    services = services_of(app)
+    assert services is not None
+    # as many half-second tasks at once as there are workers: each runs on a worker of
+    # its own, once that worker is prepared
+    from concurrent.futures import ThreadPoolExecutor
+
+    workers = services.compute.workers
+    with ThreadPoolExecutor(workers) as waiting:
+        list(waiting.map(lambda _: services.compute.call(time.sleep, 0.5), range(workers)))
 
 
 @pytest.fixture(scope="session")
