@@ -131,6 +131,7 @@ def test_a_finished_game_reviewed_from_the_replay_page(
     assert phone.locator("#review-button").is_hidden()
     assert phone.locator("#review-table tbody tr").count() == plies
     no_sideways_scroll(phone, "review phone")
+    phone.wait_for_selector("#review-graph svg", state="visible")  # drawn after the table
     table, graph = box(phone, ".review-table-wrap"), box(phone, "#review-graph svg")
     assert not overlap(table, graph) and graph["width"] <= 390
     phone.locator("#review-table tr[data-ply='5']").click()
