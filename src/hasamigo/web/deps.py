@@ -197,7 +197,7 @@ async def seat_token(
         multi = get_multi(request)
 
         async def seats() -> frozenset[int]:
-            colours = multi.colours_of(await multi._get(game_id), token)
+            colours = await multi.seats(game_id, token)
             if not colours:  # pragma: no cover - colours_of refuses a stranger's token
                 raise Forbidden("this seat token holds no seat of this game",
                                 "not_your_seat")

@@ -223,6 +223,11 @@ class MultiGameService:
                 return frozenset(s.colours)
         raise Forbidden("this seat token does not belong to this game")
 
+    async def seats(self, game_id: str, token: str | None) -> frozenset[int]:
+        """The colours ``token`` holds in game ``game_id`` (:meth:`colours_of`; 404 for no
+        such game): the credential check a route runs before it reads its body."""
+        return self.colours_of(await self._get(game_id), token)
+
     async def state(self, game_id: str, token: str | None) -> MultiGameView:
         live = await self._get(game_id)
         you = self.colours_of(live, token)
