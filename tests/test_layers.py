@@ -28,18 +28,27 @@ CORE = ("squares", "move", "errors", "board", "rules", "variants", "notation", "
         # study), the settings' base (storage, web), a player's spec (engine and up) and the
         # two-language text's catalog (study, web)
         "passwords", "settings", "player_spec", "text")
-ABOVE_CORE = ("engine", "game", "analysis", "storage", "tournament", "study", "jobs", "web",
-              "cli")
+ABOVE_CORE = ("engine", "game", "analysis", "storage", "accounts", "ratings", "lobby",
+              "tournament", "study", "jobs", "web", "cli")
 
 #: the layers a layer may not import (a layer: a top-level module or package of hasamigo)
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     **{core: ABOVE_CORE for core in CORE},
     "__init__": ABOVE_CORE,  # ``import hasamigo`` gives the core only
-    "engine": ("game", "analysis", "storage", "tournament", "study", "web", "cli"),
-    "game": ("engine", "analysis", "storage", "tournament", "study", "jobs", "web", "cli"),
-    "storage": ("analysis", "tournament", "study", "jobs", "web", "cli"),
+    "engine": ("game", "analysis", "storage", "accounts", "ratings", "lobby", "tournament",
+               "study", "web", "cli"),
+    "game": ("engine", "analysis", "storage", "accounts", "ratings", "lobby", "tournament",
+             "study", "jobs", "web", "cli"),
+    "storage": ("analysis", "accounts", "ratings", "lobby", "tournament", "study", "jobs",
+                "web", "cli"),
+    # the people who come back: an account is a name and its sessions; a rating is a
+    # subject's (an account's, a program's) number in a pool, knowing no account; the lobby
+    # pairs accounts by their ratings; a tournament may enter accounts and seed by rating
+    "accounts": ("ratings", "lobby", "tournament", "study", "jobs", "web", "cli"),
+    "ratings": ("accounts", "lobby", "tournament", "study", "jobs", "web", "cli"),
+    "lobby": ("tournament", "study", "jobs", "web", "cli"),
     "analysis": ("web", "cli"),
-    "tournament": ("web", "cli"),
+    "tournament": ("lobby", "web", "cli"),
     "study": ("web", "cli"),
     "jobs": ("web", "cli"),
     "web": ("cli",),
