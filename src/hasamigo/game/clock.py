@@ -53,6 +53,9 @@ class ClockState:
     white: float
     running: Color | None
     since: float = 0.0
+    #: a correspondence game's time for each move: a side whose time starts running
+    #: (a new turn) gets this much afresh, so its flag falls at the turn's deadline
+    per_turn: float | None = None
 
     def left(self, color: Color) -> float:
         """``color``'s remaining seconds at ``since``."""
@@ -76,14 +79,28 @@ class ClockState:
 
     def switch(self, running: Color | None, at: float) -> tuple[ClockState, float]:
         """Charge the running side up to ``at``, then run ``running`` (``None``: stop).
-        Returns the new state and the seconds charged."""
+        Returns the new state and the seconds charged. With :attr:`per_turn`, a side
+        whose time starts (it was not running) has that much afresh: a new turn.
+
+        >>> c = ClockState(60.0, 60.0, BLACK, since=0.0, per_turn=60.0)
+        >>> c, used = c.switch(WHITE, at=50.0)
+        >>> c.black, c.flag_time(WHITE), used
+        (10.0, 110.0, 50.0)
+        >>> c.switch(BLACK, at=70.0)[0].flag_time(BLACK)
+        130.0
+        """
         used = max(0.0, at - self.since) if self.running is not None else 0.0
         black, white = self.black, self.white
         if self.running is BLACK:
             black -= used
         elif self.running is WHITE:
             white -= used
-        return ClockState(black, white, running, at), used
+        if self.per_turn is not None and running is not None and running is not self.running:
+            if running is BLACK:
+                black = self.per_turn
+            else:
+                white = self.per_turn
+        return ClockState(black, white, running, at, self.per_turn), used
 
     def deduct(self, color: Color, seconds: float, at: float) -> ClockState:
         """``seconds`` taken off ``color``'s time at ``at`` (an arbiter's penalty), the
@@ -94,8 +111,10 @@ class ClockState:
         """
         clock, _ = self.switch(self.running, at)
         if color is BLACK:
-            return ClockState(clock.black - seconds, clock.white, clock.running, at)
-        return ClockState(clock.black, clock.white - seconds, clock.running, at)
+            return ClockState(clock.black - seconds, clock.white, clock.running, at,
+                              self.per_turn)
+        return ClockState(clock.black, clock.white - seconds, clock.running, at,
+                          self.per_turn)
 
 
 class Clock:

@@ -204,8 +204,9 @@ class GameController:
     def _automatic_claim(self, at: float, busy: frozenset[Color] = frozenset()
                          ) -> ev.Claim | None:
         """A claim a program (``program_claims``) or a person with ``auto_claim`` makes
-        as soon as it sees its opponent's flag down; never against a side in ``busy`` (a
-        program whose move is being computed: its move is completed first)."""
+        as soon as it sees its opponent's flag down, and in a correspondence game the
+        server's for the opponent of a side whose deadline passed; never against a side
+        in ``busy`` (a program whose move is being computed: its move is completed first)."""
         state = self.state
         if state.clock is None or state.seats is None \
                 or over_board_of(state).pending is not None:
@@ -214,6 +215,10 @@ class GameController:
             claimant = flagged.other
             if flagged in busy or not state.can_claim(flagged, at):
                 continue
+            fell = state.clock.flag_time(flagged)
+            if state.clock.per_turn is not None and fell is not None:
+                # correspondence: the game ends at the deadline, however late it is seen
+                return ev.Claim(claimant, flagged, at=max(fell, state.last_at or fell))
             person = self.setup.participants[state.seat(claimant)]
             if person.is_person:
                 if person.auto_claim and not state.is_person(flagged):
@@ -520,7 +525,7 @@ class GameController:
             return None
         now = self.now()
         return ClockState(clock.remaining(BLACK, now), clock.remaining(WHITE, now),
-                          clock.running, now)
+                          clock.running, now, clock.per_turn)
 
     def program_clock(self, time_source: TimeSource | None = None) -> Clock | None:
         """A :class:`Clock` for a program to budget its time by (its own copy)."""

@@ -38,6 +38,9 @@ PROGRAM_LENGTH = 40
 POSITION_LENGTH = 200
 #: Longest clock accepted: ten hours a side.
 MAX_CLOCK_SECONDS = 36_000.0
+#: A correspondence game's days per move: 1 to 14.
+MIN_DAYS_PER_MOVE, MAX_DAYS_PER_MOVE = 1, 14
+DAY_SECONDS = 86_400.0
 
 _KANJI_DIGITS = {"初": 1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
                  "八": 8, "九": 9, "十": 10}
@@ -120,7 +123,12 @@ class GameOptions:
     date, which for a game played here is today's, ``jof-2014`` (:attr:`counted_by`): an
     imported game is given its record's (:func:`hasamigo.game.imported.record_scoring`).
     The clock a game is played on is not read for it, so a game kept on a test's clock
-    near 1970 is not counted by the rule of 1970."""
+    near 1970 is not counted by the rule of 1970.
+
+    ``days_per_move`` (1–14) makes it a **correspondence game**: no chess clock
+    (``clock_seconds`` must be ``None``), but each turn has a deadline, the instant it
+    began plus so many days (:attr:`move_seconds`); the side to move loses on time once
+    it passes (see :mod:`hasamigo.game.procedures.online`)."""
 
     variant: str = "standard"
     start: str | None = None
@@ -131,8 +139,17 @@ class GameOptions:
     position: str | None = None
     program_claims: bool = True
     scoring: str | None = None
+    days_per_move: int | None = None
 
     def __post_init__(self) -> None:
+        if self.days_per_move is not None:
+            if isinstance(self.days_per_move, bool) or not isinstance(self.days_per_move, int) \
+                    or not MIN_DAYS_PER_MOVE <= self.days_per_move <= MAX_DAYS_PER_MOVE:
+                raise GameError(f"a correspondence game has {MIN_DAYS_PER_MOVE} to "
+                                f"{MAX_DAYS_PER_MOVE} days per move")
+            if self.clock_seconds is not None:
+                raise GameError("a correspondence game (days per move) has no chess clock: "
+                                "leave the clock out")
         if self.scoring is not None:
             try:
                 Scoring.from_code(self.scoring)
@@ -167,19 +184,28 @@ class GameOptions:
             raise GameError(str(exc)) from exc
 
     @property
+    def move_seconds(self) -> float | None:
+        """A correspondence game's time for each move, in seconds (``None``: not one)."""
+        return None if self.days_per_move is None else self.days_per_move * DAY_SECONDS
+
+    @property
     def counted_by(self) -> Scoring:
         """The game's scoring: the chosen one, else today's rule."""
         return Scoring.JOF_2014 if self.scoring is None else Scoring.from_code(self.scoring)
 
     def to_json(self) -> dict[str, Any]:
-        """The options; ``scoring`` only when chosen, so setups stored before it existed
-        and those that leave it to the date read and write alike."""
+        """The options; ``scoring`` and ``days_per_move`` only when set, so setups stored
+        before they existed and those that leave them out read and write alike."""
         data: dict[str, Any] = {
             "variant": self.variant, "start": self.start, "handicap": self.handicap,
             "clock_seconds": self.clock_seconds, "casual": self.casual,
             "draws_allowed": self.draws_allowed, "position": self.position,
             "program_claims": self.program_claims}
-        return data if self.scoring is None else data | {"scoring": self.scoring}
+        if self.scoring is not None:
+            data["scoring"] = self.scoring
+        if self.days_per_move is not None:
+            data["days_per_move"] = self.days_per_move
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +258,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "start": (str, type(None)), "handicap": (int,), "clock_seconds": (int, float, type(None)),
     "casual": (bool,), "draws_allowed": (bool,), "position": (str, type(None)),
     "program_claims": (bool,), "scoring": (str, type(None)),
+    "days_per_move": (int, type(None)),
 }
 
 
@@ -257,6 +284,8 @@ def _fields(data: Any, cls: type, what: str) -> dict[str, Any]:
 
 __all__ = [
     "COLOUR_METHODS",
+    "MAX_DAYS_PER_MOVE",
+    "MIN_DAYS_PER_MOVE",
     "GameOptions",
     "GameSetup",
     "Participant",

@@ -112,10 +112,15 @@ def _seat(state: Draft, seats: dict[Color, int], at: float) -> None:
 
 def _begin(state: Draft, at: float) -> None:
     state.phase = Phase.PLAYING
-    if state.setup.options.clock_seconds is not None:
-        seconds = float(state.setup.options.clock_seconds)
+    options = state.setup.options
+    if options.clock_seconds is not None:
+        seconds = float(options.clock_seconds)
         state.clock = ClockState(seconds, seconds, runner(state, state.position.turn), at) \
             if of(state).otb is None else otb_clock(state, seconds, at)
+    elif options.move_seconds is not None:  # correspondence: each turn's deadline
+        per_turn = options.move_seconds
+        state.clock = ClockState(per_turn, per_turn, runner(state, state.position.turn), at,
+                                 per_turn)
     state.position_revision = state.revision + 1
     check_end(state, at)
 

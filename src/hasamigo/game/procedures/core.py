@@ -209,12 +209,23 @@ class Queries:
     @property
     def result_final(self) -> bool:
         """Over, and no time-out can be claimed any more: both players accepted the result,
-        or it was not a game played to its end on the board."""
+        or it was not a game played to its end on the board, or it is a correspondence
+        game (whose deadline only ever falls on the side to move)."""
         if self.phase is not Phase.OVER or self.result is None:
             return False
-        if self.result.termination is not Termination.NORMAL or self.clock is None:
+        if self.result.termination is not Termination.NORMAL or self.clock is None \
+                or self.clock.per_turn is not None:
             return True
         return self.accepted >= {BLACK, WHITE}
+
+    def deadline(self) -> float | None:
+        """A correspondence game's deadline for the side to move: the instant its turn
+        began plus the days per move (``None``: not a correspondence game, or no turn
+        is running)."""
+        clock = self.clock
+        if clock is None or clock.per_turn is None or clock.running is None:
+            return None
+        return clock.flag_time(clock.running)
 
     def can_claim(self, flagged: Color, now: float) -> bool:
         """A claim of ``flagged``'s flag would stand at ``now``."""

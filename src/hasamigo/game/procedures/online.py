@@ -10,6 +10,12 @@ the board and the study games add their own rules to it):
   down": a draw, or the draw-win holder's win; not rated. The winner chooses 33–31 or
   play-out (勝手打ち: the winner plays both colours on their own remaining time, and the
   count when they stop, or when their time runs out, stands; empties go to the loser).
+* **correspondence games** (``days_per_move``): the clock is each turn's deadline (a
+  side whose turn begins has the days afresh: :class:`~hasamigo.game.clock.ClockState`'s
+  ``per_turn``). The flag that falls is claimed like any other, by the server for the
+  opponent as soon as it is down (:meth:`~hasamigo.game.controller.GameController.observe`,
+  the ticker's path for a program's claim), and the claim ends the game at once with the
+  time-out's 33–31 (termination ``timeout``): a player away for days chooses no play-out.
 * **take-backs** in casual games only; between two people the opponent must consent.
   Time already used is not given back.
 * **suspend/resume**: the server's outages stop the clock (see the web service).
@@ -118,6 +124,9 @@ def _claim(state: Draft, event: Claim) -> None:
             state.clock, _ = state.clock.switch(None, event.at)
         finish(state, both_flags_down(draw_win=draw_win,
                                       squares=state.root.square_count()), event.at)
+        return
+    if state.clock.per_turn is not None:  # correspondence: no choice, a 33–31 loss
+        finish(state, timeout_win(other, squares=state.root.square_count()), event.at)
         return
     begin_timeout(state, flagged, event.at)
 

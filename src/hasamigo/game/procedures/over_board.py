@@ -253,6 +253,8 @@ def _over_the_board(state: Draft, event: OverTheBoard) -> None:
         raise GameError("the game is already played over the board", "wrong_phase")
     if not all(p.is_person for p in state.setup.participants):
         raise GameError("a game over the board is played by two people")
+    if state.setup.options.days_per_move is not None:
+        raise GameError("a correspondence game (days per move) is not played over the board")
     if state.last is not None or state.suspended \
             or state.phase not in (Phase.COLOURS, Phase.PLAYING):
         raise GameError("a game is declared over the board before it begins", "wrong_phase")

@@ -194,7 +194,8 @@ def _study_answer(state: Draft, event: StudyAnswer) -> None:
             state.clock, _ = clock.switch(runner(state, state.position.turn), event.at)
     elif clock.running is study.subject and not clock.flagged(study.subject, event.at):
         # answering is not playing: the subject's time restarts from the answer
-        state.clock = ClockState(clock.black, clock.white, clock.running, event.at)
+        state.clock = ClockState(clock.black, clock.white, clock.running, event.at,
+                                 clock.per_turn)
 
 
 RULES: dict[type[Event], Rule] = {
