@@ -90,6 +90,11 @@ class GameSeatRow(Base):
     client: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: the account holding this seat (revision 0012), if a signed-in person took it; the
+    #: token stays the proof of the seat, the account may ask for a fresh one
+    account_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="SET NULL",
+                               name="fk_game_seats_account_id"), index=True)
 
 
 class ServerRunRow(Base):
@@ -407,3 +412,34 @@ class MultiGameRow(Base):
     result: Mapped[str | None] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+# ==== accounts (revision 0012) ===============================================================
+class AccountRow(Base):
+    """A person's account (:mod:`hasamigo.accounts`): ``name`` as they chose it
+    (NFKC-normalised), ``name_key`` its case-folded form (unique: names differ by more
+    than case), the password's hash (argon2id, :mod:`hasamigo.passwords`), never the
+    password."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountSessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session token (never the token), when it
+    began and was last seen (sessions end after a time unused, or at sign-out: the row
+    is deleted)."""
+
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+

@@ -24,6 +24,7 @@ import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from hasamigo import __version__
+from hasamigo.accounts import AccountStore
 from hasamigo.storage.db import Database
 from hasamigo.storage.multi_games import MultiGameRepository
 from hasamigo.storage.repository import GameRepository
@@ -41,6 +43,7 @@ from hasamigo.web import errors, keyed_text
 from hasamigo.web.deps import CLIENT_COOKIE
 from hasamigo.web.limits import BodyLimit
 from hasamigo.web.routers import (
+    accounts,
     analysis,
     games,
     importing,
@@ -56,6 +59,7 @@ from hasamigo.web.routers import (
     variations,
     ws,
 )
+from hasamigo.web.services.accounts import AccountService
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.compute import ComputePool
 from hasamigo.web.services.games import GameService, TimeSource
@@ -144,6 +148,9 @@ def create_app(
             multi=MultiGameService(MultiGameRepository(db), analysis_service.pool,
                                    games_per_minute=settings.games_per_minute,
                                    time_source=time_source),
+            accounts=AccountService(
+                AccountStore(db, clock=lambda: datetime.fromtimestamp(wall_clock(), UTC)),
+                time_source=time_source),
         )
         app.state.services = services
         try:
@@ -192,7 +199,8 @@ def create_app(
     for router in (pages.router, importing.router, games.router, analysis.router, review.router,
                    variations.router, status.router, ws.router, tournaments.router, record.router,
                    study.router, positions.router, positions.pages, puzzles.router,
-                   puzzles.pages, multi.router, multi.pages):
+                   puzzles.pages, multi.router, multi.pages, accounts.router,
+                   accounts.pages):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        paths={importing.IMPORT_PATH: settings.max_import_bytes})

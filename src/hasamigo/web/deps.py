@@ -10,12 +10,14 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Request, Response
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 
+from hasamigo.accounts import Account
 from hasamigo.web.errors import Busy, Forbidden, NotFound, Unauthorized
 from hasamigo.web.i18n import Lang, language_of
 from hasamigo.web.limits import trusted_proxies
+from hasamigo.web.services.accounts import SESSION_COOKIE, AccountService
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.games import GameService, LiveGame
 from hasamigo.web.services.multi import MultiGameService
@@ -68,6 +70,10 @@ def get_tournaments(request: Request) -> TournamentSite:
 
 def get_study(request: Request) -> StudySite:
     return get_services(request).study
+
+
+def get_accounts(request: Request) -> AccountService:
+    return get_services(request).accounts
 
 
 def get_settings(request: Request) -> Settings:
@@ -285,6 +291,46 @@ class AuthFirst(APIRoute):
         return authorised_first
 
 
+_account_cookie = APIKeyCookie(
+    name=SESSION_COOKIE, scheme_name="accountSession", auto_error=False,
+    description="a signed-in account's session (set by POST /api/accounts or "
+                "/api/accounts/login; HttpOnly)")
+
+
+def session_cookie(request: Request) -> str | None:
+    """The account session's token from its cookie (``None``: none, or not a token)."""
+    value = request.cookies.get(SESSION_COOKIE)
+    if not value or len(value) > 64 or not value.isascii() or not value.isprintable():
+        return None
+    return value
+
+
+async def current_account(
+    request: Request,
+    _declared: Annotated[str | None, Depends(_account_cookie)] = None,
+) -> Account | None:
+    """The account this browser is signed in to (its session cookie), else ``None``: an
+    ended, expired or spoilt session is nobody (looked up once a request)."""
+    token = session_cookie(request)
+    if token is None:
+        return None
+    return await once(request, "account", lambda: get_accounts(request).viewer(token))
+
+
+@auth_first
+async def signed_in(
+    request: Request,
+    _declared: Annotated[str | None, Depends(_account_cookie)] = None,
+) -> Account:
+    """The signed-in account, checked before the body is read: 401 without a session
+    cookie, or with one whose session has ended (signed out, expired, account deleted)."""
+    account = await current_account(request)
+    if account is None:
+        raise Unauthorized("this needs you to be signed in" if session_cookie(request) is None
+                           else "your session has ended: sign in again")
+    return account
+
+
 def client_id(request: Request) -> str:
     """This browser's anonymous id (set by the app's middleware on every request)."""
     client: str = request.state.client
@@ -315,4 +361,9 @@ Token = Annotated[str | None, Depends(bearer_token)]
 SeatToken = Annotated[str, Depends(seat_token)]
 Reader = Annotated[tuple[LiveGame, frozenset[int]], Depends(game_reader)]
 Client = Annotated[str, Depends(client_id)]
+Accounts = Annotated[AccountService, Depends(get_accounts)]
+#: the signed-in account, or ``None`` (anyone may call the route)
+Viewer = Annotated[Account | None, Depends(current_account)]
+#: the signed-in account (401 ``{"error": …}`` without a valid session)
+SignedIn = Annotated[Account, Depends(signed_in)]
 Address = Annotated[str, Depends(client_address)]

@@ -85,6 +85,7 @@ STATUS: dict[str, int] = {
     "bad_request": 400, "invalid_square": 400, "invalid_option": 400,
     "invalid_position": 400, "parse_error": 400, "event_format": 400,
     "clock": 400, "invalid_variation": 400,
+    "invalid_name": 400, "invalid_password": 400,  # an account's (hasamigo.accounts)
     # who is asking
     "unauthorized": 401, "forbidden": 403, "not_your_seat": 403, "official_game": 403,
     "not_found": 404, "method_not_allowed": 405,
@@ -94,6 +95,7 @@ STATUS: dict[str, int] = {
     "no_undo_request": 409, "no_flag": 409, "stale": 409, "colours": 409,
     "suspended": 409, "program_waiting": 409, "concurrent_write": 409, "not_in_game": 409,
     "already_joined": 409,
+    "name_taken": 409,  # an account's name is someone else's
     "variation_limit": 409,  # a game's variation tree is full
     "tournament": 409,  # a tournament's state refuses it now (paired twice, entered twice …)
     "too_large": 413,

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from hasamigo.storage.db import Database
+    from hasamigo.web.services.accounts import AccountService
     from hasamigo.web.services.analysis import AnalysisService
     from hasamigo.web.services.compute import ComputePool
     from hasamigo.web.services.games import GameService
@@ -42,6 +43,8 @@ class AppServices:
     study: StudySite
     #: the games of three and four players (Rolit, 4人対戦オセロ)
     multi: MultiGameService
+    #: people's accounts and their sessions (issue 67)
+    accounts: AccountService
 
 
 def services_of(app: FastAPI) -> AppServices | None:

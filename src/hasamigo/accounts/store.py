@@ -1,0 +1,207 @@
+"""Accounts and their sessions in the database (:class:`AccountStore`; tables
+``accounts`` and ``account_sessions`` of :mod:`hasamigo.storage.models`).
+
+A session is a random token (256 bits) handed to the browser once; only its SHA-256 is
+stored, so a copy of the database signs nobody in. A session ends at sign-out (its row is
+deleted), after :data:`~hasamigo.accounts.model.SESSION_IDLE_DAYS` unused, or
+:data:`~hasamigo.accounts.model.SESSION_MAX_DAYS` after sign-in. Every state is in the
+database: any of several servers reads any session.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from hasamigo.accounts.model import (
+    SESSION_IDLE_DAYS,
+    SESSION_MAX_DAYS,
+    Account,
+    AccountNotFound,
+    NameTaken,
+    check_password,
+    name_key,
+    normalise_name,
+)
+from hasamigo.passwords import hash_password, verify_and_update, verify_password
+from hasamigo.storage.db import Database
+from hasamigo.storage.models import AccountRow, AccountSessionRow
+from hasamigo.storage.rows import aware, rowcount
+
+#: the longest session token read (``secrets.token_urlsafe(32)`` is 43 characters)
+TOKEN_LENGTH = 64
+#: a session's ``seen_at`` is written at most this often (not on every request)
+TOUCH_EVERY = timedelta(hours=1)
+
+
+def token_hash(token: str) -> str:
+    """The hex SHA-256 a session token is stored as."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@functools.cache
+def _decoy_hash() -> str:
+    """A hash checked when the name is unknown, so that a wrong name takes as long to
+    refuse as a wrong password (the answer's time does not tell which names exist)."""
+    return hash_password(secrets.token_hex(16))
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.name, aware(row.created_at))
+
+
+class AccountStore:
+    """The accounts of a :class:`~hasamigo.storage.db.Database`; ``clock`` gives now
+    (UTC)."""
+
+    def __init__(self, db: Database, *,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.db = db
+        self.now = clock
+
+    # ---- accounts ------------------------------------------------------------------------
+    def create(self, name: str, password: str) -> Account:
+        """A new account (:class:`~hasamigo.accounts.model.InvalidName`,
+        :class:`~hasamigo.accounts.model.InvalidPassword`, :class:`NameTaken`)."""
+        shown = normalise_name(name)
+        check_password(password, shown)
+        row = AccountRow(id=secrets.token_hex(16), name=shown, name_key=name_key(shown),
+                         password_hash=hash_password(password), created_at=self.now())
+        try:
+            with self.db.session() as session, session.begin():
+                session.add(row)
+        except IntegrityError:
+            raise NameTaken(f"the name {shown!r} is taken") from None
+        return _account(row)
+
+    def by_id(self, account_id: str) -> Account | None:
+        if not isinstance(account_id, str) or len(account_id) != 32:
+            return None
+        with self.db.session() as session:
+            row = session.get(AccountRow, account_id)
+            return None if row is None else _account(row)
+
+    def by_name(self, name: str) -> Account | None:
+        """The account of ``name`` (any case, any width), else ``None``."""
+        if not isinstance(name, str) or len(name) > 200:
+            return None
+        key = name_key(name.strip())
+        with self.db.session() as session:
+            row = session.scalar(select(AccountRow).where(AccountRow.name_key == key))
+            return None if row is None else _account(row)
+
+    def get(self, account_id: str) -> Account:
+        """:meth:`by_id`, or :class:`AccountNotFound`."""
+        account = self.by_id(account_id)
+        if account is None:
+            raise AccountNotFound("no such account")
+        return account
+
+    def all(self) -> list[Account]:
+        """Every account, oldest first."""
+        with self.db.session() as session:
+            return [_account(row) for row in session.scalars(
+                select(AccountRow).order_by(AccountRow.created_at, AccountRow.id))]
+
+    def authenticate(self, name: str, password: str) -> Account | None:
+        """The account of ``name`` if ``password`` is its password, else ``None`` (an
+        unknown name and a wrong password take as long). A hash in an older format or
+        with weaker parameters is replaced by a new one on success."""
+        key = name_key(name.strip()) if isinstance(name, str) and len(name) <= 200 else ""
+        with self.db.session() as session:
+            row = session.scalar(select(AccountRow).where(AccountRow.name_key == key))
+        if row is None:
+            verify_password(password, _decoy_hash())
+            return None
+        ok, new_hash = verify_and_update(password, row.password_hash)
+        if not ok:
+            return None
+        if new_hash is not None:
+            with self.db.session() as session, session.begin():
+                session.execute(update(AccountRow).where(AccountRow.id == row.id)
+                                .values(password_hash=new_hash))
+        return _account(row)
+
+    def check(self, account_id: str, password: str) -> bool:
+        """Is ``password`` the account's password (asked again before a deletion)?"""
+        with self.db.session() as session:
+            stored = session.scalar(select(AccountRow.password_hash)
+                                    .where(AccountRow.id == account_id))
+        if stored is None:
+            verify_password(password, _decoy_hash())
+            return False
+        return verify_password(password, stored)
+
+    # ---- sessions ------------------------------------------------------------------------
+    def open_session(self, account_id: str) -> str:
+        """A new session of the account: its token (given to the browser; only its hash
+        is kept)."""
+        token = secrets.token_urlsafe(32)
+        now = self.now()
+        try:
+            with self.db.session() as session, session.begin():
+                session.add(AccountSessionRow(token_hash=token_hash(token),
+                                              account_id=account_id, created_at=now,
+                                              seen_at=now))
+        except IntegrityError:  # the account was deleted meanwhile
+            raise AccountNotFound("no such account") from None
+        return token
+
+    def session_account(self, token: str) -> Account | None:
+        """The account the session ``token`` is signed in to, or ``None`` (no such
+        session, ended, expired: an expired session's row is deleted). Marks the session
+        seen (at most once per :data:`TOUCH_EVERY`)."""
+        if not isinstance(token, str) or not 0 < len(token) <= TOKEN_LENGTH:
+            return None
+        hashed = token_hash(token)
+        now = self.now()
+        with self.db.session() as session:
+            found = session.execute(
+                select(AccountSessionRow, AccountRow)
+                .join(AccountRow, AccountRow.id == AccountSessionRow.account_id)
+                .where(AccountSessionRow.token_hash == hashed)).first()
+        if found is None:
+            return None
+        row, account = found
+        seen, created = aware(row.seen_at), aware(row.created_at)
+        if now - seen > timedelta(days=SESSION_IDLE_DAYS) \
+                or now - created > timedelta(days=SESSION_MAX_DAYS):
+            self.close_session(token)
+            return None
+        if now - seen >= TOUCH_EVERY:
+            self.touch(token)
+        return _account(account)
+
+    def touch(self, token: str) -> None:
+        """Mark the session seen now."""
+        with self.db.session() as session, session.begin():
+            session.execute(update(AccountSessionRow)
+                            .where(AccountSessionRow.token_hash == token_hash(token))
+                            .values(seen_at=self.now()))
+
+    def close_session(self, token: str) -> bool:
+        """End the session (sign-out): its row is deleted. Was there one?"""
+        with self.db.session() as session, session.begin():
+            return rowcount(session.execute(
+                delete(AccountSessionRow)
+                .where(AccountSessionRow.token_hash == token_hash(token)))) > 0
+
+    def close_sessions(self, account_id: str) -> int:
+        """End every session of the account; how many there were."""
+        with self.db.session() as session, session.begin():
+            return rowcount(session.execute(
+                delete(AccountSessionRow).where(AccountSessionRow.account_id == account_id)))
+
+    def session_count(self, account_id: str) -> int:
+        with self.db.session() as session:
+            return len(session.scalars(select(AccountSessionRow.token_hash).where(
+                AccountSessionRow.account_id == account_id)).all())
+
+
+__all__ = ["TOKEN_LENGTH", "AccountStore", "token_hash"]
