@@ -8,7 +8,14 @@ nothing sleeps for days.
 
 from __future__ import annotations
 
+import logging
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
 import pytest
+from fastapi.testclient import TestClient
 
 from hasamigo.game.controller import GameController
 from hasamigo.game.errors import GameError
@@ -18,6 +25,7 @@ from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE
 
 START = 1_800_000_000.0
+START_WEB = 1_700_000_000.0  # test_web_api's fake clock
 DAY = DAY_SECONDS
 
 
@@ -143,3 +151,111 @@ def test_a_correspondence_game_is_not_played_over_the_board() -> None:
     game, _t = correspondence(3)
     with pytest.raises(GameError, match="not played over the board"):
         game.declare_over_the_board()
+
+
+# ---- the web service ------------------------------------------------------------------------
+# (the API through TestClient, on the fake clocks of test_web_api: days pass in a line)
+def _web() -> Any:
+    import test_web_api
+
+    return test_web_api
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+def _two_browsers(client: Any, days: int = 3) -> tuple[Any, Any]:
+    """A correspondence game between two browsers, joined: (Black's seat, White's)."""
+    web = _web()
+    game, black = web.create(client, opponent="person", same_screen=False,
+                             days_per_move=days)
+    assert game["clock"] is None and game["days_per_move"] == days
+    code = game["join_url"].split("code=")[1]
+    joined = client.post(f"/api/games/{game['id']}/join", json={"code": code})
+    assert joined.status_code == 200, joined.text
+    return black, web.Seat(client, game["id"], joined.json()["seat_token"])
+
+
+def test_a_correspondence_game_over_the_api(db: str) -> None:
+    web = _web()
+    t = web.FakeTime()
+    with web.make_client(db, t) as client:
+        black, white = _two_browsers(client, days=2)
+        view = black.view()
+        assert view["deadline"] == pytest.approx(t.now + 2 * DAY)  # from the join
+        t.now += DAY
+        assert black.move("f5").status_code == 200
+        assert white.view()["deadline"] == pytest.approx(t.now + 2 * DAY)
+        t.now += 2 * DAY + 1
+        over = white.view()
+        assert over["phase"] == "over" and over["result"]["termination"] == "timeout"
+        assert over["result"]["winner"] == "black" and over["deadline"] is None
+        assert web.error_of(white.move("d6"))["code"] == "game_over"
+
+
+@pytest.mark.parametrize(("fields", "says"), [
+    ({"opponent": "random", "days_per_move": 3}, "between two people"),
+    ({"opponent": "person", "days_per_move": 3, "clock_minutes": 5}, "no chess clock"),
+    ({"opponent": "person", "days_per_move": 15}, "less than or equal to 14"),
+    ({"opponent": "person", "days_per_move": 0}, "greater than or equal to 1"),
+])
+def test_bad_correspondence_requests(db: str, fields: dict[str, Any], says: str) -> None:
+    web = _web()
+    with web.make_client(db) as client:
+        response = client.post("/api/games", json=fields)
+        assert response.status_code in (400, 422)
+        assert says in web.error_of(response)["message"]
+
+
+def test_the_game_waits_across_a_restart_and_the_other_side_plays_on(db: str) -> None:
+    web = _web()
+    t = web.FakeTime()
+    with web.make_client(db, t) as client:
+        black, white = _two_browsers(client, days=3)
+        assert black.move("f5").status_code == 200
+        deadline = white.view()["deadline"]
+    t.now += 2 * DAY  # the server is down for two days: a correspondence deadline runs on
+    with web.make_client(db, t) as client:
+        black.client = white.client = client
+        view = white.view()
+        assert view["phase"] == "playing" and view["deadline"] == deadline
+        assert view["moves"] == ["f5"] and view["turn"] == "white"
+        assert white.move("d6").status_code == 200
+        assert black.view()["deadline"] == pytest.approx(t.now + 3 * DAY)
+
+
+def test_the_turn_runs_the_notify_command_and_its_failure_never_breaks_a_move(
+        db: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    web = _web()
+    from hasamigo.web import Settings, create_app
+
+    told = tmp_path / "told.txt"
+    script = tmp_path / "notify.py"
+    script.write_text("import sys\n"
+                      "with open(sys.argv[1], 'a') as out:\n"
+                      "    out.write(' '.join(sys.argv[2:]) + '\\n')\n")
+    t = web.FakeTime()
+    settings = Settings(warm_engine=False, tick_seconds=3600,
+                        notify_command=f"{sys.executable} '{script}' '{told}'")
+    app = create_app(settings, db_url=db, time_source=t, wall_clock=t,
+                     player_factory=lambda spec, seed: web.FirstLegal())
+    with TestClient(app) as client:
+        black, _white = _two_browsers(client, days=1)
+        assert black.move("f5").status_code == 200
+        client.portal.call(app.state.services.games.notifier.drain)
+    lines = told.read_text().splitlines()
+    begun = datetime.fromtimestamp(START_WEB + DAY, UTC).isoformat(timespec="seconds")
+    assert lines == [f"{black.id} black {begun}", f"{black.id} white {begun}"]
+
+    broken = Settings(warm_engine=False, tick_seconds=3600,
+                      notify_command=f"{sys.executable} -c 'import sys; sys.exit(3)'")
+    app = create_app(broken, db_url=db, time_source=t, wall_clock=t,
+                     player_factory=lambda spec, seed: web.FirstLegal())
+    with caplog.at_level(logging.WARNING), TestClient(app) as client:
+        black, white = _two_browsers(client, days=1)
+        assert black.move("f5").status_code == 200
+        assert white.move("d6").status_code == 200
+        client.portal.call(app.state.services.games.notifier.drain)
+    assert "the notify command for game" in caplog.text and "exit 3" in caplog.text

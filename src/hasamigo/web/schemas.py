@@ -84,6 +84,10 @@ class NewGame(Request):
         "'jof-2014' empties to the winner, 'jof-pre-2014' the JOF rule before 1 June 2014 "
         "(the discs' difference, empties split; a wipe-out 64–0), 'discs' the board as it "
         "stands; none: today's rule, jof-2014")
+    days_per_move: int | None = Field(
+        default=None, ge=1, le=14, description="a correspondence game between two people: "
+        "each move within so many days (1–14) instead of a chess clock (clock_minutes "
+        "left out or null); the side to move loses on time (33–31) when its deadline passes")
 
 
 #: A square's name in a move request (``f5``, ``j10``).
@@ -257,6 +261,11 @@ class GameView(BaseModel):
         "not run meanwhile")
     paused: bool = Field(default=False, description="an official game waiting for its "
                          "program to be able to move: it begins (or goes on) once it can")
+    days_per_move: int | None = Field(default=None, description="a correspondence game's "
+                                      "days per move (no chess clock: clock is null)")
+    deadline: float | None = Field(default=None, description="a correspondence game: the "
+                                   "instant (seconds since the epoch, UTC) by which the side "
+                                   "to move must move, or it loses on time")
     waiting_for: list[str] = Field(default_factory=list, description="the kernel groups "
                                    "the waiting programs need (GET /api/status says how "
                                    "far each has come)")

@@ -9,6 +9,7 @@ a bad value raises :class:`~hasamigo.settings.SettingsError` naming the variable
 from __future__ import annotations
 
 import os
+import shlex
 
 from pydantic import Field, field_validator
 
@@ -51,6 +52,15 @@ class Settings(DatabaseSettings):
     warm_in_background: bool = False
     #: engine level offered by default on the new-game form
     default_level: int = 5
+
+    #: a correspondence game's turn passed to a player (``HASAMIGO_NOTIFY_COMMAND``): this
+    #: command (split as a shell would, never run by one) is run with three arguments
+    #: more, the game's id, the colour to move and the deadline (ISO 8601, UTC), to send an
+    #: e-mail or a chat message; none by default. A failure is logged, never the move's
+    #: (see :mod:`hasamigo.web.services.games.notify`, docs/playing.md)
+    notify_command: str | None = None
+    #: longest run of the notify command before it is stopped (and the failure logged)
+    notify_seconds: float = Field(default=30.0, gt=0, le=600)
 
     # ---- limits ----------------------------------------------------------------------
     #: largest request body (bytes); larger ones get 413
@@ -114,6 +124,14 @@ class Settings(DatabaseSettings):
     @classmethod
     def _threads(cls, value: int) -> int:
         return checked_threads(value)  # the engine's own check (a ValueError says why)
+
+    @field_validator("notify_command")
+    @classmethod
+    def _command(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        shlex.split(value)  # unbalanced quotes: a ValueError says so
+        return value
 
     @field_validator("forwarded_allow_ips")
     @classmethod

@@ -103,7 +103,7 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         }
     now = game.now()
     clock = None
-    if state.clock is not None:
+    if state.clock is not None and state.clock.per_turn is None:  # not a deadline
         flagged: list[ColourName] = [
             colour_name(c) for c in (BLACK, WHITE) if state.clock.flagged(c, now)]
         clock = ClockView(
@@ -198,6 +198,8 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         awaiting_join=awaiting_join,
         programs_waiting=[colour_name(c) for c in (BLACK, WHITE) if state.waits(c)],
         paused=state.paused,
+        days_per_move=game.options.days_per_move,
+        deadline=state.deadline(),
         waiting_for=list(waiting_for or []) if state.waiting else [],
         moves=moves,
         seconds=[None if m.seconds is None else round(m.seconds, 3) for m in state.moves],

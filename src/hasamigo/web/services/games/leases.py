@@ -5,7 +5,9 @@ One process at a time **owns** a game in play (a lease row, renewed with its hea
 only the owner runs its clock's ticks and its program. When an owner dies its leases
 expire and another process takes its games over, forgiving a program on move the time
 nobody ran it; the time between the last record of any server and a restart is forgiven
-to the side on move (``Suspend``/``Resume`` events added when the game is next loaded)."""
+to the side on move (``Suspend``/``Resume`` events added when the game is next loaded),
+except in a correspondence game, whose deadlines are days of the calendar: they pass
+whether a server runs or not (the first server to run the game after one ends it)."""
 
 from __future__ import annotations
 
@@ -76,7 +78,7 @@ class Ownership:
         game = live.game
         state = game.state
         if state.clock is None or state.clock.running is None or state.suspended \
-                or state.last_at is None:
+                or state.last_at is None or state.clock.per_turn is not None:
             return
         gaps = await asyncio.to_thread(self.repo.outages_since, state.last_at)
         for start, end in gaps:
@@ -95,7 +97,7 @@ class Ownership:
         state = live.game.state
         if last_seen is None or live.game.program_to_move() is None \
                 or state.clock is None or state.clock.running is None \
-                or state.suspended or state.last_at is None:
+                or state.suspended or state.last_at is None or state.clock.per_turn is not None:
             return
         start, end = max(last_seen, state.last_at), self.store.wall()
         if end > start:

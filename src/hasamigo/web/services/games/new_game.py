@@ -67,11 +67,20 @@ def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetu
         first = Participant(names[0] if names else "You", rank=ranks[0],
                             birth_year=years[0], auto_claim=req.auto_claim)
         second = Participant(name, program=spec, rank=ranks[1], birth_year=years[1])
+    minutes = req.clock_minutes
+    if req.days_per_move is not None:  # a correspondence game: no chess clock
+        if req.opponent != "person":
+            raise InvalidOptionError("days per move are for a game between two people")
+        if minutes is not None and "clock_minutes" in req.model_fields_set:
+            raise InvalidOptionError("a correspondence game (days per move) has no chess "
+                                     "clock: leave clock_minutes out")
+        minutes = None
     options = GameOptions(
         variant=variant, start=start, handicap=req.handicap,
-        clock_seconds=None if req.clock_minutes is None else req.clock_minutes * 60.0,
+        clock_seconds=None if minutes is None else minutes * 60.0,
         casual=req.casual, draws_allowed=req.draws_allowed, position=req.position,
         program_claims=req.program_claims, scoring=req.scoring,
+        days_per_move=req.days_per_move,
     )
     return GameSetup((first, second), options, req.colour)
 
