@@ -443,3 +443,42 @@ class AccountSessionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
+
+# ==== ratings (revision 0013) ================================================================
+class RatingRow(Base):
+    """A subject's current rating in a pool (:mod:`hasamigo.ratings`): ``subject`` is
+    ``account:<id>`` or ``program:<spec>`` (a rating knows no account row), ``mu`` and
+    ``sigma`` the library's mean and deviation on the 1500 scale, ``games`` how many rated
+    games made it. A subject never rated has no row (the pool's start)."""
+
+    __tablename__ = "ratings"
+
+    pool: Mapped[str] = mapped_column(String(16), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(80), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChangeRow(Base):
+    """One subject's change by one rated game, before and after: unique per (pool, game,
+    subject), so that a game is rated once, even by two servers at once. ``game_ref``
+    names the game (``game:<id>``, ``tournament:<id>:<round>:<board>``); ``score`` is the
+    subject's result (1, ½, 0; a share of the others beaten in a game of three or four)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("pool", "game_ref", "subject",
+                                       name="uq_rating_changes_game_subject"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    pool: Mapped[str] = mapped_column(String(16))
+    game_ref: Mapped[str] = mapped_column(String(120))
+    subject: Mapped[str] = mapped_column(String(80), index=True)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    games_after: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
