@@ -166,6 +166,12 @@ def db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'games.db'}"
 
 
+def _call(client: TestClient, fn: Any) -> Any:
+    """Run the app's coroutine function ``fn`` on the client's event loop."""
+    assert client.portal is not None
+    return client.portal.call(fn)
+
+
 def _two_browsers(client: Any, days: int = 3) -> tuple[Any, Any]:
     """A correspondence game between two browsers, joined: (Black's seat, White's)."""
     web = _web()
@@ -244,7 +250,7 @@ def test_the_turn_runs_the_notify_command_and_its_failure_never_breaks_a_move(
     with TestClient(app) as client:
         black, _white = _two_browsers(client, days=1)
         assert black.move("f5").status_code == 200
-        client.portal.call(app.state.services.games.notifier.drain)
+        _call(client, app.state.services.games.notifier.drain)
     lines = told.read_text().splitlines()
     begun = datetime.fromtimestamp(START_WEB + DAY, UTC).isoformat(timespec="seconds")
     assert lines == [f"{black.id} black {begun}", f"{black.id} white {begun}"]
@@ -257,5 +263,5 @@ def test_the_turn_runs_the_notify_command_and_its_failure_never_breaks_a_move(
         black, white = _two_browsers(client, days=1)
         assert black.move("f5").status_code == 200
         assert white.move("d6").status_code == 200
-        client.portal.call(app.state.services.games.notifier.drain)
+        _call(client, app.state.services.games.notifier.drain)
     assert "the notify command for game" in caplog.text and "exit 3" in caplog.text

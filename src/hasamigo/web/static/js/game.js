@@ -367,6 +367,7 @@ function render(animate = false) {
   notice.textContent = notes.join(" · ");
   notice.hidden = !notes.length;
 
+  renderDeadline();
   renderControls();
   renderInvite();
   renderFuse();
@@ -376,6 +377,41 @@ function render(animate = false) {
   renderOpening();
   renderPanelToggles();
 }
+
+// ---- a correspondence game: each move within days, the deadline in the viewer's time ------
+const pageTitle = document.title;
+
+function timeLeft(seconds) {
+  if (seconds <= 0) return null;
+  const [n, key] = seconds >= 86400 ? [Math.floor(seconds / 86400), "corr.days"]
+    : seconds >= 3600 ? [Math.floor(seconds / 3600), "corr.hours"]
+      : [Math.max(1, Math.floor(seconds / 60)), "corr.minutes"];
+  return forCount(T, key, n).replace("{n}", n);
+}
+
+function renderDeadline() {
+  const box = $("deadline");
+  const running = state.deadline != null && state.phase === "playing" && !state.awaiting_join;
+  const yours = running && mine(state.turn) && !spectator();
+  document.title = yours ? `● ${T["corr.title"]} · ${pageTitle}` : pageTitle;
+  box.hidden = !running;
+  box.classList.toggle("yours", yours);
+  if (!running) return;
+  const when = new Date(state.deadline * 1000);
+  const left = timeLeft(state.deadline - Date.now() / 1000);
+  const line = left === null ? T["corr.overdue"]
+    : yours && myColour() ? T["corr.yours"].replace("{left}", left)
+      : T["corr.theirs"].replace("{name}", seatLabel(state.turn) || colourName(state.turn)).replace("{left}", left);
+  const by = T["corr.by"].replace("{when}", when.toLocaleString(document.documentElement.lang || undefined, {
+    weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
+  }));
+  const per = forCount(T, "corr.per_move", state.days_per_move).replace("{n}", state.days_per_move);
+  box.innerHTML = `<strong>${escapeHtml(line)}</strong> <span class="deadline-when">${escapeHtml(by)}</span>
+    <span class="muted small">${escapeHtml(per)}</span>`;
+  box.querySelector(".deadline-when").title = when.toISOString();
+}
+// the time left, as the minutes pass (the view itself comes over the websocket)
+setInterval(() => { if (state) renderDeadline(); }, 30000);
 
 function renderControls() {
   $("controls").hidden = spectator();

@@ -14,10 +14,15 @@ function value(name) {
 
 function sync() {
   const opponent = value("opponent");
+  // a correspondence game (days per move) is played by two people in two browsers
+  const byPost = opponent === "person" && value("same_screen") === "0";
+  $("clock-days").hidden = !byPost;
+  if (!byPost && value("clock") === "days") form.querySelector('input[name="clock"][value="20"]').checked = true;
   const clock = value("clock");
   $("level-row").hidden = opponent !== "engine";
   $("person-row").hidden = opponent !== "person";
   $("custom-row").hidden = clock !== "custom";
+  $("days-row").hidden = clock !== "days";
   // claims concern a program opponent and a clock
   $("claims-row").hidden = opponent === "person" || clock === "none";
   // who hides the disc matters for fuse-ishi, and for the draw-win fuse-ishi without draws
@@ -94,7 +99,8 @@ form.addEventListener("submit", async (ev) => {
     level: Number(level.value),
     colour: value("colour"),
     handicap: Number(value("handicap")),
-    clock_minutes: clock === "none" ? null : clock === "custom" ? Number($("custom-minutes").value) : 20,
+    clock_minutes: clock === "none" || clock === "days" ? null : clock === "custom" ? Number($("custom-minutes").value) : 20,
+    ...(clock === "days" ? { days_per_move: Number($("days-per-move").value) } : {}),
     variant: value("variant"),
     start: value("start"),
     // 挟み碁's flip rule: the server names the game's variant with it (hasegawa-8x9+one)
