@@ -1,5 +1,11 @@
 """The seats' secrets (:class:`SeatRepository`): a player's token, or a join code that is
-exchanged once for a token, stored as the hash the caller computed (never the secret)."""
+exchanged once for a token, stored as the hash the caller computed (never the secret).
+
+A secret may name the account holding its seat (``account``, issue 67): the token stays
+the proof of the seat for every action, and the account may ask for a fresh token of its
+own seat from any browser (:meth:`SeatRepository.add_token`). A join code naming an
+account is a seat kept for that account (a game the lobby made): it is exchanged by the
+account, not by whoever knows a code."""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import delete, or_, select, update
 
 from hasamigo.storage.announcements import announce
 from hasamigo.storage.db import Database
@@ -28,6 +34,8 @@ class SeatSecret:
     participants: tuple[int, ...]
     client: str | None = None
     used: bool = False
+    #: the account holding the seat (``None``: anonymous)
+    account: str | None = None
 
 
 def participants_text(participants: tuple[int, ...]) -> str:
@@ -44,13 +52,13 @@ def seat_row(game_id: str, secret: SeatSecret, now: datetime) -> GameSeatRow:
     return GameSeatRow(game_id=game_id, secret_hash=secret.secret_hash, kind=secret.kind,
                        participants=participants_text(secret.participants),
                        client=secret.client, created_at=now,
-                       used_at=now if secret.used else None)
+                       used_at=now if secret.used else None, account_id=secret.account)
 
 
 def seat_secret(row: GameSeatRow) -> SeatSecret:
     kind: Literal["token", "join"] = "join" if row.kind == "join" else "token"
     return SeatSecret(kind, row.secret_hash, tuple(int(p) for p in row.participants),
-                      row.client, row.used_at is not None)
+                      row.client, row.used_at is not None, row.account_id)
 
 
 
@@ -99,6 +107,65 @@ class SeatRepository:
                 select(GameSeatRow.participants).where(
                     GameSeatRow.game_id == game_id, GameSeatRow.kind == "join",
                     GameSeatRow.used_at.is_(None)))]
+
+    def account_seats(self, game_id: str, account_id: str) -> list[SeatSecret]:
+        """The secrets of the game's seats that ``account_id`` holds (tokens, and join
+        codes kept for it), oldest first."""
+        with self.db.session() as session:
+            return [seat_secret(row) for row in session.scalars(
+                select(GameSeatRow).where(GameSeatRow.game_id == game_id,
+                                          GameSeatRow.account_id == account_id)
+                .order_by(GameSeatRow.created_at, GameSeatRow.secret_hash))]
+
+    def add_token(self, game_id: str, token: SeatSecret, keep: int = 8) -> None:
+        """Store a fresh token of an account's seat; the account keeps its ``keep``
+        newest tokens of the game (older browsers' tokens end)."""
+        if token.kind != "token" or token.account is None:
+            raise ValueError("a fresh token is an account's")
+        now = datetime.now(UTC)
+        with self.db.session() as session, session.begin():
+            session.add(seat_row(game_id, token, now))
+            session.flush()
+            old = list(session.scalars(
+                select(GameSeatRow.secret_hash).where(
+                    GameSeatRow.game_id == game_id, GameSeatRow.account_id == token.account,
+                    GameSeatRow.kind == "token")
+                .order_by(GameSeatRow.created_at.desc(), GameSeatRow.secret_hash)
+                .offset(keep)))
+            if old:
+                session.execute(delete(GameSeatRow).where(
+                    GameSeatRow.game_id == game_id, GameSeatRow.secret_hash.in_(old),
+                    GameSeatRow.secret_hash != token.secret_hash))
+
+    def account_game_ids(self, account_id: str) -> list[str]:
+        """Games in which the account holds a seat, newest update first."""
+        seated = select(GameSeatRow.game_id).where(GameSeatRow.account_id == account_id)
+        with self.db.session() as session:
+            return list(session.scalars(
+                select(GameRow.id).where(GameRow.id.in_(seated))
+                .order_by(GameRow.updated_at.desc(), GameRow.id)))
+
+    def account_participants(self, account_id: str) -> dict[str, frozenset[int]]:
+        """For each game the account holds a seat of, the participants it holds."""
+        held: dict[str, set[int]] = {}
+        with self.db.session() as session:
+            for game_id, participants in session.execute(
+                    select(GameSeatRow.game_id, GameSeatRow.participants)
+                    .where(GameSeatRow.account_id == account_id)):
+                held.setdefault(game_id, set()).update(int(p) for p in participants)
+        return {game_id: frozenset(p) for game_id, p in held.items()}
+
+    def claim_client(self, client: str, account_id: str) -> list[str]:
+        """The seats this browser (``client``) took without an account, given to the
+        account (tokens held by no account only); the games claimed."""
+        with self.db.session() as session, session.begin():
+            where = (GameSeatRow.client == client, GameSeatRow.kind == "token",
+                     GameSeatRow.account_id.is_(None))
+            games = sorted(set(session.scalars(select(GameSeatRow.game_id).where(*where))))
+            if games:
+                session.execute(update(GameSeatRow).where(*where).values(
+                    account_id=account_id).execution_options(synchronize_session=False))
+        return games
 
     def client_game_ids(self, client: str) -> list[str]:
         """Games the client created or holds a seat in, newest update first."""

@@ -26,7 +26,16 @@ from hasamigo.move import Color
 from hasamigo.notation import format_ggf, write_transcript
 from hasamigo.squares import bits
 from hasamigo.storage.repository import GameSummary
-from hasamigo.web.deps import Address, AuthFirst, Client, Games, SeatToken, Token
+from hasamigo.web.deps import (
+    Address,
+    AuthFirst,
+    Client,
+    Games,
+    SeatToken,
+    SignedIn,
+    Token,
+    Viewer,
+)
 from hasamigo.web.schemas import (
     ClaimRequest,
     ColourAction,
@@ -141,11 +150,13 @@ Filters = Annotated[LibraryFilters, Depends(library_filters)]
 
 
 @router.post("", status_code=201, responses=ERRORS)
-async def create_game(req: NewGame, games: Games, client: Client, address: Address
-                      ) -> CreatedGame:
+async def create_game(req: NewGame, games: Games, client: Client, address: Address,
+                      viewer: Viewer) -> CreatedGame:
     """A new game. The answer carries the creator's ``seat_token``; with a second person
-    in another browser, the ``join_url`` to send them."""
-    created = await games.create(req, client=client, address=address)
+    in another browser, the ``join_url`` to send them. Signed in, the creator's account
+    holds the seat (``POST /api/games/{id}/seat`` gives it a token in another browser)."""
+    created = await games.create(req, client=client, address=address,
+                                 account=None if viewer is None else viewer.id)
     live = created.live
     view = games.view(live, created.seats)
     join = None if created.join_code is None else \
@@ -186,10 +197,23 @@ async def delete_game(game_id: str, games: Games, token: SeatToken) -> Response:
 
 
 @router.post("/{game_id}/join", responses=ERRORS)
-async def join_game(game_id: str, req: JoinRequest, games: Games, client: Client
-                    ) -> JoinedGame:
-    """The second person's seat: the join link's code for a seat token (once)."""
-    live, token, you = await games.join(game_id, req.code, client)
+async def join_game(game_id: str, req: JoinRequest, games: Games, client: Client,
+                    viewer: Viewer) -> JoinedGame:
+    """The second person's seat: the join link's code for a seat token (once); signed
+    in, their account holds the seat."""
+    live, token, you = await games.join(game_id, req.code, client,
+                                        None if viewer is None else viewer.id)
+    return JoinedGame(seat_token=token, game=games.view(live, you))
+
+
+@router.post("/{game_id}/seat", responses=ERRORS)
+async def account_seat(game_id: str, games: Games, client: Client, account: SignedIn
+                       ) -> JoinedGame:
+    """A fresh seat token for the seat(s) the signed-in account holds in this game, to
+    play it from this browser (401 signed out, 403 ``not_your_seat`` for an account
+    holding no seat of it, 404 for no such game). A seat the lobby kept for the account
+    is taken by this call, and the clocks start."""
+    live, token, you = await games.seat(game_id, account.id, client)
     return JoinedGame(seat_token=token, game=games.view(live, you))
 
 

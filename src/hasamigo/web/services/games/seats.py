@@ -4,7 +4,13 @@ Creating a game hands out a seat token for the creator's seat(s) (one for both s
 two people share a screen) and, for a second person in another browser, a one-time join
 code exchanged for their token. Every action names the seat it acts for through its token;
 nothing is inferred from whose turn it is. Only hashes of tokens and codes are stored
-(:func:`secret_hash`)."""
+(:func:`secret_hash`).
+
+A seat may be held by an account (issue 67): a signed-in person's token is stored with
+their account, and :meth:`SeatKeeper.fresh_token` gives the account a new token of its
+seat in any browser. A join code kept for an account (``invitee``: the lobby's second
+player) is taken by that account through :meth:`~SeatKeeper.fresh_token`, never by a code
+(none is handed out)."""
 
 from __future__ import annotations
 
@@ -60,17 +66,21 @@ class SeatKeeper:
         self.repo = store.repo
 
     @staticmethod
-    def grants(mine: tuple[int, ...], client: str | None, *, invite: bool
+    def grants(mine: tuple[int, ...], client: str | None, *, invite: bool,
+               account: str | None = None, invitee: str | None = None
                ) -> tuple[str, str | None, list[SeatSecret]]:
         """A new game's secrets: a token for the seats ``mine`` (kept by ``client``'s
-        browser) and, with ``invite``, a join code for the second seat. Returns the token,
-        the join code and what is stored of them."""
+        browser, held by ``account`` if signed in) and, with ``invite``, a join code for
+        the second seat: a code to hand out, or, with ``invitee``, the seat kept for that
+        account (no code is returned: the account takes the seat by
+        :meth:`fresh_token`). Returns the token, the join code and what is stored."""
         token = new_token()
-        grants = [SeatSecret("token", secret_hash(token), mine, client)]
+        grants = [SeatSecret("token", secret_hash(token), mine, client, account=account)]
         join_code = None
         if invite:
-            join_code = new_join_code()
-            grants.append(SeatSecret("join", secret_hash(join_code), (1,), None))
+            code = new_join_code()
+            grants.append(SeatSecret("join", secret_hash(code), (1,), None, account=invitee))
+            join_code = code if invitee is None else None
         return token, join_code, grants
 
     @staticmethod
@@ -117,23 +127,50 @@ class SeatKeeper:
             raise Forbidden("this seat token holds no seat")
         return you
 
-    async def exchange(self, live: LiveGame, code: str, client: str | None
-                       ) -> tuple[str, frozenset[int]]:
+    async def exchange(self, live: LiveGame, code: str, client: str | None,
+                       account: str | None = None) -> tuple[str, frozenset[int]]:
         """A one-time join code exchanged for a new seat token (403 for a code that is not
-        valid, or used already): the token and its seats."""
+        valid, or used already): the token and its seats; ``account``, signed in, holds
+        the seat."""
+        return await self._exchange(live, secret_hash(code), client, account)
+
+    async def _exchange(self, live: LiveGame, code_hash: str, client: str | None,
+                        account: str | None) -> tuple[str, frozenset[int]]:
         refused = Forbidden("this join link is not valid, or has been used already")
-        code_hash = secret_hash(code)
         found = await asyncio.to_thread(self.repo.secret, live.id, code_hash)
-        if found is None or found.kind != "join" or found.used:
+        if found is None or found.kind != "join" or found.used \
+                or found.account not in (None, account):
             raise refused
         token = new_token()
-        grant = SeatSecret("token", secret_hash(token), found.participants, client)
+        grant = SeatSecret("token", secret_hash(token), found.participants, client,
+                           account=account)
         held = await self.store.write(self.repo.use_join_code, live.id, code_hash, grant)
         if held is None:
             raise refused
         seats = frozenset(held)
         live.seats[grant.secret_hash] = seats
         return token, seats
+
+    async def fresh_token(self, live: LiveGame, account: str, client: str | None
+                          ) -> tuple[str, frozenset[int], bool]:
+        """A new seat token for the seats ``account`` holds in this game (403
+        ``not_your_seat`` if none): the token, its seats, and whether the account took its
+        seat just now (a seat kept for it, taken for the first time)."""
+        held = await asyncio.to_thread(self.repo.account_seats, live.id, account)
+        seats = frozenset(p for s in held if s.kind == "token" for p in s.participants)
+        if not seats:
+            kept = next((s for s in held if s.kind == "join" and not s.used), None)
+            if kept is None:
+                await self.store.still_there(live)  # 404 for a game deleted meanwhile
+                raise Forbidden("your account holds no seat of this game", "not_your_seat")
+            token, taken = await self._exchange(live, kept.secret_hash, client, account)
+            return token, taken, True
+        token = new_token()
+        grant = SeatSecret("token", secret_hash(token), tuple(sorted(seats)), client,
+                           account=account)
+        await self.store.write(self.repo.add_token, live.id, grant)
+        live.seats[grant.secret_hash] = seats
+        return token, seats, False
 
 
 __all__ = ["SeatKeeper", "acting_colour", "held_colours", "secret_hash"]

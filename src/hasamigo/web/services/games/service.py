@@ -212,7 +212,14 @@ class GameService:
             raise RateLimited(f"at most {self.settings.games_per_minute} new games a minute",
                               retry_after=max(1, int(wait + 0.999)))
 
-    async def create(self, req: NewGame, *, client: str | None, address: str) -> Created:
+    async def create(self, req: NewGame, *, client: str | None, address: str,
+                     account: str | None = None, opponent_account: str | None = None
+                     ) -> Created:
+        """A new game; the creator's seat token is kept by ``client``'s browser and held by
+        ``account`` (signed in). ``opponent_account``: the second seat, of a game between
+        two browsers, is kept for that account (the lobby's): no join code is handed out,
+        the account takes its seat with :meth:`seat` from any browser, and the clocks wait
+        for it as for a join link."""
         self.limit_new_games(address)
         if self.store.full():
             raise Busy("the server is full: try again in a minute")
@@ -232,7 +239,9 @@ class GameService:
             game.program_waiting(index, from_start=True)
         two_browsers = req.opponent == "person" and not req.same_screen
         mine = (0,) if req.opponent != "person" or two_browsers else (0, 1)
-        token, join_code, grants = self.seats.grants(mine, client, invite=two_browsers)
+        token, join_code, grants = self.seats.grants(mine, client, invite=two_browsers,
+                                                     account=account,
+                                                     invitee=opponent_account)
         try:
             await self.write(functools.partial(self.repo.create, game, public=req.public,
                                                creator=client, secrets=grants))
@@ -276,20 +285,32 @@ class GameService:
         await self.ownership.claim(live)
         return Created(live, token, both, None)
 
-    async def join(self, game_id: str, code: str, client: str | None
-                   ) -> tuple[LiveGame, str, frozenset[int]]:
+    async def join(self, game_id: str, code: str, client: str | None,
+                   account: str | None = None) -> tuple[LiveGame, str, frozenset[int]]:
         """Exchange a one-time join code for a seat token: the second person's seat, or
-        (a game played in the terminal) the seat a browser takes over."""
+        (a game played in the terminal) the seat a browser takes over; held by
+        ``account`` when signed in."""
         live = await self.get(game_id)
-        token, held = await self.seats.exchange(live, code, client)
-
-        def seated(live: LiveGame) -> None:
-            live.awaiting_join = False
-            if live.game.state.suspended:
-                live.game.resume()  # both are here: the clock starts
-
-        await self.act(live, seated)
+        token, held = await self.seats.exchange(live, code, client, account)
+        await self.act(live, self._seated)
         return live, token, held
+
+    async def seat(self, game_id: str, account: str, client: str | None
+                   ) -> tuple[LiveGame, str, frozenset[int]]:
+        """A fresh seat token for the seats ``account`` holds in the game, in any browser
+        (403 ``not_your_seat`` for an account holding none); a seat kept for the account
+        (:meth:`create`'s ``opponent_account``) is taken, and the clocks start."""
+        live = await self.get(game_id)
+        token, held, taken = await self.seats.fresh_token(live, account, client)
+        if taken:
+            await self.act(live, self._seated)
+        return live, token, held
+
+    @staticmethod
+    def _seated(live: LiveGame) -> None:
+        live.awaiting_join = False
+        if live.game.state.suspended:
+            live.game.resume()  # both are here: the clock starts
 
     @staticmethod
     def _hold_clock(live: LiveGame) -> None:
