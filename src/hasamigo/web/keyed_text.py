@@ -61,6 +61,7 @@ KEYED: dict[str, Message] = {
     "corr.days": NN_("{n} day", "{n} days"),
     "corr.hours": NN_("{n} hour", "{n} hours"),
     "corr.minutes": NN_("{n} minute", "{n} minutes"),
+    "corr.days_hours": N_("{days} {hours}"),
     "corr.per_move": NN_("correspondence: {n} day per move",
                          "correspondence: {n} days per move"),
     "thinking": N_("is thinking…"),

@@ -379,21 +379,26 @@ function render(animate = false) {
 }
 
 // ---- a correspondence game: each move within days, the deadline in the viewer's time ------
-const pageTitle = document.title;
+let pageTitle = document.title;  // the board's title, once the game is read
 
+// the time left in days and hours (to the nearest hour), in minutes in the last hour
 function timeLeft(seconds) {
   if (seconds <= 0) return null;
-  const [n, key] = seconds >= 86400 ? [Math.floor(seconds / 86400), "corr.days"]
-    : seconds >= 3600 ? [Math.floor(seconds / 3600), "corr.hours"]
-      : [Math.max(1, Math.floor(seconds / 60)), "corr.minutes"];
-  return forCount(T, key, n).replace("{n}", n);
+  const count = (key, n) => forCount(T, key, n).replace("{n}", n);
+  if (seconds < 3600) return count("corr.minutes", Math.max(1, Math.floor(seconds / 60)));
+  const hours = Math.round(seconds / 3600);
+  const days = Math.floor(hours / 24);
+  if (!days) return count("corr.hours", hours);
+  if (hours % 24 === 0) return count("corr.days", days);
+  return T["corr.days_hours"].replace("{days}", count("corr.days", days))
+    .replace("{hours}", count("corr.hours", hours % 24));
 }
 
 function renderDeadline() {
   const box = $("deadline");
   const running = state.deadline != null && state.phase === "playing" && !state.awaiting_join;
   const yours = running && mine(state.turn) && !spectator();
-  document.title = yours ? `● ${T["corr.title"]} · ${pageTitle}` : pageTitle;
+  document.title = yours ? `» ${T["corr.title"]} · ${pageTitle}` : pageTitle;
   box.hidden = !running;
   box.classList.toggle("yours", yours);
   if (!running) return;
@@ -774,7 +779,8 @@ async function start() {
   }
   $("loading").hidden = true;
   root.hidden = false;
-  document.title = `${state.title} · ${T.app}`;
+  pageTitle = `${state.title} · ${T.app}`;
+  document.title = pageTitle;
   board = new BoardView($("board"), state.rows, state.cols, onSquare, state.rings || []);
   shownAt = performance.now();
   render();
