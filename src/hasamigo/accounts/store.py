@@ -10,6 +10,7 @@ database: any of several servers reads any session.
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import secrets
@@ -31,13 +32,16 @@ from hasamigo.accounts.model import (
 )
 from hasamigo.passwords import hash_password, verify_and_update, verify_password
 from hasamigo.storage.db import Database
-from hasamigo.storage.models import AccountRow, AccountSessionRow
+from hasamigo.storage.models import AccountRow, AccountSessionRow, GameRow, GameSeatRow
 from hasamigo.storage.rows import aware, rowcount
 
 #: the longest session token read (``secrets.token_urlsafe(32)`` is 43 characters)
 TOKEN_LENGTH = 64
 #: a session's ``seen_at`` is written at most this often (not on every request)
 TOUCH_EVERY = timedelta(hours=1)
+#: the name a deleted account's seats show in the games it played (the name rules refuse
+#: parentheses: no account can be called this)
+DELETED_NAME = "(deleted)"
 
 
 def token_hash(token: str) -> str:
@@ -138,6 +142,35 @@ class AccountStore:
             return False
         return verify_password(password, stored)
 
+    def delete(self, account_id: str) -> list[str]:
+        """Delete the account and everything personal of it, in one transaction: its
+        sessions, its name and password hash, its hold on seats (the seats and games stay
+        for the opponents); in each game it held a seat of, that seat's participant is
+        renamed :data:`DELETED_NAME` (the setup and the library's columns) and loses its
+        rank and birth year. Returns the games changed (:class:`AccountNotFound` if there
+        is no such account). Its ratings are not the accounts' to know: the front end
+        deletes them (``RatingStore.forget``)."""
+        with self.db.session() as session, session.begin():
+            row = session.get(AccountRow, account_id)
+            if row is None:
+                raise AccountNotFound("no such account")
+            held: dict[str, set[int]] = {}
+            for game_id, participants in session.execute(
+                    select(GameSeatRow.game_id, GameSeatRow.participants)
+                    .where(GameSeatRow.account_id == account_id)):
+                held.setdefault(game_id, set()).update(int(p) for p in participants)
+            for game_id, seats in held.items():
+                game = session.get(GameRow, game_id)
+                if game is not None:
+                    _anonymise(game, seats)
+            session.execute(update(GameSeatRow).where(GameSeatRow.account_id == account_id)
+                            .values(account_id=None)
+                            .execution_options(synchronize_session=False))
+            session.execute(delete(AccountSessionRow)
+                            .where(AccountSessionRow.account_id == account_id))
+            session.delete(row)
+        return sorted(held)
+
     # ---- sessions ------------------------------------------------------------------------
     def open_session(self, account_id: str) -> str:
         """A new session of the account: its token (given to the browser; only its hash
@@ -204,4 +237,23 @@ class AccountStore:
                 AccountSessionRow.account_id == account_id)).all())
 
 
-__all__ = ["TOKEN_LENGTH", "AccountStore", "token_hash"]
+def _anonymise(game: GameRow, seats: set[int]) -> None:
+    """Rename the participants ``seats`` of a stored game :data:`DELETED_NAME` (setup and
+    summary), without rank or birth year."""
+    setup = copy.deepcopy(game.setup)
+    people = setup.get("participants") if isinstance(setup, dict) else None
+    if not isinstance(people, list):
+        return
+    for seat in seats:
+        if not 0 <= seat < len(people) or not isinstance(people[seat], dict):
+            continue
+        old = people[seat].get("name")
+        people[seat].update(name=DELETED_NAME, rank=None, birth_year=None)
+        if game.black == old:
+            game.black = DELETED_NAME
+        if game.white == old:
+            game.white = DELETED_NAME
+    game.setup = setup
+
+
+__all__ = ["DELETED_NAME", "TOKEN_LENGTH", "AccountStore", "token_hash"]

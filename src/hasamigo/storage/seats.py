@@ -155,6 +155,13 @@ class SeatRepository:
                 held.setdefault(game_id, set()).update(int(p) for p in participants)
         return {game_id: frozenset(p) for game_id, p in held.items()}
 
+    def unclaimed_client_games(self, client: str) -> list[str]:
+        """The games in which this browser holds a seat token no account holds."""
+        with self.db.session() as session:
+            return sorted(set(session.scalars(select(GameSeatRow.game_id).where(
+                GameSeatRow.client == client, GameSeatRow.kind == "token",
+                GameSeatRow.account_id.is_(None)))))
+
     def claim_client(self, client: str, account_id: str) -> list[str]:
         """The seats this browser (``client``) took without an account, given to the
         account (tokens held by no account only); the games claimed."""

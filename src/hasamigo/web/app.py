@@ -179,6 +179,7 @@ def create_app(
     app.state.settings = settings
     app.state.templates = Jinja2Templates(directory=str(HERE / "templates"))
     keyed_text.install(app.state.templates.env)
+    accounts.install(app.state.templates.env)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     errors.install(app)
 
@@ -196,10 +197,12 @@ def create_app(
                                 httponly=True, samesite="lax")
         return response
 
+    app.middleware("http")(accounts.viewer_middleware)
+
     for router in (pages.router, importing.router, games.router, analysis.router, review.router,
                    variations.router, status.router, ws.router, tournaments.router, record.router,
                    study.router, positions.router, positions.pages, puzzles.router,
-                   puzzles.pages, multi.router, multi.pages, accounts.router,
+                   puzzles.pages, multi.router, multi.pages, accounts.router, accounts.players,
                    accounts.pages):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,

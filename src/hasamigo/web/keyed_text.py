@@ -428,6 +428,15 @@ KEYED: dict[str, Message] = {
     "multi.program": N_("program"),
     "multi.waiting": N_("waiting for their link to be opened"),
     "multi.over": N_("Game over:"),
+    "acct.invalid_name": N_("A name is 3 to 20 letters, digits, _ or -."),
+    "acct.invalid_password": N_("A password is 8 to 256 characters, and not your name."),
+    "acct.name_taken": N_("That name is taken: choose another."),
+    "acct.wrong_login": N_("Wrong name or password."),
+    "acct.wrong_password": N_("Wrong password: the account was not deleted."),
+    "acct.rate_limited": N_("Too many attempts: wait a minute and try again."),
+    "acct.invalid_request": N_("Fill in the name and the password."),
+    "acct.claimed": NN_("{n} game is now yours.", "{n} games are now yours."),
+    "acct.confirm_delete": N_("Delete your account for good? This cannot be undone."),
 }
 
 

@@ -8,22 +8,61 @@
 * ``POST /api/accounts/logout`` ends this browser's session (its row is deleted) and
   clears the cookie; 204, signed in or not.
 * ``GET /api/accounts/me`` the signed-in account (401 without a valid session).
+* ``POST /api/accounts/claim`` the games this browser played without an account become
+  the signed-in account's (its seats): ``{"claimed": [game ids]}``.
+* ``POST /api/accounts/delete`` (:class:`PasswordAgain`) deletes the signed-in account:
+  its games still going resigned, its ratings, sessions, name and password hash deleted,
+  its finished games kept for the opponents with its name anonymised; 204.
+* ``GET /api/players/{name}`` a player's profile as JSON (as the page shows it).
 
 The session is the HttpOnly cookie ``hasamigo_session`` (SameSite=Lax; Secure over https).
+Pages: ``/signup``, ``/login``, ``POST /logout`` (a form: works without a script),
+``/players/{name}`` (the profile; one's own shows the claim and the deletion too). Every
+page knows who is signed in (:func:`viewer_middleware`, ``viewer_of(request)`` in the
+templates: the name in the navigation bar).
 """
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+import urllib.parse
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from jinja2 import Environment
 
 from hasamigo.accounts import Account
-from hasamigo.web.deps import Accounts, Address, AuthFirst, SignedIn, session_cookie
+from hasamigo.accounts.model import NAME_LENGTH, PASSWORD_LENGTH
+from hasamigo.ratings import Pool, RatingChange
+from hasamigo.web.deps import (
+    Accounts,
+    Address,
+    AuthFirst,
+    Client,
+    Games,
+    LangDep,
+    SignedIn,
+    Templates,
+    Viewer,
+    current_account,
+    session_cookie,
+)
+from hasamigo.web.errors import NotFound
 from hasamigo.web.routers.games import ERRORS
-from hasamigo.web.schemas_accounts import AccountReply, AccountView, Credentials
-from hasamigo.web.services.accounts import COOKIE_SECONDS, SESSION_COOKIE
+from hasamigo.web.schemas_accounts import (
+    AccountReply,
+    AccountView,
+    Credentials,
+    PasswordAgain,
+)
+from hasamigo.web.services.accounts import COOKIE_SECONDS, SESSION_COOKIE, PlayerPage
+from hasamigo.web.state import services_of
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"], route_class=AuthFirst)
+players = APIRouter(prefix="/api/players", tags=["accounts"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
+PlayerName = Annotated[str, Path(min_length=1, max_length=200)]
 
 
 def _reply(account: Account) -> AccountReply:
@@ -76,3 +115,165 @@ async def log_out(request: Request, accounts: Accounts) -> Response:
 async def me(account: SignedIn) -> AccountReply:
     """The signed-in account."""
     return _reply(account)
+
+
+@router.post("/claim", responses=ERRORS)
+async def claim(account: SignedIn, accounts: Accounts, client: Client) -> dict[str, list[str]]:
+    """The games this browser played without an account become the account's: the
+    seats it holds there (not the opponents'), for its profile and any browser."""
+    return {"claimed": await accounts.claim(account, client)}
+
+
+@router.post("/delete", status_code=204, responses=ERRORS)
+async def delete_account(req: PasswordAgain, request: Request, account: SignedIn,
+                         accounts: Accounts, games: Games, address: Address) -> Response:
+    """Delete the signed-in account for good, its password asked again (403 if wrong)."""
+    await accounts.delete(account, req.password, address, games)
+    response = Response(status_code=204)
+    clear_session(request, response)
+    return response
+
+
+def profile_json(page: PlayerPage) -> dict[str, Any]:
+    profile = page.profile
+
+    def record(r: Any) -> dict[str, Any]:
+        return {"win": r.win, "draw": r.draw, "loss": r.loss, "games": r.games}
+
+    return {
+        "account": {"id": profile.account.id, "name": profile.account.name,
+                    "created_at": profile.account.created_at.isoformat()},
+        "by_colour": {c: record(r) for c, r in profile.by_colour.items()},
+        "by_opening": [{"en": en, "ja": ja, **record(r)} for en, ja, r in profile.by_opening],
+        "games": [{"id": g.id, "finished_at": g.finished_at.isoformat(), "variant": g.variant,
+                   "colour": g.colour, "opponent": g.opponent, "outcome": g.outcome,
+                   "score": [g.mine, g.theirs], "opening_en": g.opening_en,
+                   "opening_ja": g.opening_ja, "public": g.public}
+                  for g in profile.games],
+        "ratings": {pool.value: [{"game": c.game_ref, "at": c.at.isoformat(),
+                                  "before": c.before.display, "after": c.after.display,
+                                  "uncertainty": c.after.uncertainty}
+                                 for c in changes]
+                    for pool, changes in page.ratings.items()},
+    }
+
+
+@players.get("/{name}", responses=ERRORS)
+async def player(name: PlayerName, accounts: Accounts, viewer: Viewer) -> dict[str, Any]:
+    """A player's profile: finished games (another person sees the public ones), results
+    by colour and by opening, rating history per pool."""
+    page = await accounts.profile(name, viewer)
+    if page is None:
+        raise NotFound("no player of that name")
+    return profile_json(page)
+
+
+# ---- pages -------------------------------------------------------------------------------
+async def viewer_middleware(request: Request,
+                            call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    """A page's request (not the API's, nor a static file) with a session cookie looks
+    up who is signed in before the page is drawn, for the navigation bar
+    (:func:`viewer_of`); the routes' :data:`~hasamigo.web.deps.Viewer` reuses it."""
+    path = request.url.path
+    if request.method == "GET" and session_cookie(request) is not None \
+            and not path.startswith(("/api/", "/static/", "/ws")) \
+            and services_of(request.app) is not None:
+        await current_account(request)
+    return await call_next(request)
+
+
+def viewer_of(request: Request | None) -> Account | None:
+    """The signed-in account of a page's request (found by :func:`viewer_middleware`)."""
+    if request is None:
+        return None
+    found = request.scope.get("hasamigo.credentials") or {}
+    account = found.get("account")
+    return account if isinstance(account, Account) else None
+
+
+def install(env: Environment) -> None:
+    """Give the templates ``viewer_of(request)``."""
+    env.globals.update(viewer_of=viewer_of)
+
+
+def _safe_next(target: str | None) -> str:
+    """Where to go after signing in: a path of this site only (no open redirect)."""
+    if not target or not target.startswith("/") or target.startswith("//") \
+            or "\\" in target or len(target) > 500:
+        return "/"
+    return target
+
+
+def _context(request: Request, lang: str, **extra: Any) -> dict[str, Any]:
+    return {"request": request, "lang": lang, "other_lang": "en" if lang == "ja" else "ja",
+            **extra}
+
+
+@pages.get("/signup", response_class=HTMLResponse)
+async def signup_page(request: Request, templates: Templates, lang: LangDep,
+                      viewer: Viewer, next: str | None = None) -> Response:
+    """The sign-up form (its script posts to ``POST /api/accounts``)."""
+    return templates.TemplateResponse(request, "account_form.html", _context(
+        request, lang, mode="signup", next=_safe_next(next), viewer=viewer,
+        name_length=NAME_LENGTH, password_length=PASSWORD_LENGTH))
+
+
+@pages.get("/login", response_class=HTMLResponse)
+async def login_page(request: Request, templates: Templates, lang: LangDep,
+                     viewer: Viewer, next: str | None = None) -> Response:
+    """The sign-in form (its script posts to ``POST /api/accounts/login``)."""
+    return templates.TemplateResponse(request, "account_form.html", _context(
+        request, lang, mode="login", next=_safe_next(next), viewer=viewer,
+        name_length=NAME_LENGTH, password_length=PASSWORD_LENGTH))
+
+
+@pages.post("/logout")
+async def logout_page(request: Request, accounts: Accounts) -> Response:
+    """The navigation bar's sign-out button (a form, ``next=<path>``): the session ends,
+    back to that page."""
+    token = session_cookie(request)
+    if token is not None:
+        await accounts.log_out(token)
+    body = (await request.body())[:2000].decode("utf-8", "replace")
+    target = urllib.parse.parse_qs(body).get("next", [None])[0]
+    response = RedirectResponse(_safe_next(target), status_code=303)
+    clear_session(request, response)
+    return response
+
+
+def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 160
+                 ) -> dict[str, Any]:
+    """The points of a rating history's line (an SVG drawn by the template): the rating
+    after each rated game, the first point the rating before the first."""
+    values = [changes[0].before.display] + [c.after.display for c in changes] \
+        if changes else []
+    if not values:
+        return {"points": "", "low": None, "high": None, "width": width, "height": height}
+    low, high = min(values), max(values)
+    span = max(high - low, 50)
+    mid = (high + low) / 2
+    low, high = round(mid - span / 2 - 10), round(mid + span / 2 + 10)
+    pad = 8
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    points = " ".join(
+        f"{pad + i * step:.1f},{pad + (high - v) / (high - low) * (height - 2 * pad):.1f}"
+        for i, v in enumerate(values))
+    return {"points": points, "low": low, "high": high, "width": width, "height": height,
+            "last": values[-1], "games": len(changes)}
+
+
+@pages.get("/players/{name}", response_class=HTMLResponse)
+async def player_page(request: Request, name: PlayerName, templates: Templates,
+                      lang: LangDep, accounts: Accounts, viewer: Viewer, client: Client
+                      ) -> Response:
+    """A player's profile page; one's own offers the claim of this browser's games and
+    the deletion of the account."""
+    page = await accounts.profile(name, viewer)
+    if page is None:
+        raise NotFound("no player of that name")
+    claimable = await accounts.claimable(client) if page.own else 0
+    charts = [(pool, rating_chart(changes)) for pool, changes in page.ratings.items()]
+    return templates.TemplateResponse(request, "player.html", _context(
+        request, lang, page=page, profile=page.profile, charts=charts, pools=list(Pool),
+        claimable=claimable, viewer=viewer,
+        here=urllib.parse.quote(request.url.path)))

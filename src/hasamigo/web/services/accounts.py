@@ -1,6 +1,10 @@
 """The accounts of the web app (:class:`AccountService`): sign-up, sign-in and sign-out
 over :class:`~hasamigo.accounts.store.AccountStore`, with the limits a public server needs.
 
+Beyond signing in: a browser's anonymous games claimed by the account (:meth:`claim`),
+the public profile (:meth:`profile`, with the rating history of :mod:`hasamigo.ratings`)
+and the deletion of the account (:meth:`delete`).
+
 The session travels in an HttpOnly cookie (:data:`SESSION_COOKIE`, SameSite=Lax, Secure
 over https): scripts never see it, and another site's form or script cannot send it with
 a POST. Sign-ups are limited per client address, sign-in attempts per address and per
@@ -11,17 +15,50 @@ passed to the store: it is not logged, not echoed in an error, not returned.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from hasamigo.accounts import Account, AccountStore, LoginFailed, name_key
+from hasamigo.accounts import Account, AccountNotFound, AccountStore, LoginFailed, name_key
 from hasamigo.accounts.model import SESSION_MAX_DAYS
+from hasamigo.accounts.profile import Profile, profile_of
+from hasamigo.errors import HasamigoError
+from hasamigo.ratings import Pool, RatingChange, RatingStore, subject_of_account
+from hasamigo.storage.seats import SeatRepository
+from hasamigo.web.errors import Forbidden
 from hasamigo.web.limits import RateWindow
+from hasamigo.web.services.games import GameService
+
+log = logging.getLogger(__name__)
 
 #: the cookie holding a signed-in browser's session token
 SESSION_COOKIE = "hasamigo_session"
 #: the cookie's lifetime (the session's own end is the store's to say)
 COOKIE_SECONDS = SESSION_MAX_DAYS * 24 * 3600
+
+
+@dataclass(slots=True)
+class PlayerPage:
+    """What a profile shows: the profile (games, results by colour and by opening) and
+    the rating history per pool rated in (oldest first)."""
+
+    profile: Profile
+    ratings: dict[Pool, list[RatingChange]] = field(default_factory=dict)
+    own: bool = False
+
+
+def forget_account(store: AccountStore, account_id: str) -> list[str]:
+    """Delete an account everywhere (the web's deletion and ``hasamigo accounts
+    delete``): its ratings and rating changes (:meth:`RatingStore.forget`), then the
+    account itself (:meth:`AccountStore.delete`: sessions, name, hash, games anonymised).
+    Returns the games anonymised."""
+    if store.by_id(account_id) is None:
+        raise AccountNotFound("no such account")
+    RatingStore(store.db).forget(subject_of_account(account_id))
+    return store.delete(account_id)
 
 
 class AccountService:
@@ -31,6 +68,8 @@ class AccountService:
                  logins_per_minute: int = 10, logins_per_name_per_hour: int = 30,
                  time_source: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self.seats = SeatRepository(store.db)
+        self.ratings = RatingStore(store.db)
         self._signups = RateWindow(signups_per_hour, 3600.0, time_source=time_source)
         self._logins = RateWindow(logins_per_minute, 60.0, time_source=time_source)
         self._name_logins = RateWindow(logins_per_name_per_hour, 3600.0,
@@ -58,6 +97,58 @@ class AccountService:
     async def log_out(self, token: str) -> None:
         await asyncio.to_thread(self.store.close_session, token)
 
+    # ---- claiming, profiles, deletion -----------------------------------------------------
+    async def claimable(self, client: str) -> int:
+        """How many games this browser played without an account (seats no account
+        holds)."""
+        return len(await asyncio.to_thread(self.seats.unclaimed_client_games, client))
+
+    async def claim(self, account: Account, client: str) -> list[str]:
+        """Give the account the seats this browser took without one; the games claimed."""
+        return await asyncio.to_thread(self.seats.claim_client, client, account.id)
+
+    async def profile(self, name: str, viewer: Account | None) -> PlayerPage | None:
+        """The profile page of the account called ``name`` (``None``: no such account).
+        Another person sees the public games only; the results count every game."""
+        account = await asyncio.to_thread(self.store.by_name, name)
+        if account is None:
+            return None
+
+        def read() -> PlayerPage:
+            held = self.seats.account_participants(account.id)
+            page = PlayerPage(profile_of(self.store.db, account, held),
+                              own=viewer is not None and viewer.id == account.id)
+            if not page.own:
+                page.profile.games = [g for g in page.profile.games if g.public]
+            subject = subject_of_account(account.id)
+            for rating in self.ratings.pools_of(subject):
+                page.ratings[rating.pool] = self.ratings.history(subject, rating.pool)
+            return page
+
+        return await asyncio.to_thread(read)
+
+    async def delete(self, account: Account, password: str, address: str,
+                     games: GameService) -> list[str]:
+        """Delete the signed-in account, its password asked again (403 if wrong; limited
+        as sign-in is): its games still going are resigned for it, its ratings, sessions,
+        name and hash deleted, and the games it played keep their moves with its name
+        anonymised (:func:`forget_account`). Returns the games anonymised."""
+        self._logins.enforce(address, "password attempts from this address")
+        self._name_logins.enforce(name_key(account.name)[:80], "password attempts")
+        if not await asyncio.to_thread(self.store.check, account.id, password):
+            raise Forbidden("wrong password: the account was not deleted")
+        held = await asyncio.to_thread(self.seats.account_participants, account.id)
+        going = await asyncio.to_thread(functools.partial(
+            games.repo.summaries, ids=list(held), exclude_phase="over", limit=10_000))
+        for summary in going:
+            await _resign_for(games, summary.id, held[summary.id])
+        changed = await asyncio.to_thread(forget_account, self.store, account.id)
+        for game_id in changed:  # this process forgets its copy: it reloads anonymised
+            live = games.store.games.get(game_id)
+            if live is not None and not live.busy:
+                games.store.evict(live)
+        return changed
+
     async def viewer(self, token: str | None) -> Account | None:
         """The account the session cookie's ``token`` is signed in to, else ``None``."""
         if not token:
@@ -65,4 +156,19 @@ class AccountService:
         return await asyncio.to_thread(self.store.session_account, token)
 
 
-__all__ = ["COOKIE_SECONDS", "SESSION_COOKIE", "AccountService"]
+async def _resign_for(games: GameService, game_id: str, seats: frozenset[int]) -> None:
+    """Resign a game still going for the seats of a deleted account (the opponent wins,
+    as when a player leaves a site); a finished game, or one that cannot be resigned
+    (its colours not decided yet), stays as it is."""
+    with contextlib.suppress(HasamigoError):
+        live = await games.get(game_id)
+        if live.game.result is not None or len(seats) != 1:
+            return
+        try:
+            await games.resign(live, seats, None)
+        except HasamigoError as exc:
+            log.info("game %s not resigned at an account's deletion: %s", game_id, exc)
+
+
+__all__ = ["COOKIE_SECONDS", "SESSION_COOKIE", "AccountService", "PlayerPage",
+           "forget_account"]

@@ -11,7 +11,7 @@
 // of ours is on its way (`pending`). A refused move re-syncs quietly; the person hears of
 // it only if their square is no longer playable in the position now shown.
 import {
-  ApiError, api, escapeHtml, forCount, formatClock, lengthNote, isPrivateRefusal, joinLink, moveItems, scoringNote, seatToken,
+  ApiError, api, escapeHtml, forCount, formatClock, lengthNote, isPrivateRefusal, joinLink, keepSeatToken, moveItems, scoringNote, seatToken,
   strings, wireDownloads,
 } from "./api.js";
 import { BoardView } from "./board.js";
@@ -22,8 +22,22 @@ const T = strings();
 const $ = (id) => document.getElementById(id);
 const root = $("game");
 const gameId = root.dataset.gameId;
-const token = seatToken(gameId);
+const token = seatToken(gameId) || await seatOfAccount(gameId);
 const url = `/api/games/${gameId}`;
+
+// A signed-in person whose account holds a seat of this game, in a browser without its
+// token (another device, a game the lobby made), gets a fresh token of that seat
+// (POST /api/games/{id}/seat); anyone else reads the game as before.
+async function seatOfAccount(id) {
+  if (document.body.dataset.signedIn !== "1") return null;
+  try {
+    const reply = await api("POST", `/api/games/${id}/seat`);
+    keepSeatToken(id, reply.seat_token);
+    return reply.seat_token;
+  } catch {
+    return null;
+  }
+}
 
 let state = null;
 let board = null;
