@@ -19,6 +19,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     Integer,
     String,
     Text,
@@ -58,6 +59,9 @@ class GameRow(Base):
     termination: Mapped[str | None] = mapped_column(String(20))
     event_count: Mapped[int] = mapped_column(Integer)
     program_to_move: Mapped[bool] = mapped_column(Boolean)
+    #: a correspondence game's deadline for the side to move (seconds since the epoch;
+    #: ``NULL`` for other games): the servers find the games whose deadline passed by it
+    deadline: Mapped[float | None] = mapped_column(Float, index=True)
 
 
 class GameEventRow(Base):
@@ -159,6 +163,15 @@ class TournamentEntrantRow(Base):
     born: Mapped[str | None] = mapped_column(String(10))
     student: Mapped[bool | None] = mapped_column(Boolean)
     school_year: Mapped[int | None] = mapped_column(Integer)
+    #: the account that entered itself (revision 0015; NULL: a name the director entered,
+    #: or an account since deleted), once per tournament; the rating it was seeded by
+    account_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="SET NULL",
+                               name="fk_tournament_entrants_account_id"))
+    rating: Mapped[int | None] = mapped_column(Integer)
+
+    __table_args__ = (Index("uq_tournament_entrants_account", "account_id", "tournament_id",
+                            unique=True),)
 
 
 class TournamentRoundRow(Base):
@@ -482,3 +495,51 @@ class RatingChangeRow(Base):
     games_after: Mapped[int] = mapped_column(Integer)
     score: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+# ==== lobby (revision 0014) ==================================================================
+class LobbyChallengeRow(Base):
+    """An open challenge of the lobby (:mod:`hasamigo.lobby`): posted by an account, with
+    the game it offers (variant, minutes a side or days per move, rated, the poster's
+    colour, watched by anyone or not). ``state``: ``open`` until accepted (``accepted``,
+    ``acceptor_id`` and then ``game_id`` set in the one transaction that wins), cancelled by
+    its poster, or lapsed (``expires_at`` passed, or the poster has no session left)."""
+
+    __tablename__ = "lobby_challenges"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    poster_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    clock_minutes: Mapped[float | None] = mapped_column(Float)
+    days_per_move: Mapped[int | None] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    colour: Mapped[str] = mapped_column(String(12))
+    public: Mapped[bool] = mapped_column(Boolean)
+    #: the poster's rating shown with the challenge (its display number when posted)
+    rating: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(12), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    acceptor_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="SET NULL"))
+    game_id: Mapped[str | None] = mapped_column(String(32))
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LobbyWaitingRow(Base):
+    """An account waiting to be paired with someone near its rating (one entry per
+    account: the primary key). ``mu`` is its rating when it began waiting, ``since`` when,
+    ``seen_at`` its page's last call (an entry unseen for a while lapses); once paired,
+    ``partner_id`` is set on both entries in one transaction, then ``game_id``."""
+
+    __tablename__ = "lobby_waiting"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    partner_id: Mapped[str | None] = mapped_column(String(32))
+    paired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    game_id: Mapped[str | None] = mapped_column(String(32))
