@@ -120,6 +120,7 @@ def main() -> None:
 
 
 # Register the commands (imported for their side effect on ``app``).
+from hasamigo.cli import accounts as _accounts  # noqa: E402,F401
 from hasamigo.cli import analysis as _analysis  # noqa: E402,F401
 from hasamigo.cli import bench as _bench  # noqa: E402,F401
 from hasamigo.cli import book as _book  # noqa: E402,F401
