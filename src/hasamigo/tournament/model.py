@@ -19,9 +19,10 @@ held the draw-win right.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from hasamigo.errors import HasamigoError
@@ -29,6 +30,11 @@ from hasamigo.game.errors import GameError
 from hasamigo.game.result import GameResult, Termination
 from hasamigo.game.setup import NAME_LENGTH, PROGRAM_LENGTH, rank_value
 from hasamigo.move import BLACK, WHITE, Color
+
+#: an account's id (:mod:`hasamigo.accounts`): 32 hexadecimal digits
+ACCOUNT_ID = re.compile(r"[0-9a-f]{32}")
+#: how a tournament orders its entrants before round 1
+SEEDINGS = ("rank", "rating")
 
 
 class TournamentError(HasamigoError, ValueError):
@@ -101,6 +107,11 @@ class Entrant:
     on the tournament's date; ``student``, student status; ``school_year``, the year of
     school counted from the first of elementary school (1–6 小学1–6年, 7–9 中学1–3年,
     10–12 高校1–3年; ``None`` beyond, or unknown).
+
+    ``account_id``: the account that registered itself (issue 67; ``None``: a name the
+    director entered, or an account since deleted). ``rating``: the account's Othello
+    rating as the tournament took it for seeding (at registration, again when round 1 is
+    paired; ``None``: unrated, never in a rated game, or not an account).
     """
 
     number: int
@@ -115,8 +126,15 @@ class Entrant:
     born: str | None = None
     student: bool | None = None
     school_year: int | None = None
+    account_id: str | None = None
+    rating: int | None = None
 
     def __post_init__(self) -> None:
+        if self.account_id is not None and not ACCOUNT_ID.fullmatch(str(self.account_id)):
+            raise TournamentError("an account id is 32 hexadecimal digits")
+        if self.rating is not None and not (
+                isinstance(self.rating, int) and 0 <= self.rating <= 5000):
+            raise TournamentError(f"a rating is 0 to 5000, not {self.rating!r}")
         if not isinstance(self.name, str) or not self.name.strip():
             raise TournamentError("an entrant needs a name")
         if len(self.name) > NAME_LENGTH:
@@ -161,7 +179,23 @@ class Entrant:
                 "division": self.division, "program": self.program,
                 "withdrawn_from": self.withdrawn_from,
                 **{k: v for k, v in (("born", self.born), ("student", self.student),
-                                     ("school_year", self.school_year)) if v is not None}}
+                                     ("school_year", self.school_year),
+                                     ("account_id", self.account_id),
+                                     ("rating", self.rating)) if v is not None}}
+
+
+def parse_moment(text: str, what: str) -> datetime:
+    """An ISO date and time (UTC when it names no zone), or a clear refusal.
+
+    >>> parse_moment("2026-12-24T18:00", "a closing time").isoformat()
+    '2026-12-24T18:00:00+00:00'
+    """
+    try:
+        moment = datetime.fromisoformat(str(text))
+    except ValueError:
+        raise TournamentError(f"{what} is a date and time like 2026-12-24T18:00, "
+                              f"not {str(text)[:40]!r}") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def parse_date(text: str, what: str) -> date:
@@ -172,16 +206,28 @@ def parse_date(text: str, what: str) -> date:
         raise TournamentError(f"{what} is a date like 2023-03-18, not {text!r}") from None
 
 
-def initial_order(entrants: list[Entrant]) -> list[int]:
+def initial_order(entrants: list[Entrant], *, by_rating: bool = False) -> list[int]:
     """The order before round 1 (the "previous rank" of round 1's standings): seeds
     first, then by rank (unknown last), then in order of registration.
 
+    ``by_rating`` (the tournament's ``seeding`` is ``rating``): after the seeds, the rated
+    entrants by their rating, highest first, then the unrated ones (accounts never rated,
+    names the director entered) by rank as above. The documents are silent on ratings
+    (the 43rd Meijin rules name their seeds; the World Championship's Swiss draws its
+    first round); this is the project's reading, as a Swiss pairing program lists an
+    unrated player after the rated ones.
+
     >>> initial_order([Entrant(1, "A"), Entrant(2, "B", rank="2d"), Entrant(3, "C", seed=True)])
     [3, 2, 1]
+    >>> initial_order([Entrant(1, "A", rank="6d"), Entrant(2, "B", rating=1480),
+    ...                Entrant(3, "C", rating=1620)], by_rating=True)
+    [3, 2, 1]
     """
-    def key(e: Entrant) -> tuple[bool, int, int]:
+    def key(e: Entrant) -> tuple[bool, bool, int, int, int]:
         value = e.rank_value
-        return (not e.seed, -(value if value is not None else -1), e.number)
+        rated = by_rating and e.rating is not None
+        return (not e.seed, not rated, -(e.rating or 0) if rated else 0,
+                -(value if value is not None else -1), e.number)
 
     return [e.number for e in sorted(entrants, key=key)]
 
@@ -388,7 +434,14 @@ class Settings:
     ``prize_places``: the open division's 入賞 places; ``third_place``: a knockout's
     third-place game; ``keep_seeds_apart``: round 1 redrawn while seeds meet; ``date``:
     the tournament's day (ISO), on which a division's ages are counted (unset: the day a
-    player is entered)."""
+    player is entered).
+
+    Self-registration (issue 67): ``registration`` open lets a signed-in account enter
+    itself until round 1 is paired, until ``registration_closes`` (an ISO date and time,
+    UTC when it names no zone) and while fewer than ``registration_cap`` entrants (not
+    withdrawn) are in. ``seeding``: the order before round 1, by ``rank`` (seeds, dan/kyu,
+    registration) or by ``rating`` (:func:`initial_order`); ``rating_seeds``: the highest
+    rated entrants taken as seeds too (kept apart in round 1 like the named seeds)."""
 
     format: str
     rounds: int | None = None
@@ -398,8 +451,25 @@ class Settings:
     third_place: bool = True
     keep_seeds_apart: bool = True
     date: str | None = None
+    registration: bool = False
+    registration_closes: str | None = None
+    registration_cap: int | None = None
+    seeding: str = "rank"
+    rating_seeds: int = 0
 
     def __post_init__(self) -> None:
+        if not isinstance(self.registration, bool):
+            raise TournamentError("registration is open (true) or closed (false)")
+        if self.registration_closes is not None:
+            parse_moment(self.registration_closes, "registration's closing time")
+        if self.registration_cap is not None and not (
+                isinstance(self.registration_cap, int) and 2 <= self.registration_cap <= 2000):
+            raise TournamentError("a registration cap is 2 to 2000 entrants")
+        if self.seeding not in SEEDINGS:
+            raise TournamentError(f"seeding is by {' or by '.join(SEEDINGS)}, "
+                                  f"not {str(self.seeding)[:20]!r}")
+        if not isinstance(self.rating_seeds, int) or not 0 <= self.rating_seeds <= 64:
+            raise TournamentError("rating seeds are 0 to 64")
         if self.rounds is not None and not 1 <= self.rounds <= 50:
             raise TournamentError("rounds are 1 to 50")
         if self.c is not None and not 1 <= self.c <= 64:
@@ -413,7 +483,16 @@ class Settings:
         out = {"format": self.format, "rounds": self.rounds, "c": self.c, "seed": self.seed,
                "prize_places": self.prize_places, "third_place": self.third_place,
                "keep_seeds_apart": self.keep_seeds_apart}
-        return out if self.date is None else {**out, "date": self.date}
+        if self.date is not None:
+            out["date"] = self.date
+        # the settings of issue 67, kept only when set (older tournaments' JSON unchanged)
+        for key, default in (("registration", False), ("registration_closes", None),
+                             ("registration_cap", None), ("seeding", "rank"),
+                             ("rating_seeds", 0)):
+            value = getattr(self, key)
+            if value != default:
+                out[key] = value
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Settings:
@@ -435,4 +514,5 @@ __all__ = [
     "TournamentError",
     "initial_order",
     "parse_date",
+    "parse_moment",
 ]

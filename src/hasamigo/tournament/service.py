@@ -22,23 +22,28 @@ import dataclasses
 import enum
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from hasamigo.game.controller import GameController
 from hasamigo.passwords import hash_password as _hash
 from hasamigo.passwords import verify_and_update, verify_password
+from hasamigo.ratings import RatingStore
+from hasamigo.ratings.model import subject_of_account
 from hasamigo.storage.db import Database
 from hasamigo.storage.repository import GameRepository
+from hasamigo.tournament import rated
 from hasamigo.tournament.cards import card_of_game
 from hasamigo.tournament.model import (
     Colours,
     Decision,
     Entrant,
     Game,
+    GameKind,
     PairingKind,
     Settings,
     TournamentError,
+    parse_moment,
 )
 from hasamigo.tournament.sanctions import Sanction, SanctionKind, checked_sanction, recorded
 from hasamigo.tournament.state import Tournament
@@ -54,6 +59,18 @@ from hasamigo.tournament.store import (
 ROUND_RULES = frozenset({"matching", "draw_round", "seeds_redrawn", "seeds_met",
                          "placement"})
 PASSWORD_LENGTH = (4, 200)
+
+
+#: the settings :meth:`TournamentService.set_registration` changes
+REGISTRATION_SETTINGS = ("registration", "registration_closes", "registration_cap",
+                         "seeding", "rating_seeds")
+
+
+class RegistrationRefused(TournamentError):
+    """An account's own entry refused (registration closed, full, entered already…): a
+    conflict with the tournament's state (the web answers 409)."""
+
+    code = "registration"
 
 
 class TournamentNotFound(TournamentError, KeyError):
@@ -111,6 +128,14 @@ class EntrantView:
     born: str | None = None
     student: bool | None = None
     school_year: int | None = None
+    #: the account that entered itself (the director's view; pages show ``account``)
+    account_id: str | None = None
+    #: the Othello rating the tournament took (``None``: unrated or not an account)
+    rating: int | None = None
+    #: the place before round 1 by the tournament's seeding (1 first)
+    seeding: int | None = None
+    #: a seed by rating (the ``rating_seeds`` highest rated), not one the director named
+    rating_seed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +164,12 @@ class GameView:
     reason: str | None = None
     #: who chooses the seat: Black's player (rule 4); ``None`` until fuse-ishi decides
     seat_chooser: str | None = None
+    #: why a finished game is not rated (:mod:`hasamigo.tournament.rated`): the code and the
+    #: reason in English (the catalog's msgid); ``None``: rated, or nothing to say
+    not_rated: str | None = None
+    not_rated_reason: str | None = None
+    #: a correction after its round was rated (``rated.RATED_AS_ENTERED``)
+    rating_note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,29 +263,43 @@ def as_json(value: Any) -> Any:
     return value
 
 
-def game_view(t: Tournament, g: Game) -> GameView:
+def game_view(t: Tournament, g: Game, rating_note: str | None = None) -> GameView:
     name = t.name
+    why = None
+    if g.finished and g.kind not in (GameKind.BYE, GameKind.NOT_PLAYED_DRAW):
+        why = rated.exclusion(t, g)
+        if why is rated.NOT_ENTRANT_ACCOUNTS and not any(
+                e.account_id is not None for e in t.entrants.values()):
+            why = None  # a tournament of names only: nothing is rated, nothing to say
     return GameView(g.round, g.board, g.stage.value, g.kind.value, name(g.black),
                     None if g.white is None else name(g.white), g.black, g.white,
                     g.black_discs, g.white_discs, None if g.winner is None else name(g.winner),
                     g.finished, g.colours.value,
                     None if g.draw_win is None else name(g.draw_win), g.rated, g.game_id, g.why,
                     None if g.result is None else g.result.reason,
-                    None if g.seat_chooser is None else name(g.seat_chooser))
+                    None if g.seat_chooser is None else name(g.seat_chooser),
+                    None if why is None else why.code, None if why is None else why.en,
+                    rating_note)
 
 
-def entrant_view(e: Entrant) -> EntrantView:
+def entrant_view(e: Entrant, t: Tournament | None = None) -> EntrantView:
+    seeding = rating_seed = None
+    if t is not None:
+        seeding = t.initial_order().index(e.number) + 1
+        rating_seed = e.number in t.seeds() and not e.seed
     return EntrantView(e.number, e.name, e.rank, e.birth_year, e.woman, e.seed, e.division,
-                       e.program, e.withdrawn_from, e.born, e.student, e.school_year)
+                       e.program, e.withdrawn_from, e.born, e.student, e.school_year,
+                       e.account_id, e.rating, seeding, bool(rating_seed))
 
 
 class TournamentService:
     """Tournaments stored in a database (see the module docstring)."""
 
-    def __init__(self, repo: TournamentRepository, games: GameRepository | None = None
-                 ) -> None:
+    def __init__(self, repo: TournamentRepository, games: GameRepository | None = None,
+                 ratings: RatingStore | None = None) -> None:
         self.repo = repo
         self.games = games or GameRepository(repo.db)
+        self.ratings = ratings or RatingStore(repo.db)
 
     @classmethod
     def open(cls, db: Database) -> TournamentService:
@@ -358,14 +403,158 @@ class TournamentService:
 
     def entrants(self, tournament_id: str) -> list[EntrantView]:
         t = self.tournament(tournament_id)
-        return [entrant_view(e) for _, e in sorted(t.entrants.items())]
+        return [entrant_view(e, t) for _, e in sorted(t.entrants.items())]
+
+    # ---- entrants by account (issue 67) ---------------------------------------------------------
+    def set_registration(self, tournament_id: str, *, who: str = "director",
+                         **changes: Any) -> TournamentInfo:
+        """Change the self-registration and seeding settings (``registration``,
+        ``registration_closes``, ``registration_cap``, ``seeding``, ``rating_seeds``:
+        see :class:`~hasamigo.tournament.model.Settings`); the seeding is fixed once
+        round 1 is paired (the order before it is the standings' last tie-break)."""
+        unknown = set(changes) - set(REGISTRATION_SETTINGS)
+        if unknown:
+            raise TournamentError(f"not a registration setting: {', '.join(sorted(unknown))}")
+        t = self.tournament(tournament_id)
+        before = t.settings
+        after = dataclasses.replace(before, **changes)
+        if t.pairings and (after.seeding, after.rating_seeds) != (before.seeding,
+                                                                 before.rating_seeds):
+            raise TournamentError("the seeding is fixed once round 1 is paired")
+        if after != before:
+            self.repo.set_settings(tournament_id, before, after, who=who)
+        return self.info(tournament_id)
+
+    def entry(self, tournament_id: str, account_id: str) -> EntrantView | None:
+        """The account's entry in the tournament (``None``: it has none)."""
+        t = self.tournament(tournament_id)
+        found = next((e for e in t.entrants.values() if e.account_id == account_id), None)
+        return None if found is None else entrant_view(found, t)
+
+    def registration_refusal(self, t: Tournament, now: datetime | None = None) -> str | None:
+        """Why an account cannot enter itself now (``None``: it can)."""
+        settings = t.settings
+        if t.pairings:
+            return "registration closed when round 1 was paired"
+        if not settings.registration:
+            return "this tournament does not take registrations: ask its director"
+        now = now or datetime.now(UTC)
+        if settings.registration_closes is not None and \
+                now >= parse_moment(settings.registration_closes, "the closing time"):
+            return f"registration closed at {settings.registration_closes}"
+        if settings.registration_cap is not None and \
+                sum(not e.withdrawn for e in t.entrants.values()) >= settings.registration_cap:
+            return f"the tournament is full ({settings.registration_cap} entrants)"
+        return None
+
+    def register_account(self, tournament_id: str, account_id: str, name: str, *,
+                         rank: str | None = None, now: datetime | None = None
+                         ) -> EntrantView:
+        """An account enters itself under its name (its Othello rating taken for the
+        seeding): while registration is open, before its closing time and round 1, under
+        the cap, once (an entry it withdrew is taken back). Refusals say why
+        (:class:`RegistrationRefused`)."""
+        t = self.tournament(tournament_id)
+        own = next((e for e in t.entrants.values() if e.account_id == account_id), None)
+        if own is not None and not own.withdrawn:
+            raise RegistrationRefused("you are registered already")
+        refused = self.registration_refusal(t, now)
+        if refused is not None:
+            raise RegistrationRefused(refused)
+        rating = self._rating_of(account_id)
+        who = f"account:{name}"
+        if own is not None:  # withdrawn before round 1: back in, under the same number
+            back = dataclasses.replace(own, withdrawn_from=None, name=name, rank=rank,
+                                       rating=rating)
+            self.repo.update_entrant(tournament_id, own, back, action="register", who=who)
+            return entrant_view(back)
+        try:
+            entrant = t.register(name, rank=rank, account_id=account_id, rating=rating)
+        except TournamentError as exc:
+            raise RegistrationRefused(str(exc)) from None
+        refusals = t.refusals(entrant)
+        if refusals:
+            raise RegistrationRefused(f"you cannot enter this division: {'; '.join(refusals)}"
+                                      " (the director can enter you, with a reason)")
+        self.repo.add_entrant(tournament_id, entrant, who=who)
+        return entrant_view(entrant)
+
+    def withdraw_account(self, tournament_id: str, account_id: str) -> EntrantView:
+        """The account withdraws its own entry, before round 1 is paired (after it, the
+        director withdraws)."""
+        t = self.tournament(tournament_id)
+        own = next((e for e in t.entrants.values() if e.account_id == account_id), None)
+        if own is None or own.withdrawn:
+            raise RegistrationRefused("you have no entry to withdraw")
+        if t.pairings:
+            raise RegistrationRefused("round 1 is paired: ask the director to withdraw you")
+        after = t.withdraw(own.number)
+        self.repo.update_entrant(tournament_id, own, after, action="self_withdraw",
+                                 who=f"account:{own.name}")
+        return entrant_view(after)
+
+    def _rating_of(self, account_id: str) -> int | None:
+        rating = self.ratings.current(subject_of_account(account_id), rated.POOL)
+        return rating.display if rating.games else None
+
+    def _refresh_ratings(self, tournament_id: str, t: Tournament, who: str) -> bool:
+        """Take the accounts' ratings again (before round 1 is paired); True if one
+        changed."""
+        accounts = {e.account_id: e for e in t.entrants.values() if e.account_id}
+        if not accounts:
+            return False
+        now = self.ratings.current_many([subject_of_account(a) for a in accounts],
+                                        rated.POOL)
+        changed = False
+        for account_id, e in accounts.items():
+            r = now[subject_of_account(account_id)]
+            rating = r.display if r.games else None
+            if rating != e.rating:
+                self.repo.update_entrant(tournament_id, e, dataclasses.replace(e, rating=rating),
+                                         action="rating", who=who)
+                changed = True
+        return changed
+
+    def rate(self, tournament_id: str, round_number: int | None = None
+             ) -> list[rated.BoardRating]:
+        """Rate a closed round (default: every closed round, in order); each game once, so
+        asking again changes nothing."""
+        t = self.tournament(tournament_id)
+        numbers = [round_number] if round_number is not None else sorted(t.pairings)
+        out: list[rated.BoardRating] = []
+        for n in numbers:
+            out += rated.rate_round(self.ratings, tournament_id, t, n)
+        return out
+
+    def _after_result(self, tournament_id: str, round_number: int, board: int,
+                      was_closed: bool) -> GameView:
+        """The board's view after a result was stored: the round rated if this result
+        closed the tournament; a correction of a rated round checked against its ratings."""
+        t = self.tournament(tournament_id)
+        note = None
+        if was_closed:
+            changes = self.ratings.changes_of(rated.game_ref(tournament_id, round_number,
+                                                             board), rated.POOL)
+            if not rated.reads_the_same(t, t.game(round_number, board), changes):
+                note = rated.RATED_AS_ENTERED
+        elif rated.closed(t, round_number):
+            rated.rate_round(self.ratings, tournament_id, t, round_number)
+        return game_view(t, t.game(round_number, board), note)
 
     # ---- rounds ----------------------------------------------------------------------------------
     def pair_next_round(self, tournament_id: str, *, who: str = "director") -> RoundView:
+        """Pair the next round. Before round 1 the accounts' ratings are taken again (the
+        seeding's); after it, pairing a round closes the one before, whose results are
+        then rated (:mod:`hasamigo.tournament.rated`)."""
         t = self.tournament(tournament_id)
+        if not t.pairings and self._refresh_ratings(tournament_id, t, who):
+            t = self.tournament(tournament_id)
         pairings = t.pair_next_round()
-        self.repo.add_round(tournament_id, pairings[0].round, pairings, who=who)
-        return self._round(t, pairings[0].round)
+        number = pairings[0].round
+        self.repo.add_round(tournament_id, number, pairings, who=who)
+        if number > 1:
+            rated.rate_round(self.ratings, tournament_id, t, number - 1)
+        return self._round(t, number)
 
     def unpair_last_round(self, tournament_id: str, *, who: str = "director",
                           reason: str | None = None) -> int:
@@ -417,7 +606,7 @@ class TournamentService:
         t = self.tournament(tournament_id)
         result = t.enter_result(round_number, board, **card)
         self.repo.put_result(tournament_id, round_number, board, result, who=who)
-        return game_view(t, t.game(round_number, board))
+        return self._after_result(tournament_id, round_number, board, False)
 
     def correct_result(self, tournament_id: str, round_number: int, board: int, *,
                        reason: str, who: str = "director", **card: Any) -> GameView:
@@ -426,10 +615,11 @@ class TournamentService:
         if not isinstance(reason, str) or not reason.strip():
             raise TournamentError("a correction needs a reason (kept in the audit log)")
         t = self.tournament(tournament_id)
+        was_closed = rated.closed(t, round_number)
         before, after = t.correct_result(round_number, board, **card)
         self.repo.put_result(tournament_id, round_number, board, after, before=before,
                              who=who, reason=reason.strip())
-        return game_view(t, t.game(round_number, board))
+        return self._after_result(tournament_id, round_number, board, was_closed)
 
     def record_game(self, tournament_id: str, round_number: int, board: int,
                     game: GameController, *, who: str = "hasamigo") -> GameView:
@@ -470,6 +660,7 @@ class TournamentService:
         p = t.pairing(round_number, board)
         card: dict[str, Any] = {"penalty_loser": loser, "reason": reason}
         before = t.results.get((round_number, board))
+        was_closed = rated.closed(t, round_number)
         if p.colours is Colours.FUSE_ISHI:
             if before is None:
                 raise TournamentError("colours were decided by fuse-ishi: enter the game's "
@@ -484,7 +675,7 @@ class TournamentService:
             old, result = t.correct_result(round_number, board, **card)
             self.repo.put_result(tournament_id, round_number, board, result, before=old,
                                  who=who, reason=result.reason)
-        return game_view(t, t.game(round_number, board))
+        return self._after_result(tournament_id, round_number, board, was_closed)
 
     def sanction(self, tournament_id: str, kind: str, *, reason: str,
                  entrant: str | int | None = None, person: str | None = None,
@@ -577,6 +768,7 @@ __all__ = [
     "EntrantView",
     "GameView",
     "RankingRow",
+    "RegistrationRefused",
     "RoundExplanation",
     "RoundView",
     "StandingRow",

@@ -212,13 +212,28 @@ class Tournament:
     def game(self, round_number: int, board: int) -> Game:
         return self._game(self.pairing(round_number, board))
 
+    # ---- seeding ---------------------------------------------------------------------------
+    def initial_order(self) -> list[int]:
+        """The order before round 1 by the tournament's ``seeding`` (:func:`initial_order`)."""
+        return initial_order(list(self.entrants.values()),
+                             by_rating=self.settings.seeding == "rating")
+
+    def seeds(self) -> frozenset[int]:
+        """The seeds: those the director marked, and the ``rating_seeds`` highest rated
+        entrants (ties by registration)."""
+        marked = {n for n, e in self.entrants.items() if e.seed}
+        rated = sorted((e for e in self.entrants.values()
+                        if e.rating is not None and not e.withdrawn),
+                       key=lambda e: (-(e.rating or 0), e.number))
+        return frozenset(marked | {e.number for e in rated[:self.settings.rating_seeds]})
+
     # ---- standings -------------------------------------------------------------------------
     def orders(self) -> list[list[int]]:
         """The order before round 1 and after each paired round (index = round)."""
         if "orders" not in self._cache:
             withdrawn = {n for n, e in self.entrants.items() if e.withdrawn}
             everyone = list(self.entrants)
-            order = initial_order(list(self.entrants.values()))
+            order = self.initial_order()
             orders = [order]
             scores: list[tuple[dict[int, float], dict[int, Brightwell]]] = [
                 ({}, brightwell_points((), self.c, players=everyone))]
@@ -289,7 +304,7 @@ class Tournament:
         ranked = sorted(players, key=lambda n: place[n])
         return [Candidate(n, self.entrants[n].name, won.get(n, 0.0), bw[n].total, i,
                           frozenset(opponents.get(n, ())), tuple(colours.get(n, ())),
-                          byes.get(n, 0), self.entrants[n].seed)
+                          byes.get(n, 0), n in self.seeds())
                 for i, n in enumerate(ranked)]
 
     def ranking(self) -> list[Placing]:
@@ -309,15 +324,20 @@ class Tournament:
     def register(self, name: str, *, rank: str | None = None, birth_year: int | None = None,
                  woman: bool = False, seed: bool = False, division: str | None = None,
                  program: str | None = None, born: str | None = None,
-                 student: bool | None = None, school_year: int | None = None) -> Entrant:
+                 student: bool | None = None, school_year: int | None = None,
+                 account_id: str | None = None, rating: int | None = None) -> Entrant:
         """A new entrant; late registration is taken until round 1 is paired. ``born``
         (a birth date) gives ``birth_year`` when that is not given. Whether the entrant
-        may enter the tournament's division is :meth:`refusals`' (the service checks)."""
+        may enter the tournament's division is :meth:`refusals`' (the service checks).
+        ``account_id``: an account entering itself (once per tournament)."""
         if self.pairings:
             raise TournamentError("registration closed when round 1 was paired")
         if len(self.entrants) >= MAX_ENTRANTS:
             raise TournamentError(f"at most {MAX_ENTRANTS} entrants")
         name = name.strip() if isinstance(name, str) else name
+        if account_id is not None and any(e.account_id == account_id
+                                          for e in self.entrants.values()):
+            raise TournamentError("this account is registered already")
         if any(e.name.casefold() == str(name).casefold() for e in self.entrants.values()):
             raise TournamentError(f"{name!r} is registered already")
         if program is not None:
@@ -332,7 +352,7 @@ class Tournament:
             birth_year = parse_date(born, "a birth date").year
         entrant = Entrant(number, name, rank or None, birth_year, woman, seed, division,
                           program, born=born or None, student=student,
-                          school_year=school_year)
+                          school_year=school_year, account_id=account_id, rating=rating)
         self.entrants[number] = entrant
         self._changed()
         return entrant

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from hasamigo.game.result import Termination
+from hasamigo.game.setup import NAME_LENGTH
 from hasamigo.storage.db import Database
 from hasamigo.storage.models import (
     TournamentAuditRow,
@@ -94,7 +95,7 @@ class AuditEntry:
 def _entrant(row: TournamentEntrantRow) -> Entrant:
     return Entrant(row.number, row.name, row.rank, row.birth_year, row.woman, row.seed,
                    row.division, row.program, row.withdrawn_from, row.born, row.student,
-                   row.school_year)
+                   row.school_year, row.account_id, row.rating)
 
 
 def _pairing(row: TournamentPairingRow) -> Pairing:
@@ -225,7 +226,8 @@ class TournamentRepository:
                 seed=entrant.seed, division=entrant.division, program=entrant.program,
                 withdrawn_from=entrant.withdrawn_from, registered_at=now,
                 born=entrant.born, student=entrant.student,
-                school_year=entrant.school_year))
+                school_year=entrant.school_year, account_id=entrant.account_id,
+                rating=entrant.rating))
 
     def update_entrant(self, tournament_id: str, before: Entrant, after: Entrant, *,
                        action: str = "withdraw", who: str = "director",
@@ -240,7 +242,43 @@ class TournamentRepository:
                         woman=after.woman, seed=after.seed, division=after.division,
                         program=after.program, withdrawn_from=after.withdrawn_from,
                         born=after.born, student=after.student,
-                        school_year=after.school_year))
+                        school_year=after.school_year, account_id=after.account_id,
+                        rating=after.rating))
+
+    def set_settings(self, tournament_id: str, before: Settings, after: Settings, *,
+                     who: str = "director", action: str = "settings") -> None:
+        """Replace the tournament's settings (the audit log keeps both); a concurrent
+        change of them (the stored settings no longer ``before``) raises
+        :class:`ConcurrentWrite`."""
+        with self._write(tournament_id, who, action, before=before.to_json(),
+                         after=after.to_json()) as (session, _now):
+            row = session.get(TournamentRow, tournament_id, with_for_update=True)
+            if row is None or Settings.from_json(row.settings) != before:
+                raise ConcurrentWrite("the settings were changed by someone else: load "
+                                      "them again")
+            row.settings = after.to_json()
+
+    def forget_account(self, account_id: str, name: str) -> int:
+        """An account deleted (issue 67): each entrant it was renamed ``name`` with its
+        number (``name #3``: names stay unique in a tournament), without rank, birth
+        date, student status or school year, and unlinked. The audit log's entries of
+        those entrants' registration lose the same details. Returns the entrants changed."""
+        with self.db.session() as session, session.begin():
+            rows = list(session.scalars(select(TournamentEntrantRow).where(
+                TournamentEntrantRow.account_id == account_id).with_for_update()))
+            for row in rows:
+                old = row.name
+                row.name = f"{name} #{row.number}"[:NAME_LENGTH]
+                row.account_id = None
+                row.rank = row.birth_year = row.born = row.student = None
+                row.school_year = None
+                for entry in session.scalars(select(TournamentAuditRow).where(
+                        TournamentAuditRow.tournament_id == row.tournament_id,
+                        TournamentAuditRow.action.in_(("register", "withdraw",
+                                                       "self_withdraw", "rating")))):
+                    entry.before = _scrubbed(entry.before, row.number, old, row.name)
+                    entry.after = _scrubbed(entry.after, row.number, old, row.name)
+            return len(rows)
 
     def add_round(self, tournament_id: str, number: int, pairings: Sequence[Pairing], *,
                   who: str = "director") -> None:
@@ -381,6 +419,15 @@ class _Write:
                                       "first; nothing was written") from error
         finally:
             session.close()
+
+
+def _scrubbed(data: Any, number: int, old: str, new: str) -> Any:
+    """An audit entry's entrant JSON with a forgotten account's details removed."""
+    if not isinstance(data, dict) or data.get("number") != number or data.get("name") != old:
+        return data
+    kept = {k: v for k, v in data.items()
+            if k not in ("account_id", "born", "student", "school_year")}
+    return {**kept, "name": new, "rank": None, "birth_year": None}
 
 
 def _audit(session: Session, tournament_id: str, now: datetime, who: str, action: str, *,

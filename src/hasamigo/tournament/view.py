@@ -57,6 +57,9 @@ class TournamentView(Protocol):
     def scores(self, after: int | None = None) -> tuple[dict[int, float], dict[int, Brightwell]]:
         """(wins, Brightwell) of every entrant after round ``after``."""
 
+    def initial_order(self) -> list[int]:
+        """Entrant numbers in the order before round 1 (the tournament's seeding)."""
+
     def candidates(self, players: Iterable[int], after: int) -> list[Candidate]:
         """What the Swiss pairing needs of ``players`` from the standings after ``after``."""
 

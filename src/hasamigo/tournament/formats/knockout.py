@@ -14,7 +14,6 @@ from hasamigo.tournament.model import (
     Pairing,
     PairingKind,
     Stage,
-    initial_order,
 )
 from hasamigo.tournament.view import TournamentView
 
@@ -55,7 +54,7 @@ class Knockout(Format):
     def plan_round(self, t: TournamentView, number: int, rng: random.Random) -> list[Pairing]:
         stage = self._stage(t, number)
         if number == 1:
-            order = initial_order(list(t.entrants.values()))
+            order = t.initial_order()
             slots = [order[s - 1] if s <= len(order) else None
                      for s in bracket_slots(self._size(t))]
             pairs = [(slots[i], slots[i + 1]) for i in range(0, len(slots), 2)]
@@ -100,7 +99,7 @@ class Knockout(Format):
     def final_order(self, t: TournamentView) -> list[int]:
         """Champion, runner-up, third-place game, then by the round each went out in
         (later first), then the seeding."""
-        seeding = initial_order(list(t.entrants.values()))
+        seeding = t.initial_order()
         out_in: dict[int, int] = {}
         for r in sorted(t.pairings):
             for p in t.pairings[r]:

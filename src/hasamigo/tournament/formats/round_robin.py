@@ -13,7 +13,6 @@ from hasamigo.tournament.model import (
     Pairing,
     PairingKind,
     Stage,
-    initial_order,
 )
 from hasamigo.tournament.view import TournamentView
 
@@ -64,7 +63,7 @@ class RoundRobin(Format):
         return self.total_rounds(t)
 
     def plan_round(self, t: TournamentView, number: int, rng: random.Random) -> list[Pairing]:
-        order = initial_order(list(t.entrants.values()))
+        order = t.initial_order()
         size = self._size(t)
         per_cycle = size - 1
         cycle, inner = divmod(number - 1, per_cycle)
