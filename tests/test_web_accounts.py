@@ -183,3 +183,53 @@ def test_the_openapi_document_names_the_cookie(client: TestClient) -> None:
                                          "name": SESSION_COOKIE,
                                          "description": schemes["accountSession"][
                                              "description"]}
+
+
+# ---- no action on another account -------------------------------------------------------
+SIGNED_IN_ROUTES = [("GET", "/api/accounts/me", None), ("POST", "/api/accounts/claim", None),
+                    ("POST", "/api/accounts/delete", {"password": PASSWORD}),
+                    ("POST", "/api/games/abcdef012345/seat", None)]
+
+
+def _call(c: TestClient, method: str, path: str, body: dict[str, str] | None) -> int:
+    return c.request(method, path, json=body).status_code
+
+
+@pytest.mark.parametrize(("method", "path", "body"), SIGNED_IN_ROUTES)
+def test_every_account_route_needs_a_live_session(client: TestClient, method: str,
+                                                  path: str, body: dict[str, str] | None
+                                                  ) -> None:
+    assert _call(client, method, path, body) == 401
+    # checked before the body: a bad body without a session is 401, not 422
+    assert client.request(method, path, json={"nonsense": 1}).status_code == 401
+    client.cookies.set(SESSION_COOKIE, "not-a-session")
+    assert _call(client, method, path, body) == 401
+    client.cookies.clear()
+    sign_up(client)
+    ended = client.cookies[SESSION_COOKIE]
+    client.post("/api/accounts/logout")
+    client.cookies.set(SESSION_COOKIE, ended)
+    assert _call(client, method, path, body) == 401
+
+
+def test_one_account_acts_on_no_other(client: TestClient) -> None:
+    hanako = sign_up(client, "hanako")
+    other = TestClient(client.app)
+    jiro = sign_up(other, "jiro", "jiro's password")
+    assert other.get("/api/accounts/me").json()["account"] == jiro
+    # signing out ends only one's own session
+    assert other.post("/api/accounts/logout").status_code == 204
+    assert client.get("/api/accounts/me").json()["account"] == hanako
+    other.post("/api/accounts/login", json={"name": "jiro", "password": "jiro's password"})
+    # hanako's password does not delete anything from jiro's session
+    assert other.post("/api/accounts/delete", json={"password": PASSWORD}).status_code == 403
+    assert client.get("/api/accounts/me").status_code == 200
+    assert other.get("/api/accounts/me").status_code == 200
+    # a claim takes only the claiming browser's games
+    game = client.post("/api/games", json={"opponent": "random"}).json()
+    assert other.post("/api/accounts/claim").json() == {"claimed": []}
+    assert other.post(f"/api/games/{game['id']}/seat").status_code == 403
+    # jiro deleting himself leaves hanako signed in
+    assert other.post("/api/accounts/delete",
+                      json={"password": "jiro's password"}).status_code == 204
+    assert client.get("/api/accounts/me").json()["account"] == hanako
