@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -161,9 +163,13 @@ def _web() -> Any:
     return test_web_api
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.db'}"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A SQLite file; a PostgreSQL schema too when ``HASAMIGO_TEST_POSTGRES`` is set."""
+    from test_storage_migration import scratch_url
+
+    with scratch_url(request.param, tmp_path) as url:
+        yield url
 
 
 def _call(client: TestClient, fn: Any) -> Any:
@@ -265,3 +271,100 @@ def test_the_turn_runs_the_notify_command_and_its_failure_never_breaks_a_move(
         assert white.move("d6").status_code == 200
         _call(client, app.state.services.games.notifier.drain)
     assert "the notify command for game" in caplog.text and "exit 3" in caplog.text
+
+
+def _stored(db: str, game_id: str) -> Any:
+    from hasamigo.storage import Database, GameRepository
+
+    database = Database(db)
+    database.open()
+    try:
+        stored = GameRepository(database).load(game_id)
+        assert stored is not None
+        return stored.game
+    finally:
+        database.close()
+
+
+def test_a_deadline_that_passed_while_no_server_ran_ends_the_game_at_start(db: str) -> None:
+    web = _web()
+    t = web.FakeTime()
+    with web.make_client(db, t) as client:
+        black, _white = _two_browsers(client, days=1)
+        assert black.move("f5").status_code == 200
+        moved = t.now
+    t.now += 3 * DAY  # White's deadline passed while no server ran
+    with web.make_client(db, t):
+        pass  # nobody asks for the game: the server's start ends it
+    game = _stored(db, black.id)
+    assert game.phase is Phase.OVER and game.result.termination.code == "timeout"
+    assert game.result.winner is BLACK and game.events[-1].at == moved + DAY
+
+
+def test_a_due_game_out_of_memory_is_found_in_the_database_by_the_ticker(db: str) -> None:
+    """A game waiting days leaves memory; when its deadline passes, the ticker finds it by
+    the indexed deadline and ends it, nobody having asked for it."""
+    web = _web()
+    from hasamigo.web import Settings, create_app
+
+    t = web.FakeTime()
+    settings = Settings(warm_engine=False, tick_seconds=3600, idle_seconds=60)
+    app = create_app(settings, db_url=db, time_source=t, wall_clock=t,
+                     player_factory=lambda spec, seed: web.FirstLegal())
+    with TestClient(app) as client:
+        games = app.state.services.games
+        black, _white = _two_browsers(client, days=2)
+        assert black.move("f5").status_code == 200
+        t.now += 61  # idle: it leaves memory (and its lease)
+        _call(client, games.tick_all)
+        assert black.id not in games.games
+        t.now += 2 * DAY
+        _call(client, games.tick_all)
+        assert _stored(db, black.id).phase is Phase.OVER
+
+
+def test_two_servers_end_a_due_game_exactly_once(db: str) -> None:
+    web = _web()
+    from hasamigo.web import Settings, create_app
+
+    t = web.FakeTime()
+    settings = Settings(warm_engine=False, tick_seconds=3600)
+    with web.make_client(db, t) as client:
+        black, _white = _two_browsers(client, days=1)
+        assert black.move("f5").status_code == 200
+    apps = [create_app(settings, db_url=db, time_source=t, wall_clock=t,
+                       player_factory=lambda spec, seed: web.FirstLegal()) for _ in range(2)]
+    with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+        t.now += DAY + 60
+        ticks = [threading.Thread(target=_call, args=(c, a.state.services.games.tick_all))
+                 for c, a in ((one, apps[0]), (two, apps[1]))]
+        for tick in ticks:
+            tick.start()
+        for tick in ticks:
+            tick.join(30)
+        for client in (one, two):
+            black.client = client
+            assert black.view()["phase"] == "over"
+    game = _stored(db, black.id)
+    assert [e.kind for e in game.events].count("claim") == 1
+    assert game.result is not None and game.result.winner is BLACK
+
+
+def test_the_ticker_ends_a_game_in_memory_once_its_deadline_passes(db: str) -> None:
+    web = _web()
+    from hasamigo.web import Settings, create_app
+
+    t = web.FakeTime()
+    settings = Settings(warm_engine=False, tick_seconds=3600, idle_seconds=10 * DAY)
+    app = create_app(settings, db_url=db, time_source=t, wall_clock=t,
+                     player_factory=lambda spec, seed: web.FirstLegal())
+    with TestClient(app) as client:
+        games = app.state.services.games
+        black, _white = _two_browsers(client, days=1)
+        assert black.move("f5").status_code == 200
+        t.now += DAY - 1
+        _call(client, games.tick_all)
+        assert _stored(db, black.id).phase is Phase.PLAYING
+        t.now += 2
+        _call(client, games.tick_all)  # nobody asks: the ticker ends it (in memory)
+        assert black.id in games.games and _stored(db, black.id).phase is Phase.OVER

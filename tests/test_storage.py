@@ -188,7 +188,7 @@ def test_summary_columns_come_from_the_controller(repo: GameRepository) -> None:
         "phase": "over", "variant": "standard", "black": "Ann", "white": "Ben",
         "opponent": "person", "casual": True, "move_count": 1, "result_black": 64,
         "result_white": 0, "winner": "black", "termination": "resignation",
-        "event_count": 3, "program_to_move": False}
+        "event_count": 3, "program_to_move": False, "deadline": None}
     repo.create(game, public=True)
     [summary] = repo.summaries()
     assert (summary.id, summary.black, summary.winner, summary.public) == \

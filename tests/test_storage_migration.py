@@ -465,7 +465,9 @@ def test_r0003_adds_the_tournament_tables_and_leaves_the_games_alone(db_url: str
 
     with db.engine.begin() as conn:
         command.downgrade(alembic_config(conn), "0002")
+        # (read as rows: today's models name columns a database at 0002 does not have)
+        assert conn.execute(sa.text("SELECT count(*) FROM game_events "
+                                    "WHERE game_id = 'g0002'")).scalar() == len(game.events)
     assert not tournament_tables & set(sa.inspect(db.engine).get_table_names())
-    assert GameRepository(db).load("g0002") is not None
     assert db.open() == revisions_from("0003")
     db.close()

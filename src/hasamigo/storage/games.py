@@ -22,7 +22,19 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, and_, case, delete, exists, false, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    case,
+    delete,
+    exists,
+    false,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -127,6 +139,7 @@ def summary_columns(game: GameController) -> dict[str, Any]:
         "termination": None if result is None else result.termination.code,
         "event_count": len(game.events),
         "program_to_move": game.program_to_move() is not None,
+        "deadline": state.deadline() if state.phase is Phase.PLAYING else None,
     }
 
 
@@ -154,12 +167,15 @@ class GameRecords:
         seats = [seat_row(game_id, secret, now) for secret in secrets]
         if len({seat.secret_hash for seat in seats}) != len(seats):
             raise ValueError("two seats share a secret")
-        row = GameRow(id=game_id, created_at=now, updated_at=now, setup=game.setup.to_json(),
-                      public=public, creator=creator, **summary_columns(game))
+        columns = summary_columns(game)
+        if columns["deadline"] is None:  # NULL anyway; a database before 0016 has no column
+            del columns["deadline"]
+        row = insert(GameRow).values(id=game_id, created_at=now, updated_at=now,
+                                     setup=game.setup.to_json(), public=public,
+                                     creator=creator, **columns)
         try:
             with self.db.session() as session, session.begin():
-                session.add(row)
-                session.flush()  # the game row first: events and seats refer to it
+                session.execute(row)  # the game row first: events and seats refer to it
                 session.add_all(_event_rows(game_id, game.events, 1, game.variant))
                 session.add_all(seats)
         except IntegrityError as exc:

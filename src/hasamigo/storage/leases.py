@@ -81,18 +81,23 @@ class LeaseRepository:
             session.execute(query.execution_options(synchronize_session=False))
 
     def orphan_games(self, now: float, limit: int = 64) -> list[str]:
-        """Games not over whose owner's lease has expired (the process died), and games
-        in which a program is to move that have no owner: the games another process
-        should take over."""
+        """Games not over whose owner's lease has expired (the process died), games in
+        which a program is to move that have no owner, and correspondence games whose
+        deadline has passed that have no owner (none was in memory, or no server ran
+        when it passed): the games another process should take over. The due ones come
+        first, the earliest deadline first."""
         with self.db.session() as session:
             expired = select(GameLeaseRow.game_id).where(GameLeaseRow.expires_at < now)
             leased = select(GameLeaseRow.game_id)
+            due = and_(GameRow.deadline.is_not(None), GameRow.deadline <= now)
             return list(session.scalars(
                 select(GameRow.id).where(
                     GameRow.phase != Phase.OVER.value,
                     or_(GameRow.id.in_(expired),
-                        and_(GameRow.program_to_move.is_(True), GameRow.id.not_in(leased))))
-                .order_by(GameRow.updated_at.desc(), GameRow.id).limit(limit)))
+                        and_(or_(GameRow.program_to_move.is_(True), due),
+                             GameRow.id.not_in(leased))))
+                .order_by(GameRow.deadline.is_(None), GameRow.deadline,
+                          GameRow.updated_at.desc(), GameRow.id).limit(limit)))
 
 
 __all__ = ["LeaseRepository"]

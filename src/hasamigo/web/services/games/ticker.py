@@ -1,7 +1,9 @@
 """What time brings (:class:`ClockTicker`): every ``tick_seconds`` the games this process
 runs get the events time appends (a program's claim of a fallen flag, a person's "claim
-for me", the end of a play-out on time); the server records that it is alive, renews its
-leases, looks for other processes' changes, and lets idle games leave memory."""
+for me", the end of a play-out on time, a correspondence game's passed deadline); the
+server records that it is alive, renews its leases and takes over the games nobody runs
+(those whose deadline passed out of every server's memory among them), looks for other
+processes' changes, and lets idle games leave memory."""
 
 from __future__ import annotations
 
@@ -74,11 +76,14 @@ class ClockTicker:
         if now - self._polled_at >= every:
             self._polled_at = now
             await self.feed.poll()
+        wall = self.store.wall()
         for live in list(self.store.games.values()):
             state = live.game.state
+            deadline = state.deadline()  # a correspondence game: only once it has passed
             watch = (live.owner and state.clock is not None and not live.lock.locked()
                      and (state.clock.running is not None
-                          or (state.phase is Phase.OVER and not state.result_final)))
+                          or (state.phase is Phase.OVER and not state.result_final))
+                     and (deadline is None or deadline <= wall))
             if watch:
                 try:
                     await self._advance(live)
