@@ -211,16 +211,16 @@ def test_the_nearest_rating_within_the_window_is_paired(
     ann, bob, cid, dan = (person(db, n) for n in ("ann", "bob", "cid", "dan"))
     lobby.wait(ann.id, 1500.0)
     lobby.wait(bob.id, 1800.0)  # too far for a while
-    entry = lobby.pair(ann.id)
+    entry = lobby.pair(ann.id)[0]
     assert entry is not None and entry.partner_id is None
     lobby.wait(cid.id, 1560.0)
     lobby.wait(dan.id, 1580.0)
-    paired = lobby.pair(cid.id)
+    paired = lobby.pair(cid.id)[0]
     assert paired is not None and paired.partner_id == dan.id  # 20 away; ann 60
     assert lobby.entry(dan.id).partner_id == cid.id  # type: ignore[union-attr]
-    assert lobby.pair(ann.id).partner_id is None  # type: ignore[union-attr]
+    assert lobby.pair(ann.id)[0].partner_id is None  # type: ignore[union-attr]
     waited = 0
-    while lobby.pair(bob.id).partner_id is None:  # type: ignore[union-attr]
+    while lobby.pair(bob.id)[0].partner_id is None:  # type: ignore[union-attr]
         clock.advance(seconds=5)
         waited += 5
         lobby.wait(ann.id, 1500.0)  # ann's page is still there
@@ -234,7 +234,7 @@ def test_a_partner_nearer_is_preferred(db: Database, lobby: LobbyStore) -> None:
     lobby.wait(ann.id, 1500.0)
     lobby.wait(bob.id, 1590.0)
     lobby.wait(cid.id, 1520.0)
-    paired = lobby.pair(ann.id)
+    paired = lobby.pair(ann.id)[0]
     assert paired is not None and paired.partner_id == cid.id
 
 
@@ -244,12 +244,12 @@ def test_an_entry_unseen_lapses_and_leaving_works_until_paired(
     lobby.wait(ann.id, 1500.0)
     clock.advance(seconds=WAITING_SEEN.total_seconds() + 1)  # ann's page closed
     lobby.wait(bob.id, 1500.0)
-    assert lobby.pair(bob.id).partner_id is None  # type: ignore[union-attr]
+    assert lobby.pair(bob.id)[0].partner_id is None  # type: ignore[union-attr]
     assert lobby.waiting_count() == 1
     assert lobby.leave(bob.id) and lobby.entry(bob.id) is None
     lobby.wait(ann.id, 1500.0)
     lobby.wait(cid.id, 1500.0)
-    assert lobby.pair(cid.id).partner_id == ann.id  # type: ignore[union-attr]
+    assert lobby.pair(cid.id)[0].partner_id == ann.id  # type: ignore[union-attr]
     assert not lobby.leave(ann.id)  # paired: the game is being made
     lobby.set_game(ann.id, cid.id, "abcdef123456")
     assert lobby.entry(ann.id).game_id == "abcdef123456"  # type: ignore[union-attr]
@@ -262,13 +262,13 @@ def test_a_pair_whose_game_was_never_made_waits_again(
     ann, bob = person(db, "ann"), person(db, "bob")
     lobby.wait(ann.id, 1500.0)
     lobby.wait(bob.id, 1500.0)
-    assert lobby.pair(ann.id).partner_id == bob.id  # type: ignore[union-attr]
+    assert lobby.pair(ann.id)[0].partner_id == bob.id  # type: ignore[union-attr]
     lobby.unpair(ann.id, bob.id)
     assert lobby.entry(bob.id).partner_id is None  # type: ignore[union-attr]
-    assert lobby.pair(bob.id).partner_id == ann.id  # type: ignore[union-attr]
+    assert lobby.pair(bob.id)[0].partner_id == ann.id  # type: ignore[union-attr]
     clock.advance(seconds=40)  # its server stopped before the game was made
     lobby.wait(ann.id, 1500.0)  # both pages still ask
-    entry = lobby.pair(bob.id)
+    entry = lobby.pair(bob.id)[0]
     assert entry is not None and entry.partner_id == ann.id  # paired again at once
 
 
@@ -280,7 +280,7 @@ def test_many_waiting_at_once_are_each_paired_once(db: Database, lobby: LobbySto
 
     def ask(account: Account) -> None:
         start.wait()
-        lobby.pair(account.id)
+        lobby.pair(account.id)[0]
 
     threads = [threading.Thread(target=ask, args=(p,)) for p in people]
     for thread in threads:

@@ -25,7 +25,7 @@ from hasamigo.lobby.model import (
     Waiting,
     window,
 )
-from hasamigo.lobby.store import LiveGameRow, LobbyStore
+from hasamigo.lobby.store import HeldGame, LiveGameRow, LobbyStore
 
-__all__ = ["Challenge", "ChallengeNotFound", "ChallengeState", "LiveGameRow", "LobbyError",
-           "LobbyStore", "NotYourChallenge", "Terms", "Waiting", "window"]
+__all__ = ["Challenge", "ChallengeNotFound", "ChallengeState", "HeldGame", "LiveGameRow",
+           "LobbyError", "LobbyStore", "NotYourChallenge", "Terms", "Waiting", "window"]

@@ -76,6 +76,20 @@ class LiveGameRow:
                 "updated_at": self.updated_at.isoformat()}
 
 
+@dataclass(frozen=True, slots=True)
+class HeldGame:
+    """An unfinished game in which an account holds a seat: the participants it holds,
+    how many events it has (its version), the names at the board."""
+
+    id: str
+    correspondence: bool
+    participants: frozenset[int]
+    event_count: int
+    black: str
+    white: str
+    updated_at: datetime
+
+
 def _options(setup: Any) -> dict[str, Any]:
     options = setup.get("options") if isinstance(setup, dict) else None
     return options if isinstance(options, dict) else {}
@@ -284,12 +298,16 @@ class LobbyStore:
 
     def wait(self, account_id: str, mu: float) -> Waiting:
         """Put the account on the waiting list (once: a second call keeps its place and
-        marks it seen)."""
+        marks it seen). Once paired, the entry stays as it is while its game goes on;
+        after that game, a call waits anew."""
         now = self.now()
 
         def work(session: Session) -> Waiting:
             row = session.get(LobbyWaitingRow, account_id)
             if row is not None and row.game_id is not None:
+                phase = session.scalar(select(GameRow.phase).where(GameRow.id == row.game_id))
+                if phase is not None and phase != "over":
+                    return _waiting(row)  # paired: its game goes on
                 session.delete(row)  # a pair of the past: wait anew
                 session.flush()
                 row = None
@@ -318,27 +336,28 @@ class LobbyStore:
                 LobbyWaitingRow.partner_id.is_(None),
                 LobbyWaitingRow.seen_at > since)) or 0
 
-    def pair(self, account_id: str) -> Waiting | None:
+    def pair(self, account_id: str) -> tuple[Waiting | None, bool]:
         """Mark the waiting account seen and, if it has no partner yet, pair it with the
         waiting account nearest its rating within both windows
         (:func:`~hasamigo.lobby.model.window`). Returns its entry (``partner_id`` set
-        when paired; ``None``: not waiting). One transaction: an account is paired once,
-        whichever servers ask at the same moment."""
+        when paired; ``None``: not waiting) and whether this call paired it (then its
+        caller makes the game). One transaction: an account is paired once, whichever
+        servers ask at the same moment."""
         now = self.now()
 
-        def work(session: Session) -> Waiting | None:
+        def work(session: Session) -> tuple[Waiting | None, bool]:
             me = session.scalar(select(LobbyWaitingRow)
                                 .where(LobbyWaitingRow.account_id == account_id)
                                 .with_for_update())
             if me is None:
-                return None
+                return None, False
             me.seen_at = now
             if me.partner_id is not None:
                 stale = me.game_id is None and me.paired_at is not None \
                     and now - aware(me.paired_at) > PAIR_STALE
                 if not stale:
                     session.flush()
-                    return _waiting(me)
+                    return _waiting(me), False
                 self._unpair(session, account_id, me.partner_id)  # its server stopped
                 session.refresh(me)
             rows = {row.account_id: row for row in session.scalars(
@@ -370,10 +389,11 @@ class LobbyStore:
                         raise OperationalError("pairing", {}, Exception("paired meanwhile"))
                 session.flush()
                 session.refresh(me)
+                return _waiting(me), True
             session.flush()
-            return _waiting(me)
+            return _waiting(me), False
 
-        result: Waiting | None = self._transaction(work)
+        result: tuple[Waiting | None, bool] = self._transaction(work)
         return result
 
     @staticmethod
@@ -413,19 +433,33 @@ class LobbyStore:
                             _options(setup).get("days_per_move"), aware(updated))
                 for gid, variant, black, white, moves, setup, updated in rows]
 
-    def unfinished_games(self, account_id: str, limit: int = 50) -> list[tuple[str, bool]]:
-        """The games not over in which the account holds a seat: (id, a correspondence
-        game), correspondence games first, then the latest."""
-        held = select(GameSeatRow.game_id).where(GameSeatRow.account_id == account_id)
+    def unfinished_games(self, account_id: str, limit: int = 50) -> list[HeldGame]:
+        """The games not over in which the account holds a seat (or has one kept for it),
+        correspondence games first, then the latest."""
         with self.db.session() as session:
+            held: dict[str, set[int]] = {}
+            for game_id, participants in session.execute(
+                    select(GameSeatRow.game_id, GameSeatRow.participants)
+                    .where(GameSeatRow.account_id == account_id)):
+                held.setdefault(game_id, set()).update(int(p) for p in participants)
+            if not held:
+                return []
             rows = session.execute(
-                select(GameRow.id, GameRow.setup, GameRow.updated_at)
-                .where(GameRow.id.in_(held), GameRow.phase != "over")
+                select(GameRow.id, GameRow.setup, GameRow.updated_at, GameRow.event_count,
+                       GameRow.black, GameRow.white)
+                .where(GameRow.id.in_(list(held)), GameRow.phase != "over")
                 .order_by(GameRow.updated_at.desc()).limit(limit)).all()
-        games = [(gid, _options(setup).get("days_per_move") is not None, aware(updated))
-                 for gid, setup, updated in rows]
-        games.sort(key=lambda g: (not g[1], -g[2].timestamp()))
-        return [(gid, corr) for gid, corr, _at in games]
+        games = [HeldGame(gid, _options(setup).get("days_per_move") is not None,
+                          frozenset(held[gid]), events, black, white, aware(updated))
+                 for gid, setup, updated, events, black, white in rows]
+        games.sort(key=lambda g: (not g.correspondence, -g.updated_at.timestamp()))
+        return games
+
+    def names(self, account_ids: list[str]) -> dict[str, str]:
+        """The names of these accounts (those that exist)."""
+        with self.db.session() as session:
+            return {account_id: name for account_id, name in session.execute(
+                select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(account_ids)))}
 
 
-__all__ = ["ID_CHARS", "LiveGameRow", "LobbyStore"]
+__all__ = ["ID_CHARS", "HeldGame", "LiveGameRow", "LobbyStore"]

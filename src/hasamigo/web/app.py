@@ -34,6 +34,8 @@ from fastapi.templating import Jinja2Templates
 
 from hasamigo import __version__
 from hasamigo.accounts import AccountStore
+from hasamigo.lobby import LobbyStore
+from hasamigo.ratings import RatingStore
 from hasamigo.storage.db import Database
 from hasamigo.storage.multi_games import MultiGameRepository
 from hasamigo.storage.repository import GameRepository
@@ -47,6 +49,7 @@ from hasamigo.web.routers import (
     analysis,
     games,
     importing,
+    lobby,
     multi,
     pages,
     positions,
@@ -63,6 +66,7 @@ from hasamigo.web.services.accounts import AccountService
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.compute import ComputePool
 from hasamigo.web.services.games import GameService, TimeSource
+from hasamigo.web.services.lobby import LobbyService
 from hasamigo.web.services.multi import MultiGameService
 from hasamigo.web.services.players import PlayerFactory, registry_factory
 from hasamigo.web.services.review import ReviewService
@@ -151,6 +155,9 @@ def create_app(
             accounts=AccountService(
                 AccountStore(db, clock=lambda: datetime.fromtimestamp(wall_clock(), UTC)),
                 time_source=time_source),
+            lobby=LobbyService(
+                LobbyStore(db, clock=lambda: datetime.fromtimestamp(wall_clock(), UTC)),
+                RatingStore(db), service, time_source=time_source),
         )
         app.state.services = services
         try:
@@ -203,7 +210,7 @@ def create_app(
                    variations.router, status.router, ws.router, tournaments.router, record.router,
                    study.router, positions.router, positions.pages, puzzles.router,
                    puzzles.pages, multi.router, multi.pages, accounts.router, accounts.players,
-                   accounts.pages):
+                   accounts.pages, lobby.router, lobby.pages):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        paths={importing.IMPORT_PATH: settings.max_import_bytes})

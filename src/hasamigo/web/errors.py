@@ -98,6 +98,7 @@ STATUS: dict[str, int] = {
     "name_taken": 409,  # an account's name is someone else's
     "variation_limit": 409,  # a game's variation tree is full
     "tournament": 409,  # a tournament's state refuses it now (paired twice, entered twice …)
+    "lobby": 409,  # the lobby refuses it now (a challenge taken, one's own, too many)
     "too_large": 413,
     "illegal_move": 422, "invalid_request": 422,
     "rate_limited": 429,

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from hasamigo.web.services.analysis import AnalysisService
     from hasamigo.web.services.compute import ComputePool
     from hasamigo.web.services.games import GameService
+    from hasamigo.web.services.lobby import LobbyService
     from hasamigo.web.services.multi import MultiGameService
     from hasamigo.web.services.review import ReviewService
     from hasamigo.web.services.study import StudySite
@@ -45,6 +46,8 @@ class AppServices:
     multi: MultiGameService
     #: people's accounts and their sessions (issue 67)
     accounts: AccountService
+    #: the lobby: challenges, pairing by rating, games to watch (issue 67)
+    lobby: LobbyService
 
 
 def services_of(app: FastAPI) -> AppServices | None:

@@ -1,0 +1,274 @@
+"""The lobby's API and page (issue 67): a challenge posted, accepted into a game whose two
+seats are held by the two accounts, cancelled by its poster alone; refusals in the one
+JSON shape; bounded inputs; one acceptor of two at once, and one pair of two servers on
+one database; the lobby polled with an ETag; the page in both languages."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_web_api import FakeTime, Seat, make_client
+
+from hasamigo.lobby.model import LIVE_LAPSE
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def clock() -> FakeTime:
+    return FakeTime()
+
+
+def uncached(c: TestClient) -> TestClient:
+    """The lobby read afresh on every call (the server reuses its public part for a
+    second: the tests' clock stands still)."""
+    c.app.state.services.lobby.public_every = 0.0
+    return c
+
+
+@pytest.fixture
+def client(tmp_path: Path, clock: FakeTime) -> Iterator[TestClient]:
+    with make_client(tmp_path / "lobby.db", clock) as c:
+        yield uncached(c)
+
+
+def browser(client: TestClient) -> TestClient:
+    """Another browser on the same server (cookies of its own)."""
+    return TestClient(client.app)
+
+
+def signed_up(c: TestClient, name: str) -> str:
+    r = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    account_id: str = r.json()["account"]["id"]
+    return account_id
+
+
+def post(c: TestClient, **terms: Any) -> dict[str, Any]:
+    r = c.post("/api/lobby/challenges", json=terms)
+    assert r.status_code == 201, r.text
+    challenge: dict[str, Any] = r.json()
+    return challenge
+
+
+def seat(c: TestClient, game_id: str) -> Seat:
+    r = c.post(f"/api/games/{game_id}/seat")
+    assert r.status_code == 200, r.text
+    return Seat(c, game_id, r.json()["seat_token"])
+
+
+def lobby(c: TestClient) -> dict[str, Any]:
+    r = c.get("/api/lobby")
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def error_code(r: Any) -> str:
+    code: str = r.json()["error"]["code"]
+    return code
+
+
+def test_a_challenge_accepted_becomes_a_game_of_the_two_accounts(client: TestClient) -> None:
+    ann = client
+    signed_up(ann, "ann")
+    bob = browser(client)
+    signed_up(bob, "bob")
+    watcher = browser(client)
+    posted = post(ann, rated=True, colour="black", clock_minutes=10)
+    assert posted["poster"]["name"] == "ann" and posted["rating"] == 1500
+    assert posted["variant"] == "8x8" and posted["rated"] and posted["state"] == "open"
+    seen = lobby(watcher)
+    assert [c["id"] for c in seen["challenges"]] == [posted["id"]]
+    assert seen["you"] is None and not seen["challenges"][0]["mine"]
+    assert lobby(ann)["challenges"][0]["mine"] and not lobby(bob)["challenges"][0]["mine"]
+
+    r = bob.post(f"/api/lobby/challenges/{posted['id']}/accept")
+    assert r.status_code == 200, r.text
+    game_id = r.json()["game_id"]
+    assert r.json()["url"] == f"/games/{game_id}"
+    assert lobby(watcher)["challenges"] == []
+    mine = lobby(ann)["you"]
+    assert mine["started"] == [{"challenge": posted["id"], "game_id": game_id}]
+
+    black, white = seat(ann, game_id), seat(bob, game_id)
+    view = black.view()
+    assert view["your_colours"] == ["black"] and white.view()["your_colours"] == ["white"]
+    assert [s["name"] for s in (view["seats"]["black"], view["seats"]["white"])] \
+        == ["ann", "bob"]
+    assert view["clock"] is not None and view["rated"] is True
+    assert [g["your_move"] for g in lobby(ann)["you"]["games"]] == [True]
+    assert [g["your_move"] for g in lobby(bob)["you"]["games"]] == [False]
+    assert lobby(bob)["you"]["games"][0]["opponent"] == "ann"
+
+    live = lobby(watcher)["live"]
+    assert [(g["id"], g["black"], g["white"], g["rated"]) for g in live] \
+        == [(game_id, "ann", "bob", True)]
+    assert watcher.get(f"/api/games/{game_id}").status_code == 200  # public: watched
+    assert black.move("f5").status_code == 200
+    assert lobby(watcher)["live"][0]["moves"] == 1
+    assert [g["your_move"] for g in lobby(bob)["you"]["games"]] == [True]
+    # the third account holds no seat of it
+    cid = browser(client)
+    signed_up(cid, "cid")
+    r = cid.post(f"/api/games/{game_id}/seat")
+    assert r.status_code == 403 and error_code(r) == "not_your_seat"
+
+
+def test_a_private_correspondence_challenge(client: TestClient) -> None:
+    signed_up(client, "ann")
+    bob = browser(client)
+    signed_up(bob, "bob")
+    posted = post(client, variant="6x6", days_per_move=3, colour="white", public=False)
+    assert posted["clock_minutes"] is None and posted["days_per_move"] == 3
+    game_id = bob.post(f"/api/lobby/challenges/{posted['id']}/accept").json()["game_id"]
+    ann_seat, bob_seat = seat(client, game_id), seat(bob, game_id)
+    view = ann_seat.view()
+    assert view["your_colours"] == ["white"] and view["days_per_move"] == 3
+    assert view["variant"] == "6x6" and not view["public"]
+    assert bob_seat.view()["your_colours"] == ["black"]
+    assert lobby(browser(client))["live"] == []  # not public: not listed
+    assert TestClient(client.app).get(f"/api/games/{game_id}").status_code == 401
+    games = lobby(bob)["you"]["games"]
+    assert games[0]["correspondence"] and games[0]["your_move"] and games[0]["deadline"]
+
+
+def test_no_action_on_another_accounts_challenge(client: TestClient) -> None:
+    anonymous = browser(client)
+    assert error_code(anonymous.post("/api/lobby/challenges", json={})) == "unauthorized"
+    signed_up(client, "ann")
+    posted = post(client)
+    r = anonymous.post(f"/api/lobby/challenges/{posted['id']}/accept")
+    assert r.status_code == 401
+    assert anonymous.delete(f"/api/lobby/challenges/{posted['id']}").status_code == 401
+    assert anonymous.post("/api/lobby/waiting").status_code == 401
+    r = client.post(f"/api/lobby/challenges/{posted['id']}/accept")
+    assert r.status_code == 409 and error_code(r) == "lobby" and "own" in r.text
+    bob = browser(client)
+    signed_up(bob, "bob")
+    r = bob.delete(f"/api/lobby/challenges/{posted['id']}")
+    assert r.status_code == 403 and error_code(r) == "forbidden"
+    assert client.delete(f"/api/lobby/challenges/{posted['id']}").status_code == 204
+    r = bob.post(f"/api/lobby/challenges/{posted['id']}/accept")
+    assert r.status_code == 409 and "no longer open" in r.text
+    r = bob.post(f"/api/lobby/challenges/{'0' * 16}/accept")
+    assert r.status_code == 404 and error_code(r) == "not_found"
+    r = bob.post("/api/lobby/challenges/nothex/accept")
+    assert r.status_code in (404, 422) and "error" in r.json()
+
+
+@pytest.mark.parametrize(("body", "status"), [
+    ({"clock_minutes": 0}, 422), ({"clock_minutes": 181}, 422), ({"days_per_move": 15}, 422),
+    ({"days_per_move": 0}, 422), ({"variant": "rolit"}, 422), ({"colour": "green"}, 422),
+    ({"public": "x" * 10_000}, 422), ({"admin": True}, 422), ({"clock_minutes": "inf"}, 422),
+    ({"variant": "6x6", "rated": True}, 400), ({"clock_minutes": 5, "days_per_move": 2}, 400),
+    ({"clock_minutes": None}, 400),
+])
+def test_bounded_inputs(client: TestClient, body: dict[str, Any], status: int) -> None:
+    signed_up(client, "ann")
+    r = client.post("/api/lobby/challenges", json=body)
+    assert r.status_code == status, r.text
+    assert set(r.json()) == {"error"} and len(r.text) < 2000
+    assert lobby(client)["challenges"] == []
+
+
+def test_open_challenges_lapse_and_end_with_the_posters_sessions(
+        client: TestClient, clock: FakeTime) -> None:
+    signed_up(client, "ann")
+    bob = browser(client)
+    signed_up(bob, "bob")
+    first = post(client)
+    clock.now += LIVE_LAPSE.total_seconds() + 1
+    r = bob.post(f"/api/lobby/challenges/{first['id']}/accept")
+    assert r.status_code == 409 and lobby(bob)["challenges"] == []
+    second = post(client, days_per_move=1)
+    assert client.post("/api/accounts/logout").status_code == 204
+    assert lobby(bob)["challenges"] == []
+    r = bob.post(f"/api/lobby/challenges/{second['id']}/accept")
+    assert r.status_code == 409
+
+
+def test_the_lobby_is_polled_with_an_etag(client: TestClient) -> None:
+    signed_up(client, "ann")
+    first = client.get("/api/lobby")
+    etag = first.headers["etag"]
+    again = client.get("/api/lobby", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    post(client)
+    changed = client.get("/api/lobby", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["etag"] != etag
+
+
+def test_two_acceptors_at_once_on_two_servers(tmp_path: Path) -> None:
+    db = tmp_path / "two.db"
+    with make_client(db) as one, make_client(db) as two:
+        uncached(one), uncached(two)
+        signed_up(one, "poster")
+        posted = post(one)
+        takers = []
+        for index, server in enumerate((one, two, one, two)):
+            taker = TestClient(server.app)
+            signed_up(taker, f"taker{index}")
+            takers.append(taker)
+        answers: list[Any] = []
+        start = threading.Barrier(len(takers))
+
+        def take(taker: TestClient) -> None:
+            start.wait()
+            answers.append(taker.post(f"/api/lobby/challenges/{posted['id']}/accept"))
+
+        threads = [threading.Thread(target=take, args=(t,)) for t in takers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        statuses = sorted(a.status_code for a in answers)
+        assert statuses == [200, 409, 409, 409], [a.text for a in answers]
+        assert all(error_code(a) == "lobby" for a in answers if a.status_code == 409)
+        game_id = next(a.json()["game_id"] for a in answers if a.status_code == 200)
+        assert lobby(one)["you"]["started"][0]["game_id"] == game_id
+
+
+def test_waiting_players_on_two_servers_are_paired_once(tmp_path: Path) -> None:
+    db = tmp_path / "pair.db"
+    with make_client(db) as one, make_client(db) as two:
+        uncached(one), uncached(two)
+        ann, bob = TestClient(one.app), TestClient(two.app)
+        signed_up(ann, "ann")
+        signed_up(bob, "bob")
+        first = ann.post("/api/lobby/waiting").json()
+        assert first["waiting"] and first["game_id"] is None and first["rating"] == 1500
+        assert first["window"] == 100
+        assert lobby(bob)["waiting"] == 1
+        paired = bob.post("/api/lobby/waiting").json()
+        game_id = paired["game_id"]
+        assert game_id and not paired["waiting"]
+        assert ann.post("/api/lobby/waiting").json()["game_id"] == game_id
+        a, b = seat(ann, game_id), seat(bob, game_id)
+        colours = {a.view()["your_colours"][0], b.view()["your_colours"][0]}
+        assert colours == {"black", "white"}
+        view = a.view()
+        assert view["rated"] and view["variant"] == "standard" and view["clock"] is not None
+        assert ann.post("/api/lobby/waiting").json()["game_id"] == game_id  # still on
+        assert b.post("/resign").status_code == 200
+        # waiting again after that game: a new entry
+        assert ann.post("/api/lobby/waiting").json()["game_id"] is None
+        assert ann.delete("/api/lobby/waiting").status_code == 204
+        assert lobby(bob)["waiting"] == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_lobby_page(client: TestClient, lang: str) -> None:
+    page = client.get(f"/lobby?lang={lang}")
+    assert page.status_code == 200
+    assert 'id="nav-lobby"' in page.text and 'id="lobby-login"' in page.text
+    assert ("ロビー" in page.text) == (lang == "ja")
+    signed_up(client, "ann")
+    page = client.get(f"/lobby?lang={lang}")
+    assert 'id="lobby-wait"' in page.text and 'id="lobby-post"' in page.text
+    assert ("近いレーティング" in page.text) == (lang == "ja")
