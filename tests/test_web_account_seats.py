@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from test_storage_migration import BACKENDS, scratch_url
 from test_web_api import Seat, create, make_client
 
 from hasamigo.storage.models import GameSeatRow
@@ -20,15 +21,20 @@ from hasamigo.web.schemas import NewGame
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with make_client(tmp_path / "seats.db") as c:
+@pytest.fixture(params=BACKENDS)
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """The app on a SQLite file; on a PostgreSQL schema too when
+    ``HASAMIGO_TEST_POSTGRES`` is set."""
+    with scratch_url(request.param, tmp_path) as url, make_client(url) as c:
         yield c
 
 
 def browser(client: TestClient) -> TestClient:
-    """Another browser on the same server (cookies of its own)."""
-    return TestClient(client.app)
+    """Another browser on the same server (cookies of its own), on the server's event
+    loop (a client of its own would run each request on a loop of its own)."""
+    other = TestClient(client.app)
+    other.portal = client.portal
+    return other
 
 
 def signed_up(c: TestClient, name: str) -> str:

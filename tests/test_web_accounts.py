@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from test_storage_migration import BACKENDS, scratch_url
 from test_web_api import make_client
 
 from hasamigo.web.services.accounts import SESSION_COOKIE
@@ -15,12 +17,11 @@ from hasamigo.web.services.accounts import SESSION_COOKIE
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-def client(tmp_path: object) -> Iterator[TestClient]:
-    from pathlib import Path
-
-    assert isinstance(tmp_path, Path)
-    with make_client(tmp_path / "accounts.db") as c:
+@pytest.fixture(params=BACKENDS)
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """The app on a SQLite file; on a PostgreSQL schema too when
+    ``HASAMIGO_TEST_POSTGRES`` is set."""
+    with scratch_url(request.param, tmp_path) as url, make_client(url) as c:
         yield c
 
 
@@ -215,6 +216,7 @@ def test_every_account_route_needs_a_live_session(client: TestClient, method: st
 def test_one_account_acts_on_no_other(client: TestClient) -> None:
     hanako = sign_up(client, "hanako")
     other = TestClient(client.app)
+    other.portal = client.portal  # the server's event loop
     jiro = sign_up(other, "jiro", "jiro's password")
     assert other.get("/api/accounts/me").json()["account"] == jiro
     # signing out ends only one's own session
