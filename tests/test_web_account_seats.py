@@ -154,3 +154,15 @@ def test_an_account_keeps_a_bounded_number_of_tokens(client: TestClient) -> None
     assert len(seat_rows(client, game["id"])) == 8
     newest = Seat(client, game["id"], tokens[-1])
     assert newest.view()["your_colours"] == ["black"]
+
+
+def test_a_signed_in_creator_plays_under_the_account_s_name(client: TestClient) -> None:
+    signed_up(client, "Hanako")
+    game, _me = create(client)
+    assert game["participants"][0]["name"] == "Hanako"
+    named, _ = create(client, names=["Someone", "Else"])
+    assert named["participants"][0]["name"] == "Someone"
+    shared, _ = create(client, opponent="person", same_screen=True)
+    assert [p["name"] for p in shared["participants"]] == ["Player 1", "Player 2"]
+    anonymous, _ = create(browser(client))
+    assert anonymous["participants"][0]["name"] == "You"

@@ -154,7 +154,11 @@ async def create_game(req: NewGame, games: Games, client: Client, address: Addre
                       viewer: Viewer) -> CreatedGame:
     """A new game. The answer carries the creator's ``seat_token``; with a second person
     in another browser, the ``join_url`` to send them. Signed in, the creator's account
-    holds the seat (``POST /api/games/{id}/seat`` gives it a token in another browser)."""
+    holds the seat (``POST /api/games/{id}/seat`` gives it a token in another browser)
+    and, unless the request names the players, plays under the account's name."""
+    if viewer is not None and req.names is None \
+            and not (req.opponent == "person" and req.same_screen):
+        req = req.model_copy(update={"names": (viewer.name, "Player 2")})
     created = await games.create(req, client=client, address=address,
                                  account=None if viewer is None else viewer.id)
     live = created.live
