@@ -22,7 +22,8 @@ from hasamigo.web.keyed_text import KEYED, keyed_text
 ROOT = Path(__file__).resolve().parents[1]
 WEB = Path(i18n.__file__).parent
 #: where the messages are written: the web pages and the study's report
-SOURCES = (WEB, ROOT / "src" / "hasamigo" / "study", ROOT / "src" / "hasamigo" / "ratings")
+SOURCES = (WEB, ROOT / "src" / "hasamigo" / "study", ROOT / "src" / "hasamigo" / "ratings",
+           ROOT / "src" / "hasamigo" / "tournament")
 PO = text.catalog_path("ja")
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 

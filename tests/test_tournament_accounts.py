@@ -264,3 +264,41 @@ def test_a_deleted_account_leaves_a_nameless_entrant(service: TournamentService,
     assert "Ann" not in repr(logged) and ann not in repr(logged)
     AccountStore(db).delete(ben)  # the database unlinks the entrant (ON DELETE SET NULL)
     assert service.entrants(tid)[1].account_id is None
+
+
+# ---- the command line -------------------------------------------------------------------------
+def test_the_director_enters_an_account_and_opens_registration_from_the_cli(
+        tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from hasamigo.cli import app
+
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    runner = CliRunner()
+
+    def cli(*args: str, code: int = 0) -> str:
+        result = runner.invoke(app, ["tournament", *args, "--db", url])
+        assert result.exit_code == code, result.output
+        return result.output
+
+    info = json.loads(cli("new", "Club", "--format", "swiss", "--rounds", "2", "--json"))
+    database = Database(url)
+    database.open()
+    try:
+        (hanako,) = accounts(database, "Hanako")
+    finally:
+        database.close()
+    entered = json.loads(cli("enter", info["id"], "--account", "hanako", "--rank", "1d",
+                             "--json"))["entered"][0]
+    assert (entered["name"], entered["account_id"], entered["rank"]) == ("Hanako", hanako,
+                                                                         "1d")
+    assert "no account of that name" in cli("enter", info["id"], "--account", "nobody",
+                                            code=2)
+    shown = cli("registration", info["id"], "--open", "--cap", "16", "--seeding", "rating")
+    assert "registration open, at most 16 entrants; seeding by rating" in shown
+    settings = json.loads(cli("registration", info["id"], "--json"))["settings"]
+    assert (settings["registration"], settings["seeding"]) == (True, "rating")
+    assert "seeding is by rank or by rating" in cli("registration", info["id"], "--seeding",
+                                                    "age", code=2)

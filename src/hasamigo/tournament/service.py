@@ -68,9 +68,8 @@ REGISTRATION_SETTINGS = ("registration", "registration_closes", "registration_ca
 
 class RegistrationRefused(TournamentError):
     """An account's own entry refused (registration closed, full, entered already…): a
-    conflict with the tournament's state (the web answers 409)."""
-
-    code = "registration"
+    conflict with the tournament's state (the web answers 409, as for every
+    :class:`TournamentError`)."""
 
 
 class TournamentNotFound(TournamentError, KeyError):
@@ -375,15 +374,18 @@ class TournamentService:
                  division: str | None = None, program: str | None = None,
                  born: str | None = None, student: bool | None = None,
                  school_year: int | None = None, override: str | None = None,
-                 who: str = "director") -> EntrantView:
+                 who: str = "director", account_id: str | None = None) -> EntrantView:
         r"""Enter a player, checked against the division's conditions
         (:mod:`~hasamigo.tournament.eligibility`): one not met refuses the entry, saying
         which, unless the director ``override``\ s it with a reason, which the audit log
-        keeps with the conditions overridden."""
+        keeps with the conditions overridden. ``account_id``: the director enters an
+        account (its results then rated; its rating taken for the seeding)."""
         t = self.tournament(tournament_id)
         entrant = t.register(name, rank=rank, birth_year=birth_year, woman=woman, seed=seed,
                              division=division, program=program, born=born,
-                             student=student, school_year=school_year)
+                             student=student, school_year=school_year,
+                             account_id=account_id,
+                             rating=None if account_id is None else self._rating_of(account_id))
         refused = t.refusals(entrant)
         why = override.strip() if isinstance(override, str) else ""
         if refused and not why:

@@ -23,6 +23,14 @@ import functools
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 
+from hasamigo.ratings.outcome import (
+    BOTH_FLAGS,
+    LATE_FORFEIT,
+    MARKED_NOT_RATED,
+    NOT_PLAYED,
+    SAME_PLAYER,
+)
+from hasamigo.tournament.rated import NOT_ENTRANT_ACCOUNTS, RATED_AS_ENTERED
 from hasamigo.web import i18n
 from hasamigo.web.i18n import N_, NN_, NP_, Lang, Message, Plural, page_lang, translate
 
@@ -462,6 +470,14 @@ KEYED: dict[str, Message] = {
     "acct.invalid_request": N_("Fill in the name and the password."),
     "acct.claimed": NN_("{n} game is now yours.", "{n} games are now yours."),
     "acct.confirm_delete": N_("Delete your account for good? This cannot be undone."),
+    # tournaments by account (issue 67): why a result is not rated (the ratings' and the
+    # tournament's reasons, by code), a correction that keeps the ratings
+    "tournament.not_rated": N_("not rated"),
+    "tournament.unrated": N_("unrated"),
+    "tournament.rating_note": RATED_AS_ENTERED,
+    **{f"tournament.not_rated.{e.code}": e.en for e in (
+        LATE_FORFEIT, BOTH_FLAGS, MARKED_NOT_RATED, NOT_PLAYED, SAME_PLAYER,
+        NOT_ENTRANT_ACCOUNTS)},
 }
 
 

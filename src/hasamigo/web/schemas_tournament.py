@@ -77,6 +77,8 @@ Password = Annotated[str, Field(min_length=1, max_length=PASSWORD_LENGTH[1]),
 Discs = Annotated[int, Field(ge=0, le=64)]
 IsoDate = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 EntrantNumber = Annotated[int, Field(ge=1, le=100_000)]
+Moment = Annotated[str, Field(max_length=40, pattern=r"^\d{4}-\d{2}-\d{2}[T ][0-9:.]+"
+                              r"(Z|[+-]\d{2}:?\d{2})?$")]
 
 
 class Request(BaseModel):
@@ -156,6 +158,26 @@ class SanctionRequest(Request):
 
 class Withdrawal(Request):
     reason: Reason | None = None
+
+
+class RegistrationSettings(Request):
+    """Self-registration and seeding (issue 67): ``registration`` open lets a signed-in
+    account enter itself until round 1 is paired, before ``registration_closes`` (ISO
+    date and time; UTC when it names no zone) and under ``registration_cap`` entrants;
+    ``seeding`` by rank or by rating, with the ``rating_seeds`` highest rated kept apart
+    in round 1 like named seeds. The seeding is fixed once round 1 is paired."""
+
+    registration: bool = False
+    registration_closes: Moment | None = None
+    registration_cap: int | None = Field(default=None, ge=2, le=2000)
+    seeding: Literal["rank", "rating"] = "rank"
+    rating_seeds: int = Field(default=0, ge=0, le=64)
+
+
+class SelfEntry(Request):
+    """An account entering itself: its rank if it has one (dan/kyu; empty: unknown)."""
+
+    rank: Rank | None = None
 
 
 class Unpair(Request):

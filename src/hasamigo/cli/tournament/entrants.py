@@ -138,6 +138,10 @@ def enter(
     program: Annotated[str | None, typer.Option(
         help="A program entrant's spec (as for match: engine:5, victory, …); the name "
              "defaults to it.")] = None,
+    account: Annotated[str | None, typer.Option(
+        "--account", help="Enter a player's account by its name (the entrant's name is "
+                          "the account's; its results are rated, its rating seeds it).")
+                       ] = None,
     csv_file: Annotated[Path | None, typer.Option(
         "--csv", exists=True, dir_okay=False,
         help="Entrants from a CSV file with a header: name, rank, birth_year, woman, seed, "
@@ -156,7 +160,15 @@ def enter(
     rank, birth_year, woman, seed, division, program, withdrawn_from}.
     """
     people: list[dict[str, Any]] = []
-    if name is not None or program is not None:
+    if account is not None:
+        if name is not None or program is not None:
+            raise fail("--account enters the account under its own name: give no NAME or "
+                       "--program with it")
+        people.append({"account": account, "rank": rank, "birth_year": birth_year,
+                       "woman": woman, "seed": seed, "division": division, "born": born,
+                       "student": student, "school_year": school_year,
+                       "override": override})
+    elif name is not None or program is not None:
         people.append({"name": name or program, "rank": rank, "birth_year": birth_year,
                        "woman": woman, "seed": seed, "division": division,
                        "program": program, "born": born, "student": student,
@@ -169,6 +181,13 @@ def enter(
     with opened_service(db) as service:
         tid = service.resolve(tournament)
         for person in people:
+            if "account" in person:
+                from hasamigo.accounts import AccountStore  # here: --help loads no database
+
+                found = AccountStore(service.repo.db).by_name(person.pop("account"))
+                if found is None:
+                    raise fail("no account of that name")
+                person.update(name=found.name, account_id=found.id)
             entered.append(service.register(tid, who=who_of(who), **person))
         for entrant in withdraw or []:
             withdrawn.append(service.withdraw(tid, entrant, who=who_of(who), reason=reason))
@@ -183,3 +202,58 @@ def enter(
     for e in withdrawn:
         console.print(f"withdrew #{e.number} {escape(e.name)} from round {e.withdrawn_from} "
                       "on", highlight=False)
+
+
+# ---- registration -----------------------------------------------------------------------------
+@tournament_app.command("registration")
+def registration(
+    tournament: TournamentArg,
+    open_: Annotated[bool | None, typer.Option(
+        "--open/--closed", help="Signed-in players may enter themselves on the web (until "
+                                "round 1 is paired).")] = None,
+    closes: Annotated[str | None, typer.Option(
+        help="Registration closes at this time (2026-12-24T18:00+09:00; UTC when no zone "
+             "is given; 'none': no closing time).")] = None,
+    cap: Annotated[int | None, typer.Option(
+        min=0, max=2000, help="At most this many entrants (0: no cap).")] = None,
+    seeding: Annotated[str | None, typer.Option(
+        help="The order before round 1: 'rank' (seeds, dan/kyu, registration) or 'rating' "
+             "(seeds, the rated by rating, the unrated by rank).")] = None,
+    rating_seeds: Annotated[int | None, typer.Option(
+        min=0, max=64, help="The highest rated entrants taken as seeds (kept apart in "
+                            "round 1).")] = None,
+    db: DbOpt = None,
+    who: WhoOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Open or close self-registration and choose the seeding; with no option, show them.
+
+    JSON: the tournament's {id, name, …, settings}.
+    """
+    changes: dict[str, Any] = {}
+    if open_ is not None:
+        changes["registration"] = open_
+    if closes is not None:
+        changes["registration_closes"] = None if closes.lower() == "none" else closes
+    if cap is not None:
+        changes["registration_cap"] = cap or None
+    if seeding is not None:
+        changes["seeding"] = seeding
+    if rating_seeds is not None:
+        changes["rating_seeds"] = rating_seeds
+    with opened_service(db) as service:
+        tid = service.resolve(tournament)
+        info = service.set_registration(tid, who=who_of(who), **changes) if changes \
+            else service.info(tid)
+    if as_json:
+        show_json(info)
+        return
+    s = info.settings
+    console.print(f"registration {'open' if s.get('registration') else 'closed'}"
+                  + (f", closes {s['registration_closes']}" if s.get("registration_closes")
+                     else "")
+                  + (f", at most {s['registration_cap']} entrants"
+                     if s.get("registration_cap") else "")
+                  + f"; seeding by {s.get('seeding', 'rank')}"
+                  + (f", {s['rating_seeds']} seeds by rating" if s.get("rating_seeds")
+                     else ""), highlight=False)

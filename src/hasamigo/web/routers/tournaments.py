@@ -28,9 +28,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from hasamigo.accounts import Account
 from hasamigo.notation import format_ggf
 from hasamigo.tournament.export import game_records, games_csv, sanctions_csv, standings_csv
 from hasamigo.tournament.formats import FORMATS
+from hasamigo.tournament.model import parse_moment
 from hasamigo.tournament.service import (
     EntrantView,
     TournamentInfo,
@@ -41,8 +43,10 @@ from hasamigo.web.deps import (
     Address,
     AuthFirst,
     LangDep,
+    SignedIn,
     Templates,
     Tournaments,
+    Viewer,
     get_tournaments,
     path_value,
     session_token,
@@ -58,8 +62,10 @@ from hasamigo.web.schemas_tournament import (
     NewEntrant,
     NewTournament,
     PenaltyLoss,
+    RegistrationSettings,
     ResultCard,
     SanctionRequest,
+    SelfEntry,
     Unpair,
     Withdrawal,
 )
@@ -111,11 +117,36 @@ def public_info(info: TournamentInfo) -> dict[str, Any]:
 
 def public_entrant(e: EntrantView) -> dict[str, Any]:
     """An entrant as anyone may read it: without the birth year, the birth date, the
-    student status or the school year (the director's area shows them)."""
+    student status or the school year (the director's area shows them), and with
+    ``account`` (entered with an account) in place of the account's id."""
     data: dict[str, Any] = as_json(replace(e, birth_year=None))
     for private in ("birth_year", "born", "student", "school_year"):
         del data[private]
+    data["account"] = data.pop("account_id") is not None
     return data
+
+
+def registration_state(site: TournamentSite, tournament_id: str, viewer: Account | None
+                       ) -> dict[str, Any]:
+    """Whether accounts may enter themselves now (``refusal``: why not), the settings
+    that say so, and the viewer's own entry (``None``: none, or not signed in)."""
+    service = site.service
+    t = service.tournament(tournament_id)
+    settings = t.settings
+    entry = None if viewer is None else service.entry(tournament_id, viewer.id)
+    return {"open": service.registration_refusal(t) is None,
+            "refusal": service.registration_refusal(t),
+            "registration": settings.registration,
+            "closes": settings.registration_closes, "cap": settings.registration_cap,
+            "closes_utc": None if settings.registration_closes is None else
+            parse_moment(settings.registration_closes, "the closing time")
+            .astimezone(UTC).strftime("%Y-%m-%d %H:%M"),
+            "entered": sum(not e.withdrawn for e in t.entrants.values()),
+            "seeding": settings.seeding, "rating_seeds": settings.rating_seeds,
+            "signed_in": viewer is not None,
+            "entry": None if entry is None else public_entrant(entry),
+            "can_withdraw": entry is not None and not entry.withdrawn_from
+            and not t.pairings}
 
 
 def _paired(site: TournamentSite, tournament_id: str, number: int) -> None:
@@ -238,7 +269,45 @@ def bracket(tournament_id: TournamentId, site: Site) -> dict[str, Any]:
     return data
 
 
+# ---- the API: an account's own entry (issue 67) --------------------------------------------------
+@api.get("/{tournament_id}/registration", responses=ERRORS)
+def registration(tournament_id: TournamentId, site: Site, viewer: Viewer) -> dict[str, Any]:
+    """Whether a signed-in account may enter itself now, and why not; the signed-in
+    viewer's own entry."""
+    return registration_state(site, tournament_id, viewer)
+
+
+@api.post("/{tournament_id}/registration", status_code=201, responses=ERRORS)
+def register_self(tournament_id: TournamentId, req: SelfEntry, site: Site,
+                  account: SignedIn) -> dict[str, Any]:
+    """The signed-in account enters itself under its name (401 signed out; 409: closed,
+    full, round 1 paired, entered already); its Othello rating is taken for the
+    seeding."""
+    entry = site.service.register_account(tournament_id, account.id, account.name,
+                                          rank=req.rank or None)
+    return public_entrant(entry)
+
+
+@api.delete("/{tournament_id}/registration", responses=ERRORS)
+def withdraw_self(tournament_id: TournamentId, site: Site, account: SignedIn
+                  ) -> dict[str, Any]:
+    """The signed-in account withdraws its own entry, before round 1 is paired (409
+    after it, or with no entry: the director withdraws)."""
+    return public_entrant(site.service.withdraw_account(tournament_id, account.id))
+
+
 # ---- the API: the director ----------------------------------------------------------------------
+@api.put("/{tournament_id}/registration/settings", responses=ERRORS)
+def registration_settings(tournament_id: TournamentId, req: RegistrationSettings,
+                          site: Site, token: DirectorToken) -> dict[str, Any]:
+    """Open or close self-registration (a closing time, a cap) and choose the seeding
+    (by rank or by rating, the highest rated as seeds); the seeding is fixed once round
+    1 is paired (409)."""
+    session = _session(site, tournament_id, token)
+    info = site.service.set_registration(tournament_id, who=session.who, **req.model_dump())
+    return {"tournament": as_json(info)}
+
+
 @api.post("", status_code=201, responses=ERRORS)
 def create(req: NewTournament, site: Site, address: Address) -> dict[str, Any]:
     """A new tournament; the answer carries the director's session token (the password
@@ -438,14 +507,15 @@ def tournaments_page(request: Request, templates: Templates, lang: LangDep, site
 
 @pages.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
 def pairings_page(request: Request, tournament_id: str, templates: Templates,
-                  lang: LangDep, site: Site,
+                  lang: LangDep, site: Site, viewer: Viewer,
                   round: Annotated[int | None, Query(ge=1, le=MAX_ROUND)] = None
                   ) -> Response:
     """The pairings of a round (default: the last paired), and the entrants."""
     def build(info: TournamentInfo) -> dict[str, Any]:
         number = _round_number(info, round)
         view = site.service.round(tournament_id, number) if number else None
-        return {"round": view, "entrants": site.service.entrants(tournament_id)}
+        return {"round": view, "entrants": site.service.entrants(tournament_id),
+                "registration": registration_state(site, tournament_id, viewer)}
 
     return _tournament_page(request, templates, lang, site, tournament_id,
                             "tournament_pairings.html", "pairings", build)

@@ -17,6 +17,7 @@ const DRAWS_ALLOWED = new Set(["swiss", "placement", "round_robin"]);
 let view = null;      // GET /director
 let round = null;     // the round shown
 let viewing = null;   // its number
+let ratingNote = null; // a correction of a rated round keeps the ratings: said once
 
 function showError(err) {
   const box = $("director-error");
@@ -74,7 +75,12 @@ async function load() {
   renderState();
   renderRound();
   renderEntrants();
+  renderRegistration();
   renderSanctions();
+  const note = $("rating-note");
+  note.hidden = !ratingNote;
+  note.textContent = ratingNote || "";
+  ratingNote = null;
   const explain = $("explain");
   if (explain.open) await loadExplanation();
 }
@@ -146,6 +152,7 @@ function resultText(g) {
   if (g.kind === "forfeit") text += ` <span class="tag">${escapeHtml(t["tournament.forfeit"])}</span>`;
   if (g.kind === "penalty") text += ` <span class="tag penalty">${escapeHtml(t["term.penalty"])}</span> <span class="muted small penalty-reason">${escapeHtml(g.reason || "")}</span>`;
   if (g.draw_win) text += ` <span class="muted small">${escapeHtml(t["tournament.draw_win"])}: ${escapeHtml(g.draw_win)}</span>`;
+  if (g.not_rated) text += ` <span class="muted small not-rated">${escapeHtml(t["tournament.not_rated"])}: ${escapeHtml(t[`tournament.not_rated.${g.not_rated}`] || g.not_rated_reason || "")}</span>`;
   return text;
 }
 
@@ -296,7 +303,10 @@ $("boards").addEventListener("submit", (ev) => {
   const board = form.dataset.board;
   const correcting = form.classList.contains("correcting");
   const path = `/rounds/${round.number}/boards/${board}/${correcting ? "correction" : "result"}`;
-  act(() => directorApi(id, "POST", path, cardBody(form)));
+  act(async () => {
+    const answer = await directorApi(id, "POST", path, cardBody(form));
+    ratingNote = answer && answer.rating_note ? t["tournament.rating_note"] : null;
+  });
 });
 
 $("boards").addEventListener("click", (ev) => {
@@ -404,6 +414,41 @@ function renderSanctions() {
 }
 
 // ---- entrants ------------------------------------------------------------------------------------
+// ---- self-registration and seeding (issue 67) -----------------------------------------------------
+function renderRegistration() {
+  const form = $("registration-settings");
+  if (form.contains(document.activeElement)) return;  // not while the director edits it
+  const s = view.tournament.settings;
+  $("rs-open").checked = Boolean(s.registration);
+  $("rs-cap").value = s.registration_cap ?? "";
+  $("rs-seeding").value = s.seeding || "rank";
+  $("rs-rating-seeds").value = s.rating_seeds ?? 0;
+  const closes = s.registration_closes ? new Date(s.registration_closes) : null;
+  // datetime-local shows the director's own time
+  $("rs-closes").value = closes && !Number.isNaN(closes.getTime())
+    ? new Date(closes.getTime() - closes.getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "";
+  const paired = view.tournament.rounds_paired > 0;
+  $("rs-seeding").disabled = paired;
+  $("rs-rating-seeds").disabled = paired;
+}
+
+$("registration-settings").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const closes = $("rs-closes").value;
+  const cap = $("rs-cap").value;
+  const body = {
+    registration: $("rs-open").checked,
+    registration_closes: closes ? new Date(closes).toISOString() : null,
+    registration_cap: cap ? Number(cap) : null,
+    seeding: $("rs-seeding").value,
+    rating_seeds: Number($("rs-rating-seeds").value || 0),
+  };
+  act(async () => {
+    document.activeElement.blur();
+    await directorApi(id, "PUT", "/registration/settings", body);
+  });
+});
+
 function renderEntrants() {
   const tbody = $("director-entrants").querySelector("tbody");
   $("entrant-count").textContent = `(${view.entrants.length})`;
@@ -419,7 +464,7 @@ function renderEntrants() {
     const action = e.withdrawn_from ? "" : `<button class="button danger" type="button" data-withdraw="${e.number}">${escapeHtml(t["tournament.director.withdraw"])}</button>`;
     return `<tr data-number="${e.number}" class="${e.withdrawn_from ? "withdrawn" : ""}">
       <td class="num">${e.number}</td><td class="name"><span class="t-name">${escapeHtml(e.name)}</span> ${tags}</td>
-      <td>${escapeHtml(e.rank || "")}</td><td class="opt">${escapeHtml(e.born ?? String(e.birth_year ?? ""))}</td><td class="opt">${escapeHtml(e.division || "")}</td>
+      <td>${escapeHtml(e.rank || "")}</td><td class="num rating">${e.rating ?? (e.account_id ? `<span class="muted small">${escapeHtml(t["tournament.unrated"])}</span>` : "")}</td><td class="opt">${escapeHtml(e.born ?? String(e.birth_year ?? ""))}</td><td class="opt">${escapeHtml(e.division || "")}</td>
       <td class="actions-cell">${action}</td></tr>`;
   }).join("");
 }
