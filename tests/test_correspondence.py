@@ -286,6 +286,16 @@ def _stored(db: str, game_id: str) -> Any:
         database.close()
 
 
+def _leased(repo: Any, game_id: str) -> bool:
+    from sqlalchemy import select
+
+    from hasamigo.storage.models import GameLeaseRow
+
+    with repo.db.session() as session:
+        return session.scalar(select(GameLeaseRow.game_id)
+                              .where(GameLeaseRow.game_id == game_id)) is not None
+
+
 def test_a_deadline_that_passed_while_no_server_ran_ends_the_game_at_start(db: str) -> None:
     web = _web()
     t = web.FakeTime()
@@ -318,6 +328,7 @@ def test_a_due_game_out_of_memory_is_found_in_the_database_by_the_ticker(db: str
         t.now += 61  # idle: it leaves memory (and its lease)
         _call(client, games.tick_all)
         assert black.id not in games.games
+        web.eventually(lambda: not _leased(games.repo, black.id))  # given up in the background
         t.now += 2 * DAY
         _call(client, games.tick_all)
         assert _stored(db, black.id).phase is Phase.OVER
