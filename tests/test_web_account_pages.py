@@ -245,3 +245,20 @@ def test_deletion_leaves_no_trace(client: TestClient, caplog: pytest.LogCaptureF
     # the name is free again
     assert browser(client).post("/api/accounts", json={
         "name": NAME, "password": PASSWORD}).status_code == 201
+
+
+def test_a_hostile_opponent_name_is_escaped_on_the_profile(client: TestClient) -> None:
+    signed_up(client, "hanako")
+    hostile = '<img src=x onerror="alert(1)">'
+    game, black = create(client, opponent="person", same_screen=False, public=True,
+                         names=["hanako", hostile])
+    code = game["join_url"].split("code=")[1]
+    friend = browser(client)
+    joined = friend.post(f"/api/games/{game['id']}/join", json={"code": code}).json()
+    assert black.move("f5").status_code == 200
+    assert Seat(friend, game["id"], joined["seat_token"]).post("/resign").status_code == 200
+    page = browser(client).get("/players/hanako")
+    assert page.status_code == 200
+    assert hostile not in page.text
+    assert "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in page.text
+    assert client.get("/api/players/hanako").json()["games"][0]["opponent"] == hostile

@@ -235,3 +235,15 @@ def test_one_account_acts_on_no_other(client: TestClient) -> None:
     assert other.post("/api/accounts/delete",
                       json={"password": "jiro's password"}).status_code == 204
     assert client.get("/api/accounts/me").json()["account"] == hanako
+
+
+def test_signing_in_again_ends_the_session_this_browser_had(client: TestClient) -> None:
+    sign_up(client, "hanako")
+    first = client.cookies[SESSION_COOKIE]
+    r = client.post("/api/accounts/login", json={"name": "hanako", "password": PASSWORD})
+    assert r.status_code == 200 and client.cookies[SESSION_COOKIE] != first
+    other = TestClient(client.app)
+    other.portal = client.portal
+    other.cookies.set(SESSION_COOKIE, first)
+    assert other.get("/api/accounts/me").status_code == 401
+    assert client.get("/api/accounts/me").status_code == 200

@@ -133,6 +133,7 @@ from hasamigo.cli import match as _match  # noqa: E402,F401
 from hasamigo.cli import play_command as _play_command  # noqa: E402,F401
 from hasamigo.cli import play_multi as _play_multi  # noqa: E402,F401
 from hasamigo.cli import protocols as _protocols  # noqa: E402,F401
+from hasamigo.cli import ratings as _ratings  # noqa: E402,F401
 from hasamigo.cli import record as _record  # noqa: E402,F401
 from hasamigo.cli import study as _study  # noqa: E402,F401
 from hasamigo.cli import study_report as _study_report  # noqa: E402,F401

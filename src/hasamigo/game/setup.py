@@ -128,7 +128,11 @@ class GameOptions:
     ``days_per_move`` (1–14) makes it a **correspondence game**: no chess clock
     (``clock_seconds`` must be ``None``), but each turn has a deadline, the instant it
     began plus so many days (:attr:`move_seconds`); the side to move loses on time once
-    it passes (see :mod:`hasamigo.game.procedures.online`)."""
+    it passes (see :mod:`hasamigo.game.procedures.online`).
+
+    ``rated``: the game counts for the players' ratings (:mod:`hasamigo.ratings`, once over,
+    if both seats are held by accounts). A rated game is official Othello: the standard
+    8×8 board from the usual start, no handicap or set-up position, no take-backs."""
 
     variant: str = "standard"
     start: str | None = None
@@ -140,8 +144,16 @@ class GameOptions:
     program_claims: bool = True
     scoring: str | None = None
     days_per_move: int | None = None
+    rated: bool = False
 
     def __post_init__(self) -> None:
+        if self.rated:
+            if self.variant != "standard" or self.start not in (None, "cross") \
+                    or self.handicap or self.position is not None:
+                raise GameError("a rated game is Othello on the standard 8×8 board from the "
+                                "usual start, without a handicap or a set-up position")
+            if self.casual:
+                raise GameError("a rated game allows no take-backs: it cannot be casual")
         if self.days_per_move is not None:
             if isinstance(self.days_per_move, bool) or not isinstance(self.days_per_move, int) \
                     or not MIN_DAYS_PER_MOVE <= self.days_per_move <= MAX_DAYS_PER_MOVE:
@@ -194,8 +206,9 @@ class GameOptions:
         return Scoring.JOF_2014 if self.scoring is None else Scoring.from_code(self.scoring)
 
     def to_json(self) -> dict[str, Any]:
-        """The options; ``scoring`` and ``days_per_move`` only when set, so setups stored
-        before they existed and those that leave them out read and write alike."""
+        """The options; ``scoring``, ``days_per_move`` and ``rated`` only when set, so
+        setups stored before they existed and those that leave them out read and write
+        alike (an old setup reads as not rated)."""
         data: dict[str, Any] = {
             "variant": self.variant, "start": self.start, "handicap": self.handicap,
             "clock_seconds": self.clock_seconds, "casual": self.casual,
@@ -205,6 +218,8 @@ class GameOptions:
             data["scoring"] = self.scoring
         if self.days_per_move is not None:
             data["days_per_move"] = self.days_per_move
+        if self.rated:
+            data["rated"] = True
         return data
 
 
@@ -258,7 +273,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "start": (str, type(None)), "handicap": (int,), "clock_seconds": (int, float, type(None)),
     "casual": (bool,), "draws_allowed": (bool,), "position": (str, type(None)),
     "program_claims": (bool,), "scoring": (str, type(None)),
-    "days_per_move": (int, type(None)),
+    "days_per_move": (int, type(None)), "rated": (bool,),
 }
 
 

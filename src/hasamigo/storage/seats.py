@@ -155,6 +155,17 @@ class SeatRepository:
                 held.setdefault(game_id, set()).update(int(p) for p in participants)
         return {game_id: frozenset(p) for game_id, p in held.items()}
 
+    def seat_accounts(self, game_id: str) -> list[tuple[tuple[int, ...], str]]:
+        """Who holds the game's seats: (participants, account) of each token an account
+        holds (a rated game's players, :mod:`hasamigo.web.services.ratings`)."""
+        with self.db.session() as session:
+            return [(tuple(int(p) for p in participants), str(account))
+                    for participants, account in session.execute(
+                        select(GameSeatRow.participants, GameSeatRow.account_id)
+                        .where(GameSeatRow.game_id == game_id, GameSeatRow.kind == "token",
+                               GameSeatRow.account_id.is_not(None))
+                        .order_by(GameSeatRow.created_at))]
+
     def unclaimed_client_games(self, client: str) -> list[str]:
         """The games in which this browser holds a seat token no account holds."""
         with self.db.session() as session:

@@ -54,6 +54,7 @@ from hasamigo.web.routers import (
     pages,
     positions,
     puzzles,
+    ratings,
     record,
     review,
     status,
@@ -69,6 +70,7 @@ from hasamigo.web.services.games import GameService, TimeSource
 from hasamigo.web.services.lobby import LobbyService
 from hasamigo.web.services.multi import MultiGameService
 from hasamigo.web.services.players import PlayerFactory, registry_factory
+from hasamigo.web.services.ratings import RatingService
 from hasamigo.web.services.review import ReviewService
 from hasamigo.web.services.study import Evaluator, StudySite, prepare_report
 from hasamigo.web.services.tournaments import TournamentSite
@@ -138,6 +140,8 @@ def create_app(
         # the report's modules loaded by each worker as it starts (it starts once the
         # engine is ready, below, or at the first request)
         compute = ComputePool(settings.compute_workers, prepare=prepare_report)
+        rating_service = RatingService(RatingStore(db), service.repo)
+        service.on_over = rating_service.game_over
         services = AppServices(
             db=db,
             games=service,
@@ -155,6 +159,7 @@ def create_app(
             accounts=AccountService(
                 AccountStore(db, clock=lambda: datetime.fromtimestamp(wall_clock(), UTC)),
                 time_source=time_source),
+            ratings=rating_service,
             lobby=LobbyService(
                 LobbyStore(db, clock=lambda: datetime.fromtimestamp(wall_clock(), UTC)),
                 RatingStore(db), service, time_source=time_source),
@@ -210,7 +215,7 @@ def create_app(
                    variations.router, status.router, ws.router, tournaments.router, record.router,
                    study.router, positions.router, positions.pages, puzzles.router,
                    puzzles.pages, multi.router, multi.pages, accounts.router, accounts.players,
-                   accounts.pages, lobby.router, lobby.pages):
+                   accounts.pages, ratings.router, lobby.router, lobby.pages):
         app.include_router(router)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        paths={importing.IMPORT_PATH: settings.max_import_bytes})

@@ -21,6 +21,7 @@ from hasamigo.web.services.accounts import SESSION_COOKIE, AccountService
 from hasamigo.web.services.analysis import AnalysisService
 from hasamigo.web.services.games import GameService, LiveGame
 from hasamigo.web.services.multi import MultiGameService
+from hasamigo.web.services.ratings import RatingService
 from hasamigo.web.services.review import ReviewService
 from hasamigo.web.services.study import StudySite
 from hasamigo.web.services.tournaments import TournamentSite
@@ -74,6 +75,10 @@ def get_study(request: Request) -> StudySite:
 
 def get_accounts(request: Request) -> AccountService:
     return get_services(request).accounts
+
+
+def get_ratings(request: Request) -> RatingService:
+    return get_services(request).ratings
 
 
 def get_settings(request: Request) -> Settings:
@@ -362,6 +367,7 @@ SeatToken = Annotated[str, Depends(seat_token)]
 Reader = Annotated[tuple[LiveGame, frozenset[int]], Depends(game_reader)]
 Client = Annotated[str, Depends(client_id)]
 Accounts = Annotated[AccountService, Depends(get_accounts)]
+Ratings = Annotated[RatingService, Depends(get_ratings)]
 #: the signed-in account, or ``None`` (anyone may call the route)
 Viewer = Annotated[Account | None, Depends(current_account)]
 #: the signed-in account (401 ``{"error": …}`` without a valid session)

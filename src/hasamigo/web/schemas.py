@@ -88,6 +88,10 @@ class NewGame(Request):
         default=None, ge=1, le=14, description="a correspondence game between two people: "
         "each move within so many days (1–14) instead of a chess clock (clock_minutes "
         "left out or null); the side to move loses on time (33–31) when its deadline passes")
+    rated: bool = Field(default=False, description="a rated game (issue 67): between two "
+                        "people's accounts in two browsers (the creator signed in), standard "
+                        "8×8 Othello, no take-backs (casual is ignored); rated when it ends "
+                        "if both seats are held by accounts (GET /api/games/{id}/rating)")
 
 
 #: A square's name in a move request (``f5``, ``j10``).
@@ -263,6 +267,8 @@ class GameView(BaseModel):
                          "program to be able to move: it begins (or goes on) once it can")
     days_per_move: int | None = Field(default=None, description="a correspondence game's "
                                       "days per move (no chess clock: clock is null)")
+    rated: bool = Field(default=False, description="the game counts for the players' "
+                        "ratings (GET /api/games/{id}/rating once it is over)")
     deadline: float | None = Field(default=None, description="a correspondence game: the "
                                    "instant (seconds since the epoch, UTC) by which the side "
                                    "to move must move, or it loses on time")

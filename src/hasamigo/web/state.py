@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from hasamigo.web.services.games import GameService
     from hasamigo.web.services.lobby import LobbyService
     from hasamigo.web.services.multi import MultiGameService
+    from hasamigo.web.services.ratings import RatingService
     from hasamigo.web.services.review import ReviewService
     from hasamigo.web.services.study import StudySite
     from hasamigo.web.services.tournaments import TournamentSite
@@ -46,6 +47,8 @@ class AppServices:
     multi: MultiGameService
     #: people's accounts and their sessions (issue 67)
     accounts: AccountService
+    #: the players' ratings: a rated game rated as it ends (issue 67)
+    ratings: RatingService
     #: the lobby: challenges, pairing by rating, games to watch (issue 67)
     lobby: LobbyService
 

@@ -198,7 +198,7 @@ def game_view(game_id: str, game: GameController, *, you: frozenset[int] = froze
         awaiting_join=awaiting_join,
         programs_waiting=[colour_name(c) for c in (BLACK, WHITE) if state.waits(c)],
         paused=state.paused,
-        days_per_move=game.options.days_per_move,
+        days_per_move=game.options.days_per_move, rated=game.options.rated,
         deadline=state.deadline(),
         waiting_for=list(waiting_for or []) if state.waiting else [],
         moves=moves,

@@ -56,7 +56,12 @@ from hasamigo.web.schemas_accounts import (
     Credentials,
     PasswordAgain,
 )
-from hasamigo.web.services.accounts import COOKIE_SECONDS, SESSION_COOKIE, PlayerPage
+from hasamigo.web.services.accounts import (
+    COOKIE_SECONDS,
+    SESSION_COOKIE,
+    AccountService,
+    PlayerPage,
+)
 from hasamigo.web.state import services_of
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"], route_class=AuthFirst)
@@ -81,12 +86,20 @@ def clear_session(request: Request, response: Response) -> None:
                            secure=request.url.scheme == "https")
 
 
+async def _end_previous(request: Request, accounts: AccountService) -> None:
+    """A browser signing in again ends the session it had (a new token every time)."""
+    token = session_cookie(request)
+    if token is not None:
+        await accounts.log_out(token)
+
+
 @router.post("", status_code=201, responses=ERRORS)
 async def sign_up(req: Credentials, request: Request, response: Response,
                   accounts: Accounts, address: Address) -> AccountReply:
     """A new account, signed in at once in this browser (400 for a name or password the
     rules refuse, saying why; 409 for a name taken, whatever its case)."""
     account, token = await accounts.sign_up(req.name, req.password, address)
+    await _end_previous(request, accounts)
     set_session(request, response, token)
     return _reply(account)
 
@@ -96,6 +109,7 @@ async def log_in(req: Credentials, request: Request, response: Response,
                  accounts: Accounts, address: Address) -> AccountReply:
     """Sign in: a new session of the account in this browser."""
     account, token = await accounts.log_in(req.name, req.password, address)
+    await _end_previous(request, accounts)
     set_session(request, response, token)
     return _reply(account)
 

@@ -45,6 +45,7 @@ async def new_game_page(request: Request, templates: Templates, lang: LangDep,
     from hasamigo.engine.players import program_kernels
     from hasamigo.engine.protocols.config import configured_engines
     from hasamigo.player_spec import PlayerSpec
+    from hasamigo.ratings.calibration import program_ratings
     from hasamigo.rules import WORDS
 
     opponents = [*PROGRAMS, "person"]
@@ -62,10 +63,15 @@ async def new_game_page(request: Request, templates: Templates, lang: LangDep,
                    if not w.from_seed]
     # the external engines of the settings file: offered by key and display name
     engines = [(e.key, e.name) for e in await asyncio.to_thread(configured_engines)]
+    # the programs' measured ratings (hasamigo ratings calibrate, docs/ratings.md)
+    measured = await asyncio.to_thread(program_ratings)
     return templates.TemplateResponse(
         request, "new_game.html",
         _context(request, lang, opponents=opponents, needs=needs, engines=engines,
-                 default_level=settings.default_level, fairy_words=fairy_words),
+                 default_level=settings.default_level, fairy_words=fairy_words,
+                 program_ratings=measured,
+                 level_ratings={level: rating for level in range(1, 11)
+                                if (rating := measured.get(f"engine:{level}"))}),
     )
 
 

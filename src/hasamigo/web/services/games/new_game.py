@@ -75,12 +75,15 @@ def setup_of(req: NewGame, engines: Sequence[ConfiguredEngine] = ()) -> GameSetu
             raise InvalidOptionError("a correspondence game (days per move) has no chess "
                                      "clock: leave clock_minutes out")
         minutes = None
+    if req.rated and (req.opponent != "person" or req.same_screen):
+        raise InvalidOptionError("a rated game is between two people in two browsers "
+                                 "(opponent 'person', same_screen false)")
     options = GameOptions(
         variant=variant, start=start, handicap=req.handicap,
         clock_seconds=None if minutes is None else minutes * 60.0,
-        casual=req.casual, draws_allowed=req.draws_allowed, position=req.position,
-        program_claims=req.program_claims, scoring=req.scoring,
-        days_per_move=req.days_per_move,
+        casual=req.casual and not req.rated, draws_allowed=req.draws_allowed,
+        position=req.position, program_claims=req.program_claims, scoring=req.scoring,
+        days_per_move=req.days_per_move, rated=req.rated,
     )
     return GameSetup((first, second), options, req.colour)
 

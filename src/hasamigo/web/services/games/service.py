@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -25,7 +25,14 @@ from hasamigo.game.state import Phase
 from hasamigo.move import Color
 from hasamigo.storage.repository import ConcurrentWrite, GameRepository
 from hasamigo.variants import find_variant
-from hasamigo.web.errors import Busy, Forbidden, NotFound, RateLimited, StorageFailure
+from hasamigo.web.errors import (
+    Busy,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    StorageFailure,
+    Unauthorized,
+)
 from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas import GameView, NewGame
 from hasamigo.web.services.games.feed import ChangeFeed
@@ -78,6 +85,9 @@ class GameService:
         self.store.on_load = self.ownership.claim
         self.store.on_evict = self.ownership.released
         self._rate = RateWindow(settings.games_per_minute, 60.0, time_source=time_source)
+        #: told of a finished game once its end is committed, before the watchers are (the
+        #: ratings: :meth:`hasamigo.web.services.ratings.RatingService.game_over`)
+        self.on_over: Callable[[LiveGame], Awaitable[None]] | None = None
 
     # ---- the parts, as the other services see them ---------------------------------------
     @property
@@ -161,7 +171,10 @@ class GameService:
 
     async def _follow_up(self, live: LiveGame) -> None:
         """After a change: a program to move in a game nobody runs is claimed; the owner's
-        program is let move."""
+        program is let move; a finished game is told to :attr:`on_over` (a change another
+        server made included)."""
+        if self.on_over is not None and live.game.phase is Phase.OVER:
+            await self.on_over(live)
         if not live.owner and live.game.program_to_move() is not None:
             await self.ownership.claim(live)
         self.programs.schedule(live)
@@ -220,6 +233,8 @@ class GameService:
         two browsers, is kept for that account (the lobby's): no join code is handed out,
         the account takes its seat with :meth:`seat` from any browser, and the clocks wait
         for it as for a join link."""
+        if req.rated and account is None:
+            raise Unauthorized("a rated game is between accounts: sign in to create one")
         self.limit_new_games(address)
         if self.store.full():
             raise Busy("the server is full: try again in a minute")
@@ -419,6 +434,8 @@ class GameService:
                 await self.store.catch_up(live)
                 live.notify()
                 return False
+            if self.on_over is not None and live.game.phase is Phase.OVER:
+                await self.on_over(live)  # rated before the result is shown
         if changed or caught_up:
             live.notify()
         return True

@@ -28,6 +28,12 @@ function sync() {
   // who hides the disc matters for fuse-ishi, and for the draw-win fuse-ishi without draws
   $("fuse-details").hidden = value("colour") !== "fuse-ishi" && !$("no-draws").checked;
   $("level-out").textContent = level.value;
+  // the level's measured rating (docs/ratings.md), if the server ships one
+  const rating = $("level-rating");
+  if (rating) {
+    const measured = JSON.parse(rating.dataset.ratings || "{}")[level.value];
+    rating.textContent = measured ? `≈ ${measured}` : "";
+  }
 }
 form.addEventListener("change", sync);
 level.addEventListener("input", sync);
