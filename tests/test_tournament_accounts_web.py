@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from test_storage_migration import BACKENDS, scratch_url
 from test_tournament_web import Director, create
@@ -173,3 +174,31 @@ def test_results_not_rated_say_why_and_account_games_are_rated(client: TestClien
     first = paired["games"][0]
     assert {first["black"], first["white"]} == accounts
     assert late["rating_note"] is not None  # rated as first entered, and said
+
+
+def test_a_deleted_account_leaves_its_entrant_nameless(client: TestClient, url: str) -> None:
+    d = create(client, rounds=2)
+    open_registration(d)
+    sign_up(client, "Taro")
+    enter(client, d)
+    hanako = sign_up(client, "Hanako")
+    enter(client, d, rank="3d")
+    d.post("/entrants", {"name": "Guest"}, status=201)
+    d.post("/rounds", status=201)
+    r = client.post("/api/accounts/delete", json={"password": PASSWORD})
+    assert r.status_code == 204, r.text
+    entrants = client.get(f"/api/tournaments/{d.id}").json()["entrants"]
+    assert (entrants[1]["name"], entrants[1]["rank"], entrants[1]["account"]) == (
+        "(deleted) #2", None, False)
+    assert entrants[0]["name"] == "Taro"  # the others stay as they were
+    pairings = client.get(f"/api/tournaments/{d.id}/rounds/1").json()
+    assert "Hanako" not in str(pairings) and "(deleted) #2" in str(pairings)
+    db = Database(url)
+    try:
+        with db.session() as session:
+            stored = [str(row) for table in ("tournament_entrants", "tournament_pairings",
+                                             "tournament_audit")
+                      for row in session.execute(sa.text(f"select * from {table}"))]
+    finally:
+        db.close()
+    assert stored and not [row for row in stored if "Hanako" in row or hanako["id"] in row]

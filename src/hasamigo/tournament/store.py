@@ -13,6 +13,7 @@ numbered alike) collide on its primary key: the later one gets
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -261,23 +262,31 @@ class TournamentRepository:
     def forget_account(self, account_id: str, name: str) -> int:
         """An account deleted (issue 67): each entrant it was renamed ``name`` with its
         number (``name #3``: names stay unique in a tournament), without rank, birth
-        date, student status or school year, and unlinked. The audit log's entries of
-        those entrants' registration lose the same details. Returns the entrants changed."""
+        date, student status or school year, and unlinked; in those tournaments the old
+        name is replaced by the new one wherever it was written (the pairings' reasons,
+        the audit log's entries, their author ``account:<name>``), and the audit log's
+        copies of the entrant lose the same details. Returns the entrants changed."""
         with self.db.session() as session, session.begin():
             rows = list(session.scalars(select(TournamentEntrantRow).where(
                 TournamentEntrantRow.account_id == account_id).with_for_update()))
             for row in rows:
-                old = row.name
-                row.name = f"{name} #{row.number}"[:NAME_LENGTH]
-                row.account_id = None
+                old, new = row.name, f"{name} #{row.number}"[:NAME_LENGTH]
+                row.name, row.account_id = new, None
                 row.rank = row.birth_year = row.born = row.student = None
                 row.school_year = None
+                word = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
+                for pairing in session.scalars(select(TournamentPairingRow).where(
+                        TournamentPairingRow.tournament_id == row.tournament_id)):
+                    pairing.why = _renamed(pairing.why, word, new)
                 for entry in session.scalars(select(TournamentAuditRow).where(
-                        TournamentAuditRow.tournament_id == row.tournament_id,
-                        TournamentAuditRow.action.in_(("register", "withdraw",
-                                                       "self_withdraw", "rating")))):
-                    entry.before = _scrubbed(entry.before, row.number, old, row.name)
-                    entry.after = _scrubbed(entry.after, row.number, old, row.name)
+                        TournamentAuditRow.tournament_id == row.tournament_id)):
+                    entry.before = _renamed(_scrubbed(entry.before, row.number, new),
+                                            word, new)
+                    entry.after = _renamed(_scrubbed(entry.after, row.number, new), word, new)
+                    if entry.reason is not None:
+                        entry.reason = word.sub(new, entry.reason)
+                    if entry.who == f"account:{old}":
+                        entry.who = f"account:{new}"[:80]
             return len(rows)
 
     def add_round(self, tournament_id: str, number: int, pairings: Sequence[Pairing], *,
@@ -421,13 +430,26 @@ class _Write:
             session.close()
 
 
-def _scrubbed(data: Any, number: int, old: str, new: str) -> Any:
-    """An audit entry's entrant JSON with a forgotten account's details removed."""
-    if not isinstance(data, dict) or data.get("number") != number or data.get("name") != old:
+def _scrubbed(data: Any, number: int, new: str) -> Any:
+    """An audit entry's entrant JSON (``number``'s) without a forgotten account's details."""
+    if isinstance(data, list):
+        return [_scrubbed(item, number, new) for item in data]
+    if not isinstance(data, dict) or data.get("number") != number or "name" not in data:
         return data
     kept = {k: v for k, v in data.items()
-            if k not in ("account_id", "born", "student", "school_year")}
+            if k not in ("account_id", "born", "student", "school_year", "rating")}
     return {**kept, "name": new, "rank": None, "birth_year": None}
+
+
+def _renamed(data: Any, word: re.Pattern[str], new: str) -> Any:
+    """``data`` (JSON) with every text's old name (``word``) replaced by ``new``."""
+    if isinstance(data, str):
+        return word.sub(new, data)
+    if isinstance(data, list):
+        return [_renamed(item, word, new) for item in data]
+    if isinstance(data, dict):
+        return {k: _renamed(v, word, new) for k, v in data.items()}
+    return data
 
 
 def _audit(session: Session, tournament_id: str, now: datetime, who: str, action: str, *,

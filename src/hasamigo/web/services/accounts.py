@@ -25,9 +25,11 @@ from dataclasses import dataclass, field
 from hasamigo.accounts import Account, AccountNotFound, AccountStore, LoginFailed, name_key
 from hasamigo.accounts.model import SESSION_MAX_DAYS
 from hasamigo.accounts.profile import Profile, profile_of
+from hasamigo.accounts.store import DELETED_NAME
 from hasamigo.errors import HasamigoError
 from hasamigo.ratings import Pool, RatingChange, RatingStore, subject_of_account
 from hasamigo.storage.seats import SeatRepository
+from hasamigo.tournament.store import TournamentRepository
 from hasamigo.web.errors import Forbidden
 from hasamigo.web.limits import RateWindow
 from hasamigo.web.services.games import GameService
@@ -52,12 +54,15 @@ class PlayerPage:
 
 def forget_account(store: AccountStore, account_id: str) -> list[str]:
     """Delete an account everywhere (the web's deletion and ``hasamigo accounts
-    delete``): its ratings and rating changes (:meth:`RatingStore.forget`), then the
-    account itself (:meth:`AccountStore.delete`: sessions, name, hash, games anonymised).
-    Returns the games anonymised."""
+    delete``): its ratings and rating changes (:meth:`RatingStore.forget`), its tournament
+    entrants renamed ``(deleted) #N`` without personal details
+    (:meth:`TournamentRepository.forget_account`), then the account itself
+    (:meth:`AccountStore.delete`: sessions, name, hash, games anonymised). Returns the
+    games anonymised."""
     if store.by_id(account_id) is None:
         raise AccountNotFound("no such account")
     RatingStore(store.db).forget(subject_of_account(account_id))
+    TournamentRepository(store.db).forget_account(account_id, DELETED_NAME)
     return store.delete(account_id)
 
 
