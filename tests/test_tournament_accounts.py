@@ -302,3 +302,18 @@ def test_the_director_enters_an_account_and_opens_registration_from_the_cli(
     assert (settings["registration"], settings["seeding"]) == (True, "rating")
     assert "seeding is by rank or by rating" in cli("registration", info["id"], "--seeding",
                                                     "age", code=2)
+
+
+def test_two_servers_cannot_enter_one_account_twice(service: TournamentService,
+                                                    db: Database) -> None:
+    """Each server checks on its own load; the database's unique (account, tournament)
+    refuses the second entry whatever its number, and nothing of it is written."""
+    from hasamigo.storage import ConcurrentWrite
+
+    (ann,) = accounts(db, "Ann")
+    tid = open_tournament(service)
+    service.register_account(tid, ann, "Ann")
+    other = TournamentService.open(db)  # a second server on the same database
+    with pytest.raises(ConcurrentWrite):
+        other.repo.add_entrant(tid, Entrant(7, "Ann again", account_id=ann))
+    assert [e.name for e in service.entrants(tid)] == ["Ann"]
