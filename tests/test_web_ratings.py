@@ -70,6 +70,7 @@ def test_a_rated_game_moves_both_ratings_by_the_librarys_figures(client: TestCli
     assert verdict["rated"] and verdict["excluded"] is None
     model = PlackettLuce(mu=1500, sigma=400, beta=200, tau=4)
     [[winner], [loser]] = model.rate([[model.rating()], [model.rating()]], ranks=[0, 1])
+    assert [c["colour"] for c in verdict["changes"]] == ["black", "white"]
     by_subject = {c["subject"]: c for c in verdict["changes"]}
     assert by_subject[f"account:{hanako}"]["after"] == round(winner.mu)
     assert by_subject[f"account:{jiro}"]["after"] == round(loser.mu)

@@ -142,6 +142,9 @@ KEYED: dict[str, Message] = {
     "term.forfeit": N_("by forfeit"),
     "term.penalty": N_("loss by penalty 反則負け"),
     "draw_win": N_("draw-win right 引き分け勝ち"),
+    # a rated game's result (game.js renderRating)
+    "rating.change": N_("Rating {before} → {after} ({delta})"),
+    "rating.not_rated": N_("Not rated: {reason}"),
     "scoring.jof-pre-2014": N_("scored by the JOF rule before June 2014 (empties split)"),
     "scoring.discs": N_("discs on the board (no empties given)"),
     "scoring.today": N_("with the empties to the winner:"),

@@ -92,4 +92,7 @@ async def game_rating(game_id: str, reader: Reader, ratings: Ratings, lang: Lang
     verdict = await asyncio.to_thread(ratings.verdict, live.id, live.game)
     if verdict is None:
         return {"rated": False, "changes": [], "excluded": None, "over": False}
-    return {**verdict_json(verdict, lang), "over": True}
+    answer = verdict_json(verdict, lang)
+    for change, colour in zip(answer["changes"], ("black", "white"), strict=False):
+        change["colour"] = colour  # rated as (Black, White): the changes' order
+    return {**answer, "over": True}

@@ -18,7 +18,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color
@@ -159,7 +159,7 @@ def program_rating(spec: str) -> int | None:
     return None if spec in ADAPTIVE else program_ratings().get(spec)
 
 
-def verdict_json(verdict: Verdict, lang: Lang) -> dict[str, object]:
+def verdict_json(verdict: Verdict, lang: Lang) -> dict[str, Any]:
     return {"rated": bool(verdict.changes),
             "changes": [c.as_json() for c in verdict.changes],
             "excluded": None if verdict.exclusion is None else verdict.exclusion.as_json(lang)}

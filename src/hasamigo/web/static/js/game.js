@@ -566,6 +566,27 @@ function renderResult() {
   if (r.by_draw_win) detail += ` · ${T.draw_win}`;
   detail += scoringNote(T, r);
   $("result-detail").textContent = detail;
+  renderRating();
+}
+
+// A rated game's result: each player's rating before and after (GET …/rating), asked once
+// the game is over; or why the game was not rated.
+let ratingAsked = false;
+async function renderRating() {
+  const line = $("result-rating");
+  if (!line || !state.rated || state.phase !== "over" || ratingAsked) return;
+  ratingAsked = true;
+  let verdict;
+  try { verdict = await call("GET", `${url}/rating`); } catch { ratingAsked = false; return; }
+  const mine = myColour();
+  const parts = (verdict.changes || [])
+    .filter((c) => !mine || c.colour === mine)
+    .map((c) => `${mine ? "" : `${colourName(c.colour)}: `}${T["rating.change"]
+      .replace("{before}", c.before).replace("{after}", c.after)
+      .replace("{delta}", c.delta > 0 ? `+${c.delta}` : String(c.delta))}`);
+  if (!parts.length && verdict.excluded) parts.push(T["rating.not_rated"].replace("{reason}", verdict.excluded.reason));
+  line.textContent = parts.join(" · ");
+  line.hidden = !parts.length;
 }
 
 function renderMoves() {
