@@ -131,3 +131,28 @@ def test_a_rated_challenge_posted_accepted_played_and_watched(
     watcher.wait_for_selector("#lobby[data-ready='1']", timeout=WAIT)
     expect(watcher.locator("#lobby-live .lobby-item").filter(has_text=ann_name)) \
         .to_have_count(0)
+
+
+def test_hostile_names_in_the_games_to_watch_are_text(
+        new_page: Callable[..., Any], live_server: str) -> None:
+    """A public game between two browsers whose players named themselves with markup is
+    listed with those names as text: no element made, no script run."""
+    expect = _expect()
+    host, guest, watcher = new_page(), new_page(), new_page(width=390, height=844)
+    hostile = "<img src=x onerror=window.__owned=1>"
+    host.goto(f"{live_server}/library")
+    created = host.request.post(f"{live_server}/api/games", data={
+        "opponent": "person", "same_screen": False, "public": True,
+        "names": [hostile, "<b>bold</b>"]})
+    assert created.status == 201, created.text()
+    game = created.json()
+    code = game["join_url"].rsplit("code=", 1)[1]
+    joined = guest.request.post(f"{live_server}/api/games/{game['id']}/join",
+                                data={"code": code})
+    assert joined.ok, joined.text()
+    watcher.goto(f"{live_server}/lobby")
+    item = watcher.locator("#lobby-live .lobby-item").filter(has_text=hostile)
+    expect(item).to_contain_text("<b>bold</b>", timeout=WAIT)
+    assert item.locator("img, b").count() == 0
+    assert watcher.evaluate("() => window.__owned") is None
+    no_sideways_scroll(watcher, "the games to watch at 390 px")
