@@ -317,3 +317,23 @@ def test_two_servers_cannot_enter_one_account_twice(service: TournamentService,
     with pytest.raises(ConcurrentWrite):
         other.repo.add_entrant(tid, Entrant(7, "Ann again", account_id=ann))
     assert [e.name for e in service.entrants(tid)] == ["Ann"]
+
+
+def test_a_round_rated_then_unpaired_is_not_rated_again_by_a_correction(
+        service: TournamentService, db: Database) -> None:
+    ids = accounts(db, "Ann", "Ben")
+    tid = open_tournament(service, rounds=2)
+    service.register_account(tid, ids[0], "Ann")
+    service.register_account(tid, ids[1], "Ben")
+    service.pair_next_round(tid)
+    service.enter_result(tid, 1, 1, black_discs=40, white_discs=24)
+    service.pair_next_round(tid)  # round 1 closed: rated
+    ratings = RatingStore(service.repo.db)
+    rated_first = ratings.changes_of(game_ref(tid, 1, 1))
+    assert len(rated_first) == 2
+    service.unpair_last_round(tid)
+    flipped = service.correct_result(tid, 1, 1, black_discs=24, white_discs=40,
+                                     reason="the card was swapped")
+    assert flipped.rating_note == RATED_AS_ENTERED
+    service.pair_next_round(tid)
+    assert ratings.changes_of(game_ref(tid, 1, 1)) == rated_first

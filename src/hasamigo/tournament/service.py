@@ -529,14 +529,16 @@ class TournamentService:
         return out
 
     def _after_result(self, tournament_id: str, round_number: int, board: int,
-                      was_closed: bool) -> GameView:
-        """The board's view after a result was stored: the round rated if this result
-        closed the tournament; a correction of a rated round checked against its ratings."""
+                      was_closed: bool | None) -> GameView:
+        """The board's view after a result was stored (``was_closed``: ``None`` for a
+        first result, else whether its round was closed before the correction): the round
+        rated if this result closed the tournament; a correction of a board already rated
+        (its round closed, or paired on and taken back) checked against its ratings."""
         t = self.tournament(tournament_id)
         note = None
-        if was_closed:
-            changes = self.ratings.changes_of(rated.game_ref(tournament_id, round_number,
-                                                             board), rated.POOL)
+        changes = [] if was_closed is None else self.ratings.changes_of(
+            rated.game_ref(tournament_id, round_number, board), rated.POOL)
+        if was_closed or changes:  # a correction of a round rated (or unpaired since)
             if not rated.reads_the_same(t, t.game(round_number, board), changes):
                 note = rated.RATED_AS_ENTERED
         elif rated.closed(t, round_number):
@@ -608,7 +610,7 @@ class TournamentService:
         t = self.tournament(tournament_id)
         result = t.enter_result(round_number, board, **card)
         self.repo.put_result(tournament_id, round_number, board, result, who=who)
-        return self._after_result(tournament_id, round_number, board, False)
+        return self._after_result(tournament_id, round_number, board, None)
 
     def correct_result(self, tournament_id: str, round_number: int, board: int, *,
                        reason: str, who: str = "director", **card: Any) -> GameView:
