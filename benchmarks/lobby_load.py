@@ -4,19 +4,23 @@ Starts ``hasamigo serve`` (one process, as a person starts it) on a free loopbac
 with a fresh SQLite file, trusting ``X-Forwarded-For`` from loopback
 (``--forwarded-allow-ips 127.0.0.1``): each simulated player sends its own address, as
 players behind a proxy would, so the per-address limits (sign-ups, new games) count each
-player apart. Then, people only (no program plays):
+player apart. It waits until the server's engine is warm (``GET /api/status``) and its
+compute workers are idle, so that their start-up is not measured. Then, people only (no
+program plays):
 
 1. **Set-up** (timed apart): ``--players`` accounts sign up (``POST /api/accounts``, each
    from its own client with its own cookies; argon2id hashes each password, about a tenth
    of a second of CPU each), at most ``--signup-concurrency`` at once.
 2. **The lobby**: every player keeps the lobby open for the whole run, as a second tab
    would, and polls its endpoint every ``--lobby-interval`` seconds: the lobby's own
-   (``GET /api/lobby…``, once the lobby's API exists), else the live games' list
-   (``GET /api/games?scope=public``). Each poll's latency is measured.
+   (``GET /api/lobby`` with the page's ``If-None-Match``, every 4 s as the page does),
+   else the live games' list (``GET /api/games?scope=public``, on a server without the
+   lobby). Each poll's latency is measured.
 3. **The games**: ``--games`` pairs of players each play a game, two browsers: the lobby's
    challenge posted by one and accepted by the other when the server has the lobby's
-   routes, else ``POST /api/games`` (a person in another browser, public, signed in) and
-   the join code. Each player holds its game's socket (``/ws/games/{id}``, as the game
+   routes (each player then asks ``POST /api/games/{id}/seat`` for its seat token, as the
+   game page does), else ``POST /api/games`` (a person in another browser, public, signed
+   in) and the join code. Each player holds its game's socket (``/ws/games/{id}``, as the game
    page does) and, on its turn, thinks ``--think`` seconds on average (exponential, at
    least 0.2 s), then posts a legal move (``POST /api/games/{id}/moves`` with the
    revision): the move is chosen among the legal moves of ``hasamigo.board`` replaying the
@@ -29,9 +33,10 @@ Measured: each move request's latency (client side, from send to answer: p50, p9
 max), moves a second, how long the opponent's socket took to show the move, the lobby
 poll's latency, errors by kind (HTTP status, ``transport``, ``socket``, ``illegal`` when
 the server's legal moves differ from the board's), the server's CPU (its process and its
-children, from ``/proc``: CPU seconds over the run and cores used) and RSS (start, peak,
-end), this client's own CPU (it shares the machine), and the load average before and
-after. Nothing is asserted about speed. Exit status 1 when anything went wrong (an error,
+children, from ``/proc``: CPU seconds over the run and cores used; the server process's
+CPU per request answered, which says how many requests a second one core would serve,
+whatever else the machine runs) and RSS (start, peak, end), this client's own CPU (it
+shares the machine), and the load average before and after. Nothing is asserted about speed. Exit status 1 when anything went wrong (an error,
 a server error in its log), 2 when the server did not start.
 
     .venv/bin/python benchmarks/lobby_load.py                       # 200 players, 100 games
@@ -120,12 +125,16 @@ class Usage:
     pid: int
     cpu_start: float = 0.0
     cpu_end: float = 0.0
+    main_start: float = 0.0  # the server's own process (its children apart)
+    main_end: float = 0.0
     rss: list[int] = field(default_factory=list)  # the whole tree's
     rss_main: list[int] = field(default_factory=list)
 
-    def cpu(self) -> float:
-        """CPU seconds the tree has used so far (children that ended are not counted)."""
-        return sum(c for c, _ in tree(self.pid).values())
+    def cpu(self) -> tuple[float, float]:
+        """CPU seconds the tree and the main process have used so far (children that
+        ended are not counted)."""
+        family = tree(self.pid)
+        return sum(c for c, _ in family.values()), family.get(self.pid, (0.0, 0))[0]
 
     def sample(self) -> None:
         family = tree(self.pid)
@@ -133,13 +142,13 @@ class Usage:
         self.rss_main.append(family.get(self.pid, (0.0, 0))[1])
 
     async def run(self, stop: asyncio.Event) -> None:
-        self.cpu_start = self.cpu()
+        self.cpu_start, self.main_start = self.cpu()
         while not stop.is_set():
             self.sample()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), 1.0)
         self.sample()
-        self.cpu_end = self.cpu()
+        self.cpu_end, self.main_end = self.cpu()
 
     def report(self, seconds: float) -> dict[str, Any]:
         mb = 1 << 20
@@ -147,6 +156,7 @@ class Usage:
         return {
             "cpu_seconds": round(used, 1),
             "cores_used": round(used / seconds, 2) if seconds > 0 else None,
+            "main_process_cpu_seconds": round(self.main_end - self.main_start, 1),
             "rss_mb_start": round(self.rss[0] / mb) if self.rss else None,
             "rss_mb_peak": round(max(self.rss) / mb) if self.rss else None,
             "rss_mb_end": round(self.rss[-1] / mb) if self.rss else None,
@@ -185,6 +195,7 @@ class Figures:
     moves: list[float] = field(default_factory=list)
     seen_by_opponent: list[float] = field(default_factory=list)
     lobby: list[float] = field(default_factory=list)
+    lobby_unchanged: int = 0  # polls answered 304 (the page's If-None-Match)
     signups: list[float] = field(default_factory=list)
     pairings: list[float] = field(default_factory=list)
     games_started: int = 0
@@ -193,14 +204,14 @@ class Figures:
 
 
 async def call(client: httpx2.AsyncClient, method: str, url: str, errors: Errors,
-               expect: int, **kwargs: Any) -> httpx2.Response | None:
+               expect: int | tuple[int, ...], **kwargs: Any) -> httpx2.Response | None:
     """The answer if it has the expected status; otherwise counted and ``None``."""
     try:
         response = await client.request(method, url, **kwargs)
     except httpx2.TransportError as exc:
         errors.add("transport", f"{method} {url}: {type(exc).__name__} {exc}")
         return None
-    if response.status_code != expect:
+    if response.status_code not in (expect if isinstance(expect, tuple) else (expect,)):
         errors.add(response.status_code, f"{method} {url}: {response.text[:200]}")
         return None
     return response
@@ -282,7 +293,12 @@ class Run:
     def client(self, index: int) -> httpx2.AsyncClient:
         return httpx2.AsyncClient(base_url=self.base, timeout=60,
                                   headers={"X-Forwarded-For": Player.address(index)},
-                                  limits=httpx2.Limits(max_connections=4))
+                                  # a browser retries a request on a kept-alive
+                                  # connection the server has just closed (uvicorn
+                                  # closes them after 5 idle seconds, the lobby's
+                                  # interval): this client gives them up sooner instead
+                                  limits=httpx2.Limits(max_connections=4,
+                                                       keepalive_expiry=4.0))
 
     # ---- the lobby's routes, if the server has them ----------------------------------
     async def find_lobby(self, client: httpx2.AsyncClient) -> None:
@@ -320,11 +336,15 @@ class Run:
     async def poll_lobby(self, player: Player) -> None:
         rng = random.Random(self.args.seed * 7919 + player.index)
         await asyncio.sleep(rng.uniform(0, self.args.lobby_interval))  # tabs opened apart
+        etag: str | None = None
         while not self.stop.is_set():
             started = time.perf_counter()
-            response = await call(player.client, "GET", self.lobby_get, self.errors, 200)
+            response = await call(player.client, "GET", self.lobby_get, self.errors,
+                                  (200, 304), headers={"If-None-Match": etag} if etag else {})
             if response is not None:
                 self.figures.lobby.append(time.perf_counter() - started)
+                self.figures.lobby_unchanged += response.status_code == 304
+                etag = response.headers.get("etag", etag)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), self.args.lobby_interval)
 
@@ -514,6 +534,32 @@ def load_average() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+async def engine_ready(server: Server, timeout: float = START_TIMEOUT) -> bool:
+    """Wait until the server has warmed its engine (``GET /api/status``): people play
+    here, but a warming engine would take the CPU the measure is about."""
+    deadline = time.monotonic() + timeout
+    async with httpx2.AsyncClient(base_url=server.base, timeout=30) as client:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx2.TransportError):
+                response = await client.get("/api/status")
+                if response.status_code == 200 and response.json().get("engine") == "ready":
+                    return True
+            await asyncio.sleep(0.5)
+    return False
+
+
+async def settled(pid: int, timeout: float = 180.0) -> bool:
+    """Wait until the server's children (the compute workers, started and prepared once
+    the engine is ready, at a low priority) are idle: under 5% of a core over 2 s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        before = sum(c for p, (c, _) in tree(pid).items() if p != pid)
+        await asyncio.sleep(2.0)
+        if sum(c for p, (c, _) in tree(pid).items() if p != pid) - before < 0.1:
+            return True
+    return False
+
+
 async def measure(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     run = Run(args, server.base)
     report: dict[str, Any] = {"players": args.players, "games": args.games,
@@ -567,11 +613,18 @@ async def measure(args: argparse.Namespace, server: Server) -> dict[str, Any]:
         "move_latency_ms": ms_figures(f.moves),
         "opponent_sees_move_ms": ms_figures(f.seen_by_opponent),
         "lobby_poll_latency_ms": ms_figures(f.lobby),
+        "lobby_polls_unchanged": f.lobby_unchanged,
         "pairing_latency_ms": ms_figures(f.pairings),
         "watcher_states": f.watcher_states,
         "errors_by_kind": dict(f.errors.by_kind),
         "errors": f.errors.samples[:10],
         "server": usage.report(elapsed),
+        # the server process's CPU per request answered (moves, polls, pairings; their
+        # pushes and the ticker included): on one core, about 1000 / this requests a
+        # second
+        "server_cpu_ms_per_request": round(1000 * (usage.main_end - usage.main_start)
+                                           / max(1, len(f.moves) + len(f.lobby)
+                                                 + len(f.pairings)), 1),
         "client_cpu_seconds": round(client_cpu, 1),
         "load_average_after": load_average(),
     })
@@ -595,11 +648,14 @@ def print_text(report: dict[str, Any]) -> None:
           f"moves {report['moves']} ({report['moves_per_second']}/s)")
     print(line("move", report["move_latency_ms"]))
     print(line("opponent sees move", report["opponent_sees_move_ms"]))
-    print(line("lobby poll", report["lobby_poll_latency_ms"]))
+    print(line("lobby poll", report["lobby_poll_latency_ms"])
+          + f" ({report['lobby_polls_unchanged']} unchanged: 304)")
     print(line("pairing", report["pairing_latency_ms"]))
-    print(f"server: {server['cpu_seconds']} CPU s ({server['cores_used']} cores), RSS "
+    print(f"server: {server['cpu_seconds']} CPU s ({server['cores_used']} cores; its main "
+          f"process {server['main_process_cpu_seconds']} s), RSS "
           f"{server['rss_mb_start']} → peak {server['rss_mb_peak']} MB; this client "
-          f"{report['client_cpu_seconds']} CPU s; load average {report['load_average_before']}"
+          f"{report['client_cpu_seconds']} CPU s; {report['server_cpu_ms_per_request']} ms "
+          f"of server CPU a request; load average {report['load_average_before']}"
           f" → {report['load_average_after']} on {report['cores']} cores")
     print(f"errors: {report['errors_by_kind'] or 'none'}")
     for sample in report["errors"]:
@@ -612,9 +668,10 @@ async def main_async(args: argparse.Namespace) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="hasamigo-lobby-load-"))
     server = start_server(workdir)
     try:
-        if not await server.ready(START_TIMEOUT):
+        if not await server.ready(START_TIMEOUT) or not await engine_ready(server):
             print(f"the server did not start; its log: {server.log}", file=sys.stderr)
             return 2
+        await settled(server.pid)
         report = await measure(args, server)
     finally:
         status = server.stop()
@@ -649,8 +706,8 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a player thinks before a move (exponential, "
                         f"at least {MIN_THINK}; 0: none)")
-    parser.add_argument("--lobby-interval", type=positive(float), default=5.0,
-                        help="seconds between a player's lobby polls")
+    parser.add_argument("--lobby-interval", type=positive(float), default=4.0,
+                        help="seconds between a player's lobby polls (the page's 4)")
     parser.add_argument("--watchers", type=int, default=50,
                         help="anonymous sockets watching live games")
     parser.add_argument("--clock", type=float, default=10.0,
