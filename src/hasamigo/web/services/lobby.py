@@ -204,6 +204,8 @@ class LobbyService:
             return found
         live = self.games.games.get(held.id)
         game = live.game if live is not None else None
+        if game is not None and len(game.events) != held.event_count:
+            game = None  # behind (or ahead of) what was read: the database's, as read
         if game is None:
             stored = self.games.repo.load(held.id)
             game = None if stored is None else stored.game
