@@ -281,11 +281,17 @@ def game_view(t: Tournament, g: Game, rating_note: str | None = None) -> GameVie
                     rating_note)
 
 
-def entrant_view(e: Entrant, t: Tournament | None = None) -> EntrantView:
+def entrant_view(e: Entrant, t: Tournament | None = None, *,
+                 places: dict[int, int] | None = None,
+                 seeds: frozenset[int] | None = None) -> EntrantView:
+    """An entrant as pages show it; with ``t`` its seeding place and whether it is a seed
+    by rating (``places`` and ``seeds``: those of ``t``, computed once for a list)."""
     seeding = rating_seed = None
     if t is not None:
-        seeding = t.initial_order().index(e.number) + 1
-        rating_seed = e.number in t.seeds() and not e.seed
+        if places is None:
+            places = {n: i for i, n in enumerate(t.initial_order(), 1)}
+        seeding = places[e.number]
+        rating_seed = e.number in (t.seeds() if seeds is None else seeds) and not e.seed
     return EntrantView(e.number, e.name, e.rank, e.birth_year, e.woman, e.seed, e.division,
                        e.program, e.withdrawn_from, e.born, e.student, e.school_year,
                        e.account_id, e.rating, seeding, bool(rating_seed))
@@ -405,7 +411,10 @@ class TournamentService:
 
     def entrants(self, tournament_id: str) -> list[EntrantView]:
         t = self.tournament(tournament_id)
-        return [entrant_view(e, t) for _, e in sorted(t.entrants.items())]
+        places = {n: i for i, n in enumerate(t.initial_order(), 1)}
+        seeds = t.seeds()
+        return [entrant_view(e, t, places=places, seeds=seeds)
+                for _, e in sorted(t.entrants.items())]
 
     # ---- entrants by account (issue 67) ---------------------------------------------------------
     def set_registration(self, tournament_id: str, *, who: str = "director",

@@ -302,9 +302,10 @@ class Tournament:
                 colours.setdefault(g.black, []).append(BLACK)
                 colours.setdefault(g.white, []).append(WHITE)
         ranked = sorted(players, key=lambda n: place[n])
+        seeds = self.seeds()
         return [Candidate(n, self.entrants[n].name, won.get(n, 0.0), bw[n].total, i,
                           frozenset(opponents.get(n, ())), tuple(colours.get(n, ())),
-                          byes.get(n, 0), n in self.seeds())
+                          byes.get(n, 0), n in seeds)
                 for i, n in enumerate(ranked)]
 
     def ranking(self) -> list[Placing]:
