@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from naive_search import ALL, moves, negamax, play, random_position
+from naive_search import ALL, empties, moves, negamax, play, random_position
 
 from hasamigo import Board, Move
 from hasamigo._kernels import search as search_module
@@ -107,6 +107,46 @@ def test_small_solvers_match_negamax_on_random_positions() -> None:
         for alpha, beta in windows(exact)[: 3 if checked % 4 else 7]:
             v, _nodes = solve_small_entry(np.uint64(p), np.uint64(o), np.uint64(ALL), alpha, beta)
             assert in_window(int(v), exact, alpha, beta), (hex(p), hex(o), exact, alpha, beta, v)
+        checked += 1
+
+
+def _fastest_first(p: int, o: int) -> tuple[int, int, int]:
+    """The move the 7 empties solver tries first: fewest opponent replies, a square in a
+    quadrant with an odd number of empties first among equals, then the lower square.
+    Returns it and the child position."""
+    empty = empties(p, o)
+    best: tuple[tuple[int, int], int, int] | None = None
+    for sq, f in moves(p, o):
+        quadrant = [e for e in empty
+                    if (e // 8 < 4) == (sq // 8 < 4) and (e % 8 < 4) == (sq % 8 < 4)]
+        cp, co = play(p, o, sq, f)
+        key = (2 * len(moves(cp, co)) + (0 if len(quadrant) % 2 else 1), sq)
+        if best is None or key < best[0]:
+            best = (key, cp, co)
+    assert best is not None
+    return best[0][1], best[1], best[2]
+
+
+def test_seven_empties_solver_tries_the_fastest_first_move_first() -> None:
+    """Against a null window just below the score of the move that leaves the opponent the
+    fewest replies, the 7 empties solver searches that child and stops: its nodes are one
+    more than that child's own solve."""
+    rng = random.Random(20261207)
+    checked = 0
+    while checked < 150:
+        pos = random_position(rng, 7)
+        if pos is None or len(empties(*pos)) != 7 or len(moves(*pos)) < 2:
+            continue
+        p, o = pos
+        sq, cp, co = _fastest_first(p, o)
+        v = -negamax(cp, co)
+        alpha = v - 1
+        score, nodes = solve_small_entry(np.uint64(p), np.uint64(o), np.uint64(ALL), alpha,
+                                         alpha + 1)
+        _child, child_nodes = solve_small_entry(np.uint64(cp), np.uint64(co), np.uint64(ALL),
+                                                -alpha - 1, -alpha)
+        assert int(score) > alpha, (hex(p), hex(o), sq)
+        assert int(nodes) == 1 + int(child_nodes), (hex(p), hex(o), sq)
         checked += 1
 
 

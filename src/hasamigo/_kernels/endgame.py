@@ -7,10 +7,18 @@ game go to the winner, a draw is 0. Each solver takes a null window ``(alpha, al
 calls ``solve4`` and so on, and a pass is a second attempt with the pair swapped (the
 move loop returns ``NO_MOVE`` when the side has no move), so every kernel may be cached
 (recursive cached kernels crashed, numba #6061).
-The 5-7 empties solvers share one move loop, :func:`_shallow_tries`, made once per size
-over the size below and inlined into it.
+The 5 and 6 empties solvers share one move loop, :func:`_shallow_tries`, made once per size
+over the size below and inlined into it; the 7 empties solver's, :func:`_fastest_tries`,
+orders its moves first.
 
-Move order at 5-7 empties: squares in quadrants with an odd number of empties first
+Move order at 7 empties: *fastest first* (:func:`_fastest_tries`), the move that leaves
+the opponent the fewest replies first, parity breaking ties, as the search orders its
+exact nodes: FFO #20-#39 130.6 M -> 113.3 M nodes, #40-#48 and #59 750 M -> 637 M, every
+position fewer (the table in :mod:`hasamigo._kernels.search`), in 0.99x the CPU time
+(#45, #46, #48, farm-bench, 4 pairs, 0.93-1.05, loaded machine). Each move's key costs
+its flips and the child's moves, and the solver of 7 empties is the frameless 8 empties
+node's child, so the order pays there.
+Move order at 5-6 empties: squares in quadrants with an odd number of empties first
 (parity), each part by a fixed square preference (corners, edges, inside, C, X). The
 empties are tried one by one, skipping those with no opponent disc around (``NEIGHBOUR``),
 instead of generating the moves first: FFO #26 #33 #36 #37 #38 in 0.84x the CPU time
@@ -56,7 +64,7 @@ from hasamigo._kernels.bits import (
     popcount,
 )
 from hasamigo._kernels.config import NJIT, NJIT_INLINE, NJIT_LLVM_INLINE
-from hasamigo._kernels.moves import flips
+from hasamigo._kernels.moves import flips, legal_moves
 
 NO_MOVE = -1000  # below every score: "this side had no move"
 SHALLOW_MAX = 7  # the largest empties count solved here (the search hands over below it)
@@ -411,7 +419,7 @@ def solve_le4(p, o, alpha, empty, n):  # type: ignore[no-untyped-def]
 
 
 def _shallow_tries(child):  # type: ignore[no-untyped-def]
-    """The move loop of a solver of ``n`` empties (5-7) over ``child``, the solver of
+    """The move loop of a solver of ``n`` empties (5, 6) over ``child``, the solver of
     ``n - 1``, against the null window (``alpha``, ``alpha + 1``): the empties in odd
     quadrants first, each part by the fixed square preference, each tried only if it has
     an opponent disc around (``NEIGHBOUR``), no move list made. Returns the best score
@@ -495,7 +503,75 @@ def solve6(p, o, alpha, empty):  # type: ignore[no-untyped-def]
     return _shallow_solve(_tries6, p, o, alpha, empty, 6)
 
 
-_tries7 = _shallow_tries(solve6)
+@njit(**NJIT_INLINE)
+def fastest_first_keys(p, o, empty):  # type: ignore[no-untyped-def]
+    """The keys of :func:`_fastest_tries`'s order, packed 4 bits a square, the ``i``-th
+    empty (in square order) at bits ``4 i``: twice the opponent's replies after the move,
+    plus one for a square outside the odd quadrants (parity breaks ties); 15: not a move.
+    Also the number of moves. At most 7 empties (28 bits)."""
+    odd = odd_quadrants(empty)
+    mask = p | o | empty
+    packed = ZERO
+    count = np.int64(0)
+    m = empty
+    i = 0
+    while m != ZERO:
+        sq = lowest_square(m)
+        m &= m - ONE
+        f = move_flips(p, o, sq)
+        key = U64(15)
+        if f != ZERO:
+            b = ONE << U64(sq)
+            key = U64(2 * popcount(legal_moves(o ^ f, p ^ f ^ b, mask)))
+            if (odd & b) == ZERO:
+                key += ONE
+            count += 1
+        packed |= key << U64(4 * i)
+        i += 1
+    return packed, count
+
+
+def _fastest_tries(child):  # type: ignore[no-untyped-def]
+    """The move loop of a solver of ``n`` empties (7) over ``child`` (the solver of ``n -
+    1``) in *fastest-first* order: the move leaving the opponent the fewest replies first,
+    a square in an odd quadrant first among equals, then the lower square
+    (:func:`fastest_first_keys`; the keys packed in one word, each move picked by a scan
+    of them, no list made). Returns as :func:`_shallow_tries`'s loop does."""
+
+    @njit(**NJIT_INLINE)
+    def tries(p, o, alpha, empty):  # type: ignore[no-untyped-def]
+        best = np.int64(NO_MOVE)
+        n = np.int64(0)
+        packed, count = fastest_first_keys(p, o, empty)
+        size = popcount(empty)
+        for _ in range(count):
+            pick = 0
+            low = U64(15)
+            for j in range(size):
+                key = (packed >> U64(4 * j)) & U64(15)
+                if key < low:
+                    low = key
+                    pick = j
+            packed |= U64(15) << U64(4 * pick)  # taken
+            m = empty
+            for _j in range(pick):
+                m &= m - ONE
+            sq = lowest_square(m)
+            f = move_flips(p, o, sq)
+            b = ONE << U64(sq)
+            v, k = child(o ^ f, p ^ f ^ b, -alpha - 1, empty ^ b)
+            v = -v
+            n += k
+            if v > best:
+                if v > alpha:
+                    return v, n
+                best = v
+        return best, n
+
+    return tries
+
+
+_tries7 = _fastest_tries(solve6)
 
 
 @njit(**NJIT)
