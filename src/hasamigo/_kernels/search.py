@@ -122,6 +122,57 @@ one engine, 3,675 M nodes):
 * *Vector instructions* for flips and the last empties' counts (Edax's SSE/AVX builds,
   Egaroucid's AVX2): numba gives no portable access to them; not tried.
 
+Issue 63, the exact tree in nodes (``benchmarks/ffo.py``, one thread, table 2^22; the CPU
+ratios from pairs of whole runs, ``ffo.py --only-40-59 --positions 45,46,48``, on a loaded
+2-core machine). Kept: the 7 empties solver tries its moves *fastest first* (the fewest
+opponent replies, parity breaking ties; :mod:`hasamigo._kernels.endgame`), as Edax and
+Egaroucid order their exact nodes, where ours tried the squares by parity and a fixed
+preference. Nodes before -> after, every position fewer:
+
+    #20 45 -> 45            #27 2.64 M -> 2.42 M    #34 7.43 M -> 5.72 M    #41 26.1 M -> 22.3 M
+    #21 367 k -> 305 k      #28 12.14 M -> 9.64 M   #35 2.56 M -> 2.23 M    #42 29.4 M -> 24.1 M
+    #22 451 k -> 420 k      #29 1.20 M -> 1.02 M    #36 9.29 M -> 7.61 M    #43 16.4 M -> 13.7 M
+    #23 619 k -> 507 k      #30 2.19 M -> 1.82 M    #37 22.86 M -> 20.94 M  #44 12.0 M -> 10.9 M
+    #24 2.09 M -> 1.86 M    #31 2.25 M -> 1.98 M    #38 33.81 M -> 29.15 M  #45 349.1 M -> 270.9 M
+    #25 3.19 M -> 3.11 M    #32 6.63 M -> 6.29 M    #39 167 k -> 153 k      #46 41.1 M -> 38.9 M
+    #26 8.06 M -> 6.39 M    #33 12.68 M -> 11.71 M  #40 24.6 M -> 19.9 M    #47 22.2 M -> 19.5 M
+                                                                            #48 126.2 M -> 121.6 M
+    #20-#39 130.62 M -> 113.27 M (0.867x); #40-#48 and #59 750.4 M -> 637.2 M (0.849x);
+    #59 103.35 M -> 95.34 M. CPU 0.99x (4 pairs, 0.93-1.05).
+
+Tried in the same issue, not kept:
+
+* *Fastest first at 6 empties too*: #20-#39 103.76 M nodes, #40-#48 and #59 601.0 M (#45
+  266.4 M, #46 32.8 M, #48 106.4 M, #59 90.9 M), but 1.045x the CPU (5 pairs, 1.01-1.11):
+  the keys (each child's moves) cost more there than the nodes they save.
+* *Corners counted twice in the 7 empties key* (as the search's exact ordering does):
+  #20-#39 112.22 M against 113.27 M, one popcount more a move; not worth it.
+* *SELECTIVE_EMPTIES* (:mod:`hasamigo.engine.core`) 20, 21, 22 instead of 18, before the
+  change above: #20-#39 130.19 M, 126.68 M, 138.17 M against 130.62 M; after it, 21:
+  110.56 M against 113.27 M and #40-#48, #59 632.1 M against 637.2 M, the CPU the same
+  (0.99-1.00x). Each position moves by up to 50 % either way (#27 +58 %, #28 -30 % at
+  21): a shuffle of the order, not a better one. Not kept.
+* *#59* (34 empties, a wipeout, +64; Egaroucid 5.9 M nodes, Edax 0.96 M): its nodes are
+  the selective passes' (before the change: 3.4 M at the first level, 3.9 M at the
+  second, 56.8 M at the third and 39.3 M at the fourth, the window (61, 63) around their
+  guess of 62), the exact pass 1,645 (a null window at 63, the table ordered by them).
+  Without the passes the exact pass proves +64 in 32.1 M from a cold table. The probable
+  cuts at exact nodes take the evaluation's one-ply score, which cannot see a wipeout
+  (38 at #59's root), as evidence about scores near 64. Tried: no probable cut whose
+  bound lies beyond 48 discs (the cut low only below 48, the cut high only above -48):
+  #59 32.1 M, but #39 (+64 too) 18.4 M against 167 k (its first pass then proves +64
+  with no cut, as cold as #59's exact one); the cut low alone so bounded: #59 114.5 M;
+  the cut high alone: #59 301.5 M, #39 1.39 M. Sorting for the wipeout (where the node
+  must score 48 or more, the opponent's discs after the move, 4 each, in the exact key):
+  #39 69 k, #59 223 M (with the bounded cuts 1.80 G: the move flipping the most gives the
+  opponent the most replies). A deeper presearch (``PRESEARCH_DEPTH`` 8, 10, 12): #59
+  103.36 M each time (its table is its own; only the root's order changes), #45 372 M,
+  353 M, 355 M against 349 M. Fewer selective passes (the first 1, 2 or 3 levels): #59
+  348 M, 338 M, 394 M; #45 725 M, 324 M, 321 M; #48 168 M, 167 M, 144 M. What #59 lacks
+  is a midgame search deep enough to meet the wipeout inside its horizon (Edax deepens
+  with selectivity towards the end before solving; our presearch stops at 6 plies), or an
+  evaluation that orders wipeouts: not found in this issue's time.
+
 *Deferred moves* (``USE_DEFER``: the threads of a parallel search, ABDADA in
 :mod:`hasamigo.engine.parallel`; not a flag of one thread's search): at a frame of
 ``DEFER_MIN_EMPTIES`` empties or more (exact) or ``DEFER_MIN_DEPTH`` plies or more from
