@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
+from test_storage_migration import BACKENDS, scratch_url
 from test_web_api import Seat, create, make_client
 
 from hasamigo.game.errors import GameError
@@ -19,14 +20,20 @@ from hasamigo.game.setup import GameOptions, GameSetup, Participant
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with make_client(tmp_path / "ratings.db") as c:
+@pytest.fixture(params=BACKENDS)
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """A server on SQLite; on PostgreSQL too when ``HASAMIGO_TEST_POSTGRES`` is set."""
+    with scratch_url(request.param, tmp_path) as url, make_client(url) as c:
         yield c
 
 
 def browser(client: TestClient) -> TestClient:
-    return TestClient(client.app)
+    """Another browser (cookies of its own) on the same server, on the server's event loop
+    (a TestClient of its own would run each request on a loop of its own, where the
+    games' locks, made on the server's, cannot be awaited)."""
+    other = TestClient(client.app)
+    other.portal = client.portal
+    return other
 
 
 def signed_up(c: TestClient, name: str) -> str:
@@ -170,3 +177,36 @@ def test_the_new_game_form_shows_the_measured_ratings(client: TestClient) -> Non
         assert f"{word}{shipped['victory']}<" in page
         assert f'"5": {shipped["engine:5"]}' in page  # the level slider's table
     assert "it aims at a close game" in client.get("/", params={"lang": "en"}).text
+
+
+def test_the_rating_is_committed_before_the_watchers_are_told(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hasamigo.game.state import Phase
+    from hasamigo.web.services.games.live import LiveGame
+
+    signed_up(client, "hanako")
+    friend = browser(client)
+    signed_up(friend, "jiro")
+    black, white = rated_game(client, friend)
+    black.move("f5")
+    white.move("d6")
+    services = client.app.state.services  # type: ignore[attr-defined]
+    games, store = services.games, services.ratings.store
+    seen: list[str] = []
+    rate = games.on_over
+
+    async def rating(live: LiveGame) -> None:
+        await rate(live)
+        seen.append(f"rated:{len(store.changes_of(f'game:{live.id}'))}")
+
+    notify = LiveGame.notify
+
+    def told(live: LiveGame) -> None:
+        if live.game.phase is Phase.OVER:
+            seen.append(f"told:{len(store.changes_of(f'game:{live.id}'))}")
+        notify(live)
+
+    monkeypatch.setattr(games, "on_over", rating)
+    monkeypatch.setattr(LiveGame, "notify", told)
+    resign(white, "white")
+    assert seen[:2] == ["rated:2", "told:2"]  # the watchers hear of a rated result
