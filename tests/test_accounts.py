@@ -39,6 +39,9 @@ def test_names_that_may_be_used(given: str, stored: str) -> None:
 @pytest.mark.parametrize("given", [
     "ab", "a" * 21, "a b", "<script>", "taro!", "a\u0000b", "tar\u200bo", "", "   ",
     "(deleted)", "a.b", "abc\u0308",
+    # letters that draw nothing (the Hangul fillers, also after NFKC), no letter at all
+    "\u3164\u3164\u3164", "\uffa0\uffa0\uffa0", "\u115f\u1160\u115f", "ab\u3164c",
+    "---", "_-_",
 ])
 def test_names_refused(given: str) -> None:
     with pytest.raises(InvalidName):

@@ -15,6 +15,10 @@ True
 Traceback (most recent call last):
 ...
 hasamigo.accounts.model.InvalidName: a name is letters, digits, '_' and '-' (not ' ')
+
+The Hangul fillers are letters to Unicode but draw nothing (U+3164 three times would be a
+name nobody sees), so they are refused; and a name has at least one letter or digit
+(``---`` is not a name a person can be told by).
 """
 
 from __future__ import annotations
@@ -71,7 +75,14 @@ class Account:
         return {"id": self.id, "name": self.name}
 
 
+#: letters (category Lo) that draw nothing: the Hangul fillers (U+3164 and U+FFA0 are
+#: U+1160 after NFKC, listed too for clarity)
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
 def _name_char(char: str) -> bool:
+    if char in INVISIBLE_LETTERS:
+        return False
     category = unicodedata.category(char)
     return category[0] == "L" or category == "Nd" or char in "_-"
 
@@ -89,6 +100,8 @@ def normalise_name(name: str) -> str:
     if bad is not None:
         shown = repr(bad) if bad.isprintable() else f"U+{ord(bad):04X}"
         raise InvalidName(f"a name is letters, digits, '_' and '-' (not {shown})")
+    if all(c in "_-" for c in text):
+        raise InvalidName("a name has a letter or a digit")
     return text
 
 
