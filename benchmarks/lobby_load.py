@@ -36,8 +36,9 @@ the server's legal moves differ from the board's), the server's CPU (its process
 children, from ``/proc``: CPU seconds over the run and cores used; the server process's
 CPU per request answered, which says how many requests a second one core would serve,
 whatever else the machine runs) and RSS (start, peak, end), this client's own CPU (it
-shares the machine), and the load average before and after. Nothing is asserted about speed. Exit status 1 when anything went wrong (an error,
-a server error in its log), 2 when the server did not start.
+shares the machine), and the load average before and after. Nothing is asserted about
+speed. Exit status 1 when anything went wrong (an error, a server error in its log), 2
+when the server did not start.
 
     .venv/bin/python benchmarks/lobby_load.py                       # 200 players, 100 games
     .venv/bin/python benchmarks/lobby_load.py --players 6 --games 3 --duration 5 --json
