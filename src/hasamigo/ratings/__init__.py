@@ -18,9 +18,9 @@ from hasamigo.ratings.model import (
     subject_of_account,
     subject_of_program,
 )
-from hasamigo.ratings.outcome import Exclusion, Outcome, of_result, ranked, two_player
+from hasamigo.ratings.outcome import Exclusion, Placings, of_result, ranked, two_player
 from hasamigo.ratings.store import RatingStore
 
-__all__ = ["Exclusion", "Outcome", "Pool", "Rating", "RatingChange", "RatingStore",
+__all__ = ["Exclusion", "Placings", "Pool", "Rating", "RatingChange", "RatingStore",
            "is_subject", "of_result", "ranked", "subject_of_account", "subject_of_program",
            "two_player"]

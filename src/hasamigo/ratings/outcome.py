@@ -1,5 +1,6 @@
-"""What a rated game tells the ratings (:class:`Outcome`), and which results are not rated
-and why (:class:`Exclusion`).
+"""What a rated game tells the ratings (:class:`Placings`: each player's place; the
+game's result itself is :class:`~hasamigo.game.result.GameResult`), and which results
+are not rated and why (:class:`Exclusion`).
 
 A two-player game gives each side a place: the winner first, or both first for a draw. A
 game of three or four (Rolit, the four-player game) ranks the seats by their final discs,
@@ -99,10 +100,10 @@ def card_exclusion(*, played: bool, late: bool, rated: bool) -> Exclusion | None
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
-    """A rated game's result: its pool, the subjects (Black then White in a two-player
-    game; the seats in turn order otherwise) and each one's place (0 first; equal places
-    tie)."""
+class Placings:
+    """What a rated game tells the ratings: its pool, the subjects (Black then White in a
+    two-player game; the seats in turn order otherwise) and each one's place (0 first;
+    equal places tie)."""
 
     pool: Pool
     subjects: tuple[str, ...]
@@ -127,15 +128,15 @@ class Outcome:
         return ahead / others
 
 
-def two_player(pool: Pool, black: str, white: str, *, winner: int | None) -> Outcome:
+def two_player(pool: Pool, black: str, white: str, *, winner: int | None) -> Placings:
     """Black's and White's outcome; ``winner`` 0 (Black), 1 (White) or ``None`` (a draw)."""
     if winner not in (0, 1, None):
         raise ValueError("the winner is 0 (Black), 1 (White) or None (a draw)")
     ranks = (0, 0) if winner is None else (0, 1) if winner == 0 else (1, 0)
-    return Outcome(pool, (black, white), ranks)
+    return Placings(pool, (black, white), ranks)
 
 
-def of_result(pool: Pool, black: str, white: str, result: GameResult) -> Outcome:
+def of_result(pool: Pool, black: str, white: str, result: GameResult) -> Placings:
     """The outcome of a finished two-player game (a draw-win holder's win is the draw it
     was on the board)."""
     winner: Color | None = None if result.by_draw_win else result.winner
@@ -143,16 +144,16 @@ def of_result(pool: Pool, black: str, white: str, result: GameResult) -> Outcome
                       winner=None if winner is None else 0 if winner == BLACK else 1)
 
 
-def ranked(pool: Pool, subjects: Sequence[str], discs: Sequence[int]) -> Outcome:
+def ranked(pool: Pool, subjects: Sequence[str], discs: Sequence[int]) -> Placings:
     """The outcome of a game of three or four: places by final discs, more is better,
     equal discs share a place (standard competition ranking: 0, 0, 2)."""
     if len(subjects) != len(discs):
         raise ValueError("one disc count per subject")
     ranks = tuple(sum(1 for other in discs if other > mine) for mine in discs)
-    return Outcome(pool, tuple(subjects), ranks)
+    return Placings(pool, tuple(subjects), ranks)
 
 
 __all__ = ["BOTH_FLAGS", "EXCLUSIONS", "LATE_FORFEIT", "MARKED_NOT_RATED", "NOT_ACCOUNTS",
            "NOT_A_RATED_GAME", "NOT_PLAYED", "NOT_STANDARD", "SAME_PLAYER", "TOO_SHORT",
-           "Exclusion", "Outcome", "card_exclusion", "of_result", "ranked",
+           "Exclusion", "Placings", "card_exclusion", "of_result", "ranked",
            "result_exclusion", "two_player"]

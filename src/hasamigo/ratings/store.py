@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from hasamigo.ratings import system
 from hasamigo.ratings.model import Pool, Rating, RatingChange, check_subject
-from hasamigo.ratings.outcome import Outcome
+from hasamigo.ratings.outcome import Placings
 from hasamigo.storage.db import Database, write_lock
 from hasamigo.storage.models import RatingChangeRow, RatingRow
 from hasamigo.storage.rows import aware, rowcount
@@ -95,7 +95,7 @@ class RatingStore:
             return [_rating(row) for row in rows]
 
     # ---- writing -------------------------------------------------------------------------
-    def record(self, game_ref: str, outcome: Outcome) -> list[RatingChange]:
+    def record(self, game_ref: str, outcome: Placings) -> list[RatingChange]:
         """Rate one game by the library (:func:`hasamigo.ratings.system.rate`): every
         subject's rating before, after, and its score; all in one transaction. A game
         already rated in this pool is not rated again: its stored changes are returned."""
@@ -111,7 +111,7 @@ class RatingStore:
                     raise
         raise AssertionError("unreachable")
 
-    def _record(self, session: Session, game_ref: str, outcome: Outcome) -> list[RatingChange]:
+    def _record(self, session: Session, game_ref: str, outcome: Placings) -> list[RatingChange]:
         write_lock(session)
         pool = outcome.pool
         done = _stored(session, game_ref, pool)
