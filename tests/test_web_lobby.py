@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_storage_migration import BACKENDS, scratch_url
 from test_web_api import FakeTime, Seat, make_client
 
 from hasamigo.lobby.model import LIVE_LAPSE
@@ -29,6 +30,14 @@ def uncached(c: TestClient) -> TestClient:
     second: the tests' clock stands still)."""
     c.app.state.services.lobby.public_every = 0.0
     return c
+
+
+@pytest.fixture(params=BACKENDS)
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """One database for two servers: a SQLite file; a PostgreSQL schema too when
+    ``HASAMIGO_TEST_POSTGRES`` is set."""
+    with scratch_url(request.param, tmp_path) as found:
+        yield found
 
 
 @pytest.fixture
@@ -204,9 +213,8 @@ def test_the_lobby_is_polled_with_an_etag(client: TestClient) -> None:
     assert changed.status_code == 200 and changed.headers["etag"] != etag
 
 
-def test_two_acceptors_at_once_on_two_servers(tmp_path: Path) -> None:
-    db = tmp_path / "two.db"
-    with make_client(db) as one, make_client(db) as two:
+def test_two_acceptors_at_once_on_two_servers(url: str) -> None:
+    with make_client(url) as one, make_client(url) as two:
         uncached(one), uncached(two)
         signed_up(one, "poster")
         posted = post(one)
@@ -234,11 +242,10 @@ def test_two_acceptors_at_once_on_two_servers(tmp_path: Path) -> None:
         assert lobby(one)["you"]["started"][0]["game_id"] == game_id
 
 
-def test_waiting_players_on_two_servers_are_paired_once(tmp_path: Path) -> None:
-    db = tmp_path / "pair.db"
-    with make_client(db) as one, make_client(db) as two:
+def test_waiting_players_on_two_servers_are_paired_once(url: str) -> None:
+    with make_client(url) as one, make_client(url) as two:
         uncached(one), uncached(two)
-        ann, bob = TestClient(one.app), TestClient(two.app)
+        ann, bob = one, two
         signed_up(ann, "ann")
         signed_up(bob, "bob")
         first = ann.post("/api/lobby/waiting").json()

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, func, or_, select, update
+from sqlalchemy import and_, delete, exists, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -54,6 +54,10 @@ KEPT = timedelta(days=1)
 #: a pair whose game was not made this soon (its server stopped) is undone
 PAIR_STALE = timedelta(seconds=30)
 ATTEMPTS = 4
+#: PostgreSQL's transaction-level advisory lock that the waiting list's writes of two rows
+#: (a pairing, its game, its undoing) hold: one at a time, as SQLite's write lock makes
+#: them (row locks alone met deadlocks: each pairing locks its own row, then the others')
+PAIRING_LOCK = 0x6C6F6262  # "lobb"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +109,13 @@ def _challenge(row: LobbyChallengeRow, name: str) -> Challenge:
 
 def _waiting(row: LobbyWaitingRow) -> Waiting:
     return Waiting(row.account_id, row.mu, aware(row.since), row.partner_id, row.game_id)
+
+
+def _pairing_lock(session: Session) -> None:
+    """On PostgreSQL, wait for :data:`PAIRING_LOCK` (released at the transaction's end);
+    SQLite's ``BEGIN IMMEDIATE`` serialises already."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PAIRING_LOCK})
 
 
 def _has_session(account_id: Any) -> Any:
@@ -346,6 +357,7 @@ class LobbyStore:
         now = self.now()
 
         def work(session: Session) -> tuple[Waiting | None, bool]:
+            _pairing_lock(session)
             me = session.scalar(select(LobbyWaitingRow)
                                 .where(LobbyWaitingRow.account_id == account_id)
                                 .with_for_update())
@@ -406,6 +418,7 @@ class LobbyStore:
     def set_game(self, a: str, b: str, game_id: str) -> None:
         """The game made for the pair ``a``, ``b``."""
         with self.db.session() as session, session.begin():
+            _pairing_lock(session)
             session.execute(update(LobbyWaitingRow)
                             .where(LobbyWaitingRow.account_id.in_((a, b)))
                             .values(game_id=game_id))
@@ -413,6 +426,7 @@ class LobbyStore:
     def unpair(self, a: str, b: str) -> None:
         """A pair whose game could not be made waits again, each with its place."""
         with self.db.session() as session, session.begin():
+            _pairing_lock(session)
             self._unpair(session, a, b)
 
     # ---- games ---------------------------------------------------------------------------
