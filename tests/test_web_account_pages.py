@@ -147,6 +147,33 @@ def test_the_profile_page_in_both_languages(client: TestClient) -> None:
     assert browser(client).get("/players/nobody").status_code == 404
 
 
+def test_the_rating_chart_says_where_the_line_starts_and_ends(client: TestClient) -> None:
+    """The chart's scale is its top and bottom beside it (not two numbers under it that
+    read as a fall from the top to the bottom), and its label goes from the rating
+    before the first game to the last."""
+    import re
+
+    from hasamigo.web.routers.accounts import rating_chart
+
+    account_id = signed_up(client, "kaede")
+    store = RatingStore(client.app.state.services.db)
+    store.record("game:up", two_player(
+        Pool.OTHELLO, subject_of_account(account_id), "program:random", winner=0))
+    changes = store.history(subject_of_account(account_id), Pool.OTHELLO)
+    chart = rating_chart(changes)
+    first, last = changes[0].before.display, changes[-1].after.display
+    assert (chart["first"], chart["last"]) == (first, last) and last > first
+    assert chart["low"] < first < last < chart["high"]
+    page = client.get("/players/kaede?lang=en").text
+    assert f"from {first} to {last}" in page
+    scale = re.search(r'class="small acct-chart-scale"[^>]*>(.*?)</div>\s*<svg', page, re.S)
+    assert scale is not None, "the scale stands before the chart, beside it"
+    assert re.search(rf'acct-chart-top">{chart["high"]}<.*acct-chart-bottom">{chart["low"]}<',
+                     scale.group(1))
+    ja = client.get("/players/kaede?lang=ja").text
+    assert f"（{first}〜{last}）" in ja
+
+
 def test_sign_in_pages(client: TestClient) -> None:
     for path in ("/signup", "/login", "/signup?lang=ja", "/login?lang=ja"):
         r = client.get(path)

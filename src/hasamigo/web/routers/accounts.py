@@ -258,7 +258,9 @@ async def logout_page(request: Request, accounts: Accounts) -> Response:
 def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 160
                  ) -> dict[str, Any]:
     """The points of a rating history's line (an SVG drawn by the template): the rating
-    after each rated game, the first point the rating before the first."""
+    after each rated game, the first point the rating before the first. ``high`` and
+    ``low`` are the chart's top and bottom (its vertical scale, drawn beside it),
+    ``first`` and ``last`` where the line starts and ends."""
     values = [changes[0].before.display] + [c.after.display for c in changes] \
         if changes else []
     if not values:
@@ -273,7 +275,7 @@ def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 16
         f"{pad + i * step:.1f},{pad + (high - v) / (high - low) * (height - 2 * pad):.1f}"
         for i, v in enumerate(values))
     return {"points": points, "low": low, "high": high, "width": width, "height": height,
-            "last": values[-1], "games": len(changes)}
+            "first": values[0], "last": values[-1], "games": len(changes)}
 
 
 @pages.get("/players/{name}", response_class=HTMLResponse)
