@@ -279,3 +279,22 @@ def test_the_lobby_page(client: TestClient, lang: str) -> None:
     page = client.get(f"/lobby?lang={lang}")
     assert 'id="lobby-wait"' in page.text and 'id="lobby-post"' in page.text
     assert ("近いレーティング" in page.text) == (lang == "ja")
+
+
+def test_a_fuse_ishi_challenge_decides_colours_the_jof_way(client: TestClient) -> None:
+    signed_up(client, "ann")
+    bob = browser(client)
+    signed_up(bob, "bob")
+    posted = post(client, colour="fuse-ishi")
+    game_id = bob.post(f"/api/lobby/challenges/{posted['id']}/accept").json()["game_id"]
+    ann_seat, bob_seat = seat(client, game_id), seat(bob, game_id)
+    view = ann_seat.view()
+    assert view["phase"] == "colours" and view["fuse_ishi"]["step"] == "call"
+    caller, other = (ann_seat, bob_seat) if view["fuse_ishi"]["by"] == 0 \
+        else (bob_seat, ann_seat)
+    refused = other.post("/colours", {"step": "call", "value": "top"})
+    assert refused.status_code == 403 and error_code(refused) == "not_your_seat"
+    after = caller.post("/colours", {"step": "call", "value": "top"}).json()
+    assert after["phase"] == "playing"
+    assert sorted(ann_seat.view()["your_colours"] + bob_seat.view()["your_colours"]) \
+        == ["black", "white"]
