@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 from importlib import resources
 
 import pytest
 
 from hasamigo import Board
 from hasamigo.analysis.explain import SECOND_MOVES
+from hasamigo.errors import HasamigoError
 from hasamigo.game import openings
 from hasamigo.game.openings import ENCYCLOPEDIA, normalise, opening_name, position_key
+from hasamigo.move import PASS
 
 
 def diagram(black: str, white: str, turn: str) -> Board:
@@ -119,3 +122,56 @@ def test_every_disagreement_between_the_sources_is_in_the_notes() -> None:
         found = opening_name(given[0][1])
         assert found is not None and getattr(found, language) == distinct[0]
     assert disagreements == 19  # 18 in English, 並び取り/平行取り in Japanese
+
+
+def _named_from_scratch(moves: list[str]) -> openings.OpeningName | None:
+    """The name by the definition: replay the first LONGEST moves, keep the last named."""
+    turned = openings.normalise([m for m in moves if m != "pass"][:openings.LONGEST])
+    best, en, ja, board = None, None, None, Board()
+    for n, move in enumerate(turned or [], 1):
+        try:
+            if board.must_pass():
+                board.push(PASS)
+            board.play(move)
+        except (HasamigoError, ValueError):
+            break
+        found = openings._table().get(openings.position_key(board))
+        if found is not None:
+            en, ja = found[0] or en, found[1] or ja
+            best = openings.OpeningName(en, ja, "".join((turned or [])[:n]))
+    return best
+
+
+def test_a_game_asked_after_each_move_is_named_as_replayed_from_its_start() -> None:
+    rng = random.Random(67)
+    lines = [_moves(row["moves"].strip().lower()) for row in _rows() if row["moves"].strip()]
+    for line in [*rng.sample(lines, 12), *[[] for _ in range(8)]]:
+        board = Board()
+        moves: list[str] = []
+        for name in line:
+            board.play(name)
+            moves.append(name)
+        while len(moves) < 64 and not board.is_game_over():
+            move = rng.choice(list(board.legal_moves))
+            board.push(move)
+            moves.append(board.move_name(move))
+        for n in range(min(len(moves), openings.LONGEST + 2) + 1):
+            assert opening_name(moves[:n]) == _named_from_scratch(moves[:n]), moves[:n]
+    spoilt = ["f5", "d6", "c3", "d3", "c4", "a1", "f4"]  # a1 is not legal there
+    assert opening_name(spoilt) == _named_from_scratch(spoilt) == opening_name(spoilt[:5])
+
+
+def test_moves_past_the_deepest_named_position_are_not_replayed() -> None:
+    deepest = max(64 - key.split()[0].count("-") for key in openings._table()) - 4
+    assert deepest < openings.LONGEST
+    rng = random.Random(5)
+    board, moves = Board(), list[str]()
+    while len(moves) < deepest + 6 and not board.is_game_over():
+        move = rng.choice(list(board.legal_moves))
+        board.push(move)
+        moves.append(board.move_name(move))
+    opening_name(moves[:deepest])
+    walked = openings._walk.cache_info().misses
+    for n in range(deepest, len(moves) + 1):
+        assert opening_name(moves[:n]) == opening_name(moves[:deepest])
+    assert openings._walk.cache_info().misses == walked

@@ -113,15 +113,20 @@ def position_key(board: Board) -> str:
     """``board``'s position (discs and side to move) the same under the start's four
     symmetries: the least of its four turned board strings."""
     cells, turn = board.to_string().split()
-    turned = []
-    for kind in range(4):
-        out = ["-"] * 64
-        for r in range(8):
-            for c in range(8):
-                c2, r2 = _turn(kind, c, r)
-                out[r2 * 8 + c2] = cells[r * 8 + c]
-        turned.append("".join(out))
-    return f"{min(turned)} {turn}"
+    return f"{min(''.join([cells[i] for i in order]) for order in _ORDERS)} {turn}"
+
+
+def _order(kind: int) -> tuple[int, ...]:
+    """The cell read into each cell of the board turned by symmetry ``kind``."""
+    out = [0] * 64
+    for r in range(8):
+        for c in range(8):
+            c2, r2 = _turn(kind, c, r)
+            out[r2 * 8 + c2] = r * 8 + c
+    return tuple(out)
+
+
+_ORDERS = tuple(_order(kind) for kind in range(4))
 
 
 def _moves_of(text: str) -> list[str]:
@@ -182,31 +187,55 @@ def opening_name(transcript: str | list[str]) -> OpeningName | None:
         moves = _moves_of(transcript.strip().lower())
     else:
         moves = [m.lower() for m in transcript if m.lower() != "pass"]
-    turned = normalise(moves[:LONGEST])
+    # a position has one disc more per move played: none past the deepest named one
+    # has a name, so a long game is named by its first moves only
+    turned = normalise(moves[:min(LONGEST, _deepest())])
     if not turned:
         return None
-    return _named(tuple(turned))
+    walked = _walk(tuple(turned))
+    return None if walked is None else walked.best
 
 
-@functools.lru_cache(maxsize=4096)
-def _named(turned: tuple[str, ...]) -> OpeningName | None:
-    table = _table()
-    best: OpeningName | None = None
-    en = ja = None
-    board = Board()
-    for n, move in enumerate(turned, 1):
-        try:
-            if board.must_pass():
-                board.push(PASS)
-            board.play(move)
-        except (HasamigoError, ValueError):
-            break  # not a legal game from here: named as far as it is
-        found = table.get(position_key(board))
-        if found is not None:
-            new_en, new_ja = found
-            en, ja = new_en or en, new_ja or ja
-            best = OpeningName(en, ja, "".join(turned[:n]))
-    return best
+@functools.cache
+def _deepest() -> int:
+    """How many moves reach the named position with the most discs."""
+    return max(64 - key.split()[0].count("-") for key in _table()) - 4
+
+
+@dataclass(frozen=True, slots=True)
+class _Walked:
+    """Where a line of moves (f5-first) led: its position, the names met so far, and
+    whether it was legal to its end."""
+
+    board: Board
+    en: str | None
+    ja: str | None
+    best: OpeningName | None
+    legal: bool
+
+
+@functools.lru_cache(maxsize=16384)
+def _walk(turned: tuple[str, ...]) -> _Walked | None:
+    """The line ``turned`` walked one move further than its prefix (cached: a game
+    asked again after each move replays only its new move)."""
+    if not turned:
+        return _Walked(Board(), None, None, None, True)
+    before = _walk(turned[:-1])
+    if before is None or not before.legal:
+        return before
+    board = before.board.copy(stack=False)
+    try:
+        if board.must_pass():
+            board.push(PASS)
+        board.play(turned[-1])
+    except (HasamigoError, ValueError):
+        # not a legal game from here: named as far as it is
+        return _Walked(before.board, before.en, before.ja, before.best, False)
+    found = _table().get(position_key(board))
+    if found is None:
+        return _Walked(board, before.en, before.ja, before.best, True)
+    en, ja = found[0] or before.en, found[1] or before.ja
+    return _Walked(board, en, ja, OpeningName(en, ja, "".join(turned)), True)
 
 
 __all__ = ["ENCYCLOPEDIA", "OpeningName", "normalise", "opening_name", "position_key"]
