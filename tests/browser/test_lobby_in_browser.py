@@ -156,3 +156,34 @@ def test_hostile_names_in_the_games_to_watch_are_text(
     assert item.locator("img, b").count() == 0
     assert watcher.evaluate("() => window.__owned") is None
     no_sideways_scroll(watcher, "the games to watch at 390 px")
+
+
+def test_two_players_waiting_are_paired_into_one_game(
+        new_page: Callable[..., Any], live_server: str) -> None:
+    """"Play someone near my rating", pressed in two browsers: both land on one rated
+    game, each holding a seat of its own colour."""
+    expect = _expect()
+    tag = secrets.token_hex(3)
+    one, two = new_page(), new_page(width=390, height=844, lang="ja")
+    sign_up(one, live_server, f"wait1_{tag}")
+    sign_up(two, live_server, f"wait2_{tag}")
+    one.click("#lobby-wait")
+    expect(one.locator("#lobby-stop")).to_be_visible()
+    expect(one.locator("#lobby-waiting")).to_contain_text("±100", timeout=WAIT)
+    two.click("#lobby-wait")
+    for page in (one, two):
+        page.wait_for_url(re.compile(r"/games/[0-9a-f]+$"), timeout=WAIT)
+    game_id = one.url.rsplit("/", 1)[1]
+    assert two.url.endswith(f"/games/{game_id}")
+    for page in (one, two):
+        page.wait_for_function(
+            "id => !!localStorage.getItem('hasamigo:seat:' + id)", arg=game_id,
+            timeout=WAIT)
+    colours = []
+    for page in (one, two):
+        state = page.request.get(
+            f"{live_server}/api/games/{game_id}",
+            headers={"Authorization": f"Bearer {token_of(page, game_id)}"}).json()
+        assert state["rated"] and state["clock"] is not None
+        colours += state["your_colours"]
+    assert sorted(colours) == ["black", "white"]
