@@ -273,6 +273,50 @@ def test_the_turn_runs_the_notify_command_and_its_failure_never_breaks_a_move(
     assert "the notify command for game" in caplog.text and "exit 3" in caplog.text
 
 
+def test_the_notify_commands_run_a_few_at_a_time_each_game_told_its_newest_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turns passing quickly in many games (a player, or a script, moving fast) start at
+    most MAX_RUNNING processes at once, one per game for its newest turn, not one per
+    move."""
+    import asyncio
+
+    from hasamigo.web import Settings
+    from hasamigo.web.services.games import notify
+
+    running: list[int] = [0, 0]  # now, most at once
+    started: list[list[str]] = []
+
+    class Process:
+        returncode = 0
+
+        async def communicate(self) -> tuple[bytes, bytes]:
+            running[0] += 1
+            running[1] = max(running)
+            await asyncio.sleep(0.01)
+            running[0] -= 1
+            return b"", b""
+
+    async def exec_(*argv: str, **_: Any) -> Process:
+        started.append(list(argv))
+        return Process()
+
+    monkeypatch.setattr(notify.asyncio, "create_subprocess_exec", exec_)
+    notifier = notify.TurnNotifier(Settings(warm_engine=False, notify_command="tell"))
+
+    async def turns() -> None:
+        for ply in range(6):
+            for game in range(10):
+                notifier.turn_passed(f"g{game}", BLACK if ply % 2 == 0 else WHITE,
+                                     START_WEB + ply * DAY)
+        await notifier.drain()
+
+    asyncio.run(turns())
+    newest = datetime.fromtimestamp(START_WEB + 5 * DAY, UTC).isoformat(timespec="seconds")
+    assert sorted(started) == sorted(["tell", f"g{game}", "white", newest]
+                                     for game in range(10))
+    assert 1 <= running[1] <= notify.MAX_RUNNING
+
+
 def _stored(db: str, game_id: str) -> Any:
     from hasamigo.storage import Database, GameRepository
 

@@ -12,6 +12,10 @@ an SMTP URL: the server keeps no mail password, sends nothing itself, and any ch
 
 It runs in the background after the move is committed, at most ``notify_seconds``; a
 command that fails, is missing or hangs is logged and stopped, and never touches the move.
+At most :data:`MAX_RUNNING` commands run at once: a player who moves quickly in many games
+(or a script doing so) starts no more processes than that. A turn waiting for its command
+is replaced by the same game's next turn (the player is told the newest deadline once),
+and beyond :data:`MAX_WAITING` games waiting a turn is not told (logged).
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ from hasamigo.web.settings import Settings
 
 log = logging.getLogger(__name__)
 
+#: notify commands running at once, and games whose turn waits for one
+MAX_RUNNING, MAX_WAITING = 4, 256
+
 
 class TurnNotifier:
     """Runs the notify command in the background, one process per turn."""
@@ -35,6 +42,8 @@ class TurnNotifier:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._tasks: set[asyncio.Task[None]] = set()
+        self._waiting: dict[str, list[str]] = {}  # game id -> its newest turn's command
+        self._slots = asyncio.Semaphore(MAX_RUNNING)
 
     @property
     def enabled(self) -> bool:
@@ -47,9 +56,23 @@ class TurnNotifier:
             return
         when = datetime.fromtimestamp(deadline, UTC).isoformat(timespec="seconds")
         argv = [*shlex.split(self.settings.notify_command), game_id, colour.value, when]
-        task = asyncio.create_task(self._run(argv, game_id))
+        if game_id in self._waiting:  # its command has not started: it tells this turn
+            self._waiting[game_id] = argv
+            return
+        if len(self._waiting) >= MAX_WAITING:
+            log.warning("the notify command for game %s was not run: %d games are waiting "
+                        "for one", game_id, len(self._waiting))
+            return
+        self._waiting[game_id] = argv
+        task = asyncio.create_task(self._next(game_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _next(self, game_id: str) -> None:
+        """The game's newest turn, once fewer than :data:`MAX_RUNNING` commands run."""
+        async with self._slots:
+            argv = self._waiting.pop(game_id)
+            await self._run(argv, game_id)
 
     async def _run(self, argv: list[str], game_id: str) -> None:
         try:
@@ -80,4 +103,4 @@ class TurnNotifier:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
 
-__all__ = ["TurnNotifier"]
+__all__ = ["MAX_RUNNING", "MAX_WAITING", "TurnNotifier"]
