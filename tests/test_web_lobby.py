@@ -298,3 +298,15 @@ def test_a_fuse_ishi_challenge_decides_colours_the_jof_way(client: TestClient) -
     assert after["phase"] == "playing"
     assert sorted(ann_seat.view()["your_colours"] + bob_seat.view()["your_colours"]) \
         == ["black", "white"]
+
+
+def test_posting_is_rate_limited(client: TestClient) -> None:
+    from hasamigo.web.services.lobby import POSTS_PER_HOUR
+
+    signed_up(client, "ann")
+    for _ in range(POSTS_PER_HOUR):
+        posted = post(client)
+        assert client.delete(f"/api/lobby/challenges/{posted['id']}").status_code == 204
+    r = client.post("/api/lobby/challenges", json={})
+    assert r.status_code == 429 and error_code(r) == "rate_limited"
+    assert int(r.headers["retry-after"]) > 0

@@ -42,6 +42,7 @@ from hasamigo.lobby import Challenge, HeldGame, LobbyStore, Terms, Waiting, wind
 from hasamigo.lobby.model import DEFAULT_MINUTES, RATED_VARIANT
 from hasamigo.ratings import Pool, RatingStore
 from hasamigo.ratings.model import subject_of_account
+from hasamigo.web.limits import RateWindow
 from hasamigo.web.schemas import NewGame
 from hasamigo.web.services.games import GameService
 
@@ -53,6 +54,8 @@ STARTED_WITHIN = timedelta(minutes=10)
 PUBLIC_EVERY = 1.0
 #: the turns remembered of the viewers' games, by (game, events)
 TURNS_KEPT = 2048
+#: challenges an account may post an hour (on each server process)
+POSTS_PER_HOUR = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,7 @@ class LobbyService:
         self.now = time_source
         #: how long the public part is reused (seconds; 0: read on every call)
         self.public_every = public_every
+        self._posts = RateWindow(POSTS_PER_HOUR, 3600.0, time_source=time_source)
         self._public: tuple[float, dict[str, Any]] | None = None
         self._public_lock = asyncio.Lock()
         #: (game id, events) → (participant to move or None, deadline or None)
@@ -85,6 +89,8 @@ class LobbyService:
 
     # ---- challenges ----------------------------------------------------------------------
     async def post(self, account: Account, terms: Terms) -> Challenge:
+        """A new open challenge of ``account`` (429 beyond :data:`POSTS_PER_HOUR`)."""
+        self._posts.enforce(account.id, "challenges posted this hour")
         rating = await asyncio.to_thread(self.rating, account)
         challenge = await self.games.write(self.store.post, account.id, terms, rating.display)
         self._public = None
