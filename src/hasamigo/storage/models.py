@@ -425,6 +425,24 @@ class MultiGameRow(Base):
     result: Mapped[str | None] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: a rated game (revision 0017): rated in the ``rolit`` or ``multi4`` pool once over
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class MultiGameSeatRow(Base):
+    """The account holding a seat (``colour``) of a multi-player game (revision 0017):
+    set when a signed-in person creates the game or takes the seat, ``NULL`` once the
+    account is deleted (the game stays, for the others). The seat's token stays the
+    proof of the seat; the account may ask for a fresh one."""
+
+    __tablename__ = "multi_game_seats"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("multi_games.id", ondelete="CASCADE"), primary_key=True)
+    colour: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="SET NULL",
+                               name="fk_multi_game_seats_account_id"), index=True)
 
 
 # ==== accounts (revision 0012) ===============================================================

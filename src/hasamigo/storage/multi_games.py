@@ -6,6 +6,11 @@ text. Every change is a compare-and-set on ``version`` (:meth:`MultiGameReposito
 a writer that read an older version changes nothing and gets
 :class:`~hasamigo.storage.games.ConcurrentWrite`, so two moves (or two join codes) never
 both land on the same position, and a move the caller was told about is committed.
+
+A seat may be held by an account (table ``multi_game_seats``, revision 0017, issue 67):
+written in the same transaction as the game or the seat's join, ``NULL`` once the
+account is deleted. The token stays the proof of a seat; the account may add a fresh
+token of its own seat (:meth:`MultiGameRepository.save` with ``secrets``).
 """
 
 from __future__ import annotations
@@ -14,11 +19,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import update
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
 
 from hasamigo.storage.db import Database
 from hasamigo.storage.games import ConcurrentWrite
-from hasamigo.storage.models import MultiGameRow
+from hasamigo.storage.models import MultiGameRow, MultiGameSeatRow
 from hasamigo.storage.rows import aware, rowcount
 
 
@@ -49,16 +55,23 @@ class MultiSecret:
     hash: str
     colours: tuple[int, ...]
     used: bool = False
+    #: the account a token was given to (a signed-in person's), so that an account's
+    #: older tokens can end; ``None`` for an anonymous one
+    account: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "hash": self.hash, "colours": list(self.colours),
-                "used": self.used}
+        data: dict[str, Any] = {"kind": self.kind, "hash": self.hash,
+                                "colours": list(self.colours), "used": self.used}
+        if self.account is not None:
+            data["account"] = self.account
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MultiSecret:
         kind: Literal["token", "join"] = "join" if data["kind"] == "join" else "token"
+        account = data.get("account")
         return cls(kind, str(data["hash"]), tuple(int(c) for c in data["colours"]),
-                   bool(data.get("used")))
+                   bool(data.get("used")), None if account is None else str(account))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +87,28 @@ class StoredMultiGame:
     result: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    #: rated once over (issue 67: every seat held by a different account)
+    rated: bool = False
+    #: the accounts holding seats: ``(colour, account id)`` by colour
+    accounts: tuple[tuple[int, str], ...] = ()
+
+    def holder(self, colour: int) -> str | None:
+        """The account holding seat ``colour``, if any."""
+        return next((a for c, a in self.accounts if c == colour), None)
 
 
-def _stored(row: MultiGameRow) -> StoredMultiGame:
+def _stored(row: MultiGameRow, accounts: list[tuple[int, str]]) -> StoredMultiGame:
     return StoredMultiGame(
         row.id, row.game, tuple(MultiSeat.from_json(s) for s in row.seats),
         tuple(MultiSecret.from_json(s) for s in row.secrets), tuple(row.moves.split()),
-        row.version, row.result, aware(row.created_at), aware(row.updated_at))
+        row.version, row.result, aware(row.created_at), aware(row.updated_at),
+        bool(row.rated), tuple(sorted(accounts)))
+
+
+def _accounts(session: Session, game_id: str) -> list[tuple[int, str]]:
+    return [(colour, account) for colour, account in session.execute(
+        select(MultiGameSeatRow.colour, MultiGameSeatRow.account_id).where(
+            MultiGameSeatRow.game_id == game_id)) if account is not None]
 
 
 class MultiGameRepository:
@@ -97,18 +125,24 @@ class MultiGameRepository:
                 id=game.id, game=game.game, seats=[s.to_json() for s in game.seats],
                 secrets=[s.to_json() for s in game.secrets], moves=" ".join(game.moves),
                 version=game.version, result=game.result, created_at=game.created_at,
-                updated_at=game.updated_at))
+                updated_at=game.updated_at, rated=game.rated))
+            session.flush()
+            for colour, account in game.accounts:
+                session.add(MultiGameSeatRow(game_id=game.id, colour=colour,
+                                             account_id=account))
 
     def get(self, game_id: str) -> StoredMultiGame | None:
         with self.db.session() as session:
             row = session.get(MultiGameRow, game_id)
-            return None if row is None else _stored(row)
+            return None if row is None else _stored(row, _accounts(session, game_id))
 
     def save(self, game: StoredMultiGame, *, moves: tuple[str, ...] | None = None,
              secrets: tuple[MultiSecret, ...] | None = None,
-             result: str | None = None) -> StoredMultiGame:
-        """Write the moves, secrets and result given (the others as they are) over
-        ``game`` as read, if no one wrote since; the game as now stored. Raises
+             result: str | None = None, seats: tuple[MultiSeat, ...] | None = None,
+             holder: tuple[tuple[int, ...], str] | None = None) -> StoredMultiGame:
+        """Write the moves, secrets, seats and result given (the others as they are) over
+        ``game`` as read, if no one wrote since; the game as now stored. ``holder``:
+        ``(colours, account)``, seats an account takes (in the same transaction). Raises
         :class:`ConcurrentWrite` (nothing written) if its version moved on, ``KeyError``
         if it is gone."""
         now = datetime.now(UTC)
@@ -119,6 +153,8 @@ class MultiGameRepository:
             values["secrets"] = [s.to_json() for s in secrets]
         if result is not None:
             values["result"] = result
+        if seats is not None:
+            values["seats"] = [s.to_json() for s in seats]
         with self.db.session() as session, session.begin():
             changed = session.execute(
                 update(MultiGameRow)
@@ -128,10 +164,56 @@ class MultiGameRepository:
                 if session.get(MultiGameRow, game.id) is None:
                     raise KeyError(game.id)
                 raise ConcurrentWrite(f"multi-player game {game.id} changed meanwhile")
+            if holder is not None:
+                for colour in holder[0]:
+                    session.add(MultiGameSeatRow(game_id=game.id, colour=colour,
+                                                 account_id=holder[1]))
         stored = self.get(game.id)
         if stored is None:  # pragma: no cover - deleted between the two transactions
             raise KeyError(game.id)
         return stored
+
+    def account_games(self, account_id: str) -> dict[str, frozenset[int]]:
+        """For each game in which the account holds seats, the colours it holds."""
+        held: dict[str, set[int]] = {}
+        with self.db.session() as session:
+            for game_id, colour in session.execute(
+                    select(MultiGameSeatRow.game_id, MultiGameSeatRow.colour)
+                    .where(MultiGameSeatRow.account_id == account_id)):
+                held.setdefault(game_id, set()).add(colour)
+        return {game_id: frozenset(c) for game_id, c in held.items()}
+
+    def forget_account(self, account_id: str, name: str) -> list[str]:
+        """An account being deleted: in each game it held seats of, those seats' names
+        become ``name`` and its tokens forget it, and the seats are held by no account
+        (the game stays, for the others); the games changed. Each write moves the
+        game's version on, so every server reads it again."""
+        changed = []
+        with self.db.session() as session, session.begin():
+            held: dict[str, set[int]] = {}
+            for game_id, colour in session.execute(
+                    select(MultiGameSeatRow.game_id, MultiGameSeatRow.colour)
+                    .where(MultiGameSeatRow.account_id == account_id)):
+                held.setdefault(game_id, set()).add(colour)
+            for game_id in sorted(held):
+                row = session.get(MultiGameRow, game_id, with_for_update=True)
+                if row is None:  # pragma: no cover - cascaded with its seats
+                    continue
+                seats = [MultiSeat.from_json(s) for s in row.seats]
+                row.seats = [(MultiSeat(s.colour, name, s.program) if s.colour in
+                              held[game_id] else s).to_json() for s in seats]
+                row.secrets = [
+                    (MultiSecret(s.kind, s.hash, s.colours, s.used) if s.account ==
+                     account_id else s).to_json()
+                    for s in (MultiSecret.from_json(d) for d in row.secrets)]
+                row.version += 1
+                row.updated_at = datetime.now(UTC)
+                changed.append(game_id)
+            session.execute(update(MultiGameSeatRow)
+                            .where(MultiGameSeatRow.account_id == account_id)
+                            .values(account_id=None)
+                            .execution_options(synchronize_session=False))
+        return changed
 
 
 __all__ = ["MultiGameRepository", "MultiSeat", "MultiSecret", "StoredMultiGame"]

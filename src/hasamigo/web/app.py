@@ -155,7 +155,7 @@ def create_app(
                             compute=compute),
             multi=MultiGameService(MultiGameRepository(db), analysis_service.pool,
                                    games_per_minute=settings.games_per_minute,
-                                   time_source=time_source),
+                                   time_source=time_source, ratings=rating_service),
             accounts=AccountService(
                 AccountStore(db, clock=lambda: datetime.fromtimestamp(wall_clock(), UTC)),
                 time_source=time_source),

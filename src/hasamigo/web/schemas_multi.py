@@ -32,6 +32,9 @@ class NewMultiGame(Request):
     seats: list[NewSeat] = Field(min_length=2, max_length=4)
     first: ColourWord = "random"
     online: bool = False
+    #: rated (issue 67): online, between people only, each seat a different signed-in
+    #: account's; Rolit (2-4 seats) or 4-player Othello with four
+    rated: bool = False
 
 
 class MultiMoveRequest(Request):
@@ -81,6 +84,8 @@ class MultiGameView(BaseModel):
     standings: list[MultiStandingView]
     your_colours: list[str]
     version: int
+    #: created rated (``GET /api/multi/{id}/rating`` once over: the changes or why not)
+    rated: bool = False
 
 
 class CreatedMultiGame(MultiGameView):

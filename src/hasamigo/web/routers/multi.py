@@ -9,19 +9,33 @@
 * ``POST /api/multi/{id}/moves`` a move (``Authorization: Bearer <seat token>``, which
   must hold the side to move: 403 ``not_your_seat`` otherwise; an illegal move 422).
 * ``GET /api/multi/{id}/record.mgf`` the ``.mgf`` record to download.
+* ``POST /api/multi/{id}/seat`` (signed in) a fresh seat token of the seat(s) the account
+  holds, to play from this browser (403 ``not_your_seat`` for an account holding none).
+* ``GET /api/multi/{id}/rating`` a finished game's rating changes (each with its seat's
+  colour), or why it is not rated, in the reader's language.
 * Pages: ``/multi`` (a new game), ``/multi/{id}`` (the game and its replay),
   ``/multi/{id}/join?code=…`` (a seat's join link).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from hasamigo.multi import MULTI_GAMES
-from hasamigo.web.deps import Address, AuthFirst, LangDep, Multi, SeatToken, Templates, Token
+from hasamigo.web.deps import (
+    Address,
+    AuthFirst,
+    LangDep,
+    Multi,
+    SeatToken,
+    SignedIn,
+    Templates,
+    Token,
+    Viewer,
+)
 from hasamigo.web.routers.games import ERRORS
 from hasamigo.web.schemas_multi import (
     CreatedMultiGame,
@@ -31,6 +45,7 @@ from hasamigo.web.schemas_multi import (
     MultiMoveRequest,
     NewMultiGame,
 )
+from hasamigo.web.services.ratings import verdict_json
 
 router = APIRouter(prefix="/api/multi", tags=["multi-player games"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
@@ -38,11 +53,13 @@ GameId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_
 
 
 @router.post("", status_code=201, responses=ERRORS)
-async def create_multi_game(req: NewMultiGame, multi: Multi, address: Address
-                            ) -> CreatedMultiGame:
+async def create_multi_game(req: NewMultiGame, multi: Multi, address: Address,
+                            viewer: Viewer) -> CreatedMultiGame:
     """A new game; keep ``seat_token`` (it holds the creator's seat, or every person's
-    seat on one screen) and send each ``join_urls`` link to its person."""
-    view, token, codes = await multi.create(req, address=address)
+    seat on one screen) and send each ``join_urls`` link to its person. Signed in, the
+    creator's seat of an online game is the account's; a ``rated`` game is created signed
+    in (401 otherwise), online, between people."""
+    view, token, codes = await multi.create(req, address=address, account=viewer)
     return CreatedMultiGame(
         **view.model_dump(), seat_token=token,
         join_urls={colour: f"/multi/{view.id}/join?code={code}"
@@ -50,13 +67,44 @@ async def create_multi_game(req: NewMultiGame, multi: Multi, address: Address
 
 
 @router.post("/{game_id}/join", responses=ERRORS)
-async def join_multi_game(game_id: GameId, req: MultiJoinRequest, multi: Multi
-                          ) -> JoinedMultiGame:
-    """A join link's code for a seat token (once: a used code is 403)."""
-    token, colours = await multi.join(game_id, req.code)
+async def join_multi_game(game_id: GameId, req: MultiJoinRequest, multi: Multi,
+                          viewer: Viewer) -> JoinedMultiGame:
+    """A join link's code for a seat token (once: a used code is 403); signed in, the
+    account holds the seat (a rated game's seat needs it: 401 signed out)."""
+    token, colours = await multi.join(game_id, req.code, viewer)
     view = await multi.state(game_id, token)
     return JoinedMultiGame(id=game_id, seat_token=token, your_colours=[
         view.colours[c] for c in sorted(colours)])
+
+
+@router.post("/{game_id}/seat", responses=ERRORS)
+async def multi_account_seat(game_id: GameId, multi: Multi, account: SignedIn
+                             ) -> JoinedMultiGame:
+    """A fresh seat token of the seat(s) the signed-in account holds in this game, to
+    play it from this browser (401 signed out, 403 ``not_your_seat`` for an account
+    holding none, 404 for no such game)."""
+    token, colours = await multi.account_seat(game_id, account)
+    view = await multi.state(game_id, token)
+    return JoinedMultiGame(id=game_id, seat_token=token, your_colours=[
+        view.colours[c] for c in sorted(colours)])
+
+
+@router.get("/{game_id}/rating", responses=ERRORS)
+async def multi_rating(game_id: GameId, multi: Multi, lang: LangDep) -> dict[str, Any]:
+    """A finished game's rating changes (in its seats' turn order, each with its seat's
+    ``colour``), or why it is not rated; ``over`` false before its end."""
+    live, verdict = await multi.rating(game_id)
+    if verdict is None:
+        return {"rated": False, "changes": [], "excluded": None,
+                "over": live.stored.result is not None}
+    answer = verdict_json(verdict, lang)
+    rules, stored = live.board.rules, live.stored
+    seats = {f"account:{stored.holder(s.colour)}": s for s in stored.seats}
+    for change in answer["changes"]:
+        seat = seats.get(change["subject"])  # a deleted account's change is gone
+        change["colour"] = None if seat is None else rules.colours[seat.colour]
+        change["name"] = None if seat is None else seat.name
+    return {**answer, "over": True}
 
 
 @router.get("/{game_id}", responses=ERRORS)

@@ -28,6 +28,7 @@ from hasamigo.accounts.profile import Profile, profile_of
 from hasamigo.accounts.store import DELETED_NAME
 from hasamigo.errors import HasamigoError
 from hasamigo.ratings import Pool, RatingChange, RatingStore, subject_of_account
+from hasamigo.storage.multi_games import MultiGameRepository
 from hasamigo.storage.seats import SeatRepository
 from hasamigo.tournament.store import TournamentRepository
 from hasamigo.web.errors import Forbidden
@@ -56,13 +57,15 @@ def forget_account(store: AccountStore, account_id: str) -> list[str]:
     """Delete an account everywhere (the web's deletion and ``hasamigo accounts
     delete``): its ratings and rating changes (:meth:`RatingStore.forget`), its tournament
     entrants renamed ``(deleted) #N`` without personal details
-    (:meth:`TournamentRepository.forget_account`), then the account itself
-    (:meth:`AccountStore.delete`: sessions, name, hash, games anonymised). Returns the
-    games anonymised."""
+    (:meth:`TournamentRepository.forget_account`), its seats of multi-player games named
+    ``(deleted)`` and held by no account (:meth:`MultiGameRepository.forget_account`),
+    then the account itself (:meth:`AccountStore.delete`: sessions, name, hash, games
+    anonymised). Returns the two-player games anonymised."""
     if store.by_id(account_id) is None:
         raise AccountNotFound("no such account")
     RatingStore(store.db).forget(subject_of_account(account_id))
     TournamentRepository(store.db).forget_account(account_id, DELETED_NAME)
+    MultiGameRepository(store.db).forget_account(account_id, DELETED_NAME)
     return store.delete(account_id)
 
 

@@ -14,6 +14,15 @@ two to four seats, each a person or a program, on one screen or online.
   token: a token that does not hold the side to move is refused (403 ``not_your_seat``).
   Reading a game needs only its id (unguessable): the join links and the replay are
   shared by address.
+* **Accounts** (issue 67): a signed-in creator's seat of an online game, and a seat a
+  signed-in person takes by its join link, are held by the account (``multi_game_seats``):
+  the seat keeps the account's name (unless the creator named it, in a game not rated),
+  and :meth:`MultiGameService.account_seat` gives the account a fresh token of its seat in
+  any browser. A **rated** game (``NewMultiGame.rated``) is online, between people only,
+  Rolit or 4-player Othello with four: its creator and everyone taking a seat is signed
+  in, each account one seat. Once over it is rated by
+  :meth:`~hasamigo.web.services.ratings.RatingService.multi_over` before any answer shows
+  its end.
 * **Programs** choose on the search threads (the pool the two-player games' programs use),
   never on the event loop, one move at a time, each committed like a person's. A forced
   pass (4人対戦オセロ) is played at once for whoever has to pass.
@@ -30,6 +39,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hasamigo.engine.multi_players import MultiPlayer, make_multi_player
 from hasamigo.errors import InvalidOptionError
@@ -52,10 +62,17 @@ from hasamigo.web.schemas_multi import (
     MultiStandingView,
     NewMultiGame,
 )
+from hasamigo.web.services.ratings import Verdict, multi_pool
+
+if TYPE_CHECKING:
+    from hasamigo.accounts import Account
+    from hasamigo.web.services.ratings import RatingService
 
 log = logging.getLogger(__name__)
 #: games whose position is kept in memory (the others are replayed from their row)
 CACHED_GAMES = 256
+#: the tokens of its seat an account keeps per game (older browsers' tokens end)
+ACCOUNT_TOKENS = 8
 #: the default names of a program's seat
 PROGRAM_NAMES = {"random": "Random", "greedy": "Greedy", "search": "Search (max-n)"}
 
@@ -80,6 +97,8 @@ class _Live:
     programs: dict[int, MultiPlayer] = field(default_factory=dict)
     #: every position's picture so far (:func:`_boards`), made again only after a move
     pictures: tuple[tuple[str, ...], list[str]] | None = None
+    #: a finished game's ratings (or why not), as of the version it was read for
+    verdict: tuple[int, Verdict] | None = None
 
     def boards(self) -> list[str]:
         moves = _texts(self.board)
@@ -117,9 +136,12 @@ class MultiGameService:
 
     def __init__(self, repo: MultiGameRepository, pool: Executor, *,
                  games_per_minute: int = 20,
-                 time_source: Callable[[], float] | None = None) -> None:
+                 time_source: Callable[[], float] | None = None,
+                 ratings: RatingService | None = None) -> None:
         self.repo = repo
         self.pool = pool
+        #: rates a finished rated game (``None``: nothing is rated)
+        self.ratings = ratings
         self._rate = RateWindow(games_per_minute, 60.0,
                                 time_source=time_source or time.monotonic)
         self._live: OrderedDict[str, _Live] = OrderedDict()
@@ -127,10 +149,14 @@ class MultiGameService:
         self._running: dict[str, asyncio.Task[None]] = {}
 
     # ---- creating and joining ----------------------------------------------------------
-    async def create(self, req: NewMultiGame, *, address: str
+    async def create(self, req: NewMultiGame, *, address: str,
+                     account: Account | None = None
                      ) -> tuple[MultiGameView, str, dict[str, str]]:
         """A new game: its view (for the creator), the creator's seat token and the other
-        people's join codes by colour name (online; none on one screen)."""
+        people's join codes by colour name (online; none on one screen). Signed in
+        (``account``), the creator's seat of an online game is the account's."""
+        if req.rated:
+            _check_rated(req, account)
         self._rate.enforce(address, "new games")
         rules = find_multi_game(req.game)
         colours = rules.default_seats[len(req.seats) - 2]
@@ -153,23 +179,35 @@ class MultiGameService:
                                 "programs only is played by `hasamigo play-multi`)")
         token = _new_secret()
         mine = tuple(people[:1]) if req.online else tuple(people)
-        kept = [MultiSecret("token", secret_hash(token), mine)]
+        holder = account if req.online else None
+        if holder is not None:
+            named = {colours[i] for i in order if req.seats[i].name and not req.rated}
+            seats = tuple(MultiSeat(s.colour, holder.name, s.program)
+                          if s.colour in mine and s.colour not in named else s
+                          for s in seats)
+        kept = [MultiSecret("token", secret_hash(token), mine,
+                            account=None if holder is None else holder.id)]
         codes: dict[str, str] = {}
         for colour in people:
             if colour not in mine:
                 code = _new_secret()
                 kept.append(MultiSecret("join", secret_hash(code), (colour,)))
                 codes[rules.colours[colour]] = code
-        stored = StoredMultiGame(secrets.token_urlsafe(12), rules.name, seats, tuple(kept))
+        stored = StoredMultiGame(
+            secrets.token_urlsafe(12), rules.name, seats, tuple(kept), rated=req.rated,
+            accounts=() if holder is None else tuple((c, holder.id) for c in mine))
         replay(stored)  # the seats make a game
         await asyncio.to_thread(self.repo.create, stored)
         live = await self._get(stored.id)
         self._schedule(live)
         return self.view(live, frozenset(mine)), token, codes
 
-    async def join(self, game_id: str, code: str) -> tuple[str, frozenset[int]]:
+    async def join(self, game_id: str, code: str, account: Account | None = None
+                   ) -> tuple[str, frozenset[int]]:
         """A join code exchanged (once) for a seat token of its own: the token and its
-        colours. 403 for a code that is not this game's, or used already."""
+        colours; signed in (``account``), the account holds the seat. 403 for a code that
+        is not this game's, or used already; a rated game's seat is taken signed in (401)
+        by an account holding no other seat of it (409 ``already_joined``)."""
         refused = Forbidden("this join link is not valid, or has been used already")
         digest = secret_hash(code)
         async with self._lock(game_id):
@@ -178,12 +216,48 @@ class MultiGameService:
             found = next((s for s in stored.secrets if s.hash == digest), None)
             if found is None or found.kind != "join" or found.used:
                 raise refused
+            if stored.rated and account is None:
+                raise Unauthorized("a seat of a rated game is taken signed in: sign in "
+                                   "(or sign up), then open the link again")
+            if stored.rated and account is not None \
+                    and account.id in {a for _c, a in stored.accounts}:
+                raise Forbidden("your account holds another seat of this rated game: "
+                                "each seat is a different player's", "already_joined")
             token = _new_secret()
-            grant = MultiSecret("token", secret_hash(token), found.colours)
+            grant = MultiSecret("token", secret_hash(token), found.colours,
+                                account=None if account is None else account.id)
             kept = (*(MultiSecret(s.kind, s.hash, s.colours, True) if s is found else s
                       for s in stored.secrets), grant)
-            await self._save(live, secrets=kept)
+            seats = None
+            rules = live.board.rules
+            if account is not None:
+                seats = tuple(MultiSeat(s.colour, account.name, s.program)
+                              if s.colour in found.colours and (
+                                  stored.rated or s.name == rules.colours[s.colour]
+                                  .capitalize()) else s for s in stored.seats)
+            await self._save(live, secrets=kept, seats=seats, holder=None if account is None
+                             else (found.colours, account.id))
         return token, frozenset(found.colours)
+
+    async def account_seat(self, game_id: str, account: Account
+                           ) -> tuple[str, frozenset[int]]:
+        """A fresh seat token of the seats ``account`` holds in the game, for another
+        browser (403 ``not_your_seat`` if it holds none; 404 for no such game). The
+        account keeps its :data:`ACCOUNT_TOKENS` newest tokens of the game."""
+        async with self._lock(game_id):
+            live = await self._get(game_id)
+            stored = live.stored
+            colours = tuple(sorted(c for c, a in stored.accounts if a == account.id))
+            if not colours:
+                raise Forbidden("your account holds no seat of this game", "not_your_seat")
+            token = _new_secret()
+            grant = MultiSecret("token", secret_hash(token), colours, account=account.id)
+            theirs = [s for s in stored.secrets
+                      if s.kind == "token" and s.account == account.id]
+            ended = {id(s) for s in theirs[:max(0, len(theirs) + 1 - ACCOUNT_TOKENS)]}
+            kept = (*(s for s in stored.secrets if id(s) not in ended), grant)
+            await self._save(live, secrets=kept)
+        return token, frozenset(colours)
 
     # ---- reading -----------------------------------------------------------------------
     def _lock(self, game_id: str) -> asyncio.Lock:
@@ -232,7 +306,27 @@ class MultiGameService:
         live = await self._get(game_id)
         you = self.colours_of(live, token)
         self._schedule(live)  # a program to move after a restart picks up here
+        await self.verdict(live)  # a rated game's end is seen with its ratings stored
         return self.view(live, you)
+
+    async def verdict(self, live: _Live) -> Verdict | None:
+        """A finished game's ratings (rated now if it is to be and was not yet), or why
+        it is not rated; ``None`` before its end (or if rating failed: logged, tried
+        again at the next look)."""
+        stored = live.stored
+        if stored.result is None or self.ratings is None:
+            return None
+        if live.verdict is not None and live.verdict[0] == stored.version:
+            return live.verdict[1]
+        found = await self.ratings.multi_over(stored, live.board.scores())
+        if found is not None:
+            live.verdict = (stored.version, found)
+        return found
+
+    async def rating(self, game_id: str) -> tuple[_Live, Verdict | None]:
+        """The game and its :meth:`verdict`."""
+        live = await self._get(game_id)
+        return live, await self.verdict(live)
 
     async def record(self, game_id: str) -> str:
         """The game's ``.mgf`` record (:mod:`hasamigo.notation.multi_record`)."""
@@ -264,7 +358,7 @@ class MultiGameService:
                                          discs=s.discs) for s in board.standings()]
             if over else [],
             your_colours=[rules.colours[c] for c in board.seats if c in you],
-            version=stored.version)
+            version=stored.version, rated=stored.rated)
 
     @staticmethod
     def _seat(stored: StoredMultiGame, colour: int) -> MultiSeat:
@@ -293,6 +387,7 @@ class MultiGameService:
             move = Move.from_str(text)
             board.check(move)
             await self._commit(live, move)
+            await self.verdict(live)  # rated before the mover (or anyone) sees the end
         self._schedule(live)
         return self.view(live, you)
 
@@ -316,11 +411,13 @@ class MultiGameService:
 
     async def _save(self, live: _Live, *, moves: tuple[str, ...] | None = None,
                     secrets: tuple[MultiSecret, ...] | None = None,
-                    result: str | None = None) -> None:
+                    result: str | None = None, seats: tuple[MultiSeat, ...] | None = None,
+                    holder: tuple[tuple[int, ...], str] | None = None) -> None:
         """Store the changes over the game as this process read it (its version)."""
         try:
             stored = await asyncio.to_thread(functools.partial(
-                self.repo.save, live.stored, moves=moves, secrets=secrets, result=result))
+                self.repo.save, live.stored, moves=moves, secrets=secrets, result=result,
+                seats=seats, holder=holder))
         except KeyError:
             raise NotFound(f"no multi-player game {live.stored.id!r}") from None
         except ConcurrentWrite:
@@ -380,6 +477,21 @@ class MultiGameService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _check_rated(req: NewMultiGame, account: Account | None) -> None:
+    """A rated game's terms: created signed in, online, people only, a rated board."""
+    if account is None:
+        raise Unauthorized("a rated game is created signed in: sign in (or sign up) first")
+    if not req.online:
+        raise InvalidOptionError("a rated game is played online, each person signed in "
+                                 "in their own browser, not on one screen")
+    if any(seat.player != "person" for seat in req.seats):
+        raise InvalidOptionError("a rated game is between people only: every seat a "
+                                 "person's")
+    if multi_pool(req.game, len(req.seats)) is None:
+        raise InvalidOptionError("4-player Othello is rated with its four seats only (with "
+                                 "two or three it is a variant of ours)")
 
 
 def _boards(board: MultiBoard) -> list[str]:

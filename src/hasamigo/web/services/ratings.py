@@ -10,6 +10,14 @@ second write nothing). A game is rated in the ``othello`` pool, under ``game:<id
 its options say ``rated``, its result is not one the JOF rules exclude, both sides moved,
 and each side's seat is held by a different account (``game_seats.account_id``). Otherwise
 :meth:`RatingService.verdict` says why not, in the reader's language.
+
+**Games of three or four** (:mod:`hasamigo.web.services.multi`) are rated the same way,
+once, under ``multi:<id>``: Rolit (two to four seats) in the ``rolit`` pool, 4-player
+Othello with its four seats in the ``multi4`` pool, by places from the final discs (equal
+discs share a place, :func:`~hasamigo.ratings.ranked`), when the game was created rated
+and every seat is held by a different account (``multi_game_seats``). The multi-player
+service calls :meth:`RatingService.multi_over` before it answers with a finished game,
+so nobody sees the end of a rated game before its ratings are stored.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from hasamigo.game.state import Phase
 from hasamigo.move import BLACK, WHITE, Color
-from hasamigo.ratings import Pool, Rating, RatingChange, RatingStore, of_result
+from hasamigo.ratings import Pool, Rating, RatingChange, RatingStore, of_result, ranked
 from hasamigo.ratings import outcome as oc
 from hasamigo.ratings.calibration import ADAPTIVE, program_ratings
 from hasamigo.ratings.model import subject_of_account
@@ -30,6 +38,7 @@ from hasamigo.text import Lang
 
 if TYPE_CHECKING:
     from hasamigo.game.controller import GameController
+    from hasamigo.storage.multi_games import StoredMultiGame
     from hasamigo.storage.seats import SeatRepository
     from hasamigo.web.services.games.live import LiveGame
 
@@ -41,6 +50,22 @@ REMEMBERED = 4096
 def game_ref(game_id: str) -> str:
     """A web game's reference among the rated games."""
     return f"game:{game_id}"
+
+
+def multi_ref(game_id: str) -> str:
+    """A multi-player game's reference among the rated games."""
+    return f"multi:{game_id}"
+
+
+def multi_pool(game: str, seats: int) -> Pool | None:
+    """The pool a multi-player game is rated in: Rolit for two to four (the box's own
+    game), 4-player Othello only with its four seats (with fewer it is our variant, not
+    the game); ``None``: never rated."""
+    if game == "rolit" and 2 <= seats <= 4:
+        return Pool.ROLIT
+    if game == "othello4" and seats == 4:
+        return Pool.MULTI4
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +167,52 @@ class RatingService:
             return Verdict(tuple(done))
         return Verdict(exclusion=self.exclusion(game_id, game))
 
+    # ---- rating a finished game of three or four ------------------------------------------
+    @staticmethod
+    def multi_exclusion(stored: StoredMultiGame) -> oc.Exclusion | None:
+        """Why a multi-player game is not rated (``None``: it is, once over)."""
+        if not stored.rated:
+            return oc.NOT_A_RATED_GAME
+        holders = [stored.holder(s.colour) for s in stored.seats]
+        if any(s.program is not None for s in stored.seats) or None in holders:
+            return oc.NOT_ACCOUNTS
+        if len(set(holders)) != len(holders):
+            return oc.SAME_PLAYER
+        if multi_pool(stored.game, len(stored.seats)) is None:
+            return oc.NOT_STANDARD
+        return None
+
+    def rate_multi_now(self, stored: StoredMultiGame, scores: dict[int, int]) -> Verdict:
+        """Rate a finished multi-player game (``scores``: each seat's colour's final
+        discs) if it is to be, once: a second call reads what the first wrote."""
+        if stored.result is None:
+            raise ValueError("the game is not over")
+        pool = multi_pool(stored.game, len(stored.seats))
+        ref = multi_ref(stored.id)
+        done = self.store.changes_of(ref, pool) if pool is not None else []
+        if done:
+            return Verdict(tuple(_in_seat_order(done, stored)))
+        why = self.multi_exclusion(stored)
+        if why is not None or pool is None:
+            return Verdict(exclusion=why)
+        subjects = [subject_of_account(str(stored.holder(s.colour))) for s in stored.seats]
+        outcome = ranked(pool, subjects, [scores[s.colour] for s in stored.seats])
+        return Verdict(tuple(_in_seat_order(self.store.record(ref, outcome), stored)))
+
+    async def multi_over(self, stored: StoredMultiGame, scores: dict[int, int]
+                         ) -> Verdict | None:
+        """A finished multi-player game's verdict, rating it first if it is to be (on a
+        thread; once per process, the store's once for all); ``None`` before its end. A
+        failure to rate is logged and answers ``None``: the game's result stands, the next
+        look rates it."""
+        if stored.result is None:
+            return None
+        try:
+            return await asyncio.to_thread(self.rate_multi_now, stored, scores)
+        except Exception:
+            log.exception("rating multi-player game %s failed", stored.id)
+            return None
+
     # ---- reading --------------------------------------------------------------------------
     def current(self, subject: str, pool: Pool) -> Rating:
         return self.store.current(subject, pool)
@@ -151,6 +222,14 @@ class RatingService:
 
     def pools_of(self, subject: str) -> list[Rating]:
         return self.store.pools_of(subject)
+
+
+def _in_seat_order(changes: list[RatingChange], stored: StoredMultiGame
+                   ) -> list[RatingChange]:
+    """A multi-player game's changes in its seats' turn order."""
+    order = {subject_of_account(a): i for i, a in enumerate(
+        stored.holder(s.colour) or "" for s in stored.seats) if a}
+    return sorted(changes, key=lambda c: order.get(c.subject, len(order)))
 
 
 def program_rating(spec: str) -> int | None:
@@ -165,4 +244,5 @@ def verdict_json(verdict: Verdict, lang: Lang) -> dict[str, Any]:
             "excluded": None if verdict.exclusion is None else verdict.exclusion.as_json(lang)}
 
 
-__all__ = ["RatingService", "Verdict", "game_ref", "program_rating", "verdict_json"]
+__all__ = ["RatingService", "Verdict", "game_ref", "multi_pool", "multi_ref", "program_rating",
+           "verdict_json"]
