@@ -84,7 +84,12 @@ def test_reading_routes_declare_the_token_as_optional(client: TestClient) -> Non
     document = client.app.openapi()  # type: ignore[attr-defined]
     schemes = document["components"]["securitySchemes"]
     assert {SEAT_TOKEN, READER_TOKEN, SESSION_TOKEN} <= set(schemes)
-    assert all(s["scheme"] == "bearer" for s in schemes.values())
+    # the tokens are bearer tokens; an account's session is its HttpOnly cookie
+    assert all(s.get("scheme") == "bearer" for name, s in schemes.items()
+               if name != "accountSession")
+    cookie = schemes["accountSession"]
+    assert (cookie["type"], cookie["in"], cookie["name"]) == ("apiKey", "cookie",
+                                                              "hasamigo_session")
     reading = document["paths"]["/api/games/{game_id}"]["get"]["security"]
     assert reading == [{READER_TOKEN: []}]
     # a public game is read without a token; an action on it still needs one
