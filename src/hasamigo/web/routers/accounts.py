@@ -18,14 +18,13 @@
 The session is the HttpOnly cookie ``hasamigo_session`` (SameSite=Lax; Secure over https).
 Pages: ``/signup``, ``/login``, ``POST /logout`` (a form: works without a script),
 ``/players/{name}`` (the profile; one's own shows the claim and the deletion too). Every
-page knows who is signed in (:func:`viewer_middleware`, ``viewer_of(request)`` in the
+page knows who is signed in (:func:`find_viewer`, ``viewer_of(request)`` in the
 templates: the name in the navigation bar).
 """
 
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response
@@ -183,21 +182,21 @@ async def player(name: PlayerName, accounts: Accounts, viewer: Viewer) -> dict[s
 
 
 # ---- pages -------------------------------------------------------------------------------
-async def viewer_middleware(request: Request,
-                            call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+async def find_viewer(request: Request) -> None:
     """A page's request (not the API's, nor a static file) with a session cookie looks
     up who is signed in before the page is drawn, for the navigation bar
-    (:func:`viewer_of`); the routes' :data:`~hasamigo.web.deps.Viewer` reuses it."""
+    (:func:`viewer_of`); the routes' :data:`~hasamigo.web.deps.Viewer` reuses it. Called
+    by the app's plain ASGI middleware (:class:`~hasamigo.web.app.ClientCookie`) on every
+    HTTP request."""
     path = request.url.path
     if request.method == "GET" and session_cookie(request) is not None \
             and not path.startswith(("/api/", "/static/", "/ws")) \
             and services_of(request.app) is not None:
         await current_account(request)
-    return await call_next(request)
 
 
 def viewer_of(request: Request | None) -> Account | None:
-    """The signed-in account of a page's request (found by :func:`viewer_middleware`)."""
+    """The signed-in account of a page's request (found by :func:`find_viewer`)."""
     if request is None:
         return None
     found = request.scope.get("hasamigo.credentials") or {}
