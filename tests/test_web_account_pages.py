@@ -182,6 +182,13 @@ def test_sign_in_pages(client: TestClient) -> None:
     # no open redirect through ?next=
     assert 'data-next="/"' in client.get("/login?next=//evil.example/").text
     assert 'data-next="/library"' in client.get("/login?next=/library").text
+    # a browser drops tabs and line breaks from a URL: "/<tab>/evil.example" is another site
+    for hostile in ("/%09/evil.example/", "/%0A/evil.example/", "/%0D%0A/evil.example/",
+                    "/%20/evil.example/", "/%E3%80%80/evil.example/", "/%00/evil.example/"):
+        for page in ("/login", "/signup"):
+            assert 'data-next="/"' in client.get(f"{page}?next={hostile}").text, hostile
+    assert 'data-next="/players/%E3%81%82"' in client.get(
+        "/login?next=/players/%25E3%2581%2582").text
 
 
 def test_the_sign_out_form(client: TestClient) -> None:
@@ -191,6 +198,8 @@ def test_the_sign_out_form(client: TestClient) -> None:
     assert client.get("/api/accounts/me").status_code == 401
     r = client.post("/logout", data={"next": "https://evil.example/"},
                     follow_redirects=False)
+    assert r.headers["location"] == "/"
+    r = client.post("/logout", data={"next": "/\t/evil.example/"}, follow_redirects=False)
     assert r.headers["location"] == "/"
 
 

@@ -210,9 +210,17 @@ def install(env: Environment) -> None:
 
 
 def _safe_next(target: str | None) -> str:
-    """Where to go after signing in: a path of this site only (no open redirect)."""
+    """Where to go after signing in: a path of this site only (no open redirect). A
+    browser drops tabs and line breaks from a URL before reading it (``/<tab>/evil.example``
+    is ``//evil.example``, another site), so a target with any control character or space
+    is refused too, as is one that reads as having a scheme or a host."""
     if not target or not target.startswith("/") or target.startswith("//") \
             or "\\" in target or len(target) > 500:
+        return "/"
+    if any(c.isspace() or not c.isprintable() for c in target):
+        return "/"
+    parts = urllib.parse.urlsplit(target)
+    if parts.scheme or parts.netloc:
         return "/"
     return target
 
