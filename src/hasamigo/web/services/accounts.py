@@ -19,13 +19,14 @@ import contextlib
 import functools
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hasamigo.accounts import Account, AccountNotFound, AccountStore, LoginFailed, name_key
 from hasamigo.accounts.model import SESSION_MAX_DAYS
 from hasamigo.accounts.profile import Profile, profile_of
-from hasamigo.accounts.store import DELETED_NAME
+from hasamigo.accounts.store import DELETED_NAME, token_hash
 from hasamigo.errors import HasamigoError
 from hasamigo.ratings import Pool, RatingChange, RatingStore, subject_of_account
 from hasamigo.storage.multi_games import MultiGameRepository
@@ -41,6 +42,13 @@ log = logging.getLogger(__name__)
 SESSION_COOKIE = "hasamigo_session"
 #: the cookie's lifetime (the session's own end is the store's to say)
 COOKIE_SECONDS = SESSION_MAX_DAYS * 24 * 3600
+#: how long (seconds) this process trusts a session it looked up, instead of asking the
+#: database on every request: a sign-out or a deletion through this process forgets it at
+#: once; one through another server on the same database, or ``hasamigo accounts``, is
+#: seen here at most this long after (so is a session's expiry)
+SESSION_CACHE_SECONDS = 3.0
+#: sessions remembered at most (the least recently looked up forgotten first)
+SESSION_CACHE_SIZE = 10_000
 
 
 @dataclass(slots=True)
@@ -74,8 +82,15 @@ class AccountService:
 
     def __init__(self, store: AccountStore, *, signups_per_hour: int = 10,
                  logins_per_minute: int = 10, logins_per_name_per_hour: int = 30,
-                 time_source: Callable[[], float] = time.monotonic) -> None:
+                 time_source: Callable[[], float] = time.monotonic,
+                 session_seconds: float = SESSION_CACHE_SECONDS,
+                 session_clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        #: token hash -> (looked up at, the account or None): see SESSION_CACHE_SECONDS
+        self._sessions: OrderedDict[str, tuple[float, Account | None]] = OrderedDict()
+        self._session_seconds = session_seconds
+        self._session_clock = session_clock
+        self._sessions_ended = 0  # a lookup begun before a sign-out is not remembered
         self.seats = SeatRepository(store.db)
         self.ratings = RatingStore(store.db)
         self._signups = RateWindow(signups_per_hour, 3600.0, time_source=time_source)
@@ -103,7 +118,9 @@ class AccountService:
         return account, token
 
     async def log_out(self, token: str) -> None:
+        self._forget_session(token)
         await asyncio.to_thread(self.store.close_session, token)
+        self._forget_session(token)  # looked up while it was being ended
 
     # ---- claiming, profiles, deletion -----------------------------------------------------
     async def claimable(self, client: str) -> int:
@@ -150,7 +167,9 @@ class AccountService:
             games.repo.summaries, ids=list(held), exclude_phase="over", limit=10_000))
         for summary in going:
             await _resign_for(games, summary.id, held[summary.id])
+        self._forget_sessions_of(account.id)
         changed = await asyncio.to_thread(forget_account, self.store, account.id)
+        self._forget_sessions_of(account.id)  # looked up while they were being ended
         for game_id in changed:  # this process forgets its copy: it reloads anonymised
             live = games.store.games.get(game_id)
             if live is not None and not live.busy:
@@ -158,10 +177,35 @@ class AccountService:
         return changed
 
     async def viewer(self, token: str | None) -> Account | None:
-        """The account the session cookie's ``token`` is signed in to, else ``None``."""
+        """The account the session cookie's ``token`` is signed in to, else ``None``
+        (remembered :data:`SESSION_CACHE_SECONDS`, an unknown token too)."""
         if not token:
             return None
-        return await asyncio.to_thread(self.store.session_account, token)
+        key = token_hash(token)
+        now = self._session_clock()
+        cached = self._sessions.get(key)
+        if cached is not None and now - cached[0] < self._session_seconds:
+            self._sessions.move_to_end(key)
+            return cached[1]
+        ended = self._sessions_ended
+        account = await asyncio.to_thread(self.store.session_account, token)
+        if ended != self._sessions_ended:
+            return account  # a session ended meanwhile: perhaps this one, not remembered
+        self._sessions[key] = (now, account)
+        self._sessions.move_to_end(key)
+        while len(self._sessions) > SESSION_CACHE_SIZE:
+            self._sessions.popitem(last=False)
+        return account
+
+    def _forget_session(self, token: str) -> None:
+        self._sessions_ended += 1
+        self._sessions.pop(token_hash(token), None)
+
+    def _forget_sessions_of(self, account_id: str) -> None:
+        self._sessions_ended += 1
+        for key in [key for key, (_at, account) in self._sessions.items()
+                    if account is not None and account.id == account_id]:
+            del self._sessions[key]
 
 
 async def _resign_for(games: GameService, game_id: str, seats: frozenset[int]) -> None:
