@@ -31,6 +31,9 @@ from hasamigo.storage.models import AccountRow, AccountSessionRow
     ("taro", "taro"), ("  Taro_1  ", "Taro_1"), ("ＴＡＲＯ", "TARO"), ("ﾀﾛｳ", "タロウ"),
     ("山田-太郎", "山田-太郎"), ("abc", "abc"), ("a" * 20, "a" * 20), ("ゆーき", "ゆーき"),
     ("ta\u0301ro", "t\u00e1ro"),
+    # Japanese mixes its scripts and Latin letters; one other script alone is a name
+    ("山田たろうTaro", "山田たろうTaro"), ("佐々木", "佐々木"), ("Иван", "Иван"),
+    ("Αλέξης", "Αλέξης"), ("김민수", "김민수"), ("Straße_2", "Straße_2"),
 ])
 def test_names_that_may_be_used(given: str, stored: str) -> None:
     assert normalise_name(given) == stored
@@ -42,6 +45,8 @@ def test_names_that_may_be_used(given: str, stored: str) -> None:
     # letters that draw nothing (the Hangul fillers, also after NFKC), no letter at all
     "\u3164\u3164\u3164", "\uffa0\uffa0\uffa0", "\u115f\u1160\u115f", "ab\u3164c",
     "---", "_-_",
+    # letters of two scripts: a Cyrillic or Greek letter passing for a Latin one
+    "\u0430lice", "b\u043eb", "\u0391lex", "taro\u0442", "山田\u0430bc",
 ])
 def test_names_refused(given: str) -> None:
     with pytest.raises(InvalidName):

@@ -19,6 +19,17 @@ hasamigo.accounts.model.InvalidName: a name is letters, digits, '_' and '-' (not
 The Hangul fillers are letters to Unicode but draw nothing (U+3164 three times would be a
 name nobody sees), so they are refused; and a name has at least one letter or digit
 (``---`` is not a name a person can be told by).
+
+A name's letters are of one script, so that a Cyrillic ``а`` cannot pass for a Latin
+``a`` in someone else's name (``аlice`` beside ``alice``); Japanese mixes its own scripts
+(kanji, hiragana, katakana) and Latin letters freely:
+
+>>> normalise_name("山田たろうTaro")
+'山田たろうTaro'
+>>> normalise_name("\u0430lice")
+Traceback (most recent call last):
+...
+hasamigo.accounts.model.InvalidName: a name's letters are of one script (not Cyrillic and Latin)
 """
 
 from __future__ import annotations
@@ -87,6 +98,27 @@ def _name_char(char: str) -> bool:
     return category[0] == "L" or category == "Nd" or char in "_-"
 
 
+#: the scripts Japanese writes a name in, which mix with one another and with Latin
+JAPANESE = frozenset({"CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "IDEOGRAPHIC"})
+
+
+def _script(letter: str) -> str:
+    """A letter's script as the first word of its Unicode name (``LATIN``, ``CYRILLIC``,
+    ``GREEK``, ``HIRAGANA``…); the Japanese scripts are one, ``JAPANESE``."""
+    first = unicodedata.name(letter, "UNKNOWN").split(" ", 1)[0]
+    return "JAPANESE" if first in JAPANESE else first
+
+
+def _mixed_scripts(text: str) -> tuple[str, str] | None:
+    """Two scripts a name's letters mix that may not be mixed, else ``None``."""
+    scripts = sorted({_script(c) for c in text if unicodedata.category(c)[0] == "L"})
+    if len(scripts) > 1 and set(scripts) != {"JAPANESE", "LATIN"}:
+        pair = [s for s in scripts if s != "JAPANESE"] if "JAPANESE" in scripts \
+            and len(scripts) > 2 else scripts
+        return pair[0], pair[1]
+    return None
+
+
 def normalise_name(name: str) -> str:
     """``name`` as stored and shown (NFKC, surrounding spaces removed), or
     :class:`InvalidName` saying what is wrong."""
@@ -102,6 +134,10 @@ def normalise_name(name: str) -> str:
         raise InvalidName(f"a name is letters, digits, '_' and '-' (not {shown})")
     if all(c in "_-" for c in text):
         raise InvalidName("a name has a letter or a digit")
+    mixed = _mixed_scripts(text)
+    if mixed is not None:
+        one, other = (s.capitalize() for s in mixed)
+        raise InvalidName(f"a name's letters are of one script (not {one} and {other})")
     return text
 
 
