@@ -120,7 +120,7 @@ def test_a_challenge_accepted_becomes_a_game_of_the_two_accounts(client: TestCli
         == [(game_id, "ann", "bob", True)]
     assert watcher.get(f"/api/games/{game_id}").status_code == 200  # public: watched
     assert black.move("f5").status_code == 200
-    assert lobby(watcher)["live"][0]["moves"] == 1
+    assert lobby(watcher)["live"][0]["id"] == game_id
     assert [g["your_move"] for g in lobby(bob)["you"]["games"]] == [True]
     # the third account holds no seat of it
     cid = browser(client)
@@ -310,3 +310,89 @@ def test_posting_is_rate_limited(client: TestClient) -> None:
     r = client.post("/api/lobby/challenges", json={})
     assert r.status_code == 429 and error_code(r) == "rate_limited"
     assert int(r.headers["retry-after"]) > 0
+
+
+def etag_of(c: TestClient) -> str:
+    r = c.get("/api/lobby")
+    assert r.status_code == 200, r.text
+    return r.headers["etag"]
+
+
+def unchanged(c: TestClient, etag: str) -> bool:
+    r = c.get("/api/lobby", headers={"If-None-Match": etag})
+    assert r.status_code in (200, 304), r.text
+    return r.status_code == 304
+
+
+def test_a_move_changes_the_lobby_only_for_whom_it_changes_what_is_shown(
+        client: TestClient) -> None:
+    """The lobby's ETag is stable while nothing shown changes: a move changes neither
+    the list of live games (no move count, no time of the last move, in the order the
+    games began) nor the part of a player not in the game; it changes the players'
+    parts by whose move it is."""
+    ann, bob, cid, watcher = client, browser(client), browser(client), browser(client)
+    signed_up(ann, "ann"), signed_up(bob, "bob"), signed_up(cid, "cid")
+    games = []
+    for _ in range(2):
+        posted = post(ann, colour="black")
+        r = bob.post(f"/api/lobby/challenges/{posted['id']}/accept")
+        assert r.status_code == 200, r.text
+        games.append(r.json()["game_id"])
+    black, white = seat(ann, games[0]), seat(bob, games[0])
+    seat(ann, games[1]), seat(bob, games[1])
+    live = lobby(watcher)["live"]
+    assert [g["id"] for g in live] == games[::-1]  # the latest started first
+    assert all("moves" not in g and "updated_at" not in g for g in live)
+    before = {who: etag_of(c) for who, c in
+              (("ann", ann), ("bob", bob), ("cid", cid), ("watcher", watcher))}
+    assert unchanged(bob, before["bob"])  # nothing moved: a 304
+
+    assert black.move("f5").status_code == 200
+    assert unchanged(watcher, before["watcher"]) and unchanged(cid, before["cid"])
+    assert not unchanged(ann, before["ann"]) and not unchanged(bob, before["bob"])
+    assert [g["id"] for g in lobby(watcher)["live"]] == games[::-1]  # the order kept
+    assert [g["your_move"] for g in lobby(bob)["you"]["games"]] == [True, False]
+    after = etag_of(bob)
+    assert unchanged(bob, after)
+    assert white.move("f6").status_code == 200
+    assert unchanged(watcher, before["watcher"]) and not unchanged(bob, after)
+
+
+def test_a_signed_in_poll_reads_its_own_part_in_one_database_session(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The viewer's games, accepted challenges, waiting and rating in one session (one
+    transaction), and a 304 is answered without building the body."""
+    import asyncio
+
+    ann, bob = client, browser(client)
+    account_id = signed_up(ann, "ann")
+    signed_up(bob, "bob")
+    posted = post(ann, colour="black")
+    game_id = bob.post(f"/api/lobby/challenges/{posted['id']}/accept").json()["game_id"]
+    seat(ann, game_id), seat(bob, game_id)
+    assert bob.post("/api/lobby/waiting").status_code == 200
+    services = client.app.state.services
+    account = services.accounts.store.get(account_id)
+    lobby_service = services.lobby
+    lobby_service._viewer_part(account)  # whose move: from the game, then remembered
+
+    db = lobby_service.store.db
+    opened = []
+    real = type(db).session
+
+    def counted(self: Any) -> Any:
+        opened.append(1)
+        return real(self)
+
+    monkeypatch.setattr(type(db), "session", counted)
+    you = lobby_service._viewer_part(account)
+    assert len(opened) == 1
+    assert [g["id"] for g in you["games"]] == [game_id] and you["games"][0]["your_move"]
+    assert you["started"] == [{"challenge": posted["id"], "game_id": game_id}]
+    assert you["rating"] == 1500 and you["waiting"] == {"waiting": False, "game_id": None}
+
+    state = asyncio.run(lobby_service.state(account))
+    assert state.body is not None and state.body["you"] == you
+    again = asyncio.run(lobby_service.state(account, state.etag))
+    assert again.body is None and again.etag == state.etag
+    assert asyncio.run(lobby_service.state(account, '"other"')).body == state.body

@@ -25,7 +25,8 @@ from hasamigo.lobby.model import (
     Waiting,
     window,
 )
-from hasamigo.lobby.store import HeldGame, LiveGameRow, LobbyStore
+from hasamigo.lobby.store import HeldGame, LiveGameRow, LobbyStore, ViewerRows
 
 __all__ = ["Challenge", "ChallengeNotFound", "ChallengeState", "HeldGame", "LiveGameRow",
-           "LobbyError", "LobbyStore", "NotYourChallenge", "Terms", "Waiting", "window"]
+           "LobbyError", "LobbyStore", "NotYourChallenge", "Terms", "ViewerRows", "Waiting",
+           "window"]

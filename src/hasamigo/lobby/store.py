@@ -68,16 +68,17 @@ class LiveGameRow:
     variant: str
     black: str
     white: str
-    moves: int
     rated: bool
     days_per_move: int | None
-    updated_at: datetime
+    created_at: datetime
 
     def to_json(self) -> dict[str, object]:
+        # no move count and no time of the last move: the list polled every few seconds
+        # by every lobby page changes when a game starts or ends, not with each move
         return {"id": self.id, "variant": self.variant, "black": self.black,
-                "white": self.white, "moves": self.moves, "rated": self.rated,
+                "white": self.white, "rated": self.rated,
                 "days_per_move": self.days_per_move,
-                "updated_at": self.updated_at.isoformat()}
+                "created_at": self.created_at.isoformat()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,16 @@ class HeldGame:
     event_count: int
     black: str
     white: str
-    updated_at: datetime
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ViewerRows:
+    """One account's own part of the lobby, as read in one transaction."""
+
+    games: list[HeldGame]
+    accepted: list[Challenge]
+    waiting: Waiting | None
 
 
 def _options(setup: Any) -> dict[str, Any]:
@@ -210,20 +220,23 @@ class LobbyStore:
                 .limit(limit)).all()
         return [_challenge(row, name) for row, name in rows]
 
-    def accepted_since(self, account_id: str, since: timedelta) -> list[Challenge]:
+    def accepted_since(self, account_id: str, since: timedelta, *,
+                       session: Session | None = None) -> list[Challenge]:
         """The account's challenges accepted in the last ``since`` (posted or accepted by
-        it): the poster's page goes to the game from there."""
+        it): the poster's page goes to the game from there (in ``session`` if given)."""
+        if session is None:
+            with self.db.session() as own:
+                return self.accepted_since(account_id, since, session=own)
         now = self.now()
-        with self.db.session() as session:
-            rows = session.execute(
-                select(LobbyChallengeRow, AccountRow.name)
-                .join(AccountRow, AccountRow.id == LobbyChallengeRow.poster_id)
-                .where(or_(LobbyChallengeRow.poster_id == account_id,
-                           LobbyChallengeRow.acceptor_id == account_id),
-                       LobbyChallengeRow.state == ChallengeState.ACCEPTED.value,
-                       LobbyChallengeRow.game_id.is_not(None),
-                       LobbyChallengeRow.closed_at > now - since)
-                .order_by(LobbyChallengeRow.closed_at.desc()).limit(20)).all()
+        rows = session.execute(
+            select(LobbyChallengeRow, AccountRow.name)
+            .join(AccountRow, AccountRow.id == LobbyChallengeRow.poster_id)
+            .where(or_(LobbyChallengeRow.poster_id == account_id,
+                       LobbyChallengeRow.acceptor_id == account_id),
+                   LobbyChallengeRow.state == ChallengeState.ACCEPTED.value,
+                   LobbyChallengeRow.game_id.is_not(None),
+                   LobbyChallengeRow.closed_at > now - since)
+            .order_by(LobbyChallengeRow.closed_at.desc()).limit(20)).all()
         return [_challenge(row, name) for row, name in rows]
 
     def claim(self, challenge_id: str, acceptor_id: str) -> Challenge:
@@ -302,10 +315,13 @@ class LobbyStore:
         return result
 
     # ---- waiting -------------------------------------------------------------------------
-    def entry(self, account_id: str) -> Waiting | None:
-        with self.db.session() as session:
-            row = session.get(LobbyWaitingRow, account_id)
-            return None if row is None else _waiting(row)
+    def entry(self, account_id: str, *, session: Session | None = None) -> Waiting | None:
+        """The account's place in the waiting list (in ``session`` if given)."""
+        if session is None:
+            with self.db.session() as own:
+                return self.entry(account_id, session=own)
+        row = session.get(LobbyWaitingRow, account_id)
+        return None if row is None else _waiting(row)
 
     def wait(self, account_id: str, mu: float) -> Waiting:
         """Put the account on the waiting list (once: a second call keeps its place and
@@ -432,42 +448,56 @@ class LobbyStore:
     # ---- games ---------------------------------------------------------------------------
     def live_games(self, limit: int = 50) -> list[LiveGameRow]:
         """Public games being played now between two people in two browsers (the second
-        has taken its seat), the latest move first."""
+        has taken its seat), the latest started first (an order a move does not
+        change)."""
         second = exists().where(GameSeatRow.game_id == GameRow.id,
                                 GameSeatRow.kind == "token", GameSeatRow.participants == "1")
         with self.db.session() as session:
             rows = session.execute(
                 select(GameRow.id, GameRow.variant, GameRow.black, GameRow.white,
-                       GameRow.move_count, GameRow.setup, GameRow.updated_at)
+                       GameRow.setup, GameRow.created_at)
                 .where(GameRow.public.is_(True), GameRow.phase != "over",
                        GameRow.opponent == "person", second)
-                .order_by(GameRow.updated_at.desc()).limit(limit)).all()
-        return [LiveGameRow(gid, variant, black, white, moves,
+                .order_by(GameRow.created_at.desc(), GameRow.id).limit(limit)).all()
+        return [LiveGameRow(gid, variant, black, white,
                             bool(_options(setup).get("rated", False)),
-                            _options(setup).get("days_per_move"), aware(updated))
-                for gid, variant, black, white, moves, setup, updated in rows]
+                            _options(setup).get("days_per_move"), aware(created))
+                for gid, variant, black, white, setup, created in rows]
 
-    def unfinished_games(self, account_id: str, limit: int = 50) -> list[HeldGame]:
+    def unfinished_games(self, account_id: str, limit: int = 50, *,
+                         session: Session | None = None) -> list[HeldGame]:
         """The games not over in which the account holds a seat (or has one kept for it),
-        correspondence games first, then the latest."""
-        with self.db.session() as session:
-            held: dict[str, set[int]] = {}
-            for game_id, participants in session.execute(
-                    select(GameSeatRow.game_id, GameSeatRow.participants)
-                    .where(GameSeatRow.account_id == account_id)):
-                held.setdefault(game_id, set()).update(int(p) for p in participants)
-            if not held:
-                return []
-            rows = session.execute(
-                select(GameRow.id, GameRow.setup, GameRow.updated_at, GameRow.event_count,
-                       GameRow.black, GameRow.white)
-                .where(GameRow.id.in_(list(held)), GameRow.phase != "over")
-                .order_by(GameRow.updated_at.desc()).limit(limit)).all()
+        correspondence games first, then the latest started (in ``session`` if given)."""
+        if session is None:
+            with self.db.session() as own:
+                return self.unfinished_games(account_id, limit, session=own)
+        held: dict[str, set[int]] = {}
+        for game_id, participants in session.execute(
+                select(GameSeatRow.game_id, GameSeatRow.participants)
+                .where(GameSeatRow.account_id == account_id)):
+            held.setdefault(game_id, set()).update(int(p) for p in participants)
+        if not held:
+            return []
+        rows = session.execute(
+            select(GameRow.id, GameRow.setup, GameRow.created_at, GameRow.event_count,
+                   GameRow.black, GameRow.white)
+            .where(GameRow.id.in_(list(held)), GameRow.phase != "over")
+            .order_by(GameRow.created_at.desc(), GameRow.id).limit(limit)).all()
         games = [HeldGame(gid, _options(setup).get("days_per_move") is not None,
-                          frozenset(held[gid]), events, black, white, aware(updated))
-                 for gid, setup, updated, events, black, white in rows]
-        games.sort(key=lambda g: (not g.correspondence, -g.updated_at.timestamp()))
+                          frozenset(held[gid]), events, black, white, aware(created))
+                 for gid, setup, created, events, black, white in rows]
+        games.sort(key=lambda g: not g.correspondence)  # stable: the latest started next
         return games
+
+    def viewer(self, account_id: str, accepted_within: timedelta, session: Session
+               ) -> ViewerRows:
+        """What the lobby shows one account of its own, read in ``session`` (one
+        transaction of the caller's): its unfinished games, its challenges accepted in
+        the last ``accepted_within``, its place in the waiting list."""
+        return ViewerRows(self.unfinished_games(account_id, session=session),
+                          self.accepted_since(account_id, accepted_within,
+                                             session=session),
+                          self.entry(account_id, session=session))
 
     def names(self, account_ids: list[str]) -> dict[str, str]:
         """The names of these accounts (those that exist)."""
@@ -476,4 +506,4 @@ class LobbyStore:
                 select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(account_ids)))}
 
 
-__all__ = ["ID_CHARS", "HeldGame", "LiveGameRow", "LobbyStore"]
+__all__ = ["ID_CHARS", "HeldGame", "LiveGameRow", "LobbyStore", "ViewerRows"]

@@ -50,17 +50,22 @@ class RatingStore:
         return datetime.now(UTC) if self._clock is None else self._clock()
 
     # ---- reading -------------------------------------------------------------------------
-    def current(self, subject: str, pool: Pool) -> Rating:
-        """``subject``'s rating in ``pool``; the pool's start if never rated."""
-        return self.current_many([subject], pool)[subject]
+    def current(self, subject: str, pool: Pool, *, session: Session | None = None
+                ) -> Rating:
+        """``subject``'s rating in ``pool``; the pool's start if never rated (read in
+        ``session`` if given: a caller's transaction)."""
+        return self.current_many([subject], pool, session=session)[subject]
 
-    def current_many(self, subjects: Sequence[str], pool: Pool) -> dict[str, Rating]:
+    def current_many(self, subjects: Sequence[str], pool: Pool, *,
+                     session: Session | None = None) -> dict[str, Rating]:
         for subject in subjects:
             check_subject(subject)
-        with self.db.session() as session:
-            rows = session.scalars(select(RatingRow).where(
-                RatingRow.pool == pool.value, RatingRow.subject.in_(list(subjects))))
-            found = {row.subject: _rating(row) for row in rows}
+        if session is None:
+            with self.db.session() as own:
+                return self.current_many(subjects, pool, session=own)
+        rows = session.scalars(select(RatingRow).where(
+            RatingRow.pool == pool.value, RatingRow.subject.in_(list(subjects))))
+        found = {row.subject: _rating(row) for row in rows}
         return {s: found.get(s) or _fresh(s, pool) for s in subjects}
 
     def history(self, subject: str, pool: Pool, *, limit: int = 500) -> list[RatingChange]:

@@ -53,9 +53,9 @@ ChallengeId = Annotated[str, Path(pattern=r"^[0-9a-f]{16}$",
 @router.get("", responses={**ERRORS, 304: {"description": "unchanged since the ETag"}})
 async def lobby_state(request: Request, services: Services, viewer: Viewer) -> Response:
     """The lobby as the page shows it; 304 when ``If-None-Match`` names its ETag."""
-    state = await services.lobby.state(viewer)
+    state = await services.lobby.state(viewer, request.headers.get("if-none-match"))
     headers = {"ETag": state.etag, "Cache-Control": "no-cache"}
-    if request.headers.get("if-none-match") == state.etag:
+    if state.body is None:
         return Response(status_code=304, headers=headers)
     return JSONResponse(state.body, headers=headers)
 

@@ -60,9 +60,10 @@ POSTS_PER_HOUR = 30
 
 @dataclass(frozen=True, slots=True)
 class LobbyState:
-    """The lobby as one viewer sees it: its JSON and its ETag."""
+    """The lobby as one viewer sees it: its JSON (``None``: unchanged since the ETag
+    the viewer named, not built) and its ETag."""
 
-    body: dict[str, Any]
+    body: dict[str, Any] | None
     etag: str
 
 
@@ -77,7 +78,8 @@ class LobbyService:
         #: how long the public part is reused (seconds; 0: read on every call)
         self.public_every = public_every
         self._posts = RateWindow(POSTS_PER_HOUR, 3600.0, time_source=time_source)
-        self._public: tuple[float, dict[str, Any]] | None = None
+        #: (when read, the public part, its digest)
+        self._public: tuple[float, dict[str, Any], str] | None = None
         self._public_lock = asyncio.Lock()
         #: (game id, events) → (participant to move or None, deadline or None)
         self._turns: OrderedDict[tuple[str, int], tuple[int | None, float | None]] = \
@@ -185,11 +187,12 @@ class LobbyService:
                 "game_id": entry.game_id}
 
     # ---- the lobby as a page shows it ----------------------------------------------------
-    async def _public_part(self) -> dict[str, Any]:
+    async def _public_part(self) -> tuple[dict[str, Any], str]:
+        """The part everyone sees and its digest (both computed once per refresh)."""
         async with self._public_lock:
             cached = self._public
             if cached is not None and self.now() - cached[0] < self.public_every:
-                return cached[1]
+                return cached[1], cached[2]
 
             def read() -> dict[str, Any]:
                 return {"challenges": [c.to_json() for c in self.store.open_challenges()],
@@ -197,8 +200,9 @@ class LobbyService:
                         "waiting": self.store.waiting_count()}
 
             part = await asyncio.to_thread(read)
-            self._public = (self.now(), part)
-            return part
+            digest = _digest(part)
+            self._public = (self.now(), part, digest)
+            return part, digest
 
     def _turn(self, held: HeldGame) -> tuple[int | None, float | None]:
         """Who is to move in a game (its participant; ``None``: nobody now) and its
@@ -224,9 +228,16 @@ class LobbyService:
         return turn
 
     def _viewer_part(self, account: Account) -> dict[str, Any]:
-        rating = self.rating(account)
+        """The viewer's own part: read in one transaction (its games, its challenges
+        accepted, its waiting, its rating), then whose move from the games. Nothing in
+        it changes with a move unless what the page shows does: whose move it is (and a
+        correspondence game's deadline, which moves with it)."""
+        with self.store.db.session() as session, session.begin():
+            rows = self.store.viewer(account.id, STARTED_WITHIN, session)
+            rating = self.ratings.current(subject_of_account(account.id), Pool.OTHELLO,
+                                          session=session)
         games = []
-        for held in self.store.unfinished_games(account.id):
+        for held in rows.games:
             try:
                 to_move, deadline = self._turn(held)
             except Exception:  # a damaged game must not break the lobby
@@ -238,22 +249,32 @@ class LobbyService:
                           "your_move": to_move is not None and to_move in held.participants,
                           "deadline": deadline})
         games.sort(key=lambda g: (not g["your_move"], not g["correspondence"]))
-        started = [{"challenge": c.id, "game_id": c.game_id}
-                   for c in self.store.accepted_since(account.id, STARTED_WITHIN)]
+        started = [{"challenge": c.id, "game_id": c.game_id} for c in rows.accepted]
         return {"id": account.id, "name": account.name, "rating": rating.display,
                 "provisional": rating.provisional, "games": games, "started": started,
-                "waiting": self._waiting_json(self.store.entry(account.id))}
+                "waiting": self._waiting_json(rows.waiting)}
 
-    async def state(self, viewer: Account | None) -> LobbyState:
-        """The lobby for ``viewer`` (signed in, or ``None``) and its ETag."""
-        public = await self._public_part()
+    async def state(self, viewer: Account | None, if_none_match: str | None = None
+                    ) -> LobbyState:
+        """The lobby for ``viewer`` (signed in, or ``None``) and its ETag: a digest of the
+        public part's digest (made once per refresh) and the viewer's own part. When
+        ``if_none_match`` is that ETag, the body is not built (``body`` ``None``)."""
+        public, public_digest = await self._public_part()
         you = None if viewer is None else await asyncio.to_thread(self._viewer_part, viewer)
+        mark = hashlib.sha256(public_digest.encode())
+        mark.update(b"-" if you is None else _digest(you).encode())
+        etag = f'"{mark.hexdigest()[:32]}"'
+        if if_none_match == etag:
+            return LobbyState(None, etag)
         challenges = [{**c, "mine": viewer is not None and c["poster"]["id"] == viewer.id}
                       for c in public["challenges"]]
         body = {"challenges": challenges, "live": public["live"],
                 "waiting": public["waiting"], "you": you}
-        digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode())
-        return LobbyState(body, f'"{digest.hexdigest()[:32]}"')
+        return LobbyState(body, etag)
+
+
+def _digest(part: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(part, sort_keys=True, default=str).encode()).hexdigest()
 
 
 __all__ = ["LobbyService", "LobbyState"]

@@ -78,7 +78,7 @@ function challengeItem(c) {
 function liveItem(g) {
   const li = document.createElement("li");
   li.className = "lobby-item";
-  const tags = [board(g.variant), fill(T["lobby.moves"], { n: g.moves })];
+  const tags = [board(g.variant)];  // no move count: the poll changes with a game's start and end, not each move
   if (g.rated) tags.push(T["lobby.rated"]);
   if (g.days_per_move) tags.push(fill(forCount(T, "corr.per_move", g.days_per_move), { n: g.days_per_move }));
   li.innerHTML = `<span class="lobby-who">${escapeHtml(g.black)} – ${escapeHtml(g.white)}</span>`
