@@ -2,7 +2,9 @@
 // itself — its board drawn as coloured discs with each colour's letter on them, the seats
 // as a legend, moves by click for the seats this browser's token holds, the replay, and
 // polling for the others' moves. The seat token lives under "hasamigo:multi:<id>", the
-// join links made for the other people under "hasamigo:multi-join:<id>".
+// join links made for the other people under "hasamigo:multi-join:<id>". A signed-in
+// person whose account holds a seat, in a browser without its token, gets a fresh one
+// (POST /api/multi/{id}/seat); a rated game's end shows each player's rating change.
 import { ApiError, api, escapeHtml, strings } from "./api.js";
 
 const T = strings();
@@ -63,10 +65,11 @@ function newGameForm(form) {
       return name ? { player, name } : { player };
     });
     const online = form.querySelector("input[name=where]:checked").value === "online";
+    const rated = Boolean($("multi-rated")?.checked);
     $("multi-start").disabled = true;
     try {
       const created = await api("POST", "/api/multi",
-        { game: game(), seats, first: $("multi-first").value, online });
+        { game: game(), seats, first: $("multi-first").value, online, rated });
       write(tokenKey(created.id), created.seat_token);
       write(linksKey(created.id), JSON.stringify(created.join_urls));
       location.href = `/multi/${created.id}`;
@@ -86,6 +89,7 @@ class MultiGame {
     this.view = null;
     this.ply = null; // the replay's position; null: follow the game
     this.sending = false;
+    this.ratingAsked = false;
     this.buildBoard();
     $("multi-start-ply").addEventListener("click", () => this.show(0));
     $("multi-prev").addEventListener("click", () => this.show(this.at() - 1));
@@ -167,6 +171,7 @@ class MultiGame {
     });
     this.renderSeats(picture);
     this.renderStatus();
+    this.renderRating();
     $("multi-ply").textContent = `${at} / ${view.moves.length}`;
     $("multi-moves").innerHTML = view.moves.map((m, i) => {
       const seat = view.seats[i % view.seats.length];
@@ -209,6 +214,22 @@ class MultiGame {
     $("multi-status").textContent = text;
   }
 
+  // A rated game's end: each player's rating before and after (GET …/rating, asked once),
+  // or why the game was not rated.
+  async renderRating() {
+    const v = this.view;
+    if (!v.rated || !v.over || this.ratingAsked) return;
+    this.ratingAsked = true;
+    let verdict;
+    try { verdict = await api("GET", `/api/multi/${this.id}/rating`); } catch { this.ratingAsked = false; return; }
+    const parts = (verdict.changes || []).filter((c) => c.colour).map((c) =>
+      `${c.name} (${colourText(c.colour)}): ${T["rating.change"].replace("{before}", c.before)
+        .replace("{after}", c.after).replace("{delta}", c.delta > 0 ? `+${c.delta}` : String(c.delta))}`);
+    if (!parts.length && verdict.excluded) parts.push(T["rating.not_rated"].replace("{reason}", verdict.excluded.reason));
+    $("multi-rating").textContent = parts.join(" · ");
+    $("multi-rating").hidden = !parts.length;
+  }
+
   renderLinks() {
     let links = {};
     try { links = JSON.parse(read(linksKey(this.id)) || "{}"); } catch { links = {}; }
@@ -243,8 +264,17 @@ class MultiGame {
   }
 }
 
+// The seat the signed-in account holds in this game, for a browser without its token.
+async function seatOfAccount(id) {
+  if (read(tokenKey(id)) || document.body.dataset.signedIn !== "1") return;
+  try {
+    write(tokenKey(id), (await api("POST", `/api/multi/${id}/seat`)).seat_token);
+  } catch { /* no seat of this account's: the game is watched */ }
+}
+
 async function joinThenPlay(root) {
   const id = root.dataset.gameId;
+  let keepLink = false;
   if (location.pathname.endsWith("/join")) {
     const code = new URLSearchParams(location.search).get("code");
     if (!read(tokenKey(id)) && code) {
@@ -253,13 +283,16 @@ async function joinThenPlay(root) {
         const joined = await api("POST", `/api/multi/${id}/join`, { code });
         write(tokenKey(id), joined.seat_token);
       } catch (err) {
-        $("multi-error").textContent = err.message;
+        // a rated game's seat is taken signed in: the link stays, to open once signed in
+        keepLink = err instanceof ApiError && err.status === 401;
+        $("multi-error").textContent = keepLink ? T["multi.rated_sign_in"] : err.message;
         $("multi-error").hidden = false;
       }
       $("multi-join-status").hidden = true;
     }
-    history.replaceState(null, "", `/multi/${id}`);
+    if (!keepLink) history.replaceState(null, "", `/multi/${id}`);
   }
+  await seatOfAccount(id);
   new MultiGame(root).run();
 }
 
