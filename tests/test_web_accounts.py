@@ -159,6 +159,18 @@ def test_sign_up_is_limited_per_address(client: TestClient) -> None:
     assert codes == [201] * 10 + [429]
 
 
+def test_a_club_behind_one_address_may_sign_up_more(tmp_path: Path) -> None:
+    """``HASAMIGO_SIGNUPS_PER_HOUR``: a tournament's players signing up on the venue's
+    Wi-Fi (one address) are not stopped at the tenth."""
+    from test_web_api import SETTINGS
+
+    settings = SETTINGS.model_copy(update={"signups_per_hour": 25})
+    with make_client(tmp_path / "club.db", settings=settings) as c:
+        codes = [c.post("/api/accounts", json={"name": f"player{i}", "password": PASSWORD}
+                        ).status_code for i in range(26)]
+    assert codes == [201] * 25 + [429]
+
+
 def test_passwords_are_never_logged_or_returned(client: TestClient,
                                                 caplog: pytest.LogCaptureFixture) -> None:
     secret = "a very secret passphrase"

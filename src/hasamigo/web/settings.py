@@ -78,6 +78,10 @@ class Settings(DatabaseSettings):
     max_watchers_per_game: int = 64
     #: new games per client address per minute (429 beyond)
     games_per_minute: int = 20
+    #: new accounts per client address per hour, refused attempts counted too (429
+    #: beyond): raise it for a club whose players sign up together behind one address
+    #: (an event's Wi-Fi), ``HASAMIGO_SIGNUPS_PER_HOUR``
+    signups_per_hour: int = Field(default=10, ge=1, le=100_000)
     #: the proxies (addresses, networks such as ``10.0.0.0/8``, or ``*``) whose
     #: ``X-Forwarded-For`` names the client address the limits count; none by default: the
     #: header is ignored and the connection's peer is the client (``hasamigo serve
