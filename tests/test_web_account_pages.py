@@ -89,6 +89,25 @@ def test_claim_the_games_of_this_browser(client: TestClient) -> None:
     assert elsewhere.post(f"/api/games/{theirs['id']}/seat").status_code == 403
 
 
+def test_a_claimed_game_still_going_is_on_the_own_profile(client: TestClient) -> None:
+    """After the claim the game is found on one's profile (it was in no list there: the
+    finished games only), with a link; nobody else sees the list."""
+    mine, _seat = create(client)
+    done, _ = finished(client)
+    signed_up(client, "hanako")
+    assert f'href="/games/{mine["id"]}"' not in client.get("/players/hanako").text
+    assert client.post("/api/accounts/claim").status_code == 200
+    page = client.get("/players/hanako?lang=en").text
+    going = page.split('id="going"', 1)[1].split("</section>", 1)[0]
+    assert f'href="/games/{mine["id"]}"' in going and f"/games/{done['id']}" not in going
+    ja = client.get("/players/hanako?lang=ja").text
+    assert "あなたの対局" in ja
+    assert 'id="going"' not in browser(client).get("/players/hanako").text
+    fresh = browser(client)
+    signed_up(fresh, "jiro")
+    assert "続いている対局はありません。" in fresh.get("/players/jiro?lang=ja").text
+
+
 def test_a_claimed_seat_is_not_claimed_again_by_another_account(client: TestClient) -> None:
     game, _ = create(client)
     signed_up(client, "hanako")

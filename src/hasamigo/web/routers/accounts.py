@@ -24,6 +24,8 @@ templates: the name in the navigation bar).
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import urllib.parse
 from typing import Annotated, Any
 
@@ -287,16 +289,23 @@ def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 16
 
 @pages.get("/players/{name}", response_class=HTMLResponse)
 async def player_page(request: Request, name: PlayerName, templates: Templates,
-                      lang: LangDep, accounts: Accounts, viewer: Viewer, client: Client
-                      ) -> Response:
-    """A player's profile page; one's own offers the claim of this browser's games and
-    the deletion of the account."""
+                      lang: LangDep, accounts: Accounts, viewer: Viewer, client: Client,
+                      games: Games) -> Response:
+    """A player's profile page; one's own lists its games still going (claimed ones
+    too), and offers the claim of this browser's games and the deletion of the account."""
     page = await accounts.profile(name, viewer)
     if page is None:
         raise NotFound("no player of that name")
     claimable = await accounts.claimable(client) if page.own else 0
+    going: list[Any] = []
+    if page.own:
+        held = await asyncio.to_thread(accounts.seats.account_participants,
+                                       page.profile.account.id)
+        if held:
+            going = await asyncio.to_thread(functools.partial(
+                games.repo.summaries, ids=list(held), exclude_phase="over", limit=100))
     charts = [(pool, rating_chart(changes)) for pool, changes in page.ratings.items()]
     return templates.TemplateResponse(request, "player.html", _context(
         request, lang, page=page, profile=page.profile, charts=charts, pools=list(Pool),
-        claimable=claimable, viewer=viewer,
+        claimable=claimable, going=going, viewer=viewer,
         here=urllib.parse.quote(request.url.path)))
