@@ -212,6 +212,9 @@ def test_a_correspondence_game_over_the_api(db: str) -> None:
     ({"opponent": "person", "days_per_move": 3, "clock_minutes": 5}, "no chess clock"),
     ({"opponent": "person", "days_per_move": 15}, "less than or equal to 14"),
     ({"opponent": "person", "days_per_move": 0}, "greater than or equal to 1"),
+    # a number of days is a JSON integer: neither a truth value nor text
+    ({"opponent": "person", "days_per_move": True}, "valid integer"),
+    ({"opponent": "person", "days_per_move": "3"}, "valid integer"),
 ])
 def test_bad_correspondence_requests(db: str, fields: dict[str, Any], says: str) -> None:
     web = _web()
