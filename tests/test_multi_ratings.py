@@ -253,3 +253,25 @@ def test_deleting_an_account_leaves_its_multi_player_games_anonymous(
     # hanako's rating of the game stays; the game's changes now name her alone
     verdict = client.get(f"/api/multi/{created['id']}/rating").json()
     assert [c["subject"] for c in verdict["changes"]] == [f"account:{players[0][1]}"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_servers_on_one_database_rate_a_game_once(backend: str, tmp_path: Path) -> None:
+    """One server makes the game, the other serves its joiner and its last moves: both
+    answer the same changes, stored once."""
+    with scratch_url(backend, tmp_path) as url, make_client(url) as one, \
+            make_client(url) as two:
+        hanako = signed_up(one, "hanako")
+        jiro = signed_up(two, "jiro")
+        created, tokens = rated_game(one, [two])
+        view = play_out(two, created["id"], tokens, seed=11)
+        assert view["over"]
+        first = two.get(f"/api/multi/{created['id']}/rating").json()
+        second = one.get(f"/api/multi/{created['id']}/rating").json()
+        assert first["rated"] and first == second
+        assert [c["subject"] for c in first["changes"]] == [
+            f"account:{hanako if s['name'] == 'hanako' else jiro}" for s in view["seats"]]
+        for account in (hanako, jiro):
+            history = one.get(f"/api/ratings/rolit/account:{account}",
+                              params={"history": 5}).json()["history"]
+            assert [h["game_ref"] for h in history] == [f"multi:{created['id']}"]
