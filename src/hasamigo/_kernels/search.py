@@ -138,12 +138,16 @@ preference. Nodes before -> after, every position fewer:
     #26 8.06 M -> 6.39 M    #33 12.68 M -> 11.71 M  #40 24.6 M -> 19.9 M    #47 22.2 M -> 19.5 M
                                                                             #48 126.2 M -> 121.6 M
     #20-#39 130.62 M -> 113.27 M (0.867x); #40-#48 and #59 750.4 M -> 637.2 M (0.849x);
-    #59 103.35 M -> 95.34 M. CPU 0.99x (4 pairs, 0.93-1.05).
+    #59 103.35 M -> 95.34 M. CPU 0.99x (4 pairs, 0.93-1.05). #40-#59 whole: 21.99 G ->
+    18.90 G nodes (#49 237.8 M, #50 603.6 M, #51 217.3 M, #52 191.4 M, #53 1,865.9 M,
+    #54 3,268.1 M, #55 8,313.3 M, #56 871.6 M, #57 1,319.2 M, #58 1,377.0 M), every
+    score right.
 
 Tried in the same issue, not kept:
 
 * *Fastest first at 6 empties too*: #20-#39 103.76 M nodes, #40-#48 and #59 601.0 M (#45
-  266.4 M, #46 32.8 M, #48 106.4 M, #59 90.9 M), but 1.045x the CPU (5 pairs, 1.01-1.11):
+  266.4 M, #46 32.8 M, #48 106.4 M, #59 90.9 M), but 1.045x the CPU (5 pairs, 1.01-1.11;
+  again on a quieter machine, 1.016x, 0.98-1.06):
   the keys (each child's moves) cost more there than the nodes they save.
 * *Corners counted twice in the 7 empties key* (as the search's exact ordering does):
   #20-#39 112.22 M against 113.27 M, one popcount more a move; not worth it.
