@@ -396,3 +396,24 @@ def test_a_signed_in_poll_reads_its_own_part_in_one_database_session(
     again = asyncio.run(lobby_service.state(account, state.etag))
     assert again.body is None and again.etag == state.etag
     assert asyncio.run(lobby_service.state(account, '"other"')).body == state.body
+
+
+def test_an_accounts_unfinished_games_are_the_latest_started_counted_by_game(
+        client: TestClient, clock: FakeTime) -> None:
+    """One statement reads the seats and their games: ``limit`` counts games (not seat
+    rows), the latest started first, each with the participants the account holds."""
+    ann, bob = client, browser(client)
+    ann_id, bob_id = signed_up(ann, "ann"), signed_up(bob, "bob")
+    games = []
+    for _ in range(3):
+        clock.now += 60
+        posted = post(ann, colour="white")
+        games.append(bob.post(f"/api/lobby/challenges/{posted['id']}/accept")
+                     .json()["game_id"])
+        seat(ann, games[-1]), seat(bob, games[-1])
+    store = client.app.state.services.lobby.store
+    held = store.unfinished_games(ann_id, limit=2)
+    assert [g.id for g in held] == games[:0:-1]
+    assert all(g.participants == frozenset({0}) for g in held)  # the poster: participant 0
+    assert [g.participants for g in store.unfinished_games(bob_id)] == [frozenset({1})] * 3
+    assert [g.id for g in store.unfinished_games(bob_id)] == games[::-1]

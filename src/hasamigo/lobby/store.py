@@ -20,7 +20,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, func, or_, select, text, update
+from sqlalchemy import (
+    Integer,
+    and_,
+    bindparam,
+    delete,
+    exists,
+    func,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -102,6 +113,24 @@ class ViewerRows:
     games: list[HeldGame]
     accepted: list[Challenge]
     waiting: Waiting | None
+
+
+#: the statements of a lobby poll, built once (a poll only binds its values)
+_SEATS_A_GAME = 2
+_HELD = (select(GameRow.id, GameSeatRow.participants, GameRow.setup, GameRow.created_at,
+                GameRow.event_count, GameRow.black, GameRow.white)
+         .join(GameRow, GameRow.id == GameSeatRow.game_id)
+         .where(GameSeatRow.account_id == bindparam("account_id"), GameRow.phase != "over")
+         .order_by(GameRow.created_at.desc(), GameRow.id)
+         .limit(bindparam("rows", type_=Integer)))
+_ACCEPTED = (select(LobbyChallengeRow, AccountRow.name)
+             .join(AccountRow, AccountRow.id == LobbyChallengeRow.poster_id)
+             .where(or_(LobbyChallengeRow.poster_id == bindparam("account_id"),
+                        LobbyChallengeRow.acceptor_id == bindparam("account_id")),
+                    LobbyChallengeRow.state == ChallengeState.ACCEPTED.value,
+                    LobbyChallengeRow.game_id.is_not(None),
+                    LobbyChallengeRow.closed_at > bindparam("after"))
+             .order_by(LobbyChallengeRow.closed_at.desc()).limit(20))
 
 
 def _options(setup: Any) -> dict[str, Any]:
@@ -227,16 +256,8 @@ class LobbyStore:
         if session is None:
             with self.db.session() as own:
                 return self.accepted_since(account_id, since, session=own)
-        now = self.now()
-        rows = session.execute(
-            select(LobbyChallengeRow, AccountRow.name)
-            .join(AccountRow, AccountRow.id == LobbyChallengeRow.poster_id)
-            .where(or_(LobbyChallengeRow.poster_id == account_id,
-                       LobbyChallengeRow.acceptor_id == account_id),
-                   LobbyChallengeRow.state == ChallengeState.ACCEPTED.value,
-                   LobbyChallengeRow.game_id.is_not(None),
-                   LobbyChallengeRow.closed_at > now - since)
-            .order_by(LobbyChallengeRow.closed_at.desc()).limit(20)).all()
+        rows = session.execute(_ACCEPTED, {"account_id": account_id,
+                                           "after": self.now() - since}).all()
         return [_challenge(row, name) for row, name in rows]
 
     def claim(self, challenge_id: str, acceptor_id: str) -> Challenge:
@@ -472,20 +493,18 @@ class LobbyStore:
             with self.db.session() as own:
                 return self.unfinished_games(account_id, limit, session=own)
         held: dict[str, set[int]] = {}
-        for game_id, participants in session.execute(
-                select(GameSeatRow.game_id, GameSeatRow.participants)
-                .where(GameSeatRow.account_id == account_id)):
-            held.setdefault(game_id, set()).update(int(p) for p in participants)
-        if not held:
-            return []
-        rows = session.execute(
-            select(GameRow.id, GameRow.setup, GameRow.created_at, GameRow.event_count,
-                   GameRow.black, GameRow.white)
-            .where(GameRow.id.in_(list(held)), GameRow.phase != "over")
-            .order_by(GameRow.created_at.desc(), GameRow.id).limit(limit)).all()
-        games = [HeldGame(gid, _options(setup).get("days_per_move") is not None,
-                          frozenset(held[gid]), events, black, white, aware(created))
-                 for gid, setup, created, events, black, white in rows]
+        found: list[Any] = []
+        for row in session.execute(_HELD, {"account_id": account_id,
+                                           "rows": _SEATS_A_GAME * limit}):
+            if row.id not in held:
+                if len(held) == limit:
+                    break
+                held[row.id] = set()
+                found.append(row)
+            held[row.id].update(int(p) for p in row.participants)
+        games = [HeldGame(row.id, _options(row.setup).get("days_per_move") is not None,
+                          frozenset(held[row.id]), row.event_count, row.black, row.white,
+                          aware(row.created_at)) for row in found]
         games.sort(key=lambda g: not g.correspondence)  # stable: the latest started next
         return games
 
