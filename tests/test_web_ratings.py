@@ -210,3 +210,26 @@ def test_the_rating_is_committed_before_the_watchers_are_told(
     monkeypatch.setattr(LiveGame, "notify", told)
     resign(white, "white")
     assert seen[:2] == ["rated:2", "told:2"]  # the watchers hear of a rated result
+
+
+def test_a_game_resigned_by_an_account_deletion_is_not_rated(client: TestClient) -> None:
+    """Deleting an account resigns its games still going: nobody won them, so the
+    opponent gains nothing (a throwaway account would otherwise feed a friend's rating)."""
+    hanako = signed_up(client, "hanako")
+    friend = browser(client)
+    signed_up(friend, "jiro")
+    black, white = rated_game(client, friend)
+    assert black.move("f5").status_code == 200
+    assert white.move("d6").status_code == 200
+    r = friend.post("/api/accounts/delete", json={"password": PASSWORD})
+    assert r.status_code == 204, r.text
+    over = black.get("").json()
+    assert over["phase"] == "over" and over["result"]["winner"] == "black"
+    verdict = black.get("/rating").json()
+    assert not verdict["rated"] and verdict["changes"] == []
+    assert verdict["excluded"]["code"] == "account_deleted"
+    mine = client.get(f"/api/ratings/othello/account:{hanako}").json()
+    assert mine["games"] == 0 and mine["rating"] == 1500
+    ja = client.get(f"/api/games/{black.id}/rating?lang=ja",
+                    headers={"Authorization": f"Bearer {black.token}"}).json()
+    assert "アカウントを削除" in ja["excluded"]["reason"]

@@ -71,10 +71,14 @@ NOT_STANDARD = Exclusion("not_standard", N_(
     "Only Othello on the standard 8×8 board, from the usual start, is rated."))
 TOO_SHORT = Exclusion("too_short", N_(
     "The game ended before both players had moved: no contest."))
+#: a game resigned for a player who deleted their account: rating it would give the
+#: opponent points nobody won (a throwaway account could feed its friend's rating)
+ACCOUNT_DELETED = Exclusion("account_deleted", N_(
+    "A player deleted their account before the game ended: not rated."))
 
 EXCLUSIONS: dict[str, Exclusion] = {e.code: e for e in (
     LATE_FORFEIT, BOTH_FLAGS, MARKED_NOT_RATED, NOT_PLAYED, NOT_A_RATED_GAME, NOT_ACCOUNTS,
-    SAME_PLAYER, NOT_STANDARD, TOO_SHORT)}
+    SAME_PLAYER, NOT_STANDARD, TOO_SHORT, ACCOUNT_DELETED)}
 
 
 def result_exclusion(result: GameResult) -> Exclusion | None:
@@ -153,7 +157,8 @@ def ranked(pool: Pool, subjects: Sequence[str], discs: Sequence[int]) -> Placing
     return Placings(pool, tuple(subjects), ranks)
 
 
-__all__ = ["BOTH_FLAGS", "EXCLUSIONS", "LATE_FORFEIT", "MARKED_NOT_RATED", "NOT_ACCOUNTS",
+__all__ = ["ACCOUNT_DELETED", "BOTH_FLAGS", "EXCLUSIONS", "LATE_FORFEIT", "MARKED_NOT_RATED",
+           "NOT_ACCOUNTS",
            "NOT_A_RATED_GAME", "NOT_PLAYED", "NOT_STANDARD", "SAME_PLAYER", "TOO_SHORT",
            "Exclusion", "Placings", "card_exclusion", "of_result", "ranked",
            "result_exclusion", "two_player"]

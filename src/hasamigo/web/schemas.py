@@ -85,8 +85,8 @@ class NewGame(Request):
         "(the discs' difference, empties split; a wipe-out 64–0), 'discs' the board as it "
         "stands; none: today's rule, jof-2014")
     days_per_move: int | None = Field(
-        default=None, ge=1, le=14, strict=True, description="a correspondence game between two people: "
-        "each move within so many days (1–14) instead of a chess clock (clock_minutes "
+        default=None, ge=1, le=14, strict=True, description="a correspondence game between "
+        "two people: each move within so many days (1–14) instead of a chess clock (clock_minutes "
         "left out or null); the side to move loses on time (33–31) when its deadline passes")
     rated: bool = Field(default=False, description="a rated game (issue 67): between two "
                         "people's accounts in two browsers (the creator signed in), standard "

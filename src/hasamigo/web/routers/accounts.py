@@ -43,6 +43,7 @@ from hasamigo.web.deps import (
     Client,
     Games,
     LangDep,
+    Ratings,
     SignedIn,
     Templates,
     Viewer,
@@ -141,9 +142,11 @@ async def claim(account: SignedIn, accounts: Accounts, client: Client) -> dict[s
 
 @router.post("/delete", status_code=204, responses=ERRORS)
 async def delete_account(req: PasswordAgain, request: Request, account: SignedIn,
-                         accounts: Accounts, games: Games, address: Address) -> Response:
-    """Delete the signed-in account for good, its password asked again (403 if wrong)."""
-    await accounts.delete(account, req.password, address, games)
+                         accounts: Accounts, games: Games, ratings: Ratings,
+                         address: Address) -> Response:
+    """Delete the signed-in account for good, its password asked again (403 if wrong);
+    its games still going are resigned, and not rated."""
+    await accounts.delete(account, req.password, address, games, ratings)
     response = Response(status_code=204)
     clear_session(request, response)
     return response

@@ -29,12 +29,14 @@ from hasamigo.accounts.profile import Profile, profile_of
 from hasamigo.accounts.store import DELETED_NAME, token_hash
 from hasamigo.errors import HasamigoError
 from hasamigo.ratings import Pool, RatingChange, RatingStore, subject_of_account
+from hasamigo.ratings.outcome import ACCOUNT_DELETED
 from hasamigo.storage.multi_games import MultiGameRepository
 from hasamigo.storage.seats import SeatRepository
 from hasamigo.tournament.store import TournamentRepository
 from hasamigo.web.errors import Forbidden
 from hasamigo.web.limits import RateWindow
 from hasamigo.web.services.games import GameService
+from hasamigo.web.services.ratings import RatingService
 
 log = logging.getLogger(__name__)
 
@@ -153,11 +155,13 @@ class AccountService:
         return await asyncio.to_thread(read)
 
     async def delete(self, account: Account, password: str, address: str,
-                     games: GameService) -> list[str]:
+                     games: GameService, ratings: RatingService | None = None) -> list[str]:
         """Delete the signed-in account, its password asked again (403 if wrong; limited
         as sign-in is): its games still going are resigned for it, its ratings, sessions,
         name and hash deleted, and the games it played keep their moves with its name
-        anonymised (:func:`forget_account`). Returns the games anonymised."""
+        anonymised (:func:`forget_account`); a game so resigned is not rated
+        (``ratings``: :data:`~hasamigo.ratings.outcome.ACCOUNT_DELETED`). Returns the games
+        anonymised."""
         self._logins.enforce(address, "password attempts from this address")
         self._name_logins.enforce(name_key(account.name)[:80], "password attempts")
         if not await asyncio.to_thread(self.store.check, account.id, password):
@@ -166,6 +170,8 @@ class AccountService:
         going = await asyncio.to_thread(functools.partial(
             games.repo.summaries, ids=list(held), exclude_phase="over", limit=10_000))
         for summary in going:
+            if ratings is not None:
+                ratings.withhold(summary.id, ACCOUNT_DELETED)
             await _resign_for(games, summary.id, held[summary.id])
         self._forget_sessions_of(account.id)
         changed = await asyncio.to_thread(forget_account, self.store, account.id)

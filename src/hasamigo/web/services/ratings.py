@@ -84,12 +84,25 @@ class RatingService:
         self.seats = seats
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._lock = asyncio.Lock()
+        #: games this process ends for a reason that keeps them unrated (a deleted
+        #: account's resignation): game id -> why
+        self._withheld: OrderedDict[str, oc.Exclusion] = OrderedDict()
+
+    def withhold(self, game_id: str, why: oc.Exclusion) -> None:
+        """Keep the game ``game_id`` unrated for ``why`` when it ends in this process (the
+        account deletion resigns the games still going: nobody won them). Another server
+        finds the deleted player's seat held by no account (:data:`oc.NOT_ACCOUNTS`)."""
+        self._withheld[game_id] = why
+        while len(self._withheld) > REMEMBERED:
+            self._withheld.popitem(last=False)
 
     # ---- rating a finished game --------------------------------------------------------------
     def exclusion(self, game_id: str, game: GameController) -> oc.Exclusion | None:
         """Why a finished game is not rated (``None``: it is), the rules first."""
         if not game.options.rated:
             return oc.NOT_A_RATED_GAME
+        if game_id in self._withheld:
+            return self._withheld[game_id]
         result = game.result
         if result is None:
             raise ValueError("the game is not over")
