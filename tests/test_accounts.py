@@ -30,6 +30,7 @@ from hasamigo.storage.models import AccountRow, AccountSessionRow
 @pytest.mark.parametrize(("given", "stored"), [
     ("taro", "taro"), ("  Taro_1  ", "Taro_1"), ("ＴＡＲＯ", "TARO"), ("ﾀﾛｳ", "タロウ"),
     ("山田-太郎", "山田-太郎"), ("abc", "abc"), ("a" * 20, "a" * 20), ("ゆーき", "ゆーき"),
+    ("花子", "花子"), ("ab", "ab"),  # two characters: many Japanese names
     ("ta\u0301ro", "t\u00e1ro"),
     # Japanese mixes its scripts and Latin letters; one other script alone is a name
     ("山田たろうTaro", "山田たろうTaro"), ("佐々木", "佐々木"), ("Иван", "Иван"),
@@ -40,7 +41,7 @@ def test_names_that_may_be_used(given: str, stored: str) -> None:
 
 
 @pytest.mark.parametrize("given", [
-    "ab", "a" * 21, "a b", "<script>", "taro!", "a\u0000b", "tar\u200bo", "", "   ",
+    "a", "山", "a" * 21, "a b", "<script>", "taro!", "a\u0000b", "tar\u200bo", "", "   ",
     "(deleted)", "a.b", "abc\u0308",
     # letters that draw nothing (the Hangul fillers, also after NFKC), no letter at all
     "\u3164\u3164\u3164", "\uffa0\uffa0\uffa0", "\u115f\u1160\u115f", "ab\u3164c",

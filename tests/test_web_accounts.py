@@ -57,7 +57,7 @@ def test_the_cookie_is_secure_over_https(tmp_path: object) -> None:
 
 
 @pytest.mark.parametrize(("body", "code"), [
-    ({"name": "ab", "password": PASSWORD}, "invalid_name"),
+    ({"name": "a", "password": PASSWORD}, "invalid_name"),
     ({"name": "<b>x</b>", "password": PASSWORD}, "invalid_name"),
     ({"name": "hanako", "password": "short"}, "invalid_password"),
     ({"name": "hanako", "password": "x" * 257}, "invalid_password"),

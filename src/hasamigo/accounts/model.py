@@ -1,6 +1,6 @@
 """An account and the rules of its name and password.
 
-A name is what other players see: 3 to 20 characters, letters of any script (Japanese
+A name is what other players see: 2 to 20 characters, letters of any script (Japanese
 included), digits, ``_`` and ``-``, after NFKC normalisation (full-width ``ＡＢＣ`` is
 ``ABC``, half-width katakana become full-width). Two names that differ only by case are
 the same name (:func:`name_key`). A password is 8 to 256 characters, and not the name.
@@ -40,7 +40,7 @@ from datetime import datetime
 
 from hasamigo.errors import HasamigoError
 
-NAME_LENGTH = (3, 20)
+NAME_LENGTH = (2, 20)  # two: 山田, 花子 and many Japanese given names
 PASSWORD_LENGTH = (8, 256)
 #: a session unused this long ends; any session ends this long after sign-in
 SESSION_IDLE_DAYS, SESSION_MAX_DAYS = 30, 90

@@ -466,7 +466,8 @@ KEYED: dict[str, Message] = {
     "multi.over": N_("Game over:"),
     "multi.rated_sign_in": N_("A seat of a rated game is taken signed in: sign in (or sign "
                               "up), then open your link again."),
-    "acct.invalid_name": N_("A name is 3 to 20 letters, digits, _ or -."),
+    "acct.invalid_name": N_("A name is 2 to 20 letters of one script (Japanese may mix "
+                            "with Latin letters), digits, _ or -."),
     "acct.invalid_password": N_("A password is 8 to 256 characters, and not your name."),
     "acct.name_taken": N_("That name is taken: choose another."),
     "acct.wrong_login": N_("Wrong name or password."),
