@@ -12,11 +12,13 @@ marks do not name (so that ``-m shared`` selects every test that reads there).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from hasamigo.storage.db import Database
 
 # The first call of a kernel compiles it or loads it from numba's cache: no per-example deadline.
 settings.register_profile("hasamigo", deadline=None)
@@ -82,3 +84,17 @@ def ffo4(tmp_path: Path) -> Path:
     lines = (TEST_DATA / "ffo" / "fforum-1-19.obf").read_text()
     path.write_text("\n".join(lines.splitlines()[:4]) + "\n")
     return path
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    """An opened database at the newest revision: SQLite, and PostgreSQL too when
+    ``HASAMIGO_TEST_POSTGRES`` is set (a fresh schema, dropped afterwards; the PostgreSQL
+    case skips without it). A module may define its own ``db``."""
+    from test_storage_migration import scratch_url  # tests/ is on the path
+
+    with scratch_url(request.param, tmp_path) as url:
+        database = Database(url)
+        database.open()
+        yield database
+        database.close()

@@ -4,13 +4,10 @@ when ``HASAMIGO_TEST_POSTGRES`` is set."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select, update
-from test_storage_migration import BACKENDS, scratch_url
 
 from hasamigo.accounts import (
     AccountStore,
@@ -80,15 +77,6 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
-
-
-@pytest.fixture(params=BACKENDS)
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    with scratch_url(request.param, tmp_path) as url:
-        database = Database(url)
-        database.open()
-        yield database
-        database.close()
 
 
 def test_create_and_find(db: Database) -> None:

@@ -4,12 +4,10 @@ the store (idempotent per game, both databases, two servers at once)."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
-from test_storage_migration import BACKENDS, scratch_url  # tests/ is on the path
 
 from hasamigo.errors import InvalidOptionError
 from hasamigo.game.result import GameResult, Termination
@@ -23,16 +21,6 @@ A = subject_of_account("a" * 32)
 B = subject_of_account("b" * 32)
 C = subject_of_account("c" * 32)
 D = subject_of_account("d" * 32)
-
-
-@pytest.fixture(params=BACKENDS)
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    """SQLite; PostgreSQL too when ``HASAMIGO_TEST_POSTGRES`` is set."""
-    with scratch_url(request.param, tmp_path) as url:
-        database = Database(url)
-        database.open()
-        yield database
-        database.close()
 
 
 def library() -> PlackettLuce:

@@ -6,13 +6,12 @@ The upgrade of old databases is in ``test_storage_migration.py``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from test_storage_migration import BACKENDS, scratch_url  # tests/ is on the path, as for naive
 
 from hasamigo import BLACK, WHITE
 from hasamigo.game.controller import GameController
@@ -40,16 +39,6 @@ class FakeTime:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture(params=BACKENDS)
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    """SQLite; PostgreSQL too when ``HASAMIGO_TEST_POSTGRES`` is set."""
-    with scratch_url(request.param, tmp_path) as url:
-        database = Database(url)
-        database.open()
-        yield database
-        database.close()
 
 
 @pytest.fixture

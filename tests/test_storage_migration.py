@@ -52,6 +52,15 @@ def revisions_from(first: str) -> list[str]:
     return REVISIONS[REVISIONS.index(first):]
 
 
+def game_rows(db: Database, game_id: str) -> tuple[int, int]:
+    """How many rows of ``games`` and of ``game_events`` a game has, read without today's
+    models (which may name columns an older revision lacks)."""
+    with db.engine.connect() as conn:
+        return tuple(conn.execute(sa.text(f"SELECT count(*) FROM {table} WHERE {key} = :g"),
+                                  {"g": game_id}).scalar_one()
+                     for table, key in (("games", "id"), ("game_events", "game_id")))
+
+
 @contextmanager
 def scratch_url(backend: str, tmp_path: Path) -> Iterator[str]:
     """A SQLite file, or a fresh schema of the PostgreSQL database given in

@@ -6,12 +6,10 @@ correction of a rated round, an account deleted. SQLite; PostgreSQL too when
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from test_storage_migration import BACKENDS, scratch_url  # tests/ is on the path
 
 from hasamigo.accounts.store import AccountStore
 from hasamigo.ratings import Pool, RatingStore, subject_of_account, two_player
@@ -21,15 +19,6 @@ from hasamigo.tournament.model import Entrant, initial_order
 from hasamigo.tournament.pairing import draw_round
 from hasamigo.tournament.rated import RATED_AS_ENTERED, game_ref
 from hasamigo.tournament.service import RegistrationRefused, TournamentService
-
-
-@pytest.fixture(params=BACKENDS)
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    with scratch_url(request.param, tmp_path) as url:
-        database = Database(url)
-        database.open()
-        yield database
-        database.close()
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from test_storage_migration import BACKENDS, scratch_url
 from test_web_accounts import PASSWORD, sign_up
 from test_web_api import make_client
 
@@ -37,15 +36,6 @@ class CountingStore(AccountStore):
     def session_account(self, token: str) -> Account | None:
         self.lookups += 1
         return super().session_account(token)
-
-
-@pytest.fixture(params=BACKENDS)
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    with scratch_url(request.param, tmp_path) as url:
-        database = Database(url)
-        database.open()
-        yield database
-        database.close()
 
 
 def test_a_session_is_looked_up_once_within_the_cache_seconds(db: Database) -> None:
