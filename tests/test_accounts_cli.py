@@ -36,11 +36,11 @@ def test_list_and_show(tmp_path: Path) -> None:
                                                  "program:random", winner=0))
     result = runner.invoke(app, ["accounts", "list", "--db", url, "--json"])
     assert result.exit_code == 0, result.output
-    assert [a["name"] for a in json.loads(result.output)] == ["Hanako", "山田花子"]
+    assert [a["name"] for a in json.loads(result.stdout)] == ["Hanako", "山田花子"]
     result = runner.invoke(app, ["accounts", "list", "--db", url])
     assert "Hanako" in result.output and "argon2" not in result.output
     result = runner.invoke(app, ["accounts", "show", "hanako", "--db", url, "--json"])
-    shown = json.loads(result.output)
+    shown = json.loads(result.stdout)
     assert shown["sessions"] == 1 and shown["ratings"]["othello"]["games"] == 1
     assert "argon2" not in result.output and "password" not in result.output
     result = runner.invoke(app, ["accounts", "show", "nobody", "--db", url])
@@ -59,7 +59,7 @@ def test_delete(tmp_path: Path) -> None:
     result = runner.invoke(app, ["accounts", "delete", "zqxhanako", "--db", url, "--yes",
                                  "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output) == {"deleted": "Zqxhanako", "games_anonymised": 0}
+    assert json.loads(result.stdout) == {"deleted": "Zqxhanako", "games_anonymised": 0}
     assert store.by_name("Zqxhanako") is None
     with db.engine.connect() as conn:
         for table in ("accounts", "account_sessions", "ratings", "rating_changes"):

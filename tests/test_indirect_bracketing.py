@@ -179,7 +179,7 @@ def test_show_plays_a_game_of_it() -> None:
     for variant in ("standard", "standard+indirect"):
         result = runner.invoke(app, ["show", "e6d6c3f4d7c5g4", "--variant", variant, "--json"])
         assert result.exit_code == 0, result.output
-        data = json.loads(result.output)
+        data = json.loads(result.stdout)
         shown[variant] = (data["black"], data["white"])
     assert shown == {"standard": (8, 3), "standard+indirect": (9, 2)}
 

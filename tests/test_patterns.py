@@ -433,7 +433,7 @@ def test_train_eval_command_writes_weights_the_engine_uses(tmp_path):
     result = CliRunner().invoke(app, ["train-eval", str(WTHOR / "WTH_1980.wtb"), "--out",
                                       str(out), "--iterations", "5", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["games_used"] > 0 and len(report["stages"]) == STAGES
     assert report["stages"][7]["test_positions"] > 0
     weights = load_weights(out)

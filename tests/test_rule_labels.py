@@ -33,7 +33,7 @@ def test_solve_board_8x8_says_preprint_in_its_headline() -> None:
 def test_solve_board_8x8_json_carries_the_status() -> None:
     result = CliRunner().invoke(app, ["solve-board", "8x8", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["status"] == "a preprint, not peer reviewed"
+    assert json.loads(result.stdout)["status"] == "a preprint, not peer reviewed"
 
 
 def _page() -> str:

@@ -151,7 +151,7 @@ def test_train_eval_with_exact_labels_from_the_command(tmp_path: Path) -> None:
                                       str(out), "--label", "exact", "--exact-limit", "40",
                                       "--iterations", "5", "--holdout-every", "4", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["label"] == "exact" and report["exact_positions"] == 40
     assert report["stages"] and all(r["rmse_shipped"] is not None for r in report["stages"])
     assert {r["stage"] for r in report["stages"]} <= {3, 4, 5}
