@@ -115,7 +115,7 @@ def profile_of(db: Database, account: Account, held: dict[str, frozenset[int]],
         if board.name == "standard" and board.start == "cross" and not game.options.handicap \
                 and game.options.position is None:
             opening = opening_name([board.move_name(m) for m in board.move_stack])
-        colour_name = "black" if colour == BLACK else "white"
+        colour_name = colour.value
         found.games.append(ProfileGame(
             game_id, aware(updated_at), board.name, colour_name,
             game.participants[state.seat(other)].name, outcome, mine, theirs,
