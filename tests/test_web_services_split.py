@@ -10,8 +10,6 @@ import pytest
 from fastapi.testclient import TestClient
 from test_storage import FakeTime, two_people
 
-import hasamigo.storage
-import hasamigo.web.services.games
 from hasamigo.storage import Database, GameRepository
 from hasamigo.storage.games import GameRecords
 from hasamigo.storage.leases import LeaseRepository
@@ -79,11 +77,3 @@ def test_the_repositories_work_alone_over_one_database(db: Database) -> None:
     assert facade.renew_leases(run, 101.0, 10.0) == {"g1"}
     assert facade.versions(["g1"])["g1"].event_count == len(facade.load("g1").game.events)  # type: ignore[union-attr]
     db.close()
-
-
-@pytest.mark.parametrize("package", [hasamigo.web.services.games, hasamigo.storage])
-def test_no_module_of_the_split_is_over_600_lines(package: object) -> None:
-    folder = Path(package.__file__).parent  # type: ignore[attr-defined]
-    for module in folder.glob("*.py"):
-        lines = len(module.read_text(encoding="utf-8").splitlines())
-        assert lines <= 600, f"{module.name} has {lines} lines"
