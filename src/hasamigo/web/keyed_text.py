@@ -84,7 +84,6 @@ KEYED: dict[str, Message] = {
     "lobby.colour.white": N_("poster plays White"),
     "lobby.colour.random": N_("colours at random"),
     "lobby.colour.fuse-ishi": N_("colours by fuse-ishi 伏せ石"),
-    "lobby.moves": N_("move {n}"),
     "lobby.watch": N_("Watch"),
     "lobby.open": N_("Open"),
     "lobby.your_move": N_("Your move"),
@@ -96,6 +95,8 @@ KEYED: dict[str, Message] = {
     "lobby.no_games": N_("No unfinished games."),
     "lobby.waiting_count": N_("Waiting now: {n}"),
     "lobby.waiting_near": N_("Waiting for someone near {rating} (±{window})…"),
+    "lobby.provisional": N_("? provisional: the rating is still uncertain after few "
+                            "rated games"),
     "lobby.waiting_any": N_("Waiting for anyone (your rating {rating})…"),
     "thinking": N_("is thinking…"),
     "pass_notice": N_("has no legal move and passes (パス)"),

@@ -113,6 +113,9 @@ function draw(state) {
   const you = state.you;
   if (!you) return;
   $("lobby-rating").textContent = `${you.rating}${you.provisional ? "?" : ""}`;
+  const provisional = $("lobby-provisional");  // what the "?" means, seen on a phone too
+  provisional.textContent = `(${T["lobby.provisional"]})`;
+  provisional.hidden = !you.provisional;
   list($("lobby-your-games"), you.games, yourGameItem, T["lobby.no_games"]);
   const open = new Set(state.challenges.filter((c) => c.mine).map((c) => c.id));
   for (const started of you.started) {
