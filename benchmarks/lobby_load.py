@@ -78,8 +78,9 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 # ---- the server and /proc --------------------------------------------------------------
-def start_server(workdir: Path) -> Server:
-    """``hasamigo serve`` on a free port and a fresh SQLite file in ``workdir``."""
+def start_server(workdir: Path, workers: int = 1) -> Server:
+    """``hasamigo serve`` on a free port and a fresh SQLite file in ``workdir``
+    (``workers`` server processes sharing them, ``serve --workers``)."""
     db_url = f"sqlite:///{workdir / 'lobby.db'}"
     port = free_port()
     log = workdir / "server.log"
@@ -87,7 +88,7 @@ def start_server(workdir: Path) -> Server:
     with log.open("wb") as stderr:
         process = subprocess.Popen(
             [sys.executable, "-m", "hasamigo", "serve", "--port", str(port), "--db", db_url,
-             "--forwarded-allow-ips", "127.0.0.1"],
+             "--forwarded-allow-ips", "127.0.0.1", "--workers", str(workers)],
             stdout=subprocess.DEVNULL, stderr=stderr, env=env)
     return Server(process, f"http://127.0.0.1:{port}", db_url, log)
 
@@ -667,7 +668,7 @@ def print_text(report: dict[str, Any]) -> None:
 
 async def main_async(args: argparse.Namespace) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="hasamigo-lobby-load-"))
-    server = start_server(workdir)
+    server = start_server(workdir, args.server_workers)
     try:
         if not await server.ready(START_TIMEOUT) or not await engine_ready(server):
             print(f"the server did not start; its log: {server.log}", file=sys.stderr)
@@ -715,6 +716,8 @@ def main() -> None:
                         help="minutes on each player's clock (0: no clock)")
     parser.add_argument("--rated", action="store_true", help="rated games")
     parser.add_argument("--signup-concurrency", type=positive(int), default=8)
+    parser.add_argument("--server-workers", type=positive(int), default=1,
+                        help="server processes (hasamigo serve --workers N)")
     parser.add_argument("--seed", type=int, default=67)
     parser.add_argument("--json", action="store_true", help="the figures as JSON")
     args = parser.parse_args()
