@@ -267,14 +267,7 @@ class LobbyStore:
         now = self.now()
 
         def work(session: Session) -> Challenge:
-            found = session.execute(
-                select(LobbyChallengeRow, AccountRow.name)
-                .join(AccountRow, AccountRow.id == LobbyChallengeRow.poster_id)
-                .where(LobbyChallengeRow.id == challenge_id)
-                .with_for_update(of=LobbyChallengeRow)).first()
-            if found is None:
-                raise ChallengeNotFound("no such challenge")
-            row, name = found
+            row, name = _locked(session, challenge_id)
             if row.poster_id == acceptor_id:
                 raise LobbyError("this is your own challenge: another player accepts it")
             if row.state == ChallengeState.ACCEPTED.value:
@@ -316,14 +309,7 @@ class LobbyStore:
         now = self.now()
 
         def work(session: Session) -> Challenge:
-            found = session.execute(
-                select(LobbyChallengeRow, AccountRow.name)
-                .join(AccountRow, AccountRow.id == LobbyChallengeRow.poster_id)
-                .where(LobbyChallengeRow.id == challenge_id)
-                .with_for_update(of=LobbyChallengeRow)).first()
-            if found is None:
-                raise ChallengeNotFound("no such challenge")
-            row, name = found
+            row, name = _locked(session, challenge_id)
             if row.poster_id != account_id:
                 raise NotYourChallenge("only its poster may cancel a challenge")
             if row.state != ChallengeState.OPEN.value:
@@ -523,6 +509,20 @@ class LobbyStore:
         with self.db.session() as session:
             return {account_id: name for account_id, name in session.execute(
                 select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(account_ids)))}
+
+
+def _locked(session: Session, challenge_id: str) -> tuple[LobbyChallengeRow, str]:
+    """A challenge's row, locked for this transaction, and its poster's name
+    (:class:`ChallengeNotFound` if there is none)."""
+    found = session.execute(
+        select(LobbyChallengeRow, AccountRow.name)
+        .join(AccountRow, AccountRow.id == LobbyChallengeRow.poster_id)
+        .where(LobbyChallengeRow.id == challenge_id)
+        .with_for_update(of=LobbyChallengeRow)).first()
+    if found is None:
+        raise ChallengeNotFound("no such challenge")
+    row, name = found
+    return row, name
 
 
 __all__ = ["ID_CHARS", "HeldGame", "LiveGameRow", "LobbyStore", "ViewerRows"]
