@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from test_storage_migration import BACKENDS, scratch_url
-from test_web_api import Seat, create, make_client
+from test_web_api import Seat, browser, create, make_client
 
 from hasamigo.game.openings import opening_name
 from hasamigo.ratings import Pool, RatingStore, subject_of_account
@@ -33,13 +33,6 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
     with scratch_url(request.param, tmp_path) as url, make_client(url) as c:
         yield c
 
-
-def browser(client: TestClient) -> TestClient:
-    """Another browser on the same server (cookies of its own), on the server's event
-    loop (a client of its own would run each request on a loop of its own)."""
-    other = TestClient(client.app)
-    other.portal = client.portal
-    return other
 
 
 def signed_up(c: TestClient, name: str, password: str = PASSWORD) -> str:

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from test_storage_migration import BACKENDS, scratch_url
-from test_web_api import Seat, create, make_client
+from test_web_api import Seat, browser, create, make_client
 
 from hasamigo.storage.models import GameSeatRow
 from hasamigo.web.schemas import NewGame
@@ -28,13 +28,6 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
     with scratch_url(request.param, tmp_path) as url, make_client(url) as c:
         yield c
 
-
-def browser(client: TestClient) -> TestClient:
-    """Another browser on the same server (cookies of its own), on the server's event
-    loop (a client of its own would run each request on a loop of its own)."""
-    other = TestClient(client.app)
-    other.portal = client.portal
-    return other
 
 
 def signed_up(c: TestClient, name: str) -> str:

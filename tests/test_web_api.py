@@ -47,6 +47,15 @@ class FirstLegal:
 SETTINGS = Settings(warm_engine=False, tick_seconds=3600)
 
 
+def browser(client: TestClient) -> TestClient:
+    """Another browser on the same server (cookies of its own), on the server's event
+    loop (a client of its own would run each request on a loop of its own, where the
+    games' locks, made on the server's, cannot be awaited)."""
+    other = TestClient(client.app)
+    other.portal = client.portal
+    return other
+
+
 def make_client(db: str | Path, t: FakeTime | None = None,
                 gate: threading.Event | None = None,
                 settings: Settings = SETTINGS) -> TestClient:

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 from test_storage_migration import BACKENDS, scratch_url
-from test_web_api import Seat, create, make_client
+from test_web_api import Seat, browser, create, make_client
 
 from hasamigo.game.errors import GameError
 from hasamigo.game.setup import GameOptions, GameSetup, Participant
@@ -26,14 +26,6 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
     with scratch_url(request.param, tmp_path) as url, make_client(url) as c:
         yield c
 
-
-def browser(client: TestClient) -> TestClient:
-    """Another browser (cookies of its own) on the same server, on the server's event loop
-    (a TestClient of its own would run each request on a loop of its own, where the
-    games' locks, made on the server's, cannot be awaited)."""
-    other = TestClient(client.app)
-    other.portal = client.portal
-    return other
 
 
 def signed_up(c: TestClient, name: str) -> str:
