@@ -440,6 +440,9 @@ class Terminal:
                 # ignored (a background job of a non-interactive shell): an ignored signal
                 # stays ignored across exec, and Python then never raises KeyboardInterrupt
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
+                # and unblocked: a blocked signal stays blocked across fork and exec too,
+                # and would wait, pending, for ever
+                signal.pthread_sigmask(signal.SIG_SETMASK, set())
                 os.execve(sys.executable, [sys.executable, "-m", "hasamigo", *args], env)
             finally:
                 os._exit(127)
@@ -470,7 +473,23 @@ class Terminal:
             if found:
                 self.seen = len(self.text())
                 return found.group(1)
-        raise AssertionError("no prompt in time; the screen showed:\n" + self.text()[-2000:])
+        raise AssertionError("no prompt in time; the screen showed:\n" + self.text()[-2000:]
+                             + "\n" + self.diagnosis())
+
+    def diagnosis(self) -> str:
+        """What the kernel says of the command while it hangs: its signals (blocked,
+        ignored, caught, pending) and where each of its threads waits."""
+        proc = Path(f"/proc/{self.pid}")
+        try:
+            status = [line for line in (proc / "status").read_text().splitlines()
+                      if line.startswith(("State", "Sig", "Shd"))]
+            threads = [f"{task.name} {(task / 'comm').read_text().strip()} "
+                       f"{(task / 'stat').read_text().split()[2]} "
+                       f"{(task / 'wchan').read_text().strip()}"
+                       for task in sorted((proc / "task").iterdir())]
+        except OSError as exc:
+            return f"(no /proc for the command: {exc})"
+        return "\n".join(["the command's signals:", *status, "its threads:", *threads])
 
     def type(self, text: str) -> None:
         os.write(self.fd, text.encode())
