@@ -33,9 +33,10 @@ Measured: each move request's latency (client side, from send to answer: p50, p9
 max), moves a second, how long the opponent's socket took to show the move, the lobby
 poll's latency, errors by kind (HTTP status, ``transport``, ``socket``, ``illegal`` when
 the server's legal moves differ from the board's), the server's CPU (its process and its
-children, from ``/proc``: CPU seconds over the run and cores used; the server process's
-CPU per request answered, which says how many requests a second one core would serve,
-whatever else the machine runs) and RSS (start, peak, end), this client's own CPU (it
+children, from ``/proc``: CPU seconds over the run and cores used; the CPU per request
+answered of the processes serving them (with ``--server-workers N``, the N workers),
+which says how many requests a second one core would serve, whatever else the machine
+runs) and RSS (start, peak, end), this client's own CPU (it
 shares the machine), and the load average before and after. Nothing is asserted about
 speed. Exit status 1 when anything went wrong (an error, a server error in its log), 2
 when the server did not start.
@@ -104,8 +105,9 @@ def _stat(pid: int) -> tuple[int, float, int] | None:
     return ppid, (utime + stime) / TICKS, rss * PAGE
 
 
-def tree(pid: int) -> dict[int, tuple[float, int]]:
-    """CPU seconds and RSS of ``pid`` and its descendants (the compute workers)."""
+def tree(pid: int) -> tuple[dict[int, tuple[float, int]], set[int]]:
+    """CPU seconds and RSS of ``pid`` and its descendants (the compute workers), and
+    ``pid``'s own children."""
     stats: dict[int, tuple[int, float, int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit() and (found := _stat(int(entry))) is not None:
@@ -117,7 +119,8 @@ def tree(pid: int) -> dict[int, tuple[float, int]]:
             if ppid == parent and child not in family:
                 family.add(child)
                 todo.append(child)
-    return {p: stats[p][1:] for p in family if p in stats}
+    children = {c for c, (ppid, _, _) in stats.items() if ppid == pid}
+    return {p: stats[p][1:] for p in family if p in stats}, children
 
 
 @dataclass
@@ -125,21 +128,26 @@ class Usage:
     """The server's CPU and memory over the measured run, sampled every second."""
 
     pid: int
+    #: ``serve --workers N`` (N > 1): the requests are served by the main process's
+    #: children, which it only supervises
+    workers: int = 1
     cpu_start: float = 0.0
     cpu_end: float = 0.0
-    main_start: float = 0.0  # the server's own process (its children apart)
+    main_start: float = 0.0  # the processes serving requests (their compute workers apart)
     main_end: float = 0.0
     rss: list[int] = field(default_factory=list)  # the whole tree's
     rss_main: list[int] = field(default_factory=list)
 
     def cpu(self) -> tuple[float, float]:
-        """CPU seconds the tree and the main process have used so far (children that
-        ended are not counted)."""
-        family = tree(self.pid)
-        return sum(c for c, _ in family.values()), family.get(self.pid, (0.0, 0))[0]
+        """CPU seconds the tree and the serving processes have used so far (children
+        that ended are not counted)."""
+        family, children = tree(self.pid)
+        serving = {self.pid} | (children if self.workers > 1 else set())
+        return (sum(c for c, _ in family.values()),
+                sum(family[p][0] for p in serving if p in family))
 
     def sample(self) -> None:
-        family = tree(self.pid)
+        family, _ = tree(self.pid)
         self.rss.append(sum(r for _, r in family.values()))
         self.rss_main.append(family.get(self.pid, (0.0, 0))[1])
 
@@ -158,7 +166,7 @@ class Usage:
         return {
             "cpu_seconds": round(used, 1),
             "cores_used": round(used / seconds, 2) if seconds > 0 else None,
-            "main_process_cpu_seconds": round(self.main_end - self.main_start, 1),
+            "serving_processes_cpu_seconds": round(self.main_end - self.main_start, 1),
             "rss_mb_start": round(self.rss[0] / mb) if self.rss else None,
             "rss_mb_peak": round(max(self.rss) / mb) if self.rss else None,
             "rss_mb_end": round(self.rss[-1] / mb) if self.rss else None,
@@ -555,9 +563,9 @@ async def settled(pid: int, timeout: float = 180.0) -> bool:
     the engine is ready, at a low priority) are idle: under 5% of a core over 2 s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        before = sum(c for p, (c, _) in tree(pid).items() if p != pid)
+        before = sum(c for p, (c, _) in tree(pid)[0].items() if p != pid)
         await asyncio.sleep(2.0)
-        if sum(c for p, (c, _) in tree(pid).items() if p != pid) - before < 0.1:
+        if sum(c for p, (c, _) in tree(pid)[0].items() if p != pid) - before < 0.1:
             return True
     return False
 
@@ -584,7 +592,7 @@ async def measure(args: argparse.Namespace, server: Server) -> dict[str, Any]:
                        "signed_up": len(players),
                        "signup_latency_ms": ms_figures(run.figures.signups)}
 
-    usage = Usage(server.pid)
+    usage = Usage(server.pid, args.server_workers)
     sampler = asyncio.create_task(usage.run(run.stop))
     client_cpu = time.process_time()
     started = time.monotonic()
@@ -621,7 +629,7 @@ async def measure(args: argparse.Namespace, server: Server) -> dict[str, Any]:
         "errors_by_kind": dict(f.errors.by_kind),
         "errors": f.errors.samples[:10],
         "server": usage.report(elapsed),
-        # the server process's CPU per request answered (moves, polls, pairings; their
+        # the serving processes' CPU per request answered (moves, polls, pairings; their
         # pushes and the ticker included): on one core, about 1000 / this requests a
         # second
         "server_cpu_ms_per_request": round(1000 * (usage.main_end - usage.main_start)
@@ -653,8 +661,8 @@ def print_text(report: dict[str, Any]) -> None:
     print(line("lobby poll", report["lobby_poll_latency_ms"])
           + f" ({report['lobby_polls_unchanged']} unchanged: 304)")
     print(line("pairing", report["pairing_latency_ms"]))
-    print(f"server: {server['cpu_seconds']} CPU s ({server['cores_used']} cores; its main "
-          f"process {server['main_process_cpu_seconds']} s), RSS "
+    print(f"server: {server['cpu_seconds']} CPU s ({server['cores_used']} cores; serving "
+          f"processes {server['serving_processes_cpu_seconds']} s), RSS "
           f"{server['rss_mb_start']} → peak {server['rss_mb_peak']} MB; this client "
           f"{report['client_cpu_seconds']} CPU s; {report['server_cpu_ms_per_request']} ms "
           f"of server CPU a request; load average {report['load_average_before']}"

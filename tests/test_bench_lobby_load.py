@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "lobby_load.py"
 
 
@@ -27,9 +29,11 @@ def test_bad_options_exit_2_saying_what_is_wrong() -> None:
         assert message in done.stderr, (args, done.stderr)
 
 
-def test_a_tiny_run_signs_up_plays_and_reports_its_figures() -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_tiny_run_signs_up_plays_and_reports_its_figures(workers: int) -> None:
     done = run("--players", "6", "--games", "3", "--duration", "5", "--watchers", "2",
-               "--think", "0.3", "--lobby-interval", "1", "--json")
+               "--think", "0.3", "--lobby-interval", "1", "--server-workers", str(workers),
+               "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["setup"]["signed_up"] == 6
@@ -43,4 +47,7 @@ def test_a_tiny_run_signs_up_plays_and_reports_its_figures() -> None:
     assert report["opponent_sees_move_ms"]["count"] > 0
     server = report["server"]
     assert server["cpu_seconds"] > 0 and server["rss_mb_peak"] >= server["rss_mb_start"] > 0
+    # the processes answering the requests are counted: the workers, with several
+    assert 0 < server["serving_processes_cpu_seconds"] <= server["cpu_seconds"]
+    assert report["server_cpu_ms_per_request"] > 0
     assert len(report["load_average_before"]) == 3
