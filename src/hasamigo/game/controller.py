@@ -308,6 +308,12 @@ class GameController:
     def resume(self) -> list[Event]:
         return self.append(ev.Resume(at=self.now()))
 
+    def name_seat(self, participant: int, name: str) -> list[Event]:
+        """The person of ``participant`` plays under ``name`` from now on (an account took
+        the seat): refused for a program's seat, a name no participant could have, or the
+        other player's name."""
+        return self.append(ev.SeatNamed(participant, name, at=self.now()))
+
     # ---- programs waiting for their kernels --------------------------------------------
     def program_waiting(self, participant: int, *, from_start: bool = False) -> list[Event]:
         """The program of ``participant`` cannot move yet (its kernels are being prepared):
@@ -486,7 +492,10 @@ class GameController:
 
     @property
     def participants(self) -> tuple[Participant, Participant]:
-        return self.setup.participants
+        """The two participants as the game calls them now: the setup's, each named by
+        the last :class:`~hasamigo.game.events.SeatNamed` of its seat, if any (an account
+        that took the seat; :attr:`setup` keeps the names it was created with)."""
+        return self.state.setup.participants
 
     @property
     def options(self) -> GameOptions:
@@ -505,7 +514,8 @@ class GameController:
         return self.state.timeout_loser
 
     def seat(self, colour: Color) -> Participant:
-        return self.setup.participants[self.state.seat(colour)]
+        """The participant playing ``colour``, named as the game calls them now."""
+        return self.participants[self.state.seat(colour)]
 
     def colour_of(self, participant: int) -> Color | None:
         return self.state.colour_of(participant)

@@ -7,6 +7,9 @@ in seconds of the game's time source (the wall clock, seconds since the epoch, o
 server). Colours are absolute; squares are grid indices in memory and square names of the
 game's variant in JSON (``f5``; 6×6 ``a1``..``f6``).
 
+An account that takes a person's seat names it (:class:`SeatNamed`): the game calls that
+side by the account's name from then on, its setup unchanged.
+
 The user study's games add theirs: :class:`StudyGame` declares a game a study game and
 :class:`StudyAnswer` is one answer of the subject about a program move.
 

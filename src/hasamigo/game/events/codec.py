@@ -24,6 +24,7 @@ from hasamigo.game.events.kinds import (
     STUDY_TIMINGS,
     Event,
 )
+from hasamigo.game.setup import NAME_LENGTH
 from hasamigo.move import Color
 
 
@@ -181,6 +182,18 @@ def _dec_deducted(value: Any, variant: type[Board]) -> float:
     return seconds
 
 
+def _dec_seat(value: Any, _variant: type[Board]) -> int:
+    if isinstance(value, bool) or value not in (0, 1):
+        raise _bad("a seat is participant 0 or 1")
+    return int(value)
+
+
+def _dec_name(value: Any, _variant: type[Board]) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > NAME_LENGTH:
+        raise _bad(f"a player's name is 1 to {NAME_LENGTH} characters, not blank")
+    return value
+
+
 #: field name -> (encode, decode) between the event's value and JSON.
 FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "at": (lambda v, _b: v, _dec_time),
@@ -211,6 +224,8 @@ FIELD_CODECS: dict[str, tuple[Encoder, Decoder]] = {
     "reason": (lambda v, _b: v, _dec_reason),
     "deducted": (lambda v, _b: v, _dec_deducted),
     "loss": (lambda v, _b: v, _dec_flag),
+    "seat": (lambda v, _b: v, _dec_seat),
+    "name": (lambda v, _b: v, _dec_name),
 }
 
 #: Fields left out of the JSON when ``None`` (their default): fields added after events

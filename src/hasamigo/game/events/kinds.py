@@ -159,6 +159,23 @@ class ProgramReady(Event):
     participant: int | None
 
 
+# ---- seats -----------------------------------------------------------------------------
+@register
+@dataclass(frozen=True, slots=True)
+class SeatNamed(Event):
+    """The person of participant ``seat`` (``0``/``1``) plays under ``name`` from now on:
+    an account took that seat (a join link, a seat kept for it, a game of the terminal
+    taken over), and the game calls the side by the account's name instead of the name
+    the setup gave it (the creator's "Player 2", the terminal's "You"). The setup itself
+    is never changed; the fold renames the participant (a name is checked as any
+    participant's, and the two players' names stay different); a program's seat is never
+    renamed."""
+
+    kind: ClassVar[str] = "seat-named"
+    seat: int
+    name: str
+
+
 # ---- ending and taking back ------------------------------------------------------------
 @register
 @dataclass(frozen=True, slots=True)
@@ -420,6 +437,7 @@ __all__ = [
     "Resign",
     "ResultCard",
     "Resume",
+    "SeatNamed",
     "StopPlayout",
     "StudyAnswer",
     "StudyGame",

@@ -280,6 +280,10 @@ class Queries:
 class GameState(Queries):
     """Everything the events say about a game at one point (see :mod:`hasamigo.game.state`).
 
+    ``setup`` is the game's setup as the events leave it: the stored one
+    (:attr:`GameController.setup <hasamigo.game.controller.GameController.setup>`, never
+    changed) with each participant's name as the last
+    :class:`~hasamigo.game.events.SeatNamed` of its seat named it, if any.
     ``root`` is the start position (never changed); ``last`` the record's last ply.
     ``revision`` counts the events; ``position_revision`` is the revision of the last
     event that changed the board or ended play (a move computed before it is stale).

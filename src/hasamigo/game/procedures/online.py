@@ -25,9 +25,15 @@ the board and the study games add their own rules to it):
   game the person plays on meanwhile; an **official game does not begin, nor go on,
   until every program can move**: neither clock runs and no move is accepted (rule 5's
   clock starts for the first mover when the last program is ready).
+* **a seat taken by an account** (:class:`~hasamigo.game.events.SeatNamed`): the person
+  of that seat plays under the account's name from then on; the fold renames the
+  participant of :attr:`GameState.setup <hasamigo.game.procedures.core.GameState>` (the
+  stored setup is never changed), a program's seat never.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from hasamigo.errors import IllegalMoveError, IllegalReason
 from hasamigo.game.errors import GameError
@@ -41,6 +47,7 @@ from hasamigo.game.events import (
     ProgramWaiting,
     Resign,
     Resume,
+    SeatNamed,
     StopPlayout,
     Suspend,
     TimeoutChoice,
@@ -287,6 +294,20 @@ def _undo(state: Draft, event: Undo) -> None:
     state.position_revision = state.revision + 1
 
 
+# ---- seats -----------------------------------------------------------------------------
+def _seat_named(state: Draft, event: SeatNamed) -> None:
+    """An account took a person's seat: the participant plays under its name from now on
+    (any phase: a finished game taken over from the terminal is named too). The new name
+    is checked as any participant's (:class:`~hasamigo.game.setup.Participant`), and two
+    players alike are refused (:class:`~hasamigo.game.setup.GameSetup`)."""
+    setup = state.setup
+    people = list(setup.participants)
+    if not people[event.seat].is_person:
+        raise GameError("a program's seat keeps its program's name", "not_in_game")
+    people[event.seat] = replace(people[event.seat], name=event.name)
+    state.setup = replace(setup, participants=(people[0], people[1]))
+
+
 RULES: dict[type[Event], Rule] = {
     MovePlayed: _move,
     Pass: _pass,
@@ -302,6 +323,7 @@ RULES: dict[type[Event], Rule] = {
     UndoRequest: _undo_request,
     UndoDecline: _undo_decline,
     Undo: _undo,
+    SeatNamed: _seat_named,
 }
 
 __all__ = ["RULES"]

@@ -59,6 +59,7 @@ from hasamigo.game.events import (
     Penalty,
     ResultCard,
     Resume,
+    SeatNamed,
     StopPlayout,
     Suspend,
 )
@@ -201,10 +202,10 @@ def take_back(state: Draft, target: int) -> None:
 
 
 #: what may happen while a faulty entered move awaits the recorder's decision: the
-#: decision, the clock's own business, and the end of a play-out on time (the count then
-#: stands, the faults stay undecided)
+#: decision, the clock's own business, the end of a play-out on time (the count then
+#: stands, the faults stay undecided) and a seat's new name (it changes no record)
 WHILE_PENDING: frozenset[type[Event]] = frozenset(
-    {CorrectEntry, KeepBoard, ClockPress, Suspend, Resume, StopPlayout, Penalty})
+    {CorrectEntry, KeepBoard, ClockPress, Suspend, Resume, StopPlayout, Penalty, SeatNamed})
 
 
 def gate(state: GameState, event: Event) -> None:
