@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from hasamigo.accounts.model import (
     SESSION_IDLE_DAYS,
@@ -30,9 +31,16 @@ from hasamigo.accounts.model import (
     name_key,
     normalise_name,
 )
+from hasamigo.game.events import SeatNamed
 from hasamigo.passwords import hash_password, verify_and_update, verify_password
 from hasamigo.storage.db import Database
-from hasamigo.storage.models import AccountRow, AccountSessionRow, GameRow, GameSeatRow
+from hasamigo.storage.models import (
+    AccountRow,
+    AccountSessionRow,
+    GameEventRow,
+    GameRow,
+    GameSeatRow,
+)
 from hasamigo.storage.rows import aware, rowcount
 
 #: the longest session token read (``secrets.token_urlsafe(32)`` is 43 characters)
@@ -162,7 +170,7 @@ class AccountStore:
             for game_id, seats in held.items():
                 game = session.get(GameRow, game_id)
                 if game is not None:
-                    _anonymise(game, seats)
+                    _anonymise(session, game, seats)
             session.execute(update(GameSeatRow).where(GameSeatRow.account_id == account_id)
                             .values(account_id=None)
                             .execution_options(synchronize_session=False))
@@ -237,22 +245,38 @@ class AccountStore:
                 AccountSessionRow.account_id == account_id)).all())
 
 
-def _anonymise(game: GameRow, seats: set[int]) -> None:
-    """Rename the participants ``seats`` of a stored game :data:`DELETED_NAME` (setup and
-    summary), without rank or birth year."""
+def _anonymise(session: Session, game: GameRow, seats: set[int]) -> None:
+    """Rename the participants ``seats`` of a stored game :data:`DELETED_NAME` (setup,
+    summary, and the names its events gave them: an account that took a seat is named by
+    a :class:`~hasamigo.game.events.SeatNamed`), without rank or birth year. A seat
+    whose opponent is called :data:`DELETED_NAME` already (deleted before, or both seats
+    were this account's) is ``(deleted) #2``: a game's two players never share a name."""
     setup = copy.deepcopy(game.setup)
     people = setup.get("participants") if isinstance(setup, dict) else None
-    if not isinstance(people, list):
+    if not isinstance(people, list) or len(people) != 2 \
+            or not all(isinstance(p, dict) for p in people):
         return
-    for seat in seats:
-        if not 0 <= seat < len(people) or not isinstance(people[seat], dict):
+    named = list(session.scalars(
+        select(GameEventRow).where(GameEventRow.game_id == game.id,
+                                   GameEventRow.kind == SeatNamed.kind)
+        .order_by(GameEventRow.seq)))
+    shown = [person.get("name") for person in people]  # as the game calls them now
+    for event in named:
+        if isinstance(event.data, dict) and event.data.get("seat") in (0, 1):
+            shown[event.data["seat"]] = event.data.get("name")
+    for seat in sorted(seats):
+        if seat not in (0, 1):
             continue
-        old = people[seat].get("name")
-        people[seat].update(name=DELETED_NAME, rank=None, birth_year=None)
-        if game.black == old:
-            game.black = DELETED_NAME
-        if game.white == old:
-            game.white = DELETED_NAME
+        new = DELETED_NAME if shown[1 - seat] != DELETED_NAME else f"{DELETED_NAME} #2"
+        people[seat].update(name=new, rank=None, birth_year=None)
+        for event in named:
+            if isinstance(event.data, dict) and event.data.get("seat") == seat:
+                event.data = {**event.data, "name": new}
+        if game.black == shown[seat]:
+            game.black = new
+        if game.white == shown[seat]:
+            game.white = new
+        shown[seat] = new
     game.setup = setup
 
 

@@ -410,7 +410,11 @@ def _utc(moment: datetime) -> datetime:
 
 def _your_colour(client: str | None) -> ColumnElement[str | None]:
     """SQL for the colour "you" played in each game (see ``summaries``), from the names:
-    the setup names the participants (never two alike), the summary names the colours."""
+    the setup names the participants (never two alike), the summary names the colours.
+    A seat an account took plays under the account's name (a
+    :class:`~hasamigo.game.events.SeatNamed` event: the setup keeps the name it had), so
+    when "your" setup name names neither colour, the colour is the one the other
+    participant's name does not."""
     def setup(index: int, key: str) -> ColumnElement[str]:
         value: ColumnElement[str] = GameRow.setup[("participants", index, key)].as_string()
         return value
@@ -425,13 +429,18 @@ def _your_colour(client: str | None) -> ColumnElement[str | None]:
     one_screen = exists().where(
         GameSeatRow.game_id == GameRow.id, GameSeatRow.kind == "token",
         GameSeatRow.participants == participants_text((0, 1)))
+    person_first = setup(0, "program").is_(None)
     name = case(
-        (GameRow.opponent != "person",
-         case((setup(0, "program").is_(None), first), else_=second)),
+        (GameRow.opponent != "person", case((person_first, first), else_=second)),
         (holds_second, second),
         else_=first)
+    other = case(
+        (GameRow.opponent != "person", case((person_first, second), else_=first)),
+        (holds_second, first),
+        else_=second)
     return case((one_screen, None), (GameRow.black == name, "black"),
-                (GameRow.white == name, "white"), else_=None)
+                (GameRow.white == name, "white"), (GameRow.black == other, "white"),
+                (GameRow.white == other, "black"), else_=None)
 
 
 def _result_filter(result: LibraryResult, you: ColumnElement[str | None]

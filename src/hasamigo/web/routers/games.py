@@ -204,9 +204,11 @@ async def delete_game(game_id: str, games: Games, token: SeatToken) -> Response:
 async def join_game(game_id: str, req: JoinRequest, games: Games, client: Client,
                     viewer: Viewer) -> JoinedGame:
     """The second person's seat: the join link's code for a seat token (once); signed
-    in, their account holds the seat."""
+    in, their account holds the seat and the game calls that side by the account's name
+    (the creator's "Player 2", the terminal's "You", replaced for everyone)."""
     live, token, you = await games.join(game_id, req.code, client,
-                                        None if viewer is None else viewer.id)
+                                        None if viewer is None else viewer.id,
+                                        None if viewer is None else viewer.name)
     return JoinedGame(seat_token=token, game=games.view(live, you))
 
 
@@ -216,8 +218,9 @@ async def account_seat(game_id: str, games: Games, client: Client, account: Sign
     """A fresh seat token for the seat(s) the signed-in account holds in this game, to
     play it from this browser (401 signed out, 403 ``not_your_seat`` for an account
     holding no seat of it, 404 for no such game). A seat the lobby kept for the account
-    is taken by this call, and the clocks start."""
-    live, token, you = await games.seat(game_id, account.id, client)
+    is taken by this call, the clocks start, and the seat plays under the account's
+    name."""
+    live, token, you = await games.seat(game_id, account.id, client, account.name)
     return JoinedGame(seat_token=token, game=games.view(live, you))
 
 

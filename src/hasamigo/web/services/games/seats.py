@@ -57,6 +57,25 @@ def acting_colour(game: GameController, you: frozenset[int], colour: Color | Non
     return held[0] if len(held) == 1 else game.board.turn
 
 
+def seat_name(game: GameController, seats: frozenset[int], name: str | None) -> int | None:
+    """The participant an account that just took ``seats`` names ``name`` (its own), or
+    ``None`` to leave the names as they are. The rule: a seat taken by an account plays
+    under the account's name, whatever the creator called it ("Player 2", the terminal's
+    "You", a name typed on the form), as on any site where people play under their
+    accounts. Not named: a taking by nobody signed in (``name`` ``None``: today's
+    behaviour), both seats taken at once (two people at one screen, an imported record:
+    the names are the players'), a program's seat, a seat already so named, and a name
+    the other player has (the two would be alike: the seat keeps its name)."""
+    if name is None or len(seats) != 1:
+        return None
+    (seat,) = seats
+    people = game.participants
+    if seat not in (0, 1) or not people[seat].is_person or people[seat].name == name \
+            or people[1 - seat].name == name:
+        return None
+    return seat
+
+
 class SeatKeeper:
     """Who holds which seat of the live games: tokens checked against the stored hashes
     (the last few remembered on the game), join codes exchanged once."""
@@ -173,4 +192,4 @@ class SeatKeeper:
         return token, seats, False
 
 
-__all__ = ["SeatKeeper", "acting_colour", "held_colours", "secret_hash"]
+__all__ = ["SeatKeeper", "acting_colour", "held_colours", "seat_name", "secret_hash"]

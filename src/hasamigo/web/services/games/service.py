@@ -41,7 +41,12 @@ from hasamigo.web.services.games.live import Created, LiveGame, TimeSource
 from hasamigo.web.services.games.new_game import setup_of
 from hasamigo.web.services.games.notify import TurnNotifier
 from hasamigo.web.services.games.programs import ProgramRunner
-from hasamigo.web.services.games.seats import SeatKeeper, acting_colour, held_colours
+from hasamigo.web.services.games.seats import (
+    SeatKeeper,
+    acting_colour,
+    held_colours,
+    seat_name,
+)
 from hasamigo.web.services.games.store import GameStore
 from hasamigo.web.services.games.ticker import ClockTicker
 from hasamigo.web.services.players import PlayerFactory
@@ -301,29 +306,42 @@ class GameService:
         return Created(live, token, both, None)
 
     async def join(self, game_id: str, code: str, client: str | None,
-                   account: str | None = None) -> tuple[LiveGame, str, frozenset[int]]:
+                   account: str | None = None, name: str | None = None
+                   ) -> tuple[LiveGame, str, frozenset[int]]:
         """Exchange a one-time join code for a seat token: the second person's seat, or
         (a game played in the terminal) the seat a browser takes over; held by
-        ``account`` when signed in."""
+        ``account`` when signed in, whose ``name`` the seat then plays under
+        (:func:`~hasamigo.web.services.games.seats.seat_name`)."""
         live = await self.get(game_id)
         token, held = await self.seats.exchange(live, code, client, account)
-        await self.act(live, self._seated)
+        await self.act(live, functools.partial(self._seated, seats=held,
+                                               name=None if account is None else name))
         return live, token, held
 
-    async def seat(self, game_id: str, account: str, client: str | None
-                   ) -> tuple[LiveGame, str, frozenset[int]]:
+    async def seat(self, game_id: str, account: str, client: str | None,
+                   name: str | None = None) -> tuple[LiveGame, str, frozenset[int]]:
         """A fresh seat token for the seats ``account`` holds in the game, in any browser
         (403 ``not_your_seat`` for an account holding none); a seat kept for the account
-        (:meth:`create`'s ``opponent_account``) is taken, and the clocks start."""
+        (:meth:`create`'s ``opponent_account``) is taken, the clocks start, and the seat
+        plays under the account's ``name``."""
         live = await self.get(game_id)
         token, held, taken = await self.seats.fresh_token(live, account, client)
         if taken:
-            await self.act(live, self._seated)
+            await self.act(live, functools.partial(self._seated, seats=held, name=name))
         return live, token, held
 
     @staticmethod
-    def _seated(live: LiveGame) -> None:
+    def _seated(live: LiveGame, *, seats: frozenset[int] = frozenset(),
+                name: str | None = None) -> None:
+        """A seat was taken: an account's name is given to it (if :func:`seat_name`
+        says so), and with both players here the clock starts."""
         live.awaiting_join = False
+        named = seat_name(live.game, seats, name)
+        if named is not None:
+            try:
+                live.game.name_seat(named, name or "")
+            except GameError as exc:  # the seat is taken all the same
+                log.warning("game %s: seat %d not named: %s", live.id, named, exc)
         if live.game.state.suspended:
             live.game.resume()  # both are here: the clock starts
 
