@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from hasamigo.storage.db import Database
@@ -27,22 +27,34 @@ from hasamigo.storage.games import ConcurrentWrite
 from hasamigo.storage.models import MultiGameRow, MultiGameSeatRow
 from hasamigo.storage.rows import aware, rowcount
 
+#: the program that plays a seat left by a deleted account while other people still play
+#: (:meth:`MultiGameRepository.forget_account`): a legal move at random, favouring nobody
+LEFT_SEAT_PROGRAM = "random"
+
 
 @dataclass(frozen=True, slots=True)
 class MultiSeat:
     """A seat: its colour's index (:data:`hasamigo.multi.MultiRules.colours`), the
-    player's name, and the program's spec (``None`` for a person)."""
+    player's name, and the program's spec (``None`` for a person). ``left``: its person
+    deleted their account before the game ended (its turns then played by
+    :data:`LEFT_SEAT_PROGRAM`, or by nobody when no other person plays)."""
 
     colour: int
     name: str
     program: str | None = None
+    left: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"colour": self.colour, "name": self.name, "program": self.program}
+        data: dict[str, Any] = {"colour": self.colour, "name": self.name,
+                                "program": self.program}
+        if self.left:
+            data["left"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MultiSeat:
-        return cls(int(data["colour"]), str(data["name"]), data.get("program"))
+        return cls(int(data["colour"]), str(data["name"]), data.get("program"),
+                   bool(data.get("left", False)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,11 +195,43 @@ class MultiGameRepository:
                 held.setdefault(game_id, set()).add(colour)
         return {game_id: frozenset(c) for game_id, c in held.items()}
 
+    def account_games_page(self, account_id: str, *, finished: bool = True,
+                           rated_only: bool = False, offset: int = 0, limit: int = 20
+                           ) -> tuple[int, list[StoredMultiGame]]:
+        """The games in which the account holds exactly one seat (holding several, it
+        played against itself: no result of its own), finished ones (``finished``) or
+        those still going, newest first: how many there are, and those from ``offset``
+        (at most ``limit``). ``rated_only``: games created rated only."""
+        held = (select(MultiGameSeatRow.game_id)
+                .where(MultiGameSeatRow.account_id == account_id)
+                .group_by(MultiGameSeatRow.game_id)
+                .having(func.count() == 1))
+        wanted = [MultiGameRow.id.in_(held),
+                  MultiGameRow.result.is_not(None) if finished
+                  else MultiGameRow.result.is_(None)]
+        if rated_only:
+            wanted.append(MultiGameRow.rated.is_(True))
+        with self.db.session() as session:
+            total = session.scalar(select(func.count()).select_from(MultiGameRow)
+                                   .where(*wanted)) or 0
+            rows = list(session.scalars(
+                select(MultiGameRow).where(*wanted)
+                .order_by(MultiGameRow.updated_at.desc(), MultiGameRow.id)
+                .offset(max(0, offset)).limit(max(0, limit))))
+            return int(total), [_stored(row, _accounts(session, row.id)) for row in rows]
+
     def forget_account(self, account_id: str, name: str) -> list[str]:
         """An account being deleted: in each game it held seats of, those seats' names
         become ``name`` and its tokens forget it, and the seats are held by no account
         (the game stays, for the others); the games changed. Each write moves the
-        game's version on, so every server reads it again."""
+        game's version on, so every server reads it again.
+
+        A game still going (no resignation exists for three or four) marks those seats
+        ``left`` and ends their tokens (nobody moves for a person who is gone): while
+        another person plays, :data:`LEFT_SEAT_PROGRAM` plays the left seats' turns, so
+        the others can finish it (the rules have no pass for a seat that can move);
+        with no other person, nobody moves and the game stays as it was. Such a game is
+        not rated (:data:`hasamigo.ratings.outcome.ACCOUNT_DELETED`)."""
         changed = []
         with self.db.session() as session, session.begin():
             held: dict[str, set[int]] = {}
@@ -199,13 +243,25 @@ class MultiGameRepository:
                 row = session.get(MultiGameRow, game_id, with_for_update=True)
                 if row is None:  # pragma: no cover - cascaded with its seats
                     continue
+                mine = held[game_id]
                 seats = [MultiSeat.from_json(s) for s in row.seats]
-                row.seats = [(MultiSeat(s.colour, name, s.program) if s.colour in
-                              held[game_id] else s).to_json() for s in seats]
+                kept = [MultiSecret.from_json(d) for d in row.secrets]
+                if row.result is None:
+                    others = any(s.program is None and not s.left and s.colour not in mine
+                                 for s in seats)
+                    stand_in = LEFT_SEAT_PROGRAM if others else None
+                    row.seats = [(MultiSeat(s.colour, name, stand_in, left=True)
+                                  if s.colour in mine else s).to_json() for s in seats]
+                    kept = [MultiSecret(s.kind, s.hash, rest, s.used,
+                                        None if s.account == account_id else s.account)
+                            for s in kept
+                            if (rest := tuple(c for c in s.colours if c not in mine))]
+                else:
+                    row.seats = [(MultiSeat(s.colour, name, s.program, s.left)
+                                  if s.colour in mine else s).to_json() for s in seats]
                 row.secrets = [
                     (MultiSecret(s.kind, s.hash, s.colours, s.used) if s.account ==
-                     account_id else s).to_json()
-                    for s in (MultiSecret.from_json(d) for d in row.secrets)]
+                     account_id else s).to_json() for s in kept]
                 row.version += 1
                 row.updated_at = datetime.now(UTC)
                 changed.append(game_id)
@@ -216,4 +272,5 @@ class MultiGameRepository:
         return changed
 
 
-__all__ = ["MultiGameRepository", "MultiSeat", "MultiSecret", "StoredMultiGame"]
+__all__ = ["LEFT_SEAT_PROGRAM", "MultiGameRepository", "MultiSeat", "MultiSecret",
+           "StoredMultiGame"]

@@ -485,6 +485,8 @@ KEYED: dict[str, Message] = {
     **{f"tournament.not_rated.{e.code}": e.en for e in (
         LATE_FORFEIT, BOTH_FLAGS, MARKED_NOT_RATED, NOT_PLAYED, SAME_PLAYER,
         NOT_ENTRANT_ACCOUNTS)},
+    # a multi-player game's seat whose person deleted their account before the end
+    "multi.left": N_("left the game (account deleted)"),
 }
 
 

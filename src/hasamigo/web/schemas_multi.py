@@ -56,6 +56,8 @@ class MultiSeatView(BaseModel):
     #: a person's seat that is still waiting for its join link to be used
     waiting: bool
     discs: int
+    #: its person deleted their account before the end (``program`` plays it on, if any)
+    left: bool = False
 
 
 class MultiStandingView(BaseModel):

@@ -13,7 +13,9 @@
 * ``POST /api/accounts/delete`` (:class:`PasswordAgain`) deletes the signed-in account:
   its games still going resigned, its ratings, sessions, name and password hash deleted,
   its finished games kept for the opponents with its name anonymised; 204.
-* ``GET /api/players/{name}`` a player's profile as JSON (as the page shows it).
+* ``GET /api/players/{name}`` a player's profile as JSON (as the page shows it):
+  ``current`` each pool's rating now (``provisional``: shown with a ``?``),
+  ``multi_games`` a page (``?multi_page=N``) of the games of three or four.
 
 The session is the HttpOnly cookie ``hasamigo_session`` (SameSite=Lax; Secure over https).
 Pages: ``/signup``, ``/login``, ``POST /logout`` (a form: works without a script),
@@ -29,12 +31,13 @@ import functools
 import urllib.parse
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from jinja2 import Environment
 
 from hasamigo.accounts import Account
 from hasamigo.accounts.model import NAME_LENGTH, PASSWORD_LENGTH
+from hasamigo.accounts.profile import MULTI_MAX_PAGE, MultiGamesPage
 from hasamigo.ratings import Pool, RatingChange
 from hasamigo.web.deps import (
     Accounts,
@@ -70,6 +73,8 @@ router = APIRouter(prefix="/api/accounts", tags=["accounts"], route_class=AuthFi
 players = APIRouter(prefix="/api/players", tags=["accounts"], route_class=AuthFirst)
 pages = APIRouter(include_in_schema=False)
 PlayerName = Annotated[str, Path(min_length=1, max_length=200)]
+#: the page of a profile's multi-player games (1 first)
+MultiPage = Annotated[int, Query(ge=1, le=MULTI_MAX_PAGE)]
 
 
 def _reply(account: Account) -> AccountReply:
@@ -173,14 +178,32 @@ def profile_json(page: PlayerPage) -> dict[str, Any]:
                                   "uncertainty": c.after.uncertainty}
                                  for c in changes]
                     for pool, changes in page.ratings.items()},
+        "current": {pool.value: {"rating": r.display, "uncertainty": r.uncertainty,
+                                 "provisional": r.provisional, "games": r.games}
+                    for pool, r in page.current.items()},
+        "multi_games": multi_json(page.multi),
     }
 
 
+def multi_json(found: MultiGamesPage | None) -> dict[str, Any]:
+    """A page of a profile's multi-player games as JSON."""
+    if found is None:
+        return {"page": 1, "pages": 1, "total": 0, "games": []}
+    return {"page": found.page, "pages": found.pages, "total": found.total, "games": [
+        {"id": g.id, "game": g.game, "finished_at": g.finished_at.isoformat(),
+         "place": g.place, "rated": g.rated,
+         "seats": [{"name": s.name, "colour": s.colour, "discs": s.discs, "place": s.place,
+                    "me": s.me, "left": s.left} for s in g.seats]}
+        for g in found.games]}
+
+
 @players.get("/{name}", responses=ERRORS)
-async def player(name: PlayerName, accounts: Accounts, viewer: Viewer) -> dict[str, Any]:
+async def player(name: PlayerName, accounts: Accounts, viewer: Viewer,
+                 multi_page: MultiPage = 1) -> dict[str, Any]:
     """A player's profile: finished games (another person sees the public ones), results
-    by colour and by opening, rating history per pool."""
-    page = await accounts.profile(name, viewer)
+    by colour and by opening, rating history and rating now per pool, a page of the
+    finished games of three or four (another person sees the rated ones)."""
+    page = await accounts.profile(name, viewer, multi_page=multi_page)
     if page is None:
         raise NotFound("no player of that name")
     return profile_json(page)
@@ -293,10 +316,11 @@ def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 16
 @pages.get("/players/{name}", response_class=HTMLResponse)
 async def player_page(request: Request, name: PlayerName, templates: Templates,
                       lang: LangDep, accounts: Accounts, viewer: Viewer, client: Client,
-                      games: Games) -> Response:
+                      games: Games, multi_page: MultiPage = 1) -> Response:
     """A player's profile page; one's own lists its games still going (claimed ones
-    too), and offers the claim of this browser's games and the deletion of the account."""
-    page = await accounts.profile(name, viewer)
+    too), and offers the claim of this browser's games and the deletion of the account.
+    ``?multi_page=N``: the page of multi-player games shown."""
+    page = await accounts.profile(name, viewer, multi_page=multi_page)
     if page is None:
         raise NotFound("no player of that name")
     claimable = await accounts.claimable(client) if page.own else 0

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 
 from hasamigo.accounts import Account, AccountNotFound, AccountStore, LoginFailed, name_key
 from hasamigo.accounts.model import SESSION_MAX_DAYS
-from hasamigo.accounts.profile import Profile, profile_of
+from hasamigo.accounts.profile import MultiGamesPage, Profile, multi_games_of, profile_of
 from hasamigo.accounts.store import DELETED_NAME, token_hash
 from hasamigo.errors import HasamigoError
-from hasamigo.ratings import Pool, RatingChange, RatingStore, subject_of_account
+from hasamigo.ratings import Pool, Rating, RatingChange, RatingStore, subject_of_account
 from hasamigo.ratings.outcome import ACCOUNT_DELETED
 from hasamigo.storage.multi_games import MultiGameRepository
 from hasamigo.storage.seats import SeatRepository
@@ -55,12 +55,17 @@ SESSION_CACHE_SIZE = 10_000
 
 @dataclass(slots=True)
 class PlayerPage:
-    """What a profile shows: the profile (games, results by colour and by opening) and
-    the rating history per pool rated in (oldest first)."""
+    """What a profile shows: the profile (games, results by colour and by opening), the
+    rating history per pool rated in (oldest first) and the rating now (``current``),
+    and a page of multi-player games (``multi``; on one's own profile also those still
+    going, ``multi_going``)."""
 
     profile: Profile
     ratings: dict[Pool, list[RatingChange]] = field(default_factory=dict)
     own: bool = False
+    current: dict[Pool, Rating] = field(default_factory=dict)
+    multi: MultiGamesPage | None = None
+    multi_going: MultiGamesPage | None = None
 
 
 def forget_account(store: AccountStore, account_id: str) -> list[str]:
@@ -134,9 +139,11 @@ class AccountService:
         """Give the account the seats this browser took without one; the games claimed."""
         return await asyncio.to_thread(self.seats.claim_client, client, account.id)
 
-    async def profile(self, name: str, viewer: Account | None) -> PlayerPage | None:
+    async def profile(self, name: str, viewer: Account | None, *, multi_page: int = 1
+                      ) -> PlayerPage | None:
         """The profile page of the account called ``name`` (``None``: no such account).
-        Another person sees the public games only; the results count every game."""
+        Another person sees the public games only (of three or four: the rated ones);
+        the results count every game. ``multi_page``: the page of multi-player games."""
         account = await asyncio.to_thread(self.store.by_name, name)
         if account is None:
             return None
@@ -150,6 +157,12 @@ class AccountService:
             subject = subject_of_account(account.id)
             for rating in self.ratings.pools_of(subject):
                 page.ratings[rating.pool] = self.ratings.history(subject, rating.pool)
+                page.current[rating.pool] = rating
+            page.multi = multi_games_of(self.store.db, account, everyone=page.own,
+                                        page=multi_page)
+            if page.own:
+                page.multi_going = multi_games_of(self.store.db, account, everyone=True,
+                                                  finished=False, per_page=100)
             return page
 
         return await asyncio.to_thread(read)

@@ -348,7 +348,7 @@ class MultiGameService:
             symbols=rules.symbols,
             seats=[MultiSeatView(colour=rules.colours[s.colour], symbol=rules.symbols[s.colour],
                                  name=s.name, program=s.program, waiting=s.colour in waiting,
-                                 discs=counts[s.colour]) for s in stored.seats],
+                                 discs=counts[s.colour], left=s.left) for s in stored.seats],
             moves=list(_texts(board)), boards=live.boards(),
             turn=None if over else rules.colours[board.turn],
             legal=[] if over else [str(m) for m in board.legal_moves() if not m.is_pass],

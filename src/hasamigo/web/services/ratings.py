@@ -186,6 +186,8 @@ class RatingService:
         """Why a multi-player game is not rated (``None``: it is, once over)."""
         if not stored.rated:
             return oc.NOT_A_RATED_GAME
+        if any(s.left for s in stored.seats):  # played on for the others, nobody won it
+            return oc.ACCOUNT_DELETED
         holders = [stored.holder(s.colour) for s in stored.seats]
         if any(s.program is not None for s in stored.seats) or None in holders:
             return oc.NOT_ACCOUNTS

@@ -188,6 +188,7 @@ class MultiGame {
     $("multi-seats").innerHTML = v.seats.map((s) => {
       const notes = [];
       if (v.your_colours.includes(s.colour)) notes.push(T["you"]);
+      if (s.left) notes.push(T["multi.left"]);
       if (s.program) notes.push(T["multi.program"]);
       if (s.waiting) notes.push(T["multi.waiting"]);
       const turn = !v.over && s.colour === v.turn && this.ply === null;
