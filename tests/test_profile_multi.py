@@ -17,7 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 from test_multi_ratings import bearer, client, people, play_out, rated_game
 from test_web_account_pages import everything_stored
-from test_web_ratings import PASSWORD, browser, signed_up
+from test_web_api import browser
+from test_web_ratings import PASSWORD, signed_up
 
 from hasamigo.accounts.profile import MULTI_PER_PAGE
 from hasamigo.ratings import Pool
