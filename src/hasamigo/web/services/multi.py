@@ -22,7 +22,9 @@ two to four seats, each a person or a program, on one screen or online.
   Rolit or 4-player Othello with four: its creator and everyone taking a seat is signed
   in, each account one seat. Once over it is rated by
   :meth:`~hasamigo.web.services.ratings.RatingService.multi_over` before any answer shows
-  its end.
+  its end. An account deleted mid-game leaves its seat (``MultiSeat.left``, its tokens
+  ended): :data:`~hasamigo.storage.multi_games.LEFT_SEAT_PROGRAM` plays its turns while
+  another person plays, like any program's seat here, and the game is not rated.
 * **Programs** choose on the search threads (the pool the two-player games' programs use),
   never on the event loop, one move at a time, each committed like a person's. A forced
   pass (4人対戦オセロ) is played at once for whoever has to pass.
