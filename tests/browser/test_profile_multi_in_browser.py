@@ -75,7 +75,7 @@ def test_the_profile_shows_a_rated_rolit_game(new_page: Callable[..., Any],
     for name in (f"ann_{tag}", f"bob_{tag}"):
         seat = row.locator("li", has_text=name)
         expect(seat).to_contain_text(str(discs[name]))
-        expect(seat).to_contain_text(f"2人中{places[name]}位")
+        expect(seat.locator(".acct-seat-place")).to_have_text(f"{places[name]}位")
     expect(row.locator("li.acct-me")).to_contain_text(f"ann_{tag}")
     no_sideways_scroll(bob, "a profile with a Rolit game at 390 px, in Japanese")
     row.locator("a").click()
