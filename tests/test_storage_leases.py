@@ -1,16 +1,22 @@
 """What lets several server processes share one database (issue 20): leases (one owner a
 game, taken over once expired, atomically), games' versions, outages as the times no
-process ran, and PostgreSQL's announcements of changes.
+process ran, and the announcements of changes (PostgreSQL's ``NOTIFY``, a SQLite file's
+datagrams).
 
 SQLite; PostgreSQL too when ``HASAMIGO_TEST_POSTGRES`` holds a URL."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
+import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -20,8 +26,8 @@ from test_storage import FakeTime, two_people, vs_program
 from test_storage_migration import BACKENDS, scratch_url
 
 from hasamigo import BLACK
-from hasamigo.storage import Database, GameRepository
-from hasamigo.storage.repository import GameVersion, SeatSecret
+from hasamigo.storage import Database, GameRepository, announcements
+from hasamigo.storage.repository import ConcurrentWrite, GameVersion, SeatSecret
 
 
 @pytest.fixture(params=BACKENDS, scope="module")
@@ -188,10 +194,9 @@ def test_overlapping_runs_leave_no_outage(repo: GameRepository) -> None:
     assert repo.outages_since(30.0) == [(100.0, 150.0)]
 
 
-# ---- PostgreSQL: changes announced ------------------------------------------------------------
-def test_postgresql_announces_each_change_of_a_game(repo: GameRepository) -> None:
-    if not repo.announces:
-        pytest.skip("SQLite announces nothing: other processes poll versions()")
+# ---- changes announced ---------------------------------------------------------------------
+def test_each_change_of_a_game_is_announced(repo: GameRepository) -> None:
+    assert repo.announces  # PostgreSQL, and a SQLite file on Linux
     heard: list[str] = []
     got = threading.Event()
     stopping = threading.Event()
@@ -228,3 +233,132 @@ def within(check: Callable[[], bool], seconds: float = 5.0) -> bool:
             return True
         time.sleep(0.02)
     return False
+
+
+# ---- a SQLite file's announcements ---------------------------------------------------------
+@pytest.fixture
+def sqlite_pair(tmp_path: Path) -> Iterator[tuple[GameRepository, GameRepository]]:
+    """Two database objects on one SQLite file, as two server processes hold."""
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    first, second = Database(url), Database(url)
+    first.open()
+    yield GameRepository(first), GameRepository(second)
+    first.close()
+    second.close()
+
+
+class Ears:
+    """A listener on a thread of its own, and what it heard."""
+
+    def __init__(self, repo: GameRepository) -> None:
+        self.heard: list[str] = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=repo.listen, args=(self.heard.append,
+                                                                  self.stopping), daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
+        assert not self.thread.is_alive()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's abstract sockets")
+def test_a_sqlite_change_is_heard_by_the_other_process_only_once_committed(
+        sqlite_pair: tuple[GameRepository, GameRepository]) -> None:
+    writer, reader = sqlite_pair
+    assert GameRepository(Database("sqlite://")).announces is False  # in memory: alone
+    ears = Ears(reader)
+    try:
+        game = two_people("quiet")
+        writer.create(game)
+        time.sleep(0.3)  # the listener binds its slot
+        game.play(BLACK, sorted(str(m) for m in game.board.legal_moves)[0])
+        writer.append(game, len(game.events) - 1)
+        assert within(lambda: ears.heard == ["quiet"])
+        ears.heard.clear()
+        game.play(BLACK.other, sorted(str(m) for m in game.board.legal_moves)[0])
+        with pytest.raises(ConcurrentWrite):
+            writer.append(game, len(game.events) - 2)  # stale: rolled back, not announced
+        writer.set_public("quiet", True)
+        assert within(lambda: ears.heard == ["quiet"])
+        time.sleep(0.2)
+        assert ears.heard == ["quiet"]
+        # what is not a game's id is dropped
+        channel = announcements._local_channel(writer.db.engine.url)
+        assert channel is not None
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as rogue:
+            for name in channel.names:
+                with contextlib.suppress(OSError):
+                    rogue.sendto(b"x" * 200 + b"\xff'; drop", name)
+        writer.set_public("quiet", False)
+        assert within(lambda: ears.heard == ["quiet", "quiet"])
+    finally:
+        ears.stop()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's abstract sockets")
+def test_a_sqlite_change_made_by_another_process_is_heard(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    db = Database(url)
+    db.open()
+    repo = GameRepository(db)
+    repo.create(two_people("far"))
+    ears = Ears(repo)
+    try:
+        time.sleep(0.3)  # bound
+        script = ("import sys; from hasamigo.storage import Database, GameRepository; "
+                  "GameRepository(Database(sys.argv[1])).set_public('far', True)")
+        subprocess.run([sys.executable, "-c", script, url], check=True, timeout=60)
+        assert within(lambda: "far" in ears.heard)
+    finally:
+        ears.stop()
+        db.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's abstract sockets")
+def test_with_every_slot_taken_a_listener_returns_and_its_caller_polls(
+        sqlite_pair: tuple[GameRepository, GameRepository]) -> None:
+    _, reader = sqlite_pair
+    channel = announcements._local_channel(reader.db.engine.url)
+    assert channel is not None
+    taken = []
+    try:
+        while (sock := channel.bind()) is not None:
+            taken.append(sock)
+        assert len(taken) == announcements.LOCAL_SLOTS
+        done = threading.Thread(target=reader.listen, args=(print, threading.Event()))
+        done.start()
+        done.join(5)
+        assert not done.is_alive()
+    finally:
+        for sock in taken:
+            sock.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's abstract sockets")
+def test_a_group_commit_announces_its_games_once_all_is_committed(
+        sqlite_pair: tuple[GameRepository, GameRepository],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game of a group commit is in a savepoint of its own, whose release is no
+    commit: an announcement sent then would be read, by the other process, before the
+    change is there. One game refused leaves the others announced."""
+    writer, reader = sqlite_pair
+    good, bad = two_people("good"), two_people("bad")
+    for game in (good, bad):
+        writer.create(game)
+        game.play(BLACK, sorted(str(m) for m in game.board.legal_moves)[0])
+    seen: dict[str, int] = {}
+    real_send = announcements._LocalChannel.send
+
+    def send(channel: announcements._LocalChannel, game_id: str) -> None:
+        # what another process reads when the announcement goes out
+        seen[game_id] = reader.versions([game_id])[game_id].event_count
+        real_send(channel, game_id)
+
+    monkeypatch.setattr(announcements._LocalChannel, "send", send)
+    out = writer.append_many([(good, len(good.events) - 1), (bad, len(bad.events) - 2)])
+    assert out[0] == len(good.events) and isinstance(out[1], ConcurrentWrite)
+    assert seen.get("good") == len(good.events)  # sent, and after the commit
+    if "bad" in seen:  # announced or not, nothing of it was stored
+        assert seen["bad"] == len(bad.events) - 1

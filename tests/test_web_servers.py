@@ -2,8 +2,8 @@
 to one sees, live, the moves sent to the other; killing the process that runs a game hands
 it to the other with no event lost and the clock right.
 
-On SQLite (the other process polls) and, when ``HASAMIGO_TEST_POSTGRES`` holds a URL, on
-PostgreSQL (``LISTEN``/``NOTIFY``)."""
+On SQLite (a file's datagrams on Linux, polling elsewhere) and, when
+``HASAMIGO_TEST_POSTGRES`` holds a URL, on PostgreSQL (``LISTEN``/``NOTIFY``)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,32 @@
-"""Changes of games announced to the other server processes (:class:`ChangeAnnouncer`).
+"""Changes of games announced to the other server processes (:class:`ChangeAnnouncer`),
+so that they see them at once; every process also polls the games' versions, which makes
+up for an announcement lost.
 
-On PostgreSQL every change of a game is announced on the channel :data:`CHANGES`
-(``NOTIFY``, delivered at commit: :func:`announce`, called inside the writer's
-transaction), so other server processes on the same database see it at once; on SQLite
-they poll the games' versions."""
+- PostgreSQL: every change of a game is announced on the channel :data:`CHANGES`
+  (``NOTIFY``, delivered at commit: :func:`announce`, called inside the writer's
+  transaction).
+- SQLite, a file on Linux: the processes on one database file are on one machine. Each
+  listening process binds one of :data:`LOCAL_SLOTS` datagram sockets named after the
+  file (in Linux's abstract namespace: no file is made, and they vanish with the
+  process), and a commit that changed games sends their ids to the others' slots
+  *after* it commits (a rolled-back change sends nothing). A datagram not delivered (a
+  full queue, every slot taken) is made up for by polling.
+- SQLite elsewhere, or in memory: nothing is announced; other processes poll."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
+import re
+import socket
+import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
+from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
 from hasamigo.storage.db import Database
@@ -21,13 +36,98 @@ log = logging.getLogger(__name__)
 #: The PostgreSQL channel on which changes of games are announced (payload: the game's id).
 CHANGES = "hasamigo_games"
 
+#: How many processes on one SQLite file hear each other's changes at once: more
+#: processes than these find every slot taken and poll, as all did before.
+LOCAL_SLOTS = 32
+
+#: what a game's id may be in a datagram heard (anything else is dropped)
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_PENDING = "hasamigo_announce"  # the session's ``info`` key: ids changed, to send at commit
+
 
 def announce(session: Session, game_id: str) -> None:
-    """Tell the other server processes that the game changed (PostgreSQL: ``NOTIFY``,
-    sent when the transaction commits, not at all if it rolls back; SQLite has no such
-    thing: they poll :meth:`~hasamigo.storage.games.GameRecords.versions`)."""
-    if session.get_bind().dialect.name == "postgresql":
+    """Tell the other server processes that the game changed, when the transaction
+    commits (not at all if it rolls back): PostgreSQL's ``NOTIFY``; on a SQLite file on
+    Linux a datagram to each listening process (see the module's docstring)."""
+    bind = session.get_bind()
+    if bind.dialect.name == "postgresql":
         session.execute(select(func.pg_notify(CHANGES, game_id)))
+    elif _local_channel(bind.engine.url) is not None:
+        session.info.setdefault(_PENDING, set()).add(game_id)
+
+
+@event.listens_for(Session, "after_commit")
+def _send_pending(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint released: nothing is committed yet
+        return
+    pending = session.info.pop(_PENDING, None)
+    if not pending:
+        return
+    channel = _local_channel(session.get_bind().engine.url)
+    if channel is not None:
+        for game_id in pending:
+            channel.send(game_id)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_pending(session: Session) -> None:
+    if not session.in_nested_transaction():  # the whole transaction, not a savepoint
+        session.info.pop(_PENDING, None)
+
+
+class _LocalChannel:
+    """The datagram slots of one SQLite file (see the module's docstring)."""
+
+    def __init__(self, key: str) -> None:
+        self.names = [f"\0hasamigo-changes-{key}-{slot}".encode() for slot in range(LOCAL_SLOTS)]
+        self._sender: socket.socket | None = None
+        self._pid = 0
+
+    def send(self, game_id: str) -> None:
+        """Send ``game_id`` to every slot; a slot nobody holds refuses at once."""
+        if self._sender is None or self._pid != os.getpid():  # none yet, or forked
+            self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self._sender.setblocking(False)
+            self._pid = os.getpid()
+        data = game_id.encode()
+        for name in self.names:
+            try:
+                self._sender.sendto(data, name)
+            except OSError:  # nobody in the slot, or its queue full: it polls
+                continue
+
+    def bind(self) -> socket.socket | None:
+        """A socket on the first free slot; ``None`` if all are taken."""
+        for name in self.names:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            try:
+                sock.bind(name)
+            except OSError:
+                sock.close()
+                continue
+            return sock
+        return None
+
+
+_channels: dict[str, _LocalChannel | None] = {}
+_channels_lock = threading.Lock()
+
+
+def _local_channel(url: URL) -> _LocalChannel | None:
+    """The slots of a SQLite file on Linux, ``None`` for any other database."""
+    key = str(url)
+    try:
+        return _channels[key]
+    except KeyError:
+        pass
+    channel = None
+    database = url.database or ""
+    if (url.get_backend_name() == "sqlite" and sys.platform.startswith("linux")
+            and database and database != ":memory:" and not database.startswith("file:")):
+        path = os.path.realpath(Path(database).expanduser())
+        channel = _LocalChannel(hashlib.sha256(path.encode()).hexdigest()[:24])
+    with _channels_lock:
+        return _channels.setdefault(key, channel)
 
 
 class ChangeAnnouncer:
@@ -38,14 +138,19 @@ class ChangeAnnouncer:
 
     @property
     def announces(self) -> bool:
-        """Whether changes are announced (PostgreSQL); else other processes poll."""
-        return self.db.engine.dialect.name == "postgresql"
+        """Whether changes are announced (PostgreSQL, a SQLite file on Linux); else other
+        processes poll."""
+        return (self.db.engine.dialect.name == "postgresql"
+                or _local_channel(self.db.engine.url) is not None)
 
     def listen(self, heard: Callable[[str], None], stopping: threading.Event) -> None:
-        """Call ``heard(game_id)`` for every change of a game announced on
-        :data:`CHANGES`, until ``stopping`` is set (PostgreSQL; for a thread of its own).
-        A lost connection is opened again; what was announced meanwhile is missed, which
-        the callers' polling makes up for."""
+        """Call ``heard(game_id)`` for every change of a game announced, this process's
+        own too (as PostgreSQL does: a change made outside the caller's sight is heard),
+        until ``stopping`` is set (for a thread of its own). Returns at once when nothing
+        can be heard (SQLite with every slot taken): the caller polls."""
+        if self.db.engine.dialect.name != "postgresql":
+            self._listen_locally(heard, stopping)
+            return
         import psycopg
 
         url = self.db.engine.url.set(drivername="postgresql")
@@ -62,6 +167,26 @@ class ChangeAnnouncer:
                     return
                 log.exception("listening for other server processes failed; again in 1 s")
                 stopping.wait(1.0)
+
+    def _listen_locally(self, heard: Callable[[str], None], stopping: threading.Event
+                        ) -> None:
+        channel = _local_channel(self.db.engine.url)
+        sock = channel.bind() if channel is not None else None
+        if sock is None:
+            if channel is not None:
+                log.warning("all %d slots for announcing changes on %s are taken: this "
+                            "process polls", LOCAL_SLOTS, self.db.engine.url)
+            return
+        sock.settimeout(0.5)
+        with sock:
+            while not stopping.is_set():
+                try:
+                    data = sock.recv(256)
+                except TimeoutError:
+                    continue
+                game_id = data.decode("ascii", "replace")
+                if _GAME_ID.fullmatch(game_id):
+                    heard(game_id)
 
 
 __all__ = ["CHANGES", "ChangeAnnouncer", "announce"]

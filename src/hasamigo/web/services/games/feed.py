@@ -1,9 +1,10 @@
 """What other processes changed, and who is told (:class:`ChangeFeed`).
 
-Watchers on any process get every move: PostgreSQL announces each change
-(``LISTEN``/``NOTIFY``, heard on a thread of its own), and every process also polls its
-live games' versions (the only way on SQLite; PostgreSQL's safety net). A changed game is
-caught up and its watchers (the websockets' queues) are woken."""
+Watchers on any process get every move: the database's processes announce each change
+(PostgreSQL's ``LISTEN``/``NOTIFY``, a SQLite file's datagrams on Linux: see
+:mod:`hasamigo.storage.announcements`), heard on a thread of its own, and every process
+also polls its live games' versions (the safety net; every half second where nothing is
+heard). A changed game is caught up and its watchers (the websockets' queues) are woken."""
 
 from __future__ import annotations
 
@@ -39,12 +40,13 @@ class ChangeFeed:
 
     @property
     def announced(self) -> bool:
-        """The database announces changes (PostgreSQL): polling is only a safety net."""
-        return bool(self.store.repo.announces)
+        """Other processes' changes are heard as they happen: polling is only a safety
+        net."""
+        return self._listener is not None and self._listener.is_alive()
 
     def start(self) -> None:
-        """On PostgreSQL, listen for other processes' changes."""
-        if self.announced:
+        """Where the database announces changes, listen for them."""
+        if self.store.repo.announces:
             loop = asyncio.get_running_loop()
             self._listener = threading.Thread(
                 target=self.store.repo.listen,
@@ -96,7 +98,11 @@ class ChangeFeed:
 
     def _changed(self, game_id: str) -> None:
         live = self.store.games.get(game_id)
-        if live is None or live.catching_up:
+        if live is None:
+            self.store.heard(game_id)  # one being loaded looks again once loaded
+            return
+        if live.catching_up:
+            live.heard_again = True
             return
         live.catching_up = True
         self._spawn(self._on_change(live))
@@ -119,18 +125,23 @@ class ChangeFeed:
     async def _on_change(self, live: LiveGame, version: GameVersion | None = None,
                          *, known: bool = False) -> None:
         """Another process changed the game: catch up, tell the watchers, and (the owner)
-        let the program answer."""
+        let the program answer. A change heard meanwhile makes it look again."""
         try:
-            async with live.lock:
-                if await self.store.catch_up(live, version, known=known):
-                    live.notify()
+            while True:
+                live.heard_again = False
+                async with live.lock:
+                    if await self.store.catch_up(live, version, known=known):
+                        live.notify()
+                if not live.heard_again:
+                    break
+                version, known = None, False
         except NotFound:
             return
         except Exception:
             log.exception("catching up with game %s failed", live.id)
             return
         finally:
-            live.catching_up = False
+            live.catching_up = live.heard_again = False
         await self._after_change(live)
 
 

@@ -62,6 +62,9 @@ class LiveGame:
     owner: bool = False
     #: a catch-up with what another process stored is under way
     catching_up: bool = False
+    #: another change was heard meanwhile: the catch-up looks once more when done (it
+    #: may have read the database before that change was committed)
+    heard_again: bool = False
 
     @property
     def thinking(self) -> bool:

@@ -93,6 +93,8 @@ class GameStore:
         self.on_load: Callable[[LiveGame], Awaitable[None]] | None = None
         self.on_evict: Callable[[LiveGame], None] | None = None
         self._load_lock = asyncio.Lock()
+        #: the games being loaded: whether a change of theirs was announced meanwhile
+        self._loading: dict[str, bool] = {}
         sqlite = repo.db.url.startswith("sqlite")
         self._writer = ThreadPoolExecutor(max_workers=1 if sqlite else 8,
                                           thread_name_prefix="hasamigo-db")
@@ -128,18 +130,31 @@ class GameStore:
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
-        stored = await asyncio.to_thread(self.repo.load, game_id, time_source=self.wall,
-                                         rng=self.rng)
-        if stored is None:
-            raise NotFound(f"no game {game_id!r}")
-        live = LiveGame(game_id, stored.game, len(stored.game.events), public=stored.public,
-                        creator=stored.creator, touched=self.now())
-        pending = await asyncio.to_thread(self.repo.pending_joins, game_id)
-        live.awaiting_join = any(1 in seats for seats in pending)  # the invited seat
-        self.remember(live)
+        self._loading[game_id] = False
+        try:
+            stored = await asyncio.to_thread(self.repo.load, game_id, time_source=self.wall,
+                                             rng=self.rng)
+            if stored is None:
+                raise NotFound(f"no game {game_id!r}")
+            live = LiveGame(game_id, stored.game, len(stored.game.events),
+                            public=stored.public, creator=stored.creator, touched=self.now())
+            pending = await asyncio.to_thread(self.repo.pending_joins, game_id)
+            live.awaiting_join = any(1 in seats for seats in pending)  # the invited seat
+            self.remember(live)
+        finally:
+            heard_meanwhile = self._loading.pop(game_id)
+        if heard_meanwhile:  # another process's change may have come after what was read
+            async with live.lock:
+                await self.catch_up(live)
         if self.on_load is not None:
             await self.on_load(live)
         return live
+
+    def heard(self, game_id: str) -> None:
+        """A change of a game not in memory was announced: if it is being loaded, it
+        catches up once loaded (what was read may predate the change)."""
+        if game_id in self._loading:
+            self._loading[game_id] = True
 
     def remember(self, live: LiveGame) -> None:
         """Keep the game in memory, letting the excess go: finished games first, then the

@@ -71,7 +71,7 @@ class ClockTicker:
             self._leases_at = now
             await self.ownership.renew()
             await self._adopt(16)
-        # other processes' changes: PostgreSQL announces them (this is its safety net)
+        # other processes' changes: where they are announced, this is the safety net
         every = self.settings.checkpoint_seconds if self.feed.announced else 0.0
         if now - self._polled_at >= every:
             self._polled_at = now
