@@ -16,11 +16,14 @@ from fastapi.testclient import TestClient
 from test_storage_migration import BACKENDS, scratch_url
 from test_web_api import Seat, browser, create, make_client
 
+from hasamigo.accounts import name_key
+from hasamigo.accounts.attempts import device_key, name_key_of
+from hasamigo.accounts.store import token_hash
 from hasamigo.game.openings import opening_name
 from hasamigo.ratings import Pool, RatingStore, subject_of_account
 from hasamigo.ratings.outcome import two_player
-from hasamigo.storage.models import Base
-from hasamigo.web.services.accounts import SESSION_COOKIE
+from hasamigo.storage.models import AccountAttemptRow, AccountDeviceRow, Base
+from hasamigo.web.services.accounts import DEVICE_COOKIE, SESSION_COOKIE
 
 PASSWORD = "correct horse battery"
 NAME = "Zqxhanako"  # found nowhere else in a database
@@ -259,10 +262,27 @@ def test_deletion_leaves_no_trace(client: TestClient, caplog: pytest.LogCaptureF
         stored_hash = session.scalar(sa.text("select password_hash from accounts "
                                              "where id = :id"), {"id": account_id})
     assert stored_hash and NAME in everything_stored(client)
+    # failed sign-ins counted against the name (another browser) and this trusted browser
+    assert browser(client).post("/api/accounts/login", json={
+        "name": NAME, "password": "not the password"}).status_code == 401
+    assert client.post("/api/accounts/delete",
+                       json={"password": "not the password"}).status_code == 403
+    counted = {name_key_of(name_key(NAME)), device_key(token_hash(client.cookies[DEVICE_COOKIE]))}
+
+    def attempts_and_devices() -> tuple[set[str], list[str]]:
+        with db.session() as session:
+            return (set(session.scalars(sa.select(AccountAttemptRow.key))),
+                    list(session.scalars(sa.select(AccountDeviceRow.account_id))))
+
+    keys, devices = attempts_and_devices()
+    assert counted <= keys and account_id in devices
 
     with caplog.at_level(logging.DEBUG):
         r = client.post("/api/accounts/delete", json={"password": PASSWORD})
     assert r.status_code == 204
+    keys, devices = attempts_and_devices()
+    assert not counted & keys and account_id not in devices
+    assert DEVICE_COOKIE not in client.cookies
     assert not [rec for rec in caplog.records if PASSWORD in rec.getMessage()]
     assert client.get("/api/accounts/me").status_code == 401
     client.cookies.set(SESSION_COOKIE, old_cookie)

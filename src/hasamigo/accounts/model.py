@@ -44,6 +44,9 @@ NAME_LENGTH = (2, 20)  # two: 山田, 花子 and many Japanese given names
 PASSWORD_LENGTH = (8, 256)
 #: a session unused this long ends; any session ends this long after sign-in
 SESSION_IDLE_DAYS, SESSION_MAX_DAYS = 30, 90
+#: a trusted browser (its device cookie) unused this long is trusted no more; an account
+#: keeps at most this many (the least recently used forgotten first)
+DEVICE_DAYS, DEVICES_KEPT = 365, 20
 
 
 class AccountError(HasamigoError):
@@ -162,6 +165,7 @@ def check_password(password: str, name: str | None = None) -> str:
     return password
 
 
-__all__ = ["NAME_LENGTH", "PASSWORD_LENGTH", "SESSION_IDLE_DAYS", "SESSION_MAX_DAYS",
+__all__ = ["DEVICES_KEPT", "DEVICE_DAYS", "NAME_LENGTH", "PASSWORD_LENGTH",
+           "SESSION_IDLE_DAYS", "SESSION_MAX_DAYS",
            "Account", "AccountError", "AccountNotFound", "InvalidName", "InvalidPassword",
            "LoginFailed", "NameTaken", "check_password", "name_key", "normalise_name"]

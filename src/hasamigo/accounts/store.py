@@ -1,11 +1,17 @@
-"""Accounts and their sessions in the database (:class:`AccountStore`; tables
-``accounts`` and ``account_sessions`` of :mod:`hasamigo.storage.models`).
+"""Accounts, their sessions and trusted browsers in the database (:class:`AccountStore`;
+tables ``accounts``, ``account_sessions`` and ``account_devices`` of
+:mod:`hasamigo.storage.models`).
 
 A session is a random token (256 bits) handed to the browser once; only its SHA-256 is
 stored, so a copy of the database signs nobody in. A session ends at sign-out (its row is
 deleted), after :data:`~hasamigo.accounts.model.SESSION_IDLE_DAYS` unused, or
 :data:`~hasamigo.accounts.model.SESSION_MAX_DAYS` after sign-in. Every state is in the
 database: any of several servers reads any session.
+
+A trusted browser ("device cookie") is likewise a random token of which only the hash is
+stored, bound to one account: given at sign-in, kept at sign-out, unused for
+:data:`~hasamigo.accounts.model.DEVICE_DAYS` no longer trusted, deleted with the account
+(:mod:`hasamigo.accounts.attempts` says what it is trusted for).
 """
 
 from __future__ import annotations
@@ -21,7 +27,10 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from hasamigo.accounts.attempts import device_key, name_key_of
 from hasamigo.accounts.model import (
+    DEVICE_DAYS,
+    DEVICES_KEPT,
     SESSION_IDLE_DAYS,
     SESSION_MAX_DAYS,
     Account,
@@ -35,6 +44,8 @@ from hasamigo.game.events import SeatNamed
 from hasamigo.passwords import hash_password, verify_and_update, verify_password
 from hasamigo.storage.db import Database
 from hasamigo.storage.models import (
+    AccountAttemptRow,
+    AccountDeviceRow,
     AccountRow,
     AccountSessionRow,
     GameEventRow,
@@ -152,7 +163,8 @@ class AccountStore:
 
     def delete(self, account_id: str) -> list[str]:
         """Delete the account and everything personal of it, in one transaction: its
-        sessions, its name and password hash, its hold on seats (the seats and games stay
+        sessions, its trusted browsers and the failed sign-ins counted against its name and
+        them, its name and password hash, its hold on seats (the seats and games stay
         for the opponents); in each game it held a seat of, that seat's participant is
         renamed :data:`DELETED_NAME` (the setup and the library's columns) and loses its
         rank and birth year. Returns the games changed (:class:`AccountNotFound` if there
@@ -176,6 +188,13 @@ class AccountStore:
                             .execution_options(synchronize_session=False))
             session.execute(delete(AccountSessionRow)
                             .where(AccountSessionRow.account_id == account_id))
+            devices = list(session.scalars(select(AccountDeviceRow.token_hash).where(
+                AccountDeviceRow.account_id == account_id)))
+            session.execute(delete(AccountDeviceRow)
+                            .where(AccountDeviceRow.account_id == account_id))
+            counted = [name_key_of(row.name_key), *(device_key(h) for h in devices)]
+            session.execute(delete(AccountAttemptRow)
+                            .where(AccountAttemptRow.key.in_(counted)))
             session.delete(row)
         return sorted(held)
 
@@ -238,6 +257,57 @@ class AccountStore:
         with self.db.session() as session, session.begin():
             return rowcount(session.execute(
                 delete(AccountSessionRow).where(AccountSessionRow.account_id == account_id)))
+
+    # ---- trusted browsers ----------------------------------------------------------------
+    def open_device(self, account_id: str) -> str:
+        """Trust a new browser of the account: its device token (given to the browser in
+        a long-lived cookie; only its hash is kept). The account's browsers unused for
+        :data:`DEVICE_DAYS`, and the least recently used beyond :data:`DEVICES_KEPT`, are
+        forgotten."""
+        token = secrets.token_urlsafe(32)
+        now = self.now()
+        try:
+            with self.db.session() as session, session.begin():
+                session.add(AccountDeviceRow(token_hash=token_hash(token),
+                                             account_id=account_id, created_at=now,
+                                             seen_at=now))
+                session.flush()
+                kept = session.scalars(
+                    select(AccountDeviceRow.token_hash)
+                    .where(AccountDeviceRow.account_id == account_id,
+                           AccountDeviceRow.seen_at > now - timedelta(days=DEVICE_DAYS))
+                    .order_by(AccountDeviceRow.seen_at.desc(),
+                              AccountDeviceRow.created_at.desc())
+                    .limit(DEVICES_KEPT)).all()
+                session.execute(delete(AccountDeviceRow).where(
+                    AccountDeviceRow.account_id == account_id,
+                    AccountDeviceRow.token_hash.not_in(kept)))
+        except IntegrityError:  # the account was deleted meanwhile
+            raise AccountNotFound("no such account") from None
+        return token
+
+    def device_account(self, token: str | None) -> str | None:
+        """The id of the account that trusts the browser whose device token this is, or
+        ``None`` (no such token, forged, or unused for :data:`DEVICE_DAYS`)."""
+        if not isinstance(token, str) or not 0 < len(token) <= TOKEN_LENGTH:
+            return None
+        with self.db.session() as session:
+            row = session.get(AccountDeviceRow, token_hash(token))
+        if row is None or self.now() - aware(row.seen_at) > timedelta(days=DEVICE_DAYS):
+            return None
+        return row.account_id
+
+    def touch_device(self, token: str) -> None:
+        """Mark the trusted browser used now (a sign-in from it)."""
+        with self.db.session() as session, session.begin():
+            session.execute(update(AccountDeviceRow)
+                            .where(AccountDeviceRow.token_hash == token_hash(token))
+                            .values(seen_at=self.now()))
+
+    def device_count(self, account_id: str) -> int:
+        with self.db.session() as session:
+            return len(session.scalars(select(AccountDeviceRow.token_hash).where(
+                AccountDeviceRow.account_id == account_id)).all())
 
     def session_count(self, account_id: str) -> int:
         with self.db.session() as session:

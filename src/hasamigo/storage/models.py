@@ -475,6 +475,35 @@ class AccountSessionRow(Base):
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class AccountDeviceRow(Base):
+    """A browser an account signed in from (revision 0018): the SHA-256 of its long-lived
+    device cookie's token (never the token), when it was given and last used. A sign-in
+    from it is not held back by failures others made with the account's name
+    (:mod:`hasamigo.accounts.attempts`); deleted with the account."""
+
+    __tablename__ = "account_devices"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountAttemptRow(Base):
+    """One attempt the accounts' limits count (revision 0018): a failed sign-in, or a
+    sign-up. ``key`` is the SHA-256 of what it is counted against (the client's address,
+    a name's key, a device), never the text itself; ``at`` its instant. Rows older than the
+    longest window are pruned; nothing typed (no password) is stored."""
+
+    __tablename__ = "account_attempts"
+    __table_args__ = (Index("ix_account_attempts_key_at", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 # ==== ratings (revision 0013) ================================================================
 class RatingRow(Base):
     """A subject's current rating in a pool (:mod:`hasamigo.ratings`): ``subject`` is

@@ -158,7 +158,7 @@ def create_app(
                                    time_source=time_source, ratings=rating_service),
             accounts=AccountService(
                 AccountStore(db, clock=lambda: datetime.fromtimestamp(wall_clock(), UTC)),
-                signups_per_hour=settings.signups_per_hour, time_source=time_source),
+                signups_per_hour=settings.signups_per_hour),
             ratings=rating_service,
             lobby=LobbyService(
                 LobbyStore(db, clock=lambda: datetime.fromtimestamp(wall_clock(), UTC)),

@@ -3,7 +3,9 @@
 :class:`BodyLimit` is plain ASGI middleware: a request whose declared or actual body is
 larger than the limit is answered 413 (in the one error shape) before any route reads it.
 :class:`RateWindow` counts events per key over a sliding window (new games per client
-address), in memory and bounded in the number of keys it keeps. :class:`TrustedProxies`
+address), in one process's memory and bounded in the number of keys it keeps (the
+accounts' sign-in and sign-up limits are counted in the database instead, for every
+process at once: :mod:`hasamigo.accounts.attempts`). :class:`TrustedProxies`
 says which address those limits count: the peer's, unless the peer is a proxy named in
 ``Settings.forwarded_allow_ips``, whose ``X-Forwarded-For`` then names the client.
 """

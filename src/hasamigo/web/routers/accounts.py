@@ -18,6 +18,9 @@
   ``multi_games`` a page (``?multi_page=N``) of the games of three or four.
 
 The session is the HttpOnly cookie ``hasamigo_session`` (SameSite=Lax; Secure over https).
+Sign-up and sign-in also give a trusted browser's cookie ``hasamigo_device`` (HttpOnly,
+SameSite=Strict, sent to ``/api/accounts`` only, a year; kept at sign-out): a sign-in from
+that browser for its account is not held back by failures others made with the name.
 Pages: ``/signup``, ``/login``, ``POST /logout`` (a form: works without a script),
 ``/players/{name}`` (the profile; one's own shows the claim and the deletion too). Every
 page knows who is signed in (:func:`find_viewer`, ``viewer_of(request)`` in the
@@ -63,9 +66,12 @@ from hasamigo.web.schemas_accounts import (
 )
 from hasamigo.web.services.accounts import (
     COOKIE_SECONDS,
+    DEVICE_COOKIE,
+    DEVICE_COOKIE_SECONDS,
     SESSION_COOKIE,
     AccountService,
     PlayerPage,
+    Welcome,
 )
 from hasamigo.web.state import services_of
 
@@ -93,6 +99,27 @@ def clear_session(request: Request, response: Response) -> None:
                            secure=request.url.scheme == "https")
 
 
+#: the device cookie goes only where a password is checked
+DEVICE_PATH = router.prefix
+
+
+def device_cookie(request: Request) -> str | None:
+    """The trusted browser's token from its cookie (``None``: none, or not a token)."""
+    value = request.cookies.get(DEVICE_COOKIE)
+    if not value or len(value) > 64 or not value.isascii() or not value.isprintable():
+        return None
+    return value
+
+
+def welcome(request: Request, response: Response, signed: Welcome) -> None:
+    """Give this browser its new session, and its new device token if it has one."""
+    set_session(request, response, signed.session)
+    if signed.device is not None:
+        response.set_cookie(DEVICE_COOKIE, signed.device, max_age=DEVICE_COOKIE_SECONDS,
+                            path=DEVICE_PATH, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https")
+
+
 async def _end_previous(request: Request, accounts: AccountService) -> None:
     """A browser signing in again ends the session it had (a new token every time)."""
     token = session_cookie(request)
@@ -105,20 +132,20 @@ async def sign_up(req: Credentials, request: Request, response: Response,
                   accounts: Accounts, address: Address) -> AccountReply:
     """A new account, signed in at once in this browser (400 for a name or password the
     rules refuse, saying why; 409 for a name taken, whatever its case)."""
-    account, token = await accounts.sign_up(req.name, req.password, address)
+    signed = await accounts.sign_up(req.name, req.password, address)
     await _end_previous(request, accounts)
-    set_session(request, response, token)
-    return _reply(account)
+    welcome(request, response, signed)
+    return _reply(signed.account)
 
 
 @router.post("/login", responses=ERRORS)
 async def log_in(req: Credentials, request: Request, response: Response,
                  accounts: Accounts, address: Address) -> AccountReply:
     """Sign in: a new session of the account in this browser."""
-    account, token = await accounts.log_in(req.name, req.password, address)
+    signed = await accounts.log_in(req.name, req.password, address, device_cookie(request))
     await _end_previous(request, accounts)
-    set_session(request, response, token)
-    return _reply(account)
+    welcome(request, response, signed)
+    return _reply(signed.account)
 
 
 @router.post("/logout", status_code=204, responses=ERRORS)
@@ -151,9 +178,12 @@ async def delete_account(req: PasswordAgain, request: Request, account: SignedIn
                          address: Address) -> Response:
     """Delete the signed-in account for good, its password asked again (403 if wrong);
     its games still going are resigned, and not rated."""
-    await accounts.delete(account, req.password, address, games, ratings)
+    await accounts.delete(account, req.password, address, games, ratings,
+                          device_cookie(request))
     response = Response(status_code=204)
     clear_session(request, response)
+    response.delete_cookie(DEVICE_COOKIE, path=DEVICE_PATH, httponly=True,
+                           samesite="strict", secure=request.url.scheme == "https")
     return response
 
 

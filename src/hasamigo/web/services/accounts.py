@@ -7,9 +7,18 @@ and the deletion of the account (:meth:`delete`).
 
 The session travels in an HttpOnly cookie (:data:`SESSION_COOKIE`, SameSite=Lax, Secure
 over https): scripts never see it, and another site's form or script cannot send it with
-a POST. Sign-ups are limited per client address, sign-in attempts per address and per
-name (a name guessed from many addresses is still limited). A password is only ever
-passed to the store: it is not logged, not echoed in an error, not returned.
+a POST. Sign-ups are limited per client address, failed sign-ins per address and per
+name (a name guessed from many addresses is still limited), counted in the database
+(:class:`~hasamigo.accounts.attempts.AttemptLog`): every server process on it sees the
+same counts, and a restart forgets none.
+
+A name's limit would let anyone lock its owner out by failing with it on purpose, so a
+sign-in (or sign-up) also gives the browser a long-lived device cookie
+(:data:`DEVICE_COOKIE`, HttpOnly, bound to the account; kept at sign-out): a sign-in for
+that account from a browser carrying it is counted against that browser instead of the
+name, so failures made elsewhere do not hold the owner back there (the address's limit
+still holds). A password is only ever passed to the store: it is not logged, not echoed
+in an error, not returned.
 """
 
 from __future__ import annotations
@@ -20,11 +29,21 @@ import functools
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from hasamigo.accounts import Account, AccountNotFound, AccountStore, LoginFailed, name_key
-from hasamigo.accounts.model import SESSION_MAX_DAYS
+from hasamigo.accounts.attempts import (
+    AttemptLog,
+    Limit,
+    Refusal,
+    address_key,
+    device_key,
+    name_key_of,
+    signup_key,
+)
+from hasamigo.accounts.model import DEVICE_DAYS, SESSION_MAX_DAYS
 from hasamigo.accounts.profile import MultiGamesPage, Profile, multi_games_of, profile_of
 from hasamigo.accounts.store import DELETED_NAME, token_hash
 from hasamigo.errors import HasamigoError
@@ -33,8 +52,7 @@ from hasamigo.ratings.outcome import ACCOUNT_DELETED
 from hasamigo.storage.multi_games import MultiGameRepository
 from hasamigo.storage.seats import SeatRepository
 from hasamigo.tournament.store import TournamentRepository
-from hasamigo.web.errors import Forbidden
-from hasamigo.web.limits import RateWindow
+from hasamigo.web.errors import Forbidden, RateLimited
 from hasamigo.web.services.games import GameService
 from hasamigo.web.services.ratings import RatingService
 
@@ -44,6 +62,10 @@ log = logging.getLogger(__name__)
 SESSION_COOKIE = "hasamigo_session"
 #: the cookie's lifetime (the session's own end is the store's to say)
 COOKIE_SECONDS = SESSION_MAX_DAYS * 24 * 3600
+#: the cookie of a trusted browser (see the module's text), and its lifetime
+DEVICE_COOKIE = "hasamigo_device"
+DEVICE_COOKIE_SECONDS = DEVICE_DAYS * 24 * 3600
+MINUTE, HOUR = timedelta(minutes=1), timedelta(hours=1)
 #: how long (seconds) this process trusts a session it looked up, instead of asking the
 #: database on every request: a sign-out or a deletion through this process forgets it at
 #: once; one through another server on the same database, or ``hasamigo accounts``, is
@@ -51,6 +73,16 @@ COOKIE_SECONDS = SESSION_MAX_DAYS * 24 * 3600
 SESSION_CACHE_SECONDS = 3.0
 #: sessions remembered at most (the least recently looked up forgotten first)
 SESSION_CACHE_SIZE = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """A browser signed in: the account, the new session's token, and a new device token
+    for the browser (``None``: the device cookie it sent is trusted already; keep it)."""
+
+    account: Account
+    session: str
+    device: str | None
 
 
 @dataclass(slots=True)
@@ -85,11 +117,10 @@ def forget_account(store: AccountStore, account_id: str) -> list[str]:
 
 
 class AccountService:
-    """The accounts of one app; the limits count per ``time_source`` minute."""
+    """The accounts of one app; the limits count by the store's clock, in its database."""
 
     def __init__(self, store: AccountStore, *, signups_per_hour: int = 10,
                  logins_per_minute: int = 10, logins_per_name_per_hour: int = 30,
-                 time_source: Callable[[], float] = time.monotonic,
                  session_seconds: float = SESSION_CACHE_SECONDS,
                  session_clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
@@ -100,29 +131,76 @@ class AccountService:
         self._sessions_ended = 0  # a lookup begun before a sign-out is not remembered
         self.seats = SeatRepository(store.db)
         self.ratings = RatingStore(store.db)
-        self._signups = RateWindow(signups_per_hour, 3600.0, time_source=time_source)
-        self._logins = RateWindow(logins_per_minute, 60.0, time_source=time_source)
-        self._name_logins = RateWindow(logins_per_name_per_hour, 3600.0,
-                                       time_source=time_source)
+        self.attempts = AttemptLog(store.db, clock=store.now)
+        self.signups_per_hour = signups_per_hour
+        self.logins_per_minute = logins_per_minute
+        self.logins_per_name_per_hour = logins_per_name_per_hour
 
-    async def sign_up(self, name: str, password: str, address: str) -> tuple[Account, str]:
-        """A new account and its first session's token (429 beyond the address's
-        sign-ups)."""
-        self._signups.enforce(address, "new accounts from this address")
+    def _count(self, limits: Sequence[Limit]) -> list[int]:
+        """Count an attempt (:meth:`AttemptLog.begin`), or refuse it with 429."""
+        counted = self.attempts.begin(limits)
+        if isinstance(counted, Refusal):
+            wait = int(counted.wait) + 1
+            raise RateLimited(f"too many {counted.what}; try again in {wait} s", wait)
+        return counted
+
+    def _password_limits(self, address: str, name: str, trusted: str | None, what: str
+                         ) -> list[Limit]:
+        """The limits of a password check for the account called ``name`` (its key): per
+        address, and per name, or per browser when the browser is trusted by that account
+        (``trusted``: its device token's hash)."""
+        own = Limit(device_key(trusted), self.logins_per_name_per_hour, HOUR,
+                    f"{what} from this browser") if trusted is not None else \
+            Limit(name_key_of(name), self.logins_per_name_per_hour, HOUR,
+                  f"{what} for this name")
+        return [Limit(address_key(address), self.logins_per_minute, MINUTE,
+                      f"{what} from this address"), own]
+
+    def _trusted(self, device: str | None, account_id: str) -> str | None:
+        """The hash of ``device`` if it is a device token the account trusts."""
+        if device is None or self.store.device_account(device) != account_id:
+            return None
+        return token_hash(device)
+
+    async def sign_up(self, name: str, password: str, address: str) -> Welcome:
+        """A new account, its first session's token and a device token (429 beyond the
+        address's sign-ups)."""
+        await asyncio.to_thread(self._count, [Limit(
+            signup_key(address), self.signups_per_hour, HOUR,
+            "new accounts from this address")])
         account = await asyncio.to_thread(self.store.create, name, password)
         token = await asyncio.to_thread(self.store.open_session, account.id)
-        return account, token
+        device = await asyncio.to_thread(self.store.open_device, account.id)
+        return Welcome(account, token, device)
 
-    async def log_in(self, name: str, password: str, address: str) -> tuple[Account, str]:
-        """The account and a new session's token, for the right password (401 for a wrong
-        name or password, which one not said; 429 beyond the limits)."""
-        self._logins.enforce(address, "sign-in attempts from this address")
-        self._name_logins.enforce(name_key(name.strip())[:80], "sign-in attempts for this name")
+    async def log_in(self, name: str, password: str, address: str,
+                     device: str | None = None) -> Welcome:
+        """The account, a new session's token and (unless ``device``, the browser's
+        device cookie, is one the account trusts already) a new device token, for the
+        right password (401 for a wrong name or password, which one not said; 429 beyond
+        the limits: a failure counts against the address, and the name, or the browser
+        when ``device`` is trusted by the account of that name)."""
+        key = name_key(name.strip())[:80] if isinstance(name, str) else ""
+
+        def begin() -> tuple[list[int], str | None]:
+            holder = self.store.device_account(device)
+            named = self.store.by_name(name) if holder is not None else None
+            trusted = token_hash(device) if device is not None and named is not None \
+                and named.id == holder else None
+            return self._count(self._password_limits(address, key, trusted,
+                                                      "sign-in attempts")), trusted
+
+        counted, trusted = await asyncio.to_thread(begin)
         account = await asyncio.to_thread(self.store.authenticate, name, password)
         if account is None:
             raise LoginFailed("wrong name or password")
+        await asyncio.to_thread(self.attempts.forget, counted)
         token = await asyncio.to_thread(self.store.open_session, account.id)
-        return account, token
+        if trusted is not None and device is not None:
+            await asyncio.to_thread(self.store.touch_device, device)
+            return Welcome(account, token, None)
+        new_device = await asyncio.to_thread(self.store.open_device, account.id)
+        return Welcome(account, token, new_device)
 
     async def log_out(self, token: str) -> None:
         self._forget_session(token)
@@ -168,17 +246,24 @@ class AccountService:
         return await asyncio.to_thread(read)
 
     async def delete(self, account: Account, password: str, address: str,
-                     games: GameService, ratings: RatingService | None = None) -> list[str]:
+                     games: GameService, ratings: RatingService | None = None,
+                     device: str | None = None) -> list[str]:
         """Delete the signed-in account, its password asked again (403 if wrong; limited
-        as sign-in is): its games still going are resigned for it, its ratings, sessions,
-        name and hash deleted, and the games it played keep their moves with its name
-        anonymised (:func:`forget_account`); a game so resigned is not rated
-        (``ratings``: :data:`~hasamigo.ratings.outcome.ACCOUNT_DELETED`). Returns the games
-        anonymised."""
-        self._logins.enforce(address, "password attempts from this address")
-        self._name_logins.enforce(name_key(account.name)[:80], "password attempts")
+        as sign-in is, ``device`` the browser's device cookie): its games still going are
+        resigned for it, its ratings, sessions, name and hash deleted, and the games it
+        played keep their moves with its name anonymised (:func:`forget_account`); a game
+        so resigned is not rated (``ratings``:
+        :data:`~hasamigo.ratings.outcome.ACCOUNT_DELETED`). Returns the games anonymised."""
+
+        def begin() -> list[int]:
+            trusted = self._trusted(device, account.id)
+            return self._count(self._password_limits(
+                address, name_key(account.name)[:80], trusted, "password attempts"))
+
+        counted = await asyncio.to_thread(begin)
         if not await asyncio.to_thread(self.store.check, account.id, password):
             raise Forbidden("wrong password: the account was not deleted")
+        await asyncio.to_thread(self.attempts.forget, counted)
         held = await asyncio.to_thread(self.seats.account_participants, account.id)
         going = await asyncio.to_thread(functools.partial(
             games.repo.summaries, ids=list(held), exclude_phase="over", limit=10_000))
@@ -241,5 +326,5 @@ async def _resign_for(games: GameService, game_id: str, seats: frozenset[int]) -
             log.info("game %s not resigned at an account's deletion: %s", game_id, exc)
 
 
-__all__ = ["COOKIE_SECONDS", "SESSION_COOKIE", "AccountService", "PlayerPage",
-           "forget_account"]
+__all__ = ["COOKIE_SECONDS", "DEVICE_COOKIE", "DEVICE_COOKIE_SECONDS", "SESSION_COOKIE",
+           "AccountService", "PlayerPage", "Welcome", "forget_account"]
