@@ -9,7 +9,9 @@ failures others made with the account's name. On SQLite, and on PostgreSQL when
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -292,6 +294,29 @@ def test_refused_attempts_are_not_counted(url: str, clock: Clock) -> None:
     clock.now += timedelta(seconds=61)
     assert isinstance(log.begin(limit), list)
     db.close()
+
+
+def test_attempts_made_at_once_on_two_servers_do_not_slip_under_a_limit(
+        url: str, clock: Clock) -> None:
+    """Written first, counted after: of attempts racing on two connections, no more than
+    the limit are let through (a race may refuse more: the careful side)."""
+    dbs = [Database(url), Database(url)]
+    for db in dbs:
+        db.open()
+    logs = [AttemptLog(db, clock=clock) for db in dbs]
+    limit = [Limit("raced", 3, timedelta(minutes=1), "tries")]
+    start = threading.Barrier(12)
+
+    def attempt(i: int) -> bool:
+        start.wait()
+        return isinstance(logs[i % 2].begin(limit), list)
+
+    with ThreadPoolExecutor(12) as pool:
+        let_through = sum(pool.map(attempt, range(12)))
+    assert let_through <= 3
+    assert logs[0].count("raced") == let_through  # the refused left no row
+    for db in dbs:
+        db.close()
 
 
 def test_deletion_forgets_the_browsers_and_the_failures(
