@@ -59,6 +59,11 @@ def test_sign_up_claim_sign_out_sign_in_elsewhere_and_delete(
     desk.click("#nav-logout")
     desk.wait_for_selector("#nav-login", timeout=WAIT)
     assert desk.request.get(f"{live_server}/api/accounts/me").status == 401
+    # signed out, the browser stays trusted: its device cookie, which no script sees
+    device = [c for c in desk.context.cookies() if c["name"] == "hasamigo_device"]
+    assert len(device) == 1 and device[0]["httpOnly"] and device[0]["sameSite"] == "Strict"
+    assert device[0]["path"] == "/api/accounts"
+    assert "hasamigo_device" not in desk.evaluate("document.cookie")
 
     # a phone, in Japanese, with no seat token: the account's seat comes by itself
     phone = new_page(width=390, height=844, lang="ja")
