@@ -250,11 +250,12 @@ def sqlite_pair(tmp_path: Path) -> Iterator[tuple[GameRepository, GameRepository
 class Ears:
     """A listener on a thread of its own, and what it heard."""
 
-    def __init__(self, repo: GameRepository) -> None:
+    def __init__(self, repo: GameRepository, *, own: bool = True) -> None:
         self.heard: list[str] = []
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=repo.listen, args=(self.heard.append,
-                                                                  self.stopping), daemon=True)
+                                                                  self.stopping),
+                                       kwargs={"own": own}, daemon=True)
         self.thread.start()
 
     def stop(self) -> None:
@@ -351,10 +352,10 @@ def test_a_group_commit_announces_its_games_once_all_is_committed(
     seen: dict[str, int] = {}
     real_send = announcements._LocalChannel.send
 
-    def send(channel: announcements._LocalChannel, game_id: str) -> None:
+    def send(channel: announcements._LocalChannel, game_id: str, sender: str) -> None:
         # what another process reads when the announcement goes out
         seen[game_id] = reader.versions([game_id])[game_id].event_count
-        real_send(channel, game_id)
+        real_send(channel, game_id, sender)
 
     monkeypatch.setattr(announcements._LocalChannel, "send", send)
     out = writer.append_many([(good, len(good.events) - 1), (bad, len(bad.events) - 2)])
@@ -362,3 +363,23 @@ def test_a_group_commit_announces_its_games_once_all_is_committed(
     assert seen.get("good") == len(good.events)  # sent, and after the commit
     if "bad" in seen:  # announced or not, nothing of it was stored
         assert seen["bad"] == len(bad.events) - 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's abstract sockets")
+def test_a_server_need_not_hear_its_own_changes(
+        sqlite_pair: tuple[GameRepository, GameRepository]) -> None:
+    """A server process listens with ``own=False``: what it committed through its own
+    database object it knows; another's, in the same process too, it hears."""
+    other, mine = sqlite_pair
+    ears = Ears(mine, own=False)
+    try:
+        for repo in (mine, other):
+            repo.create(two_people(f"by-{id(repo)}"))
+        time.sleep(0.3)  # bound
+        mine.set_public(f"by-{id(mine)}", True)
+        other.set_public(f"by-{id(other)}", True)
+        assert within(lambda: ears.heard == [f"by-{id(other)}"])
+        time.sleep(0.2)
+        assert ears.heard == [f"by-{id(other)}"]
+    finally:
+        ears.stop()

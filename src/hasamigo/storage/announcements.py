@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import event, func, select
-from sqlalchemy.engine import URL
+from sqlalchemy.engine import URL, Engine
 from sqlalchemy.orm import Session
 
 from hasamigo.storage.db import Database
@@ -53,7 +53,7 @@ def announce(session: Session, game_id: str) -> None:
     if bind.dialect.name == "postgresql":
         session.execute(select(func.pg_notify(CHANGES, game_id)))
     elif _local_channel(bind.engine.url) is not None:
-        session.info.setdefault(_PENDING, set()).add(game_id)
+        session.info.setdefault(_PENDING, {})[game_id] = _sender(bind.engine)
 
 
 @event.listens_for(Session, "after_commit")
@@ -65,14 +65,20 @@ def _send_pending(session: Session) -> None:
         return
     channel = _local_channel(session.get_bind().engine.url)
     if channel is not None:
-        for game_id in pending:
-            channel.send(game_id)
+        for game_id, sender in pending.items():
+            channel.send(game_id, sender)
 
 
 @event.listens_for(Session, "after_rollback")
 def _drop_pending(session: Session) -> None:
     if not session.in_nested_transaction():  # the whole transaction, not a savepoint
         session.info.pop(_PENDING, None)
+
+
+def _sender(engine: Engine) -> str:
+    """Who announces: this process and this database object (a listener may leave out
+    its own changes: :meth:`ChangeAnnouncer.listen`)."""
+    return f"{os.getpid()}.{id(engine)}"
 
 
 class _LocalChannel:
@@ -82,15 +88,19 @@ class _LocalChannel:
         self.names = [f"\0hasamigo-changes-{key}-{slot}".encode() for slot in range(LOCAL_SLOTS)]
         self._sender: socket.socket | None = None
         self._pid = 0
+        #: this process's listeners that leave out their own changes: slot → who they are
+        self.deaf_to: dict[bytes, str] = {}
 
-    def send(self, game_id: str) -> None:
+    def send(self, game_id: str, sender: str) -> None:
         """Send ``game_id`` to every slot; a slot nobody holds refuses at once."""
         if self._sender is None or self._pid != os.getpid():  # none yet, or forked
             self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             self._sender.setblocking(False)
             self._pid = os.getpid()
-        data = game_id.encode()
+        data = f"{game_id} {sender}".encode()
         for name in self.names:
+            if self.deaf_to.get(name) == sender:
+                continue
             try:
                 self._sender.sendto(data, name)
             except OSError:  # nobody in the slot, or its queue full: it polls
@@ -143,13 +153,15 @@ class ChangeAnnouncer:
         return (self.db.engine.dialect.name == "postgresql"
                 or _local_channel(self.db.engine.url) is not None)
 
-    def listen(self, heard: Callable[[str], None], stopping: threading.Event) -> None:
-        """Call ``heard(game_id)`` for every change of a game announced, this process's
-        own too (as PostgreSQL does: a change made outside the caller's sight is heard),
-        until ``stopping`` is set (for a thread of its own). Returns at once when nothing
-        can be heard (SQLite with every slot taken): the caller polls."""
+    def listen(self, heard: Callable[[str], None], stopping: threading.Event, *,
+               own: bool = True) -> None:
+        """Call ``heard(game_id)`` for every change of a game announced, until
+        ``stopping`` is set (for a thread of its own). ``own=False``: not for the changes
+        made through this same database object, on SQLite (a server process knows its
+        own; PostgreSQL announces them too). Returns at once when nothing can be heard
+        (SQLite with every slot taken): the caller polls."""
         if self.db.engine.dialect.name != "postgresql":
-            self._listen_locally(heard, stopping)
+            self._listen_locally(heard, stopping, own=own)
             return
         import psycopg
 
@@ -168,25 +180,33 @@ class ChangeAnnouncer:
                 log.exception("listening for other server processes failed; again in 1 s")
                 stopping.wait(1.0)
 
-    def _listen_locally(self, heard: Callable[[str], None], stopping: threading.Event
-                        ) -> None:
+    def _listen_locally(self, heard: Callable[[str], None], stopping: threading.Event, *,
+                        own: bool) -> None:
         channel = _local_channel(self.db.engine.url)
-        sock = channel.bind() if channel is not None else None
-        if sock is None:
-            if channel is not None:
-                log.warning("all %d slots for announcing changes on %s are taken: this "
-                            "process polls", LOCAL_SLOTS, self.db.engine.url)
+        if channel is None:
             return
+        sock = channel.bind()
+        if sock is None:
+            log.warning("all %d slots for announcing changes on %s are taken: this process "
+                        "polls", LOCAL_SLOTS, self.db.engine.url)
+            return
+        me = _sender(self.db.engine)
+        name = sock.getsockname()
+        if not own:
+            channel.deaf_to[name] = me  # its own are not even sent
         sock.settimeout(0.5)
-        with sock:
-            while not stopping.is_set():
-                try:
-                    data = sock.recv(256)
-                except TimeoutError:
-                    continue
-                game_id = data.decode("ascii", "replace")
-                if _GAME_ID.fullmatch(game_id):
-                    heard(game_id)
+        try:
+            with sock:
+                while not stopping.is_set():
+                    try:
+                        data = sock.recv(256)
+                    except TimeoutError:
+                        continue
+                    game_id, _, sender = data.decode("ascii", "replace").partition(" ")
+                    if _GAME_ID.fullmatch(game_id) and (own or sender != me):
+                        heard(game_id)
+        finally:
+            channel.deaf_to.pop(name, None)
 
 
 __all__ = ["CHANGES", "ChangeAnnouncer", "announce"]

@@ -45,13 +45,15 @@ class ChangeFeed:
         return self._listener is not None and self._listener.is_alive()
 
     def start(self) -> None:
-        """Where the database announces changes, listen for them."""
+        """Where the database announces changes, listen for them (on SQLite, not for
+        this process's own: it knows them, and an account's deletion, which changes games
+        out of its sight, drops its copies)."""
         if self.store.repo.announces:
             loop = asyncio.get_running_loop()
             self._listener = threading.Thread(
                 target=self.store.repo.listen,
                 args=(functools.partial(self._heard, loop), self._stopping),
-                daemon=True, name="hasamigo-listen")
+                kwargs={"own": False}, daemon=True, name="hasamigo-listen")
             self._listener.start()
 
     def stop(self) -> None:
