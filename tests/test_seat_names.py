@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from test_storage_migration import BACKENDS, scratch_url
 from test_web_account_pages import PASSWORD, everything_stored, signed_up
 from test_web_api import Seat, browser, create, make_client
@@ -29,6 +30,7 @@ from hasamigo.game.events import (
 )
 from hasamigo.game.setup import GameOptions
 from hasamigo.game.state import replay
+from hasamigo.storage.models import GameEventRow
 from hasamigo.storage.repository import SeatSecret
 from hasamigo.storage.secrets import secret_hash
 from hasamigo.web.schemas import NewGame
@@ -249,6 +251,22 @@ def test_a_terminal_game_taken_over_plays_under_the_account(client: TestClient) 
     assert client.get("/api/games").json()[0]["your_colour"] == "black"
     both = join(client, {"id": pair.id}, f"code-{pair.id}")
     assert names(both.view()) == ["Ann", "Bob"]
+
+
+def test_a_damaged_stored_name_is_refused_naming_its_game_and_event(client: TestClient
+                                                                    ) -> None:
+    signed_up(client, "hanako")
+    game, _black, code = invite(client)
+    friend = browser(client)
+    signed_up(friend, NAME)
+    join(friend, game, code)
+    with services(client).db.session() as session, session.begin():
+        row = session.scalars(select(GameEventRow).where(
+            GameEventRow.game_id == game["id"], GameEventRow.kind == "seat-named")).one()
+        row.data = {**row.data, "name": ""}
+        seq = row.seq
+    with pytest.raises(StoredGameError, match=rf"game {game['id']}, event {seq}: .*name"):
+        services(client).games.repo.load(game["id"])
 
 
 # ---- deletion -------------------------------------------------------------------------------
