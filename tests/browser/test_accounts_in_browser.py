@@ -101,3 +101,32 @@ def test_sign_up_claim_sign_out_sign_in_elsewhere_and_delete(
     phone.wait_for_selector("#nav-login")
     assert phone.request.get(f"{live_server}/players/{name}").status == 404
     assert phone.request.get(f"{live_server}/api/accounts/me").status == 401
+
+
+def test_a_sign_in_refused_by_a_limit_says_how_long_to_wait(
+        new_page: Callable[..., Any], live_server: str) -> None:
+    """The address's limit lasts a minute, a name's or a browser's up to an hour: the form
+    says which, from the 429's ``Retry-After`` (the server's own limits are tested in
+    tests/test_login_limits.py; here its answers are given, to see the page read them)."""
+    import json
+
+    def refuse(seconds: int) -> Callable[[Any], None]:
+        def handler(route: Any) -> None:  # one parameter: Playwright passes the route
+            route.fulfill(status=429, headers={"Retry-After": str(seconds)},
+                          content_type="application/json",
+                          body=json.dumps({"error": {"code": "rate_limited",
+                                                     "message": "too many"}}))
+        return handler
+
+    expect = _expect()
+    for lang, retry, words in (("en", 3599, "try again in 60 minutes"),
+                               ("en", 42, "wait a minute and try again"),
+                               ("ja", 1800, "30分後にもう一度")):
+        page = new_page(width=390, height=844, lang=lang)
+        page.route("**/api/accounts/login", refuse(retry))
+        page.goto(live_server + "/login")
+        page.fill("#acct-name", "someone")
+        page.fill("#acct-password", PASSWORD)
+        page.click("#acct-submit")
+        expect(page.locator("#acct-error")).to_contain_text(words, timeout=WAIT)
+        no_sideways_scroll(page, f"a sign-in refused at 390 px ({lang})")

@@ -474,6 +474,8 @@ KEYED: dict[str, Message] = {
     "acct.wrong_login": N_("Wrong name or password."),
     "acct.wrong_password": N_("Wrong password: the account was not deleted."),
     "acct.rate_limited": N_("Too many attempts: wait a minute and try again."),
+    "acct.rate_limited_for": NN_("Too many attempts: try again in {n} minute.",
+                                 "Too many attempts: try again in {n} minutes."),
     "acct.invalid_request": N_("Fill in the name and the password."),
     "acct.claimed": NN_("{n} game is now yours.", "{n} games are now yours."),
     "acct.confirm_delete": N_("Delete your account for good? This cannot be undone."),

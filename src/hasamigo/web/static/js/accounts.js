@@ -15,7 +15,13 @@ function say(box, err) {
     forbidden: T["acct.wrong_password"], rate_limited: T["acct.rate_limited"],
     invalid_request: T["acct.invalid_request"],
   };
-  box.textContent = (err instanceof ApiError && byCode[err.code]) || err.message;
+  let text = (err instanceof ApiError && byCode[err.code]) || err.message;
+  if (err instanceof ApiError && err.code === "rate_limited" && err.retryAfter > 90) {
+    // a name's or a browser's limit lasts up to an hour: say how long, in minutes
+    const minutes = Math.ceil(err.retryAfter / 60);
+    text = forCount(T, "acct.rate_limited_for", minutes).replace("{n}", String(minutes));
+  }
+  box.textContent = text;
   box.hidden = false;
 }
 

@@ -1,11 +1,14 @@
 // Small fetch helpers: JSON in, JSON out, refusals as ApiError with .code/.reason/.status;
 // the seat tokens this browser keeps (one per game, in localStorage); escaping for HTML.
 export class ApiError extends Error {
-  constructor(body, status) {
+  // retryAfter: a refusal's Retry-After header (a 429's: seconds to wait), else null
+  constructor(body, status, retryAfter = null) {
     super(body?.error?.message || `HTTP ${status}`);
     this.code = body?.error?.code || "http";
     this.reason = body?.error?.reason || null;
     this.status = status;
+    const seconds = Number.parseInt(retryAfter ?? "", 10);
+    this.retryAfter = Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
   }
 }
 
@@ -72,7 +75,7 @@ export async function api(method, url, body = undefined, { token = null } = {}) 
   const response = await reach(url, options);
   let data = null;
   try { data = await response.json(); } catch { data = null; }
-  if (!response.ok) throw new ApiError(data, response.status);
+  if (!response.ok) throw new ApiError(data, response.status, response.headers.get("Retry-After"));
   return data;
 }
 
