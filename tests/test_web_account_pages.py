@@ -78,6 +78,9 @@ def test_claim_the_games_of_this_browser(client: TestClient) -> None:
     r = client.post("/api/accounts/claim")
     assert r.status_code == 200 and r.json() == {"claimed": [mine["id"]]}
     assert client.post("/api/accounts/claim").json() == {"claimed": []}  # once
+    after = client.get("/players/hanako?lang=en").text  # nothing left: no button
+    assert "No game played in this browser without an account waits to be claimed." in after
+    assert 'id="claim-button"' not in after and 'id="claim-button"' in page.text
     # the account now holds the seat: a fresh token from any browser
     elsewhere = browser(client)
     elsewhere.post("/api/accounts/login", json={"name": "hanako", "password": PASSWORD})
