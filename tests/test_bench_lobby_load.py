@@ -47,7 +47,8 @@ def test_a_tiny_run_signs_up_plays_and_reports_its_figures(workers: int) -> None
     assert report["opponent_sees_move_ms"]["count"] > 0
     server = report["server"]
     assert server["cpu_seconds"] > 0 and server["rss_mb_peak"] >= server["rss_mb_start"] > 0
-    # the processes answering the requests are counted: the workers, with several
-    assert 0 < server["serving_processes_cpu_seconds"] <= server["cpu_seconds"]
+    # the processes answering the requests are counted: the workers, with several (not
+    # bounded by the whole tree's figure: a child that ends during the run leaves that sum)
+    assert server["serving_processes_cpu_seconds"] > 0
     assert report["server_cpu_ms_per_request"] > 0
     assert len(report["load_average_before"]) == 3
