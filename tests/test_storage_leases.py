@@ -256,12 +256,28 @@ class Ears:
         self.thread = threading.Thread(target=repo.listen, args=(self.heard.append,
                                                                   self.stopping),
                                        kwargs={"own": own}, daemon=True)
+        channel = announcements._local_channel(repo.db.engine.url)
+        before = taken(channel)
         self.thread.start()
+        # listening once its slot is bound (what is sent before is not heard)
+        assert channel is None or within(lambda: taken(channel) > before)
 
     def stop(self) -> None:
         self.stopping.set()
         self.thread.join(5)
         assert not self.thread.is_alive()
+
+
+def taken(channel: announcements._LocalChannel | None) -> int:
+    """How many of the channel's slots a listener holds now."""
+    held = 0
+    for name in channel.names if channel is not None else ():
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.bind(name)
+            except OSError:
+                held += 1
+    return held
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's abstract sockets")
@@ -273,7 +289,6 @@ def test_a_sqlite_change_is_heard_by_the_other_process_only_once_committed(
     try:
         game = two_people("quiet")
         writer.create(game)
-        time.sleep(0.3)  # the listener binds its slot
         game.play(BLACK, sorted(str(m) for m in game.board.legal_moves)[0])
         writer.append(game, len(game.events) - 1)
         assert within(lambda: ears.heard == ["quiet"])
@@ -307,7 +322,6 @@ def test_a_sqlite_change_made_by_another_process_is_heard(tmp_path: Path) -> Non
     repo.create(two_people("far"))
     ears = Ears(repo)
     try:
-        time.sleep(0.3)  # bound
         script = ("import sys; from hasamigo.storage import Database, GameRepository; "
                   "GameRepository(Database(sys.argv[1])).set_public('far', True)")
         subprocess.run([sys.executable, "-c", script, url], check=True, timeout=60)
@@ -375,7 +389,6 @@ def test_a_server_need_not_hear_its_own_changes(
     try:
         for repo in (mine, other):
             repo.create(two_people(f"by-{id(repo)}"))
-        time.sleep(0.3)  # bound
         mine.set_public(f"by-{id(mine)}", True)
         other.set_public(f"by-{id(other)}", True)
         assert within(lambda: ears.heard == [f"by-{id(other)}"])
