@@ -63,6 +63,18 @@ def rated_game(client: TestClient, browsers: list[TestClient], game: str = "roli
     return created, tokens
 
 
+def unrated_rolit(client: TestClient, guest: TestClient
+                  ) -> tuple[dict[str, Any], dict[str, str]]:
+    """An unrated online Rolit game made by ``client``'s account and joined by
+    ``guest``'s: the created game's JSON and each colour's seat token."""
+    r = client.post("/api/multi", json={"game": "rolit", "online": True, "seats": [{}, {}]})
+    created = r.json()
+    code = next(iter(created["join_urls"].values())).split("code=")[1]
+    joined = guest.post(f"/api/multi/{created['id']}/join", json={"code": code}).json()
+    return created, {created["your_colours"][0]: created["seat_token"],
+                     joined["your_colours"][0]: joined["seat_token"]}
+
+
 def play_out(client: TestClient, game_id: str, tokens: dict[str, str], seed: int = 7
              ) -> dict[str, Any]:
     rng = random.Random(seed)
@@ -210,12 +222,7 @@ def test_who_may_create_a_rated_game(client: TestClient) -> None:
 def test_what_is_not_rated_says_why(client: TestClient) -> None:
     players = people(client, 2)
     # an unrated game between two accounts
-    r = client.post("/api/multi", json={"game": "rolit", "online": True, "seats": [{}, {}]})
-    created = r.json()
-    code = next(iter(created["join_urls"].values())).split("code=")[1]
-    joined = players[1][0].post(f"/api/multi/{created['id']}/join", json={"code": code})
-    tokens = {created["your_colours"][0]: created["seat_token"],
-              joined.json()["your_colours"][0]: joined.json()["seat_token"]}
+    created, tokens = unrated_rolit(client, players[1][0])
     assert client.get(f"/api/multi/{created['id']}/rating").json() == {
         "rated": False, "changes": [], "excluded": None, "over": False}
     play_out(client, created["id"], tokens)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_multi_ratings import bearer, client, people, play_out, rated_game
+from test_multi_ratings import bearer, client, people, play_out, rated_game, unrated_rolit
 from test_web_account_pages import everything_stored
 from test_web_api import browser
 from test_web_ratings import PASSWORD, signed_up
@@ -113,12 +113,7 @@ def test_a_rated_game_shows_its_pools_rating_chart_and_line(
 
 def test_an_unrated_game_is_listed_for_its_player_only(client: TestClient) -> None:
     players = people(client, 2)
-    r = client.post("/api/multi", json={"game": "rolit", "online": True, "seats": [{}, {}]})
-    created = r.json()
-    code = next(iter(created["join_urls"].values())).split("code=")[1]
-    joined = players[1][0].post(f"/api/multi/{created['id']}/join", json={"code": code})
-    tokens = {created["your_colours"][0]: created["seat_token"],
-              joined.json()["your_colours"][0]: joined.json()["seat_token"]}
+    created, tokens = unrated_rolit(client, players[1][0])
     play_out(client, created["id"], tokens)
     own = client.get("/api/players/hanako").json()["multi_games"]
     assert [g["id"] for g in own["games"]] == [created["id"]] and not own["games"][0]["rated"]
