@@ -252,6 +252,30 @@ def test_train_on_a_tiny_corpus(small: Path, tmp_path: Path) -> None:
     assert text.exit_code == 0 and "eval-v2" in text.stdout
 
 
+def test_train_on_some_empties_measures_the_others(small: Path, tmp_path: Path) -> None:
+    """--train-empties fits on that band and holds out every other position;
+    --heldout-empties reports only the held-out positions of its band."""
+    pos = read_corpus(small).positions
+    empties = pos.empties.astype(int)
+    by_hash = holdout_bucket(pos.p, pos.o) % 3 == 0
+    outside = (empties < 7) | (empties > 8)
+    out = tmp_path / "band.npz"
+    result = runner.invoke(app, ["corpus", "train", str(small), "--out", str(out),
+                                 "--holdout-every", "3", "--iterations", "10",
+                                 "--train-empties", "7-8", "--heldout-empties", "6", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["train_positions"] == int((~(by_hash | outside)).sum())
+    held = report["heldout"]
+    assert held["empties"] == "6-6" and held["n"] == int((empties == 6).sum()) > 0
+    # the stages held only out of the fit are measured, both evaluations
+    rows = {tuple(r["empties"]): r for r in report["stages"]}
+    assert all(r["mae_trained"] >= 0 and r["mae_shipped"] >= 0 for r in rows.values())
+    bad = runner.invoke(app, ["corpus", "train", str(small), "--out", str(out),
+                              "--train-empties", "9-3"])
+    assert bad.exit_code == 2 and "9-3" in bad.output
+
+
 def _pq(directory: Path) -> tuple[np.ndarray, np.ndarray]:
     pos = read_corpus(directory).positions
     return pos.p, pos.o

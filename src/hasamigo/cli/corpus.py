@@ -206,6 +206,13 @@ def corpus_train(
     start: Annotated[str, typer.Option(
         help="shipped: fit a correction to eval-v2 (the ridge pulls towards its weights); "
              "zero: fit from nothing (the ridge pulls towards 0).")] = "shipped",
+    train_empties: Annotated[str | None, typer.Option(
+        metavar="LO-HI", help="Train only on positions with these empties; every other "
+                              "position is held out (e.g. fit on 12-22, measure on 23-30).")
+    ] = None,
+    heldout_empties: Annotated[str | None, typer.Option(
+        metavar="LO-HI", help="Report the held-out figures of positions with these empties "
+                              "(default: all held out).")] = None,
     skip_damaged: Annotated[bool, typer.Option(
         "--skip-damaged", help="Train on the whole shards, leaving the damaged out.")] = False,
     as_json: JsonOpt = False,
@@ -216,8 +223,8 @@ def corpus_train(
     stages the corpus does not reach keep them as they are. Prints the
     held-out positions' mean absolute error and correlation against their labels for
     the fitted evaluation and for eval-v2 on the same positions, then per stage the
-    held-out root-mean-square errors. JSON: {positions, train_positions, heldout: {n,
-    fitted: {mae, correlation}, eval_v2: {...}}, stages: [...], out}."""
+    held-out mean absolute and root-mean-square errors. JSON: {positions, train_positions,
+    heldout: {n, empties, fitted: {mae, correlation}, eval_v2: {...}}, stages: [...], out}."""
     from hasamigo.engine.corpus import holdout_bucket
     from hasamigo.engine.evaluation import (
         evaluation_params,
@@ -230,13 +237,20 @@ def corpus_train(
         corpus_samples,
         fill_stages,
         heldout_figures,
+        heldout_mask,
         in_discs,
         quantize,
         train,
     )
+    from hasamigo.jobs.corpus import parse_empties
 
     if start not in ("shipped", "zero"):
         raise fail(f"--start must be 'shipped' or 'zero', not {start[:20]!r}")
+    try:
+        fit_band = None if train_empties is None else parse_empties(train_empties)
+        report_band = None if heldout_empties is None else parse_empties(heldout_empties)
+    except HasamigoError as exc:
+        raise fail_with(exc) from None
     got = _read(directory, skip_damaged)
     for problem in got.damaged:
         err_console.print(f"skipped: {problem}", highlight=False, soft_wrap=True, markup=False)
@@ -248,39 +262,51 @@ def corpus_train(
                              holdout_bucket(pos.p, pos.o))
     shipped = evaluation_params("trained")
     base = in_discs(load_weights(weights_path()))
-    weights, reports = train(samples, holdout_every=holdout_every, ridge=ridge,
-                             iterations=iterations, other=shipped,
-                             base=base if start == "shipped" else None)
+    held = heldout_mask(samples, holdout_every, fit_band)
+    weights, reports = train(samples, held=held, ridge=ridge, iterations=iterations,
+                             other=shipped, base=base if start == "shipped" else None)
     final = quantize(fill_stages(weights, reports, base))
     save_weights(out, final, f"hasamigo corpus train: {len(pos)} positions of {directory}, "
                              f"from {start}, ridge {ridge}, {iterations} iterations, "
-                             f"held out 1/{holdout_every} by key")
-    mine, theirs = heldout_figures(samples, params_from_weights(final), shipped,
-                                   holdout_every=holdout_every)
-    trained_on = len(pos) - mine.positions
+                             f"held out 1/{holdout_every} by key"
+                             + ("" if fit_band is None else
+                                f", trained on {fit_band[0]}-{fit_band[1]} empties only"))
+    params = params_from_weights(final)
+    mine, theirs = heldout_figures(samples, params, shipped, held=held, empties=report_band)
+    trained_on = len(pos) - int(held.sum())
 
     def fig(f: Any) -> dict[str, Any]:
         return {"mae": round(f.mae, 3), "correlation": round(f.correlation, 4)}
 
-    rows: list[dict[str, Any]] = [
-        {"stage": r.stage, "empties": list(r.empties), "train_positions": r.train_positions,
-         "test_positions": r.test_positions, "rmse_trained": round(r.rmse_trained, 3),
-         "rmse_shipped": None if r.rmse_other is None else round(r.rmse_other, 3)}
-        for r in reports if r.test_positions]
+    rows: list[dict[str, Any]] = []
+    for r in reports:
+        if not r.test_positions:
+            continue
+        stage_mine, stage_theirs = heldout_figures(samples, params, shipped, held=held,
+                                                   empties=r.empties)
+        rows.append({
+            "stage": r.stage, "empties": list(r.empties), "train_positions": r.train_positions,
+            "test_positions": r.test_positions, "rmse_trained": round(r.rmse_trained, 3),
+            "rmse_shipped": None if r.rmse_other is None else round(r.rmse_other, 3),
+            "mae_trained": round(stage_mine.mae, 3), "mae_shipped": round(stage_theirs.mae, 3)})
+    band = "all" if report_band is None else f"{report_band[0]}-{report_band[1]}"
     if as_json:
         emit_json({"positions": len(pos), "train_positions": trained_on,
-                   "heldout": {"n": mine.positions, "fitted": fig(mine), "eval_v2": fig(theirs)},
+                   "heldout": {"n": mine.positions, "empties": band, "fitted": fig(mine),
+                               "eval_v2": fig(theirs)},
                    "stages": rows, "out": str(out)})
         return
     table = Table("evaluation", "held-out positions", "mean abs. error", "correlation",
-                  caption=f"{len(pos):,} positions, {trained_on:,} trained on; against "
-                          f"the corpus's labels -> {out}")
+                  caption=f"{len(pos):,} positions, {trained_on:,} trained on; held out, "
+                          f"empties {band}, against the corpus's labels -> {out}")
     for name, f in (("fitted", mine), ("eval-v2 (shipped)", theirs)):
         table.add_row(name, f"{f.positions:,}", f"{f.mae:.2f}", f"{f.correlation:.3f}")
     console.print(table)
-    stages = Table("stage", "empties", "train", "held out", "rmse fitted", "rmse eval-v2")
-    for r in rows:
-        stages.add_row(str(r["stage"]), f"{r['empties'][0]}-{r['empties'][1]}",
-                       f"{r['train_positions']:,}", f"{r['test_positions']:,}",
-                       f"{r['rmse_trained']:.2f}", f"{r['rmse_shipped']:.2f}")
+    stages = Table("stage", "empties", "train", "held out", "mae fitted", "mae eval-v2",
+                   "rmse fitted", "rmse eval-v2")
+    for row in rows:
+        stages.add_row(str(row["stage"]), f"{row['empties'][0]}-{row['empties'][1]}",
+                       f"{row['train_positions']:,}", f"{row['test_positions']:,}",
+                       f"{row['mae_trained']:.2f}", f"{row['mae_shipped']:.2f}",
+                       f"{row['rmse_trained']:.2f}", f"{row['rmse_shipped']:.2f}")
     console.print(stages)

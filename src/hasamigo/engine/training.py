@@ -28,7 +28,7 @@ evenly spread ``limit`` of them) and labelled with their perfect-play score; the
 scores are kept in a cache file, written as the solving goes, so a stopped run resumes
 and a second fit solves nothing again.
 
-**A corpus** (``train-eval --corpus DIR``, :func:`corpus_samples`): positions labelled by
+**A corpus** (``hasamigo corpus train DIR``, :func:`corpus_samples`): positions labelled by
 ``hasamigo corpus build`` (:mod:`hasamigo.engine.corpus`), held out by a hash of their
 canonical key (so a position and its symmetric images fall on one side), every label
 exact or a deep search's; :func:`heldout_figures` gives the held-out mean absolute error
@@ -289,6 +289,7 @@ def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
           iterations: int = 150, overlap: int = 2, other: np.ndarray | None = None,
           test_among: np.ndarray | None = None, weighted: np.ndarray | None = None,
           weight: float = 1.0, base: np.ndarray | None = None,
+          held: np.ndarray | None = None,
           progress: Progress | None = None) -> tuple[np.ndarray, list[StageReport]]:
     """Fit every stage's table; returns weights (float discs, ``(STAGES, N_WEIGHTS)``) and
     the held-out report (with ``other``, an evaluation's parameters, measured too). With
@@ -297,9 +298,10 @@ def train(samples: Samples, *, holdout_every: int = 20, ridge: float = 2.0,
     marks count ``weight`` times in the fit (exact labels are worth more than results).
     With ``base`` (weights in discs, e.g. the shipped ones) each stage is fitted as a
     correction to it: the ridge pulls towards ``base`` instead of towards 0, so a few
-    thousand positions refine an evaluation instead of replacing it."""
-    held = (samples.game % holdout_every) == 0 if holdout_every > 0 else (
-        np.zeros(len(samples), dtype=bool))
+    thousand positions refine an evaluation instead of replacing it. ``held`` (a mask of
+    the samples) says which are held out, instead of ``holdout_every``
+    (:func:`heldout_mask`)."""
+    held = heldout_mask(samples, holdout_every) if held is None else held
     row_weight = None
     if weighted is not None and weight != 1.0:
         row_weight = np.where(weighted[~held], weight, 1.0)
@@ -478,18 +480,34 @@ def _figures(pred: np.ndarray, label: np.ndarray) -> Figures:
     return Figures(len(label), mae, float(np.corrcoef(pred, label)[0, 1]))
 
 
+def heldout_mask(samples: Samples, holdout_every: int,
+                 train_empties: tuple[int, int] | None = None) -> np.ndarray:
+    """The samples :func:`train` holds out: those whose ``game`` is a multiple of
+    ``holdout_every`` (none for 0), and with ``train_empties`` (inclusive) every sample
+    outside that range too, so a fit on some empties is measured on the others."""
+    held = (samples.game % holdout_every == 0 if holdout_every > 0
+            else np.zeros(len(samples), dtype=bool))
+    if train_empties is not None:
+        held = held | (samples.empties < train_empties[0]) | (samples.empties > train_empties[1])
+    out: np.ndarray = held
+    return out
+
+
 def heldout_figures(samples: Samples, params: np.ndarray, other: np.ndarray, *,
-                    holdout_every: int) -> tuple[Figures, Figures]:
-    """The held-out samples of :func:`train` (``game % holdout_every == 0``) scored by
-    two evaluations (their kernel parameters: the fitted weights as saved, through
+                    held: np.ndarray,
+                    empties: tuple[int, int] | None = None) -> tuple[Figures, Figures]:
+    """The held-out samples of :func:`train` (the mask ``held``, :func:`heldout_mask`),
+    with ``empties`` (inclusive) only those with that many empties, scored by two
+    evaluations (their kernel parameters: the fitted weights as saved, through
     :func:`hasamigo.engine.evaluation.params_from_weights`, and e.g. the shipped eval-v2),
     each against the labels, as the engine's static evaluation scores them: what each
     says of positions the fit never saw."""
-    held = samples.take(samples.game % holdout_every == 0) if holdout_every > 0 else (
-        samples.take(np.zeros(len(samples), dtype=bool)))
-    mine = evaluate_all(held.p, held.o, FULL, params).astype(np.float64)
-    theirs = evaluate_all(held.p, held.o, FULL, other).astype(np.float64)
-    return _figures(mine, held.label), _figures(theirs, held.label)
+    if empties is not None:
+        held = held & (samples.empties >= empties[0]) & (samples.empties <= empties[1])
+    test = samples.take(held)
+    mine = evaluate_all(test.p, test.o, FULL, params).astype(np.float64)
+    theirs = evaluate_all(test.p, test.o, FULL, other).astype(np.float64)
+    return _figures(mine, test.label), _figures(theirs, test.label)
 
 
 def fill_stages(weights: np.ndarray, reports: Sequence[StageReport],
@@ -531,6 +549,7 @@ __all__ = [
     "fill_stages",
     "fit_stage",
     "heldout_figures",
+    "heldout_mask",
     "in_discs",
     "load_exact_cache",
     "mirrored",
