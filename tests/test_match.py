@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from hasamigo import BLACK, WHITE, Board, Move
 from hasamigo.cli import app
 from hasamigo.engine.players import Player, make_player
+from hasamigo.errors import InvalidOptionError
 from hasamigo.game.clock import Clock
 from hasamigo.game.result import GameResult, Termination
 from hasamigo.jobs import LocalBackend
@@ -299,3 +300,53 @@ def test_cli_counts_a_stand_in_losing_on_time(monkeypatch: pytest.MonkeyPatch) -
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["time_losses"] == {"a": 0, "b": 2} and data["a_wins"] == 2
+
+
+def _zero_weights(path: Path) -> Path:
+    """A weights file whose every pattern weight is 0: an evaluation that sees nothing."""
+    import numpy as np
+
+    from hasamigo._kernels.patterns import N_WEIGHTS, STAGES
+    from hasamigo.engine.evaluation import save_weights
+
+    save_weights(path, np.zeros((STAGES, N_WEIGHTS), dtype=np.int16), "test: all zero")
+    return path
+
+
+def test_an_engine_player_evaluates_with_the_weights_it_is_given(tmp_path: Path) -> None:
+    from hasamigo.tournament.match import _with_weights
+
+    board = Board()
+    for move in ("f5", "d6", "c3"):
+        board.push(Move.from_str(move))
+    zero = _zero_weights(tmp_path / "zero.npz")
+    shipped = make_player(PlayerSpec("engine", level=2), seed=1)
+    mine = make_player(PlayerSpec("engine", level=2), seed=1)
+    _with_weights(mine, str(zero))
+    assert mine.engine.evaluate(board) == 0  # type: ignore[attr-defined]
+    assert shipped.engine.evaluate(board) != 0  # type: ignore[attr-defined]
+    with pytest.raises(InvalidOptionError, match="only an engine player"):
+        _with_weights(make_player(VICTORY, seed=1), str(zero))
+
+
+def test_cli_match_with_weights_reports_them_and_refuses_bad_ones(tmp_path: Path) -> None:
+    import hashlib
+
+    zero = _zero_weights(tmp_path / "zero.npz")
+    result = runner.invoke(app, ["match", "engine:1", "engine:1", "--games", "2",
+                                 "--weights-a", str(zero), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == 2
+    assert report["weights"] == {"a": hashlib.sha256(zero.read_bytes()).hexdigest()}
+    table = runner.invoke(app, ["match", "engine:1", "random", "--games", "2",
+                                "--weights-a", str(zero)])
+    assert table.exit_code == 0 and "engine:1 (zero.npz)" in table.stdout
+    not_engine = runner.invoke(app, ["match", "engine:1", "victory", "--games", "2",
+                                     "--weights-b", str(zero)])
+    assert not_engine.exit_code == 2 and "--weights-b" in not_engine.output
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not weights")
+    bad = runner.invoke(app, ["match", "engine:1", "engine:1", "--games", "2",
+                              "--weights-a", str(junk)])
+    assert bad.exit_code == 2 and "junk.npz" in bad.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -88,6 +89,14 @@ def match(
         help="Keep each finished game in this JSON-lines file and resume from it "
         "(default with --workers/--ray: OUT.jsonl beside --out; none without --out).")
                        ] = None,
+    weights_a: Annotated[Path | None, typer.Option(
+        "--weights-a", exists=True, dir_okay=False,
+        help="Pattern weights (hasamigo corpus train, train-eval) that PLAYER_A, an engine, "
+             "evaluates with instead of the shipped ones.")] = None,
+    weights_b: Annotated[Path | None, typer.Option(
+        "--weights-b", exists=True, dir_okay=False,
+        help="The same for PLAYER_B: e.g. engine:top --weights-a NEW.npz against engine:top, "
+             "two evaluations at equal time.")] = None,
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -101,9 +110,10 @@ def match(
     games). The games are the same whatever the workers for the same seed. JSON: {a, b,
     games, a_wins, draws, b_wins, a_score_pct, elo, elo_ci95: \[low, high]} (Elo of A
     over B; null for an infinite value); with --clock also time_losses: {a, b} (games
-    each side lost on time).
+    each side lost on time); with --weights-a/-b also weights: {a, b} (each file's
+    SHA-256).
     """
-    from hasamigo.tournament.match import read_openings, run_match
+    from hasamigo.tournament.match import read_openings, run_match, weights_params
 
     if openings is not None and random_plies:
         raise fail("give either --openings or --random-plies, not both")
@@ -113,7 +123,15 @@ def match(
                   or journal is not None)
     # a game's two players search in turn: its worker needs the larger one's threads
     threads = max(player_a.threads, player_b.threads)
+    weights: dict[str, str] = {}
     try:
+        for side, spec, path in (("a", player_a, weights_a), ("b", player_b, weights_b)):
+            if path is not None:
+                if spec.program != "engine":
+                    raise fail(f"--weights-{side}: {spec} plays without pattern weights; "
+                               f"only an engine player (engine:N) takes them")
+                weights_params(str(path))  # a file that is not pattern weights fails here
+                weights[side] = hashlib.sha256(path.read_bytes()).hexdigest()
         book = read_openings(openings) if openings is not None else None
         if out is not None:
             from hasamigo.notation import detect_format
@@ -136,7 +154,8 @@ def match(
 
     backend = backend_for(count, ray, ray_address)
     params = match_params(seed=seed, random_plies=random_plies,
-                          openings="" if openings is None else openings.name, clock=seconds)
+                          openings="" if openings is None else openings.name, clock=seconds,
+                          weights=weights)
     play = match_player(backend, journal=journal, params=params, on_start=begin)
     progress = _progress(not as_json)
     try:
@@ -145,7 +164,9 @@ def match(
             summary = run_match(player_a, player_b, games, seed=seed, openings=book,
                                 random_plies=random_plies, out=out,
                                 on_result=lambda _: progress.advance(task),
-                                clock=seconds, play=play)
+                                clock=seconds, play=play,
+                                a_weights=None if weights_a is None else str(weights_a.resolve()),
+                                b_weights=None if weights_b is None else str(weights_b.resolve()))
     except JournalError as exc:
         raise fail(str(exc)) from None
     except JobError as exc:  # a game whose workers kept dying
@@ -157,10 +178,12 @@ def match(
     finally:
         backend.close()
     if as_json:
-        emit_json(summary.as_json())
+        emit_json({**summary.as_json(), **({"weights": weights} if weights else {})})
         return
     title = f"{games} games, seed {seed}" + ("" if clock is None else f", {clock:g} min a side")
-    table = Table("", str(player_a), "draws", str(player_b), title=title)
+    name_a = str(player_a) + ("" if weights_a is None else f" ({weights_a.name})")
+    name_b = str(player_b) + ("" if weights_b is None else f" ({weights_b.name})")
+    table = Table("", name_a, "draws", name_b, title=title)
     table.add_row("wins", str(summary.a_wins), str(summary.draws), str(summary.b_wins))
     table.add_row("discs", str(summary.a_discs), "", str(summary.b_discs))
     if clock is not None:
@@ -170,7 +193,7 @@ def match(
     low, high = summary.elo_ci95
     elo = summary.elo
     elo_text = _elo_text(elo, 1 if summary.a_score_pct > 50 else -1)
-    console.print(f"{player_a} scores {summary.a_score_pct:.1f}%: Elo {elo_text} "
+    console.print(f"{name_a} scores {summary.a_score_pct:.1f}%: Elo {elo_text} "
                   f"(95%: {_elo_text(low, -1)} .. {_elo_text(high, 1)})", highlight=False)
     if on_workers:
         again = f", {resumed} of them from {journal}" if resumed else ""

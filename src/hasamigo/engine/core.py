@@ -185,6 +185,14 @@ class Engine:
         checks them) from the next search on: the GUI's ``set threads``, a web setting."""
         self.threads = _checked_threads(threads)
 
+    def set_params(self, params: np.ndarray) -> None:
+        """Evaluate with ``params`` (checked as the constructor checks them) from the next
+        search on, with a cleared table (its bounds came from the old evaluation): e.g.
+        an engine with trained weights of its own in a match (``hasamigo match
+        --weights-a``)."""
+        self._params = kernel_params(params)
+        self.clear()
+
     # ---- control ------------------------------------------------------------------
     def stop(self) -> None:
         """Ask a running search (in another thread) to stop and return what it has."""

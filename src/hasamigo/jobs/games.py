@@ -92,12 +92,17 @@ def play_program_task(task: ProgramTask) -> dict[str, Any]:
 
 
 def match_params(*, seed: int, openings: str, random_plies: int,
-                 clock: float | None) -> dict[str, Any]:
+                 clock: float | None, weights: dict[str, str] | None = None) -> dict[str, Any]:
     """What a match's journal is checked against, besides its players (which
     :func:`match_player` takes from the games): the games depend on these (and on their
-    number only, so a larger ``--games`` adds games to a journal)."""
-    return {"job": "match", "seed": seed, "openings": openings,
-            "random_plies": random_plies, "clock": clock}
+    number only, so a larger ``--games`` adds games to a journal). ``weights``: the
+    SHA-256 of the weights file each engine player evaluates with (``{"a": ..., "b":
+    ...}``), where one has its own, so a journal is not resumed with other weights."""
+    params: dict[str, Any] = {"job": "match", "seed": seed, "openings": openings,
+                              "random_plies": random_plies, "clock": clock}
+    if weights:
+        params["weights"] = weights
+    return params
 
 
 def _with_players(params: dict[str, Any], task: GameTask) -> dict[str, Any]:

@@ -24,6 +24,7 @@ the clock starts, as the server does. Timing makes such games differ from run to
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import random
@@ -33,10 +34,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from hasamigo.board import Board
 from hasamigo.engine.players import PlayerSpec, check_spec, make_player
 from hasamigo.engine.players.base import Player
-from hasamigo.errors import ExternalEngineError, HasamigoError, ParseError
+from hasamigo.engine.players.strong import EnginePlayer
+from hasamigo.errors import ExternalEngineError, HasamigoError, InvalidOptionError, ParseError
 from hasamigo.game.clock import Clock, TimeSource
 from hasamigo.game.result import GameResult, timeout_win
 from hasamigo.move import BLACK, WHITE, Color, Move
@@ -251,6 +255,10 @@ class GameTask:
     opening: tuple[Move, ...]
     seed: int
     clock: float | None = None  # seconds a side
+    #: pattern-weights files the engine players ``a`` and ``b`` evaluate with (None: the
+    #: shipped weights)
+    a_weights: str | None = None
+    b_weights: str | None = None
 
     @property
     def a_color(self) -> Color:
@@ -269,6 +277,9 @@ def run_task(task: GameTask) -> MatchGame:
                 _WARM.add(spec)
     a = make_player(task.a, seed=task.seed)
     b = make_player(task.b, seed=task.seed + 1)
+    for player, weights in ((a, task.a_weights), (b, task.b_weights)):
+        if weights is not None:
+            _with_weights(player, weights)
     black, white = (a, b) if task.a_color is BLACK else (b, a)
     try:
         return play_game(black, white, task.opening, index=task.index, a_color=task.a_color,
@@ -278,14 +289,38 @@ def run_task(task: GameTask) -> MatchGame:
         b.close()
 
 
+@functools.cache
+def weights_params(path: str) -> np.ndarray:
+    """The evaluation parameters of the pattern-weights file ``path``, read once a process
+    (:class:`~hasamigo.errors.ParseError` for a file that is not one)."""
+    from hasamigo.engine.evaluation import load_weights, params_from_weights
+
+    return params_from_weights(load_weights(path))
+
+
+def _with_weights(player: Player, path: str) -> None:
+    if not isinstance(player, EnginePlayer):
+        raise InvalidOptionError(f"{player.name} plays without pattern weights: only an "
+                                 f"engine player (engine:N) takes a weights file")
+    player.use_params(weights_params(path))
+
+
 def match_tasks(a: PlayerSpec, b: PlayerSpec, games: int, *, seed: int = 0,
                 openings: Sequence[Sequence[Move]] | None = None,
-                random_plies: int = 0, clock: float | None = None) -> list[GameTask]:
+                random_plies: int = 0, clock: float | None = None,
+                a_weights: str | None = None, b_weights: str | None = None) -> list[GameTask]:
     """The games of a match, in order, between the players ``a`` and ``b`` (checked
     against the registry: :class:`~hasamigo.errors.InvalidOptionError` for one it does
-    not play). Openings are taken in a seeded shuffled order."""
+    not play; ``a_weights``/``b_weights``: a pattern-weights file an engine player
+    evaluates with, checked here). Openings are taken in a seeded shuffled order."""
     check_spec(a)
     check_spec(b)
+    for spec, weights in ((a, a_weights), (b, b_weights)):
+        if weights is not None:
+            if spec.program != "engine":
+                raise InvalidOptionError(f"{spec} plays without pattern weights: only an "
+                                         f"engine player (engine:N) takes a weights file")
+            weights_params(weights)
     order: list[tuple[Move, ...]] = [tuple(o) for o in openings] if openings else []
     random.Random(f"hasamigo-openings:{seed}").shuffle(order)
     tasks = []
@@ -297,7 +332,8 @@ def match_tasks(a: PlayerSpec, b: PlayerSpec, games: int, *, seed: int = 0,
             opening = random_opening(random_plies, game_seed(seed, 2 * pair))
         else:
             opening = ()
-        tasks.append(GameTask(index, a, b, opening, game_seed(seed, index), clock))
+        tasks.append(GameTask(index, a, b, opening, game_seed(seed, index), clock,
+                              a_weights, b_weights))
     return tasks
 
 
@@ -417,6 +453,7 @@ def run_match(a: PlayerSpec, b: PlayerSpec, games: int, *, seed: int = 0,
               out: str | os.PathLike[str] | None = None,
               clock: float | None = None,
               play: Callable[[Sequence[GameTask]], Iterable[MatchGame]] | None = None,
+              a_weights: str | None = None, b_weights: str | None = None,
               ) -> MatchSummary:
     """Play a match of ``games`` games between the players ``a`` and ``b`` (a spec's text
     is read by :func:`~hasamigo.engine.players.player_spec`); optionally save every game
@@ -424,12 +461,15 @@ def run_match(a: PlayerSpec, b: PlayerSpec, games: int, *, seed: int = 0,
     ``clock``: seconds a side for each game (each worker process keeps its own clocks).
     ``play``: what plays the games (in any order), instead of this process one after the
     other: the jobs runner's workers, :func:`hasamigo.jobs.games.match_player`.
+    ``a_weights``/``b_weights``: a pattern-weights file (``hasamigo corpus train``,
+    ``train-eval``) that the engine player ``a`` or ``b`` evaluates with instead of the
+    shipped one: two evaluations measured against each other.
 
     A game a player could not finish raises :class:`GameAbortedError`, after the games
     finished before it and the unfinished one (its moves so far) are saved to ``out``."""
     # bad specs fail here, before any process starts
     tasks = match_tasks(a, b, games, seed=seed, openings=openings, random_plies=random_plies,
-                        clock=clock)
+                        clock=clock, a_weights=a_weights, b_weights=b_weights)
     summary = MatchSummary(a, b, clock=clock)
     try:
         played = map(run_task, tasks) if play is None else play(tasks)

@@ -53,6 +53,8 @@ from hasamigo.move import Move
 from hasamigo.player_spec import PlayerSpec
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from hasamigo.engine.perfect import PerfectPlayer
 
 TABLE_SIZE = 1 << 16
@@ -116,6 +118,11 @@ class EnginePlayer(Player):
 
     def _engines(self) -> list[Engine]:
         return [self.engine]
+
+    def use_params(self, params: np.ndarray) -> None:
+        """Search with the evaluation ``params`` (the kernel's layout:
+        :func:`hasamigo.engine.evaluation.params_from_weights`) instead of the shipped one."""
+        self.engine.set_params(params)
 
     def close(self) -> None:
         for perfect in self._perfect.values():
