@@ -247,6 +247,17 @@ def test_train_on_a_tiny_corpus(small: Path, tmp_path: Path) -> None:
     # the stages the corpus does not reach (6-8 empties: stage 1) keep eval-v2's weights
     fitted, shipped = load_weights(out), load_weights(weights_path())
     assert np.array_equal(fitted[10], shipped[10]) and not np.array_equal(fitted[1], shipped[1])
+    # the fitted evaluation scores a position and its 8 images under the board's symmetries
+    # alike (mirror images' table entries are tied in the fit)
+    from hasamigo._kernels.bits import FULL
+    from hasamigo._kernels.fitting import evaluate_all
+    from hasamigo.engine.evaluation import params_from_weights
+
+    params = params_from_weights(fitted)
+    p, o = _pq(small)
+    scores = [evaluate_all(image(p, k), image(o, k), FULL, params) for k in range(8)]
+    assert all(np.array_equal(scores[0], other) for other in scores[1:])
+    assert len(set(scores[0].tolist())) > 1
     text = runner.invoke(app, ["corpus", "train", str(small), "--out", str(out),
                                "--holdout-every", "3", "--iterations", "10"])
     assert text.exit_code == 0 and "eval-v2" in text.stdout

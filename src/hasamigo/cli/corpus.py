@@ -240,6 +240,7 @@ def corpus_train(
         heldout_mask,
         in_discs,
         quantize,
+        tied,
         train,
     )
     from hasamigo.jobs.corpus import parse_empties
@@ -261,7 +262,7 @@ def corpus_train(
     samples = corpus_samples(pos.p, pos.o, pos.empties, pos.score,
                              holdout_bucket(pos.p, pos.o))
     shipped = evaluation_params("trained")
-    base = in_discs(load_weights(weights_path()))
+    base = tied(in_discs(load_weights(weights_path())))
     held = heldout_mask(samples, holdout_every, fit_band)
     weights, reports = train(samples, held=held, ridge=ridge, iterations=iterations,
                              other=shipped, base=base if start == "shipped" else None)

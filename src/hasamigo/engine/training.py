@@ -242,6 +242,21 @@ def mirror_classes() -> np.ndarray:
     return classes
 
 
+def tied(weights: np.ndarray) -> np.ndarray:
+    """``weights`` (float, ``(STAGES, N_WEIGHTS)``) with each entry tied to its mirror
+    image's (:func:`mirror_classes`): both become their mean, so the evaluation scores a
+    position and its 8 images alike. Fits are tied by construction; a base to correct
+    (eval-v2, whose saved tables differ from their mirror images' by 1/``SCALE`` disc in a
+    few hundred entries) is tied first, or the correction would inherit the difference."""
+    classes = mirror_classes()
+    out = np.empty(weights.shape, dtype=np.float64)
+    counts = np.bincount(classes, minlength=N_WEIGHTS)
+    for stage in range(weights.shape[0]):
+        sums = np.bincount(classes, weights=weights[stage], minlength=N_WEIGHTS)
+        out[stage] = (sums / np.maximum(counts, 1))[classes]
+    return out
+
+
 def feature_matrix(samples: Samples) -> np.ndarray:
     """The table indices (within a stage) of every sample, shape ``(n, N_FEATURES)``."""
     out = np.zeros((len(samples), N_FEATURES), dtype=np.int32)
@@ -559,6 +574,7 @@ __all__ = [
     "samples_from_records",
     "save_exact_cache",
     "stage_of",
+    "tied",
     "train",
     "with_exact_labels",
 ]
