@@ -176,6 +176,20 @@ Tried in the same issue, not kept:
   is a midgame search deep enough to meet the wipeout inside its horizon (Edax deepens
   with selectivity towards the end before solving; our presearch stops at 6 plies), or an
   evaluation that orders wipeouts: not found in this issue's time.
+* *An evaluation trained on the project's own exact labels* (``hasamigo corpus train``: a
+  correction to eval-v2, ridge 30, fitted on 31,400 exact scores at 10-22 empties, 30,000
+  of them nodes of the engine's own 8-ply searches): on held-out positions its mean
+  absolute error at 9-12, 13-16 and 17-20 empties is 6.39, 6.71 and 7.26 discs against
+  eval-v2's 7.03, 7.23 and 8.54, yet FFO #20-#39 took 113.20 M nodes against 113.27 M
+  (ridge 10: 120.9 M; 100: 112.4 M), each position moving by up to 30 % either way (#37
+  17.5 M against 20.9 M, #34 7.3 M against 5.7 M), and #40-#48 586.2 M against 541.8 M
+  (#41 15.8 M against 22.3 M, #48 176.4 M against 121.6 M). A smaller error of the
+  position's score does not order the exact nodes better: there the mobility term (4
+  discs a move) and the table rank the siblings, and an error of 6-8 discs on a score
+  says little about which of two siblings is better. Nor does it play better: engine:6
+  with it against engine:6 with eval-v2, 200 XOT games, colours swapped, scored 44.0 %
+  (79-18-103, Elo -42, 95 % -89 to +4); fitted on 10-18 empties only, 43.75 %. Not
+  shipped: an evaluation is chosen by its games and its tree, not its error.
 
 *Deferred moves* (``USE_DEFER``: the threads of a parallel search, ABDADA in
 :mod:`hasamigo.engine.parallel`; not a flag of one thread's search): at a frame of
