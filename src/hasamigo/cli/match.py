@@ -21,7 +21,7 @@ from hasamigo.cli.workers import (
     journal_of,
     workers_of,
 )
-from hasamigo.errors import HasamigoError
+from hasamigo.errors import HasamigoError, InvalidOptionError
 from hasamigo.player_spec import PlayerSpec
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def match(
     each side lost on time); with --weights-a/-b also weights: {a, b} (each file's
     SHA-256).
     """
-    from hasamigo.tournament.match import read_openings, run_match, weights_params
+    from hasamigo.tournament.match import check_weights, read_openings, run_match
 
     if openings is not None and random_plies:
         raise fail("give either --openings or --random-plies, not both")
@@ -127,10 +127,10 @@ def match(
     try:
         for side, spec, path in (("a", player_a, weights_a), ("b", player_b, weights_b)):
             if path is not None:
-                if spec.program != "engine":
-                    raise fail(f"--weights-{side}: {spec} plays without pattern weights; "
-                               f"only an engine player (engine:N) takes them")
-                weights_params(str(path))  # a file that is not pattern weights fails here
+                try:
+                    check_weights(spec, str(path))
+                except InvalidOptionError as exc:
+                    raise fail(f"--weights-{side}: {exc}") from None
                 weights[side] = hashlib.sha256(path.read_bytes()).hexdigest()
         book = read_openings(openings) if openings is not None else None
         if out is not None:

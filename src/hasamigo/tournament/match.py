@@ -298,10 +298,22 @@ def weights_params(path: str) -> np.ndarray:
     return params_from_weights(load_weights(path))
 
 
+def _no_weights(name: object) -> InvalidOptionError:
+    return InvalidOptionError(f"{name} plays without pattern weights: only an engine player "
+                              f"(engine:N) takes a weights file")
+
+
+def check_weights(spec: PlayerSpec, path: str) -> None:
+    """Refuse a weights file for a player that is no engine, or a file that is not pattern
+    weights (:class:`~hasamigo.errors.InvalidOptionError`, :class:`ParseError`)."""
+    if spec.program != "engine":
+        raise _no_weights(spec)
+    weights_params(path)
+
+
 def _with_weights(player: Player, path: str) -> None:
     if not isinstance(player, EnginePlayer):
-        raise InvalidOptionError(f"{player.name} plays without pattern weights: only an "
-                                 f"engine player (engine:N) takes a weights file")
+        raise _no_weights(player.name)
     player.use_params(weights_params(path))
 
 
@@ -317,10 +329,7 @@ def match_tasks(a: PlayerSpec, b: PlayerSpec, games: int, *, seed: int = 0,
     check_spec(b)
     for spec, weights in ((a, a_weights), (b, b_weights)):
         if weights is not None:
-            if spec.program != "engine":
-                raise InvalidOptionError(f"{spec} plays without pattern weights: only an "
-                                         f"engine player (engine:N) takes a weights file")
-            weights_params(weights)
+            check_weights(spec, weights)
     order: list[tuple[Move, ...]] = [tuple(o) for o in openings] if openings else []
     random.Random(f"hasamigo-openings:{seed}").shuffle(order)
     tasks = []
