@@ -350,3 +350,4 @@ def test_cli_match_with_weights_reports_them_and_refuses_bad_ones(tmp_path: Path
     bad = runner.invoke(app, ["match", "engine:1", "engine:1", "--games", "2",
                               "--weights-a", str(junk)])
     assert bad.exit_code == 2 and "junk.npz" in bad.output
+    assert "not an .npz file" in bad.output and "pickle" not in bad.output

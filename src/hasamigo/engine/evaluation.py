@@ -56,7 +56,11 @@ def load_weights(path: str | os.PathLike[str]) -> np.ndarray:
                                  f"{FORMAT!r})", source=name)
             weights = np.asarray(data["weights"])
             scale = int(data["scale"])
-    except (OSError, ValueError, KeyError) as exc:
+    except ParseError:
+        raise
+    except ValueError as exc:  # numpy's text for a file that is no .npz suggests unpickling
+        raise ParseError("cannot read pattern weights: not an .npz file", source=name) from exc
+    except (OSError, KeyError) as exc:
         raise ParseError(f"cannot read pattern weights: {exc}", source=name) from exc
     if weights.shape != (STAGES, N_WEIGHTS) or scale != SCALE:
         raise ParseError(f"weights of shape {weights.shape} at scale {scale}; this version "
